@@ -201,6 +201,7 @@ public final class Empi {
     private static final MethodHandle MH_COMM_SIZE = DC.critical("MPI_Comm_size", "ihp");
     private static final MethodHandle MH_COMM_RANK = DC.critical("MPI_Comm_rank", "ihp");
     private static final MethodHandle MH_COMM_DUP = DC.full("MPI_Comm_dup", "ihp");
+    private static final MethodHandle MH_COMM_IDUP = DC.full("MPI_Comm_idup", "ihpp");
     private static final MethodHandle MH_COMM_SPLIT = DC.full("MPI_Comm_split", "ihiip");
     private static final MethodHandle MH_COMM_CREATE = DC.full("MPI_Comm_create", "ihhp");
     private static final MethodHandle MH_COMM_CREATE_GROUP = DC.full("MPI_Comm_create_group", "ihhip");
@@ -266,6 +267,19 @@ public final class Empi {
     private static final MethodHandle MH_OP_FREE = DC.full("MPI_Op_free", "ip");
 
     // ---- wrappers ----
+
+    /** MPI_Comm_idup: the nonblocking duplicate; {@code newcomm} is valid once the request completes. */
+    public static void commIdup(long a0, MemorySegment a1, MemorySegment a2) {
+        int rc;
+        try {
+            rc = (int) MH_COMM_IDUP.invokeExact(a0, a1, a2);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        if (rc != SUCCESS) {
+            throw failure("MPI_Comm_idup", rc);
+        }
+    }
 
     /** MPI_Init_thread; throws {@link EmpiException} on a non-success return. */
     public static void initThread(MemorySegment a0, MemorySegment a1, int a2, MemorySegment a3) {

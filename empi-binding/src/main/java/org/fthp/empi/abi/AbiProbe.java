@@ -83,7 +83,7 @@ public final class AbiProbe {
         if (override != null && !override.isBlank()) {
             Path p = Path.of(override);
             if (Files.isExecutable(p)) {
-                return p.toRealPath();
+                return p.toAbsolutePath();
             }
             throw new IOException("FTHP_MPICC=" + override + " is not an executable");
         }
@@ -93,9 +93,11 @@ public final class AbiProbe {
                 if (dir.isEmpty()) {
                     continue;
                 }
+                // keep the name as found: Open MPI's wrappers are one binary that
+                // decides what to be from the name it was called by
                 Path p = Path.of(dir, "mpicc");
                 if (Files.isExecutable(p)) {
-                    return p.toRealPath();
+                    return p.toAbsolutePath();
                 }
             }
         }
@@ -117,7 +119,7 @@ public final class AbiProbe {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
             md.update(source);
             md.update(mpicc.toString().getBytes(StandardCharsets.UTF_8));
-            md.update(Long.toString(Files.getLastModifiedTime(mpicc).toMillis()).getBytes(StandardCharsets.UTF_8));
+            md.update(Long.toString(Files.getLastModifiedTime(mpicc.toRealPath()).toMillis()).getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(md.digest(), 0, 8);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);

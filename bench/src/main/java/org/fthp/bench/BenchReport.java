@@ -1,0 +1,249 @@
+package org.fthp.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Turns the result files of {@code bench/run.sh} into Markdown tables (plain Java, no MPI).
+ *
+ * <p>Usage: {@code java org.fthp.bench.BenchReport <results-dir>}. The directory holds files
+ * named {@code <impl>.<bench>.<rep>.txt}, for example {@code c.pingpong.1.txt},
+ * {@code java.pingpong.1.txt}, {@code java-arrays.pingpong.2.txt}, {@code jni.allreduce.3.txt}.
+ * {@code c} is the baseline; every other implementation is compared against it.
+ * Lines other than {@code pingpong <bytes> <oneway_us> <GBps>} and
+ * {@code allreduce <count> <us>} (launcher noise, warnings) are ignored.
+ *
+ * <p>For each implementation, size and metric the median over the repetitions is taken;
+ * ratios are ratios of medians, implementation / C.
+ */
+public final class BenchReport {
+    public static final String BASELINE = "c";
+    public static final String FACADE = "java";
+
+    static final Pattern FILE_NAME = Pattern.compile("([A-Za-z0-9_-]+)\\.(pingpong|allreduce)\\.[^.]+\\.txt");
+
+    /** One parsed result line. For pingpong {@code values = {oneway_us, GBps}}, for allreduce {@code {us}}. */
+    public record Sample(String bench, long key, double[] values) {}
+
+    /** impl -> bench -> key (bytes or count) -> metric index -> values over repetitions. */
+    final Map<String, Map<String, TreeMap<Long, List<List<Double>>>>> data = new TreeMap<>();
+    /** impl.bench -> number of files read, and of files that had no result line. */
+    final Map<String, Integer> files = new TreeMap<>();
+    final Map<String, Integer> emptyFiles = new TreeMap<>();
+
+    // ---------------------------------------------------------------- parsing
+
+    /** Parses one result line; null if it is not a result line. */
+    public static Sample parseLine(String line) {
+        String[] f = line.trim().split("\\s+");
+        try {
+            if (f.length == 4 && f[0].equals("pingpong")) {
+                return new Sample("pingpong", Long.parseLong(f[1]),
+                        new double[] {Double.parseDouble(f[2]), Double.parseDouble(f[3])});
+            }
+            if (f.length == 3 && f[0].equals("allreduce")) {
+                return new Sample("allreduce", Long.parseLong(f[1]), new double[] {Double.parseDouble(f[2])});
+            }
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        return null;
+    }
+
+    /** Parses all result lines of one output; other lines are skipped. */
+    public static List<Sample> parse(List<String> lines) {
+        List<Sample> out = new ArrayList<>();
+        for (String l : lines) {
+            Sample s = parseLine(l);
+            if (s != null) out.add(s);
+        }
+        return out;
+    }
+
+    /** Adds the output of one run of implementation {@code impl}. */
+    public void add(String impl, String bench, List<String> lines) {
+        String id = impl + "." + bench;
+        files.merge(id, 1, Integer::sum);
+        List<Sample> samples = parse(lines);
+        if (samples.isEmpty()) emptyFiles.merge(id, 1, Integer::sum);
+        for (Sample s : samples) {
+            List<List<Double>> metrics = data.computeIfAbsent(impl, k -> new TreeMap<>())
+                    .computeIfAbsent(s.bench(), k -> new TreeMap<>())
+                    .computeIfAbsent(s.key(), k -> new ArrayList<>());
+            for (int i = 0; i < s.values().length; i++) {
+                while (metrics.size() <= i) metrics.add(new ArrayList<>());
+                metrics.get(i).add(s.values()[i]);
+            }
+        }
+    }
+
+    /** Reads every {@code <impl>.<bench>.<rep>.txt} in {@code dir}. */
+    public void addDirectory(Path dir) throws IOException {
+        List<Path> paths;
+        try (Stream<Path> s = Files.list(dir)) {
+            paths = s.sorted().toList();
+        }
+        for (Path p : paths) {
+            Matcher m = FILE_NAME.matcher(p.getFileName().toString());
+            if (m.matches()) add(m.group(1), m.group(2), Files.readAllLines(p));
+        }
+    }
+
+    // ---------------------------------------------------------------- statistics
+
+    /** Median; mean of the two middle values for an even count; NaN if empty. */
+    public static double median(List<Double> values) {
+        if (values == null || values.isEmpty()) return Double.NaN;
+        List<Double> v = new ArrayList<>(values);
+        Collections.sort(v);
+        int n = v.size();
+        return n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2.0;
+    }
+
+    /** Median of metric {@code metric} for impl/bench/key, NaN if absent. */
+    public double median(String impl, String bench, long key, int metric) {
+        List<List<Double>> m = data.getOrDefault(impl, Map.of()).getOrDefault(bench, new TreeMap<>()).get(key);
+        return m == null || m.size() <= metric ? Double.NaN : median(m.get(metric));
+    }
+
+    int reps(String impl, String bench, long key) {
+        List<List<Double>> m = data.getOrDefault(impl, Map.of()).getOrDefault(bench, new TreeMap<>()).get(key);
+        return m == null || m.isEmpty() ? 0 : m.get(0).size();
+    }
+
+    // ---------------------------------------------------------------- formatting
+
+    public static String formatBytes(long b) {
+        if (b >= 1L << 20 && b % (1L << 20) == 0) return (b >> 20) + " MiB";
+        if (b >= 1L << 10 && b % (1L << 10) == 0) return (b >> 10) + " KiB";
+        return b + " B";
+    }
+
+    public static String num(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) return "–";
+        if (v < 1) return String.format(Locale.ROOT, "%.3f", v);
+        if (v < 100) return String.format(Locale.ROOT, "%.2f", v);
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    public static String ratio(double num, double den) {
+        if (Double.isNaN(num) || Double.isNaN(den) || den == 0) return "–";
+        return String.format(Locale.ROOT, "%.2f", num / den);
+    }
+
+    /** Long name, for table titles. */
+    static String label(String impl, String bench) {
+        return switch (impl) {
+            case FACADE -> bench.equals("pingpong") ? "facade (direct ByteBuffer)" : "facade (double[])";
+            case "java-arrays" -> "facade (byte[])";
+            case "jni" -> "Open MPI JNI binding";
+            default -> impl;
+        };
+    }
+
+    /** Short name, for column headers. */
+    static String column(String impl) {
+        return switch (impl) {
+            case FACADE -> "facade";
+            case "java-arrays" -> "facade byte[]";
+            case "jni" -> "JNI";
+            default -> impl;
+        };
+    }
+
+    /** Compared implementations: the facade first (always), then the others alphabetically. */
+    List<String> contenders() {
+        List<String> l = new ArrayList<>();
+        l.add(FACADE); // always: its columns stay empty when all its runs failed
+        for (String k : data.keySet()) if (!k.equals(BASELINE) && !k.equals(FACADE)) l.add(k);
+        return l;
+    }
+
+    TreeSet<Long> keys(String bench, String... impls) {
+        TreeSet<Long> keys = new TreeSet<>();
+        for (String i : impls) keys.addAll(data.getOrDefault(i, Map.of()).getOrDefault(bench, new TreeMap<>()).keySet());
+        return keys;
+    }
+
+    /** The facade's table is always shown (empty columns = its runs failed); others only with data. */
+    boolean shows(String impl, String bench) {
+        return impl.equals(FACADE) ? !keys(bench, BASELINE, impl).isEmpty() : !keys(bench, impl).isEmpty();
+    }
+
+    String repsNote(String bench, String impl) {
+        TreeSet<Integer> n = new TreeSet<>();
+        for (long k : keys(bench, impl)) n.add(reps(impl, bench, k));
+        return n.isEmpty() ? "0" : n.size() == 1 ? n.first().toString() : n.first() + "–" + n.last();
+    }
+
+    public void print(PrintStream out) {
+        List<String> contenders = contenders();
+        if (!data.containsKey(BASELINE)) out.println("_No native C results found._\n");
+
+        for (String impl : contenders) {
+            if (!shows(impl, "pingpong")) continue;
+            out.printf("### Ping-pong, 2 ranks: native C vs %s%n%n", label(impl, "pingpong"));
+            out.printf("Medians over %s (C) and %s (%s) repetitions. One-way time = round trip / 2; "
+                    + "ratio = %s / C (latency: >1 is slower; bandwidth: <1 is slower).%n%n",
+                    repsNote("pingpong", BASELINE), repsNote("pingpong", impl), column(impl), column(impl));
+            out.printf("| size | native C one-way µs | %s µs | ratio | native GB/s | %s GB/s | ratio |%n",
+                    column(impl), column(impl));
+            out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+            for (long k : keys("pingpong", BASELINE, impl)) {
+                double cu = median(BASELINE, "pingpong", k, 0), fu = median(impl, "pingpong", k, 0);
+                double cb = median(BASELINE, "pingpong", k, 1), fb = median(impl, "pingpong", k, 1);
+                out.printf("| %s | %s | %s | %s | %s | %s | %s |%n", formatBytes(k),
+                        num(cu), num(fu), ratio(fu, cu), num(cb), num(fb), ratio(fb, cb));
+            }
+            out.println();
+        }
+        for (String impl : contenders) {
+            if (!shows(impl, "allreduce")) continue;
+            out.printf("### Allreduce (double, SUM), all ranks: native C vs %s%n%n", label(impl, "allreduce"));
+            out.printf("Medians over %s (C) and %s (%s) repetitions; time per call, slowest rank; ratio = %s / C.%n%n",
+                    repsNote("allreduce", BASELINE), repsNote("allreduce", impl), column(impl), column(impl));
+            out.printf("| doubles | bytes | native C µs | %s µs | ratio |%n", column(impl));
+            out.println("| ---: | ---: | ---: | ---: | ---: |");
+            for (long k : keys("allreduce", BASELINE, impl)) {
+                double c = median(BASELINE, "allreduce", k, 0), f = median(impl, "allreduce", k, 0);
+                out.printf("| %d | %s | %s | %s | %s |%n", k, formatBytes(k * 8), num(c), num(f), ratio(f, c));
+            }
+            out.println();
+        }
+        Map<String, String> problems = new LinkedHashMap<>();
+        emptyFiles.forEach((id, n) -> problems.put(id, n + " of " + files.get(id) + " runs produced no results"));
+        if (!problems.isEmpty()) {
+            out.println("**Failed runs** (see the `.txt`/`.err` files in the results directory):");
+            problems.forEach((id, msg) -> out.println("- " + id + ": " + msg));
+            out.println();
+        }
+    }
+
+    public static void main(String[] args) {
+        if (args.length != 1) {
+            System.err.println("usage: java org.fthp.bench.BenchReport <results-dir>");
+            System.exit(2);
+        }
+        BenchReport r = new BenchReport();
+        try {
+            r.addDirectory(Path.of(args[0]));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        r.print(System.out);
+    }
+}

@@ -1,0 +1,116 @@
+package org.fthp.bench;
+
+import java.nio.ByteBuffer;
+import java.util.Locale;
+
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * Ping-pong between ranks 0 and 1 through the {@code mpi} API (Open MPI 4.1 Java
+ * binding API: runs on the FTHP-J facade or, unchanged, on Open MPI's own mpi.jar).
+ * Same pattern, sizes and iteration counts as {@code bench/src/main/c/pingpong.c}.
+ *
+ * <p>Output, rank 0 only, one line per size: {@code pingpong <bytes> <oneway_us> <GBps>},
+ * one-way time = round trip / 2, GB/s = bytes / one-way time (1 GB = 1e9 B).
+ *
+ * <p>Default: one direct buffer from {@link MPI#newByteBuffer(int)}.
+ * {@code --arrays}: a {@code byte[]} instead.
+ */
+public final class PingPong {
+    static final int[] SIZES = {8, 64, 512, 4096, 65536, 1048576, 4194304};
+
+    /** Same as timed_iters() in pingpong.c: keep in sync. */
+    static int timedIters(int bytes) {
+        if (bytes <= 512) return 20000;
+        if (bytes <= 4096) return 10000;
+        if (bytes <= 65536) return 2000;
+        if (bytes <= 1048576) return 200;
+        return 50;
+    }
+
+    /** Same as warmup_iters() in pingpong.c; long enough for C2 to compile the loop. */
+    static int warmupIters(int bytes) {
+        if (bytes <= 4096) return 10000;
+        if (bytes <= 65536) return 1000;
+        if (bytes <= 1048576) return 50;
+        return 20;
+    }
+
+    static final int JIT_ROUNDS = 40, JIT_ITERS = 500;
+
+    private PingPong() {}
+
+    public static void main(String[] args) throws MPIException {
+        boolean arrays = false;
+        for (String a : args) {
+            if (a.equals("--arrays")) arrays = true;
+            else if (!a.isEmpty()) {
+                System.err.println("usage: PingPong [--arrays]");
+                System.exit(2);
+            }
+        }
+        MPI.Init(args);
+        Intracomm comm = MPI.COMM_WORLD;
+        int rank = comm.getRank();
+        if (comm.getSize() < 2) {
+            if (rank == 0) System.err.println("pingpong needs at least 2 ranks");
+            MPI.Finalize();
+            System.exit(1);
+        }
+        int max = SIZES[SIZES.length - 1];
+        Object buf;
+        if (arrays) {
+            byte[] a = new byte[max];
+            java.util.Arrays.fill(a, (byte) 1);
+            buf = a;
+        } else {
+            ByteBuffer b = MPI.newByteBuffer(max);
+            for (int i = 0; i < max; i++) b.put(i, (byte) 1);
+            buf = b;
+        }
+        // JIT warm-up (Java only; the per-size warm-up below is the same as in C): many calls of
+        // the kernel with small sizes, so C2 has compiled it (not only OSR'd the loop) before
+        // the first timed size. Without this the compilation lands in the 64 B measurement.
+        comm.barrier();
+        for (int round = 0; round < JIT_ROUNDS; round++) {
+            for (int n : SIZES) {
+                if (n <= 4096) loop(comm, rank, buf, n, JIT_ITERS);
+            }
+        }
+        double[] seconds = new double[SIZES.length];
+        for (int s = 0; s < SIZES.length; s++) {
+            int n = SIZES[s], warm = warmupIters(n), iters = timedIters(n);
+            comm.barrier();
+            loop(comm, rank, buf, n, warm);
+            comm.barrier();
+            double t0 = MPI.wtime();
+            loop(comm, rank, buf, n, iters);
+            double t = MPI.wtime() - t0;
+            seconds[s] = t / iters / 2.0;
+        }
+        // Printed at the end: loading the formatting classes mid-run deoptimizes the compiled kernel.
+        if (rank == 0) {
+            for (int s = 0; s < SIZES.length; s++) {
+                double oneway = seconds[s];
+                System.out.printf(Locale.ROOT, "pingpong %d %.4f %.4f%n", SIZES[s], oneway * 1e6, SIZES[s] / oneway / 1e9);
+            }
+            System.out.flush();
+        }
+        MPI.Finalize();
+    }
+
+    /** The measured kernel: the same method runs warm-up and timed part, so it is compiled when timed. */
+    private static void loop(Intracomm comm, int rank, Object buf, int n, int iters) throws MPIException {
+        for (int i = 0; i < iters; i++) {
+            if (rank == 0) {
+                comm.send(buf, n, MPI.BYTE, 1, 1);
+                comm.recv(buf, n, MPI.BYTE, 1, 1);
+            } else if (rank == 1) {
+                comm.recv(buf, n, MPI.BYTE, 0, 1);
+                comm.send(buf, n, MPI.BYTE, 0, 1);
+            }
+        }
+    }
+}

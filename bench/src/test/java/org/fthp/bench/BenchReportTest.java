@@ -1,0 +1,127 @@
+package org.fthp.bench;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BenchReportTest {
+
+    @Test
+    void medianOddEvenEmpty() {
+        assertEquals(3.0, BenchReport.median(List.of(5.0, 1.0, 3.0)));
+        assertEquals(2.5, BenchReport.median(List.of(4.0, 1.0, 2.0, 3.0)));
+        assertEquals(7.0, BenchReport.median(List.of(7.0)));
+        assertTrue(Double.isNaN(BenchReport.median(List.of())));
+        assertTrue(Double.isNaN(BenchReport.median(null)));
+    }
+
+    @Test
+    void medianIgnoresOutlier() {
+        assertEquals(1.1, BenchReport.median(List.of(1.0, 1.1, 1.2, 1.05, 90.0)));
+    }
+
+    @Test
+    void parsesResultLinesAndSkipsNoise() {
+        BenchReport.Sample p = BenchReport.parseLine("pingpong 4096 2.3158 1.7687");
+        assertEquals("pingpong", p.bench());
+        assertEquals(4096, p.key());
+        assertArrayEquals(new double[] {2.3158, 1.7687}, p.values());
+
+        BenchReport.Sample a = BenchReport.parseLine("  allreduce 1024 7.3943 ");
+        assertEquals("allreduce", a.bench());
+        assertEquals(1024, a.key());
+        assertArrayEquals(new double[] {7.3943}, a.values());
+
+        assertNull(BenchReport.parseLine(""));
+        assertNull(BenchReport.parseLine("WARNING: A restricted method in java.lang.foreign.Linker has been called"));
+        assertNull(BenchReport.parseLine("pingpong 8 notanumber 1"));
+        assertNull(BenchReport.parseLine("pingpong 8 0.2"));
+        assertNull(BenchReport.parseLine("allreduce 1 2 3"));
+
+        List<BenchReport.Sample> s = BenchReport.parse(List.of("noise", "pingpong 8 0.25 0.032", "allreduce 1 0.65", "x"));
+        assertEquals(2, s.size());
+    }
+
+    @Test
+    void mediansPerImplAndSizeAndMetric() {
+        BenchReport r = new BenchReport();
+        r.add("c", "pingpong", List.of("pingpong 8 0.20 0.040", "pingpong 64 0.30 0.2"));
+        r.add("c", "pingpong", List.of("pingpong 8 0.30 0.027", "pingpong 64 0.25 0.25"));
+        r.add("c", "pingpong", List.of("pingpong 8 0.25 0.032"));
+        r.add("java", "pingpong", List.of("pingpong 8 0.50 0.016"));
+        assertEquals(0.25, r.median("c", "pingpong", 8, 0), 1e-12);
+        assertEquals(0.032, r.median("c", "pingpong", 8, 1), 1e-12);
+        assertEquals(0.275, r.median("c", "pingpong", 64, 0), 1e-12);
+        assertEquals(0.5, r.median("java", "pingpong", 8, 0), 1e-12);
+        assertTrue(Double.isNaN(r.median("java", "pingpong", 64, 0)));
+        assertTrue(Double.isNaN(r.median("jni", "pingpong", 8, 0)));
+        assertEquals(3, r.reps("c", "pingpong", 8));
+    }
+
+    @Test
+    void formatting() {
+        assertEquals("8 B", BenchReport.formatBytes(8));
+        assertEquals("4 KiB", BenchReport.formatBytes(4096));
+        assertEquals("1 MiB", BenchReport.formatBytes(1 << 20));
+        assertEquals("1536 B", BenchReport.formatBytes(1536));
+        assertEquals("2.00", BenchReport.ratio(0.5, 0.25));
+        assertEquals("–", BenchReport.ratio(Double.NaN, 1));
+        assertEquals("–", BenchReport.ratio(1, 0));
+        assertEquals("0.242", BenchReport.num(0.2423));
+        assertEquals("19.60", BenchReport.num(19.5967));
+        assertEquals("653.3", BenchReport.num(653.3049));
+    }
+
+    @Test
+    void readsDirectoryAndPrintsTables(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("c.pingpong.1.txt"), "pingpong 8 0.2 0.04\npingpong 4194304 650 6.45\n");
+        Files.writeString(dir.resolve("c.pingpong.2.txt"), "pingpong 8 0.3 0.0266\npingpong 4194304 660 6.35\n");
+        Files.writeString(dir.resolve("java.pingpong.1.txt"), "WARNING: noise\npingpong 8 0.4 0.02\npingpong 4194304 700 6.0\n");
+        Files.writeString(dir.resolve("java.pingpong.2.txt"), "");
+        Files.writeString(dir.resolve("c.allreduce.1.txt"), "allreduce 1 0.65\nallreduce 1024 7.4\n");
+        Files.writeString(dir.resolve("java.allreduce.1.txt"), "allreduce 1 1.3\nallreduce 1024 7.4\n");
+        Files.writeString(dir.resolve("c.pingpong.1.err"), "pingpong 8 999 999\n"); // not a result file
+        Files.writeString(dir.resolve("README"), "ignored");
+
+        BenchReport r = new BenchReport();
+        r.addDirectory(dir);
+        assertEquals(0.25, r.median("c", "pingpong", 8, 0), 1e-12);
+
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String md = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(md.contains("| 8 B | 0.250 | 0.400 | 1.60 | 0.033 | 0.020 | 0.60 |"), md);
+        assertTrue(md.contains("| 4 MiB | 655.0 | 700.0 | 1.07 |"), md);
+        assertTrue(md.contains("| 1 | 8 B | 0.650 | 1.30 | 2.00 |"), md);
+        assertTrue(md.contains("| 1024 | 8 KiB | 7.40 | 7.40 | 1.00 |"), md);
+        assertTrue(md.contains("java.pingpong: 1 of 2 runs produced no results"), md);
+    }
+
+    @Test
+    void variantWithoutAllreduceGetsNoAllreduceTable(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("c.pingpong.1.txt"), "pingpong 8 0.2 0.04\n");
+        Files.writeString(dir.resolve("c.allreduce.1.txt"), "allreduce 1 0.65\n");
+        Files.writeString(dir.resolve("java-arrays.pingpong.1.txt"), "pingpong 8 0.4 0.02\n");
+        BenchReport r = new BenchReport();
+        r.addDirectory(dir);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String md = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(md.contains("native C vs facade (byte[])"), md);
+        assertTrue(md.contains("| 8 B | 0.200 | 0.400 | 2.00 |"), md);
+        assertTrue(md.contains("Allreduce (double, SUM), all ranks: native C vs facade (double[])"), md); // facade always
+        assertTrue(!md.contains("Allreduce (double, SUM), all ranks: native C vs facade (byte[])"), md);
+    }
+}

@@ -1,0 +1,50 @@
+package org.fthp.msglog;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The header every point-to-point payload carries on the wire (DESIGN §8),
+ * written in front of the packed user data in the same staging segment, so
+ * header and data travel as one native message.
+ *
+ * <pre>
+ *  0  int  communicator id   (same on every member and on both twins)
+ *  4  int  logical source    (rank in the user's communicator)
+ *  8  long send id           (per communicator and source→destination pair)
+ * 16  int  flags             (reserved for the replication and repair protocols)
+ * 20  int  payload bytes     (packed user data that follows the header)
+ * </pre>
+ *
+ * <p>The native tag stays the user's tag, so the native library's matching and
+ * non-overtaking rules hold unchanged.
+ */
+public final class MessageHeader {
+
+    public static final int BYTES = 24;
+
+    private static final long COMM_ID = 0;
+    private static final long SOURCE = 4;
+    private static final long SEND_ID = 8;
+    private static final long FLAGS = 16;
+    private static final long PAYLOAD = 20;
+
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+
+    private MessageHeader() {}
+
+    public static void write(MemorySegment seg, int commId, int logicalSource, long sendId, int flags, int payloadBytes) {
+        seg.set(INT, COMM_ID, commId);
+        seg.set(INT, SOURCE, logicalSource);
+        seg.set(LONG, SEND_ID, sendId);
+        seg.set(INT, FLAGS, flags);
+        seg.set(INT, PAYLOAD, payloadBytes);
+    }
+
+    public static int commId(MemorySegment seg) { return seg.get(INT, COMM_ID); }
+    public static int logicalSource(MemorySegment seg) { return seg.get(INT, SOURCE); }
+    public static long sendId(MemorySegment seg) { return seg.get(LONG, SEND_ID); }
+    public static int flags(MemorySegment seg) { return seg.get(INT, FLAGS); }
+    public static int payloadBytes(MemorySegment seg) { return seg.get(INT, PAYLOAD); }
+}

@@ -1,0 +1,53 @@
+package org.fthp.launcher;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code fthp-run}: launches a Java MPI program on the native MPI through FTHP-J.
+ *
+ * <p>Started by bin/fthp-run, which finds a JDK 22+ and exports FTHP_HOME and FTHP_JAVA. Checks
+ * the command line (exit 2) and the environment (exit 3) before anything starts; then exits
+ * with mpirun's own exit code.
+ */
+public final class FthpRun {
+
+    private FthpRun() {}
+
+    public static void main(String[] args) {
+        try {
+            System.exit(launch(Arrays.asList(args), System.getenv()));
+        } catch (LaunchException e) {
+            System.err.println("fthp-run: " + e.getMessage());
+            if (e.exitCode() == LaunchException.USAGE) {
+                System.err.println("Try 'fthp-run --help'.");
+            }
+            System.exit(e.exitCode());
+        }
+    }
+
+    static int launch(List<String> args, Map<String, String> env) throws LaunchException {
+        LaunchOptions options = new LaunchOptionsParser().parse(args);
+        if (options.helpRequested()) {
+            System.out.print(Usage.TEXT);
+            return 0;
+        }
+        UserProgram program = new UserProgramResolver(Optional.ofNullable(env.get("CLASSPATH"))).resolve(options);
+
+        Path mpirun = MpirunLocator.locate(env);
+        Path java = JdkCheck.rankJava(env);
+        Path runtimeJar = FthpHome.runtimeJar(env);
+        LaunchHost host = new LaunchHost(mpirun, java, runtimeJar,
+                RootCheck.runningAsRoot(), Runtime.getRuntime().availableProcessors());
+        Path abi = AbiDescription.ensure(env, java, runtimeJar);
+
+        List<String> command = MpirunCommand.build(options, program, host);
+        if (options.verbose()) {
+            System.err.println("fthp-run: " + MpirunCommand.display(command));
+        }
+        return MpirunJob.run(command, Map.of(MpirunCommand.ABI_ENV, abi.toString()));
+    }
+}

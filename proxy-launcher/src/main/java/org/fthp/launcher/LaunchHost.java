@@ -1,0 +1,14 @@
+package org.fthp.launcher;
+
+import java.nio.file.Path;
+
+/**
+ * Facts about this machine and installation that shape the mpirun command line.
+ *
+ * @param mpirun          the native launcher
+ * @param java            the java binary every rank runs (22+, for FFM)
+ * @param runtimeJar      our shaded jar: the {@code mpi} package, EMPI binding, message logs
+ * @param runningAsRoot   Open MPI refuses to run as root unless told to
+ * @param availableCores  more ranks than cores needs --oversubscribe
+ */
+public record LaunchHost(Path mpirun, Path java, Path runtimeJar, boolean runningAsRoot, int availableCores) {}

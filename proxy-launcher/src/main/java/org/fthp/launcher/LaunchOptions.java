@@ -1,0 +1,41 @@
+package org.fthp.launcher;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the user asked for, as parsed from the fthp-run command line.
+ *
+ * @param helpRequested  -h/--help was given before "--": print usage, launch nothing
+ * @param ranks          number of logical ranks (-np); 0 only when help was requested
+ * @param verbose        print the built command line to stderr
+ * @param mpirunArgs     tokens before "--" that are not ours, for mpirun, in order
+ * @param javaOptions    JVM options after "--", without any class path or -jar option
+ * @param userClasspath  the user's -cp value (the last one wins, as with java), if any
+ * @param appJar         the -jar file, if the program is started from a jar
+ * @param mainClass      the main class named on the command line (absent with -jar)
+ * @param programArgs    arguments for the program's main method
+ */
+public record LaunchOptions(
+        boolean helpRequested,
+        int ranks,
+        boolean verbose,
+        List<String> mpirunArgs,
+        List<String> javaOptions,
+        Optional<String> userClasspath,
+        Optional<Path> appJar,
+        Optional<String> mainClass,
+        List<String> programArgs) {
+
+    public LaunchOptions {
+        mpirunArgs = List.copyOf(mpirunArgs);
+        javaOptions = List.copyOf(javaOptions);
+        programArgs = List.copyOf(programArgs);
+    }
+
+    static LaunchOptions help() {
+        return new LaunchOptions(true, 0, false, List.of(), List.of(),
+                Optional.empty(), Optional.empty(), Optional.empty(), List.of());
+    }
+}

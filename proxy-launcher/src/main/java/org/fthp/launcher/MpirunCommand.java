@@ -1,0 +1,76 @@
+package org.fthp.launcher;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Builds the native launcher command line: pure logic, no processes, so it is unit-tested.
+ *
+ * <pre>
+ * mpirun [--allow-run-as-root] [--oversubscribe] --bind-to none -np N -x FTHP_EMPI_ABI &lt;passthrough&gt;
+ *        java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -cp runtime.jar:user.cp
+ *        &lt;user java options&gt; MainClass args...
+ * </pre>
+ */
+public final class MpirunCommand {
+
+    /** Environment variable naming the ABI description; exported to every rank with -x. */
+    public static final String ABI_ENV = "FTHP_EMPI_ABI";
+
+    private MpirunCommand() {}
+
+    public static List<String> build(LaunchOptions options, UserProgram program, LaunchHost host) {
+        List<String> passthrough = options.mpirunArgs();
+        List<String> command = new ArrayList<>();
+        command.add(host.mpirun().toString());
+        if (host.runningAsRoot() && !passthrough.contains("--allow-run-as-root")) {
+            command.add("--allow-run-as-root");
+        }
+        if (options.ranks() > host.availableCores() && !passthrough.contains("--oversubscribe")) {
+            command.add("--oversubscribe");
+        }
+        // Replicated runs oversubscribe cores; binding ranks to cores would pile them up.
+        if (!passthrough.contains("--bind-to")) {
+            command.add("--bind-to");
+            command.add("none");
+        }
+        command.add("-np");
+        command.add(Integer.toString(options.ranks()));
+        // Local children inherit the environment anyway; -x also carries it to remote nodes.
+        command.add("-x");
+        command.add(ABI_ENV);
+        command.addAll(passthrough);
+
+        command.add(host.java().toString());
+        command.add("--enable-native-access=ALL-UNNAMED");
+        // Many more JVMs than cores: one GC thread each instead of a parallel collector apiece.
+        if (options.javaOptions().stream().noneMatch(MpirunCommand::selectsCollector)) {
+            command.add("-XX:+UseSerialGC");
+        }
+        command.add("-cp");
+        // Our runtime jar first, so our mpi package wins over any mpi.jar on the user's path.
+        command.add(host.runtimeJar() + File.pathSeparator + program.classpath());
+        command.addAll(options.javaOptions());
+        command.add(program.mainClass());
+        command.addAll(options.programArgs());
+        return command;
+    }
+
+    /** Two collectors on one JVM command line make the JVM refuse to start. */
+    static boolean selectsCollector(String javaOption) {
+        return javaOption.startsWith("-XX:+Use") && javaOption.endsWith("GC");
+    }
+
+    /** The command as a shell-readable line, for --verbose. */
+    public static String display(List<String> command) {
+        StringBuilder line = new StringBuilder();
+        for (String word : command) {
+            if (!line.isEmpty()) {
+                line.append(' ');
+            }
+            line.append(word.matches("[A-Za-z0-9_./:=+,@%-]+") ? word : "'" + word.replace("'", "'\\''") + "'");
+        }
+        return line.toString();
+    }
+}

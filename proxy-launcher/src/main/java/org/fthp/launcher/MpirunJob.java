@@ -1,0 +1,68 @@
+package org.fthp.launcher;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the native launcher with our stdin/stdout/stderr and returns its exit code.
+ *
+ * <p>If fthp-run itself is told to stop (SIGINT, SIGTERM), a shutdown hook stops mpirun and then
+ * whatever it had started. Processes are always addressed by pid, taken from our own process
+ * tree: killing by name could hit another user's job on the same machine.
+ */
+public final class MpirunJob {
+
+    /** How long mpirun gets to tear its ranks down itself before we step in. */
+    private static final long GRACE_MILLIS = 3000;
+
+    private MpirunJob() {}
+
+    public static int run(List<String> command, Map<String, String> extraEnv) throws LaunchException {
+        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+        builder.environment().putAll(extraEnv);
+        Process mpirun;
+        try {
+            mpirun = builder.start();
+        } catch (IOException e) {
+            throw LaunchException.environment("cannot start " + command.get(0) + ": " + e.getMessage());
+        }
+        Thread teardown = new Thread(() -> stop(mpirun), "fthp-run-teardown");
+        Runtime.getRuntime().addShutdownHook(teardown);
+        try {
+            return mpirun.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stop(mpirun);
+            return 130;
+        }
+    }
+
+    /** Stops mpirun, then any of its descendants that outlive it. */
+    static void stop(Process mpirun) {
+        if (!mpirun.isAlive()) {
+            return;
+        }
+        // Snapshot first: once mpirun is gone its children are re-parented and no longer ours to find.
+        List<ProcessHandle> descendants = mpirun.descendants().toList();
+        mpirun.destroy();
+        awaitExit(mpirun.toHandle());
+        for (ProcessHandle child : descendants) {
+            child.destroy();
+        }
+        for (ProcessHandle child : descendants) {
+            awaitExit(child);
+            child.destroyForcibly();
+        }
+        mpirun.destroyForcibly();
+    }
+
+    private static void awaitExit(ProcessHandle process) {
+        try {
+            process.onExit().get(GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            // Timed out or interrupted: the caller escalates.
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package org.fthp.launcher;
+
+/** The text printed by {@code fthp-run --help} and after a usage error. */
+final class Usage {
+
+    private Usage() {}
+
+    static final String TEXT = """
+            usage: fthp-run -np N [mpirun options] -- [java options] MainClass [args...]
+                   fthp-run -np N [mpirun options] -- [java options] -jar app.jar [args...]
+
+            Runs N ranks of a Java program written against Open MPI's Java API ("mpi"
+            package) on the native MPI library, through FTHP-J.
+
+            Options before "--":
+              -np N, -n N, --np N   number of ranks (a positive integer; required)
+              --verbose             print the native launcher command line to stderr
+              -h, --help            print this help
+              anything else         passed to mpirun verbatim, in order
+
+            After "--": what you would give to "java": JVM options, -cp/-classpath/--class-path,
+            then the main class (or -jar app.jar) and the program's arguments.
+
+            Environment:
+              FTHP_JAVA_HOME  JDK (22+) to use; otherwise JAVA_HOME or the newest in /usr/lib/jvm
+              FTHP_MPIRUN     native launcher to use instead of "mpirun" on the PATH
+              FTHP_MPI_JAR    runtime jar (default $FTHP_HOME/replication/target/fthp-mpi.jar)
+              FTHP_EMPI_ABI   ready ABI description of the native MPI (otherwise probed once)
+            """;
+}

@@ -1,0 +1,115 @@
+package org.fthp.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class LaunchOptionsParserTest {
+
+    private final LaunchOptionsParser parser = new LaunchOptionsParser();
+
+    private LaunchOptions parse(String... args) throws LaunchException {
+        return parser.parse(List.of(args));
+    }
+
+    private LaunchException usageError(String... args) {
+        LaunchException e = assertThrows(LaunchException.class, () -> parse(args));
+        assertEquals(LaunchException.USAGE, e.exitCode());
+        return e;
+    }
+
+    @Test
+    void parsesRanksClassPathMainClassAndArguments() throws LaunchException {
+        LaunchOptions o = parse("-np", "4", "--", "-Xmx1g", "-cp", "app.jar", "org.example.Main", "a", "-b");
+        assertFalse(o.helpRequested());
+        assertEquals(4, o.ranks());
+        assertEquals(List.of("-Xmx1g"), o.javaOptions());
+        assertEquals(Optional.of("app.jar"), o.userClasspath());
+        assertEquals(Optional.of("org.example.Main"), o.mainClass());
+        assertEquals(List.of("a", "-b"), o.programArgs());
+        assertTrue(o.appJar().isEmpty());
+    }
+
+    @Test
+    void acceptsEveryRanksSpelling() throws LaunchException {
+        assertEquals(3, parse("-n", "3", "--", "Main").ranks());
+        assertEquals(5, parse("--np", "5", "--", "Main").ranks());
+    }
+
+    @Test
+    void passesUnknownLauncherTokensToMpirunInOrder() throws LaunchException {
+        LaunchOptions o = parse("--mca", "btl", "self,vader", "-np", "2", "--verbose", "--report-bindings", "--", "Main");
+        assertEquals(List.of("--mca", "btl", "self,vader", "--report-bindings"), o.mpirunArgs());
+        assertTrue(o.verbose());
+    }
+
+    @Test
+    void helpWinsBeforeSeparator() throws LaunchException {
+        assertTrue(parse("-h").helpRequested());
+        assertTrue(parse("-np", "x", "--help").helpRequested());
+    }
+
+    @Test
+    void helpAfterSeparatorBelongsToTheProgram() throws LaunchException {
+        LaunchOptions o = parse("-np", "1", "--", "Main", "--help");
+        assertFalse(o.helpRequested());
+        assertEquals(List.of("--help"), o.programArgs());
+    }
+
+    @Test
+    void rejectsMissingOrInvalidRanks() {
+        usageError("--", "Main");
+        usageError("-np");
+        usageError("-np", "zero", "--", "Main");
+        usageError("-np", "0", "--", "Main");
+        usageError("-np", "-3", "--", "Main");
+        usageError("-np", "2", "-n", "2", "--", "Main");
+    }
+
+    @Test
+    void rejectsMissingSeparatorOrEmptyJavaPart() {
+        assertTrue(usageError("-np", "2", "Main").getMessage().contains("--"));
+        assertTrue(usageError("-np", "2", "--").getMessage().contains("nothing after"));
+        usageError("-np", "2", "--", "-Xmx1g");
+        usageError("-np", "2", "--", "-cp");
+    }
+
+    @Test
+    void jarTakesItsFileAndTheRestAreProgramArguments() throws LaunchException {
+        LaunchOptions o = parse("-np", "2", "--", "-ea", "-jar", "app.jar", "x", "-cp", "y");
+        assertEquals(Optional.of(Path.of("app.jar")), o.appJar());
+        assertTrue(o.mainClass().isEmpty());
+        assertEquals(List.of("-ea"), o.javaOptions());
+        assertEquals(List.of("x", "-cp", "y"), o.programArgs());
+    }
+
+    @Test
+    void rejectsJarWithoutFile() {
+        assertTrue(usageError("-np", "2", "--", "-jar").getMessage().contains("-jar"));
+    }
+
+    @Test
+    void lastClassPathWinsInEverySpelling() throws LaunchException {
+        assertEquals(Optional.of("b"), parse("-np", "1", "--", "-cp", "a", "-classpath", "b", "Main").userClasspath());
+        assertEquals(Optional.of("c"), parse("-np", "1", "--", "--class-path", "c", "Main").userClasspath());
+        assertEquals(Optional.of("d"), parse("-np", "1", "--", "--class-path=d", "Main").userClasspath());
+    }
+
+    @Test
+    void keepsValuesOfJavaOptionsThatTakeOne() throws LaunchException {
+        LaunchOptions o = parse("-np", "1", "--", "--add-opens", "java.base/java.lang=ALL-UNNAMED", "Main");
+        assertEquals(List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED"), o.javaOptions());
+        assertEquals(Optional.of("Main"), o.mainClass());
+    }
+
+    @Test
+    void rejectsMainModuleLaunch() {
+        usageError("-np", "1", "--", "-m", "mod/org.example.Main");
+    }
+}

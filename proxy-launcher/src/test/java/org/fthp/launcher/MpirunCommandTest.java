@@ -1,0 +1,79 @@
+package org.fthp.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MpirunCommandTest {
+
+    private static final LaunchHost ROOT_TWO_CORES =
+            new LaunchHost(Path.of("/usr/bin/mpirun"), Path.of("/jdk/bin/java"), Path.of("/fthp/fthp-mpi.jar"), true, 2);
+    private static final LaunchHost USER_EIGHT_CORES =
+            new LaunchHost(Path.of("/usr/bin/mpirun"), Path.of("/jdk/bin/java"), Path.of("/fthp/fthp-mpi.jar"), false, 8);
+
+    private static List<String> build(LaunchHost host, String... args) throws LaunchException {
+        LaunchOptions options = new LaunchOptionsParser().parse(List.of(args));
+        UserProgram program = new UserProgramResolver(java.util.Optional.empty()).resolve(options);
+        return MpirunCommand.build(options, program, host);
+    }
+
+    @Test
+    void buildsTheFullCommandAsRootWhenOversubscribed() throws LaunchException {
+        List<String> command = build(ROOT_TWO_CORES,
+                "-np", "4", "--mca", "btl", "self,vader", "--", "-Xmx256m", "-cp", "app.jar", "org.example.Main", "in.dat");
+        assertEquals(List.of(
+                "/usr/bin/mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none",
+                "-np", "4", "-x", "FTHP_EMPI_ABI", "--mca", "btl", "self,vader",
+                "/jdk/bin/java", "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
+                "-cp", "/fthp/fthp-mpi.jar:app.jar", "-Xmx256m", "org.example.Main", "in.dat"), command);
+    }
+
+    @Test
+    void noRootOrOversubscribeFlagsWhenNotNeeded() throws LaunchException {
+        List<String> command = build(USER_EIGHT_CORES, "-np", "8", "--", "Main");
+        assertFalse(command.contains("--allow-run-as-root"));
+        assertFalse(command.contains("--oversubscribe"));
+    }
+
+    @Test
+    void runtimeJarComesBeforeTheUserClassPath() throws LaunchException {
+        List<String> command = build(USER_EIGHT_CORES, "-np", "1", "--", "-cp", "lib/mpi.jar:app.jar", "Main");
+        String classpath = command.get(command.indexOf("-cp") + 1);
+        assertEquals("/fthp/fthp-mpi.jar:lib/mpi.jar:app.jar", classpath);
+        assertEquals(1, command.stream().filter(w -> w.equals("-cp")).count());
+    }
+
+    @Test
+    void defaultUserClassPathIsTheCurrentDirectory() throws LaunchException {
+        List<String> command = build(USER_EIGHT_CORES, "-np", "1", "--", "Main");
+        assertEquals("/fthp/fthp-mpi.jar:.", command.get(command.indexOf("-cp") + 1));
+    }
+
+    @Test
+    void userChosenFlagsAreNotDuplicated() throws LaunchException {
+        List<String> command = build(ROOT_TWO_CORES,
+                "-np", "4", "--oversubscribe", "--allow-run-as-root", "--bind-to", "core", "--", "-XX:+UseG1GC", "Main");
+        assertEquals(1, command.stream().filter(w -> w.equals("--oversubscribe")).count());
+        assertEquals(1, command.stream().filter(w -> w.equals("--allow-run-as-root")).count());
+        assertEquals(1, command.stream().filter(w -> w.equals("--bind-to")).count());
+        assertFalse(command.contains("-XX:+UseSerialGC"));
+        assertTrue(command.contains("-XX:+UseG1GC"));
+    }
+
+    @Test
+    void userJavaOptionsFollowOursSoTheyCanOverride() throws LaunchException {
+        List<String> command = build(USER_EIGHT_CORES, "-np", "1", "--", "-Dx=1", "Main");
+        assertTrue(command.indexOf("-Dx=1") > command.indexOf("--enable-native-access=ALL-UNNAMED"));
+        assertTrue(command.indexOf("-Dx=1") < command.indexOf("Main"));
+    }
+
+    @Test
+    void displayQuotesWordsTheShellWouldSplit() {
+        assertEquals("java -cp a:b Main 'two words' 'it'\\''s'",
+                MpirunCommand.display(List.of("java", "-cp", "a:b", "Main", "two words", "it's")));
+    }
+}

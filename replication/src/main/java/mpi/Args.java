@@ -1,0 +1,117 @@
+package mpi;
+
+import org.fthp.replication.datatype.TypeLayout;
+import org.fthp.replication.datatype.UserBuffer;
+
+/**
+ * Argument checks made before anything reaches native code: a bad rank, tag,
+ * count, datatype or buffer becomes an {@link MPIException} of the matching
+ * error class instead of a native crash or silent corruption.
+ */
+final class Args {
+
+    /**
+     * Largest user tag (reported as the TAG_UB attribute). Tags above it are
+     * reserved for the facade's own traffic (neighbourhood collectives).
+     */
+    static final int TAG_UB = (1 << 30) - 1;
+
+    private Args() {}
+
+    static void count(int count) throws MPIException {
+        if (count < 0) {
+            throw Errors.error(MPI.ERR_COUNT, "negative count " + count);
+        }
+    }
+
+    static void sendTag(int tag) throws MPIException {
+        if (tag < 0 || tag > TAG_UB) {
+            throw Errors.error(MPI.ERR_TAG, "invalid tag " + tag + " (must be 0.." + TAG_UB + ")");
+        }
+    }
+
+    static void recvTag(int tag) throws MPIException {
+        if (tag != MPI.ANY_TAG && (tag < 0 || tag > TAG_UB)) {
+            throw Errors.error(MPI.ERR_TAG, "invalid tag " + tag + " (must be 0.." + TAG_UB + " or MPI.ANY_TAG)");
+        }
+    }
+
+    static void dest(int rank, int peers) throws MPIException {
+        if (rank != MPI.PROC_NULL && (rank < 0 || rank >= peers)) {
+            throw Errors.error(MPI.ERR_RANK, "invalid rank " + rank + " (communicator has " + peers + " ranks)");
+        }
+    }
+
+    static void source(int rank, int peers) throws MPIException {
+        if (rank != MPI.ANY_SOURCE) {
+            dest(rank, peers);
+        }
+    }
+
+    static void root(int root, int size) throws MPIException {
+        if (root < 0 || root >= size) {
+            throw Errors.error(MPI.ERR_ROOT, "invalid root " + root + " (communicator has " + size + " ranks)");
+        }
+    }
+
+    static TypeLayout type(Datatype type) throws MPIException {
+        if (type == null) {
+            throw Errors.error(MPI.ERR_TYPE, "datatype is null");
+        }
+        return type.layoutForCommunication();
+    }
+
+    /**
+     * Wraps {@code buf} for {@code count} items of {@code type} starting at
+     * byte {@code startByte}, checking that they fit.
+     */
+    static UserBuffer buffer(Object buf, long startByte, long count, Datatype type) throws MPIException {
+        TypeLayout layout = type(type);
+        if (count < 0) {
+            throw Errors.error(MPI.ERR_COUNT, "negative count " + count);
+        }
+        if (buf == null) {
+            if (count == 0 || layout.size() == 0) {
+                return null;
+            }
+            throw Errors.error(MPI.ERR_BUFFER, "null buffer for " + count + " items");
+        }
+        UserBuffer ub;
+        try {
+            ub = UserBuffer.of(buf, layout);
+        } catch (IllegalArgumentException e) {
+            throw Errors.error(MPI.ERR_BUFFER, e.getMessage());
+        }
+        if (ub == null) {
+            throw Errors.error(MPI.ERR_BUFFER, "buffer must be a primitive array or a java.nio.Buffer, got "
+                    + buf.getClass().getName());
+        }
+        if (count > 0 && layout.size() > 0) {
+            long first = startByte + layout.trueLb();
+            long end = startByte + UserBuffer.span(count, layout);
+            if (first < 0 || end > ub.bytes()) {
+                throw Errors.error(MPI.ERR_BUFFER, count + " items of this datatype need bytes " + first + ".." + end
+                        + " of the buffer, which has " + ub.bytes());
+            }
+        }
+        return ub;
+    }
+
+    static void direct(java.nio.Buffer buf) throws MPIException {
+        if (buf != null && !buf.isDirect()) {
+            throw Errors.error(MPI.ERR_BUFFER, "The buffer must be direct.");
+        }
+    }
+
+    static void counts(int[] counts, int[] displs, int peers) throws MPIException {
+        if (counts == null || counts.length < peers) {
+            throw Errors.error(MPI.ERR_COUNT, "counts array needs " + peers + " entries");
+        }
+        if (displs != null && displs.length < peers) {
+            throw Errors.error(MPI.ERR_ARG, "displacements array needs " + peers + " entries");
+        }
+        for (int i = 0; i < peers; i++) {
+            count(counts[i]);
+        }
+    }
+}

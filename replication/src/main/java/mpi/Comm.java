@@ -1,0 +1,940 @@
+package mpi;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.Buffer;
+
+import org.fthp.empi.Empi;
+import org.fthp.empi.EmpiException;
+import org.fthp.replication.datatype.Packer;
+import org.fthp.replication.datatype.TypeLayout;
+import org.fthp.replication.datatype.UserBuffer;
+import org.fthp.replication.ops.NativeOp;
+import org.fthp.replication.ops.RecvOp;
+import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.structure.CommStructure;
+
+/**
+ * A communicator as the program sees it. Holds no native handle the program
+ * could keep: everything goes through its {@link CommStructure}, which the
+ * replication layer can rebuild after a failure.
+ */
+public class Comm implements Freeable, Cloneable {
+
+    public static final int TYPE_SHARED = 0;
+    protected static final int SELF = 1;
+    protected static final int WORLD = 2;
+
+    /** Kept for binary compatibility; the facade never exposes native handles. */
+    protected long handle;
+
+    CommStructure structure;
+    private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
+    private String name = "";
+    private final Attributes attributes = new Attributes();
+    private Request request;
+
+    protected Comm() {
+    }
+
+    protected Comm(long handle) {
+        this.handle = handle;
+    }
+
+    protected Comm(long[] commRequest) {
+        this.handle = commRequest[0];
+    }
+
+    Comm(CommStructure structure) {
+        this.structure = structure;
+    }
+
+    void bind(CommStructure s) {
+        this.structure = s;
+        this.handle = s.commId();
+        if (s.commId() == Session.WORLD_ID) {
+            this.name = "MPI_COMM_WORLD";
+        } else if (s.commId() == Session.SELF_ID) {
+            this.name = "MPI_COMM_SELF";
+        }
+    }
+
+    protected final void setType(int type) {
+        // COMM_WORLD and COMM_SELF are bound by MPI.Init.
+    }
+
+    /** The structure, or an error if this communicator is null or freed. */
+    final CommStructure live() throws MPIException {
+        MPI.check();
+        if (structure == null) {
+            throw Errors.error(MPI.ERR_COMM, "null or freed communicator");
+        }
+        return structure;
+    }
+
+    /** Number of ranks a point-to-point rank argument refers to (remote group for intercommunicators). */
+    final int peers() throws MPIException {
+        CommStructure s = live();
+        return s.isInter() ? s.remoteSize() : s.size();
+    }
+
+    /**
+     * Applies this communicator's error handler: with ERRORS_RETURN the
+     * exception goes to the caller; with ERRORS_ARE_FATAL the job is aborted,
+     * as the native library would.
+     */
+    final MPIException fail(Throwable t) {
+        MPIException e = switch (t) {
+            case MPIException m -> m;
+            case EmpiException ee -> Errors.from(ee);
+            case UncheckedMpi u -> u.getCause();
+            case IndexOutOfBoundsException ioe -> Errors.error(MPI.ERR_BUFFER, "buffer too small: " + ioe.getMessage());
+            case IllegalArgumentException iae -> Errors.error(MPI.ERR_ARG, iae.getMessage());
+            case IllegalStateException ise -> Errors.error(MPI.ERR_INTERN, ise.getMessage());
+            default -> {
+                MPIException m = Errors.error(MPI.ERR_OTHER, String.valueOf(t));
+                m.initCause(t);
+                yield m;
+            }
+        };
+        if (errhandler.isFatal() && Session.isInitialized() && !Session.isFinalized()) {
+            FatalErrors.abort(this, e);
+        }
+        return e;
+    }
+
+    /** Runs a body, routing every failure through the error handler. */
+    final <T> T guard(Body<T> body) throws MPIException {
+        try {
+            return body.run();
+        } catch (MPIException | RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    @FunctionalInterface
+    interface Body<T> {
+        T run() throws MPIException;
+    }
+
+    // ---- construction, identity ----
+
+    @Override
+    public Comm clone() {
+        try {
+            return dup();
+        } catch (MPIException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    public Comm dup() throws MPIException {
+        return guard(() -> new Comm(Structures.dup(live())));
+    }
+
+    public Comm iDup() throws MPIException {
+        Comm c = dup();
+        c.request = new Request(Requests.completed());
+        return c;
+    }
+
+    public Comm dupWithInfo(Info info) throws MPIException {
+        return dup();
+    }
+
+    public final Request getRequest() {
+        return request;
+    }
+
+    final void setRequest(Request r) {
+        this.request = r;
+    }
+
+    public final int getSize() throws MPIException {
+        return live().size();
+    }
+
+    public final int getRank() throws MPIException {
+        return live().rank();
+    }
+
+    public static int compare(Comm comm1, Comm comm2) throws MPIException {
+        MPI.check();
+        CommStructure a = comm1.live();
+        CommStructure b = comm2.live();
+        if (comm1 == comm2 || a == b) {
+            return MPI.IDENT;
+        }
+        int[] ra = a.worldRanks();
+        int[] rb = b.worldRanks();
+        if (java.util.Arrays.equals(ra, rb) && java.util.Arrays.equals(a.remoteWorldRanks(), b.remoteWorldRanks())) {
+            return MPI.CONGRUENT;
+        }
+        int[] sa = ra.clone();
+        int[] sb = rb.clone();
+        java.util.Arrays.sort(sa);
+        java.util.Arrays.sort(sb);
+        return java.util.Arrays.equals(sa, sb) ? MPI.SIMILAR : MPI.UNEQUAL;
+    }
+
+    @Override
+    public final void free() throws MPIException {
+        CommStructure s = live();
+        if (s.commId() == Session.WORLD_ID || s.commId() == Session.SELF_ID) {
+            throw fail(Errors.error(MPI.ERR_COMM, "MPI.COMM_WORLD and MPI.COMM_SELF cannot be freed"));
+        }
+        guard(() -> {
+            Structures.free(s);
+            return null;
+        });
+        structure = null;
+    }
+
+    public final boolean isNull() {
+        return structure == null;
+    }
+
+    public final void setInfo(Info info) throws MPIException {
+        live();
+    }
+
+    public final Info getInfo() throws MPIException {
+        live();
+        return new Info();
+    }
+
+    public final void disconnect() throws MPIException {
+        free();
+    }
+
+    public final Group getGroup() throws MPIException {
+        return new Group(live().worldRanks());
+    }
+
+    public final boolean isInter() throws MPIException {
+        return live().isInter();
+    }
+
+    public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag) throws MPIException {
+        CommStructure peer = live();
+        CommStructure local = localComm.live();
+        return localComm.guard(() -> new Intercomm(Structures.intercomm(local, localLeader, peer, remoteLeader, tag)));
+    }
+
+    // ---- point-to-point ----
+
+    private NativeOp startSend(Object buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
+            throws MPIException {
+        CommStructure s = live();
+        Args.count(count);
+        Args.dest(dest, peers());
+        Args.sendTag(tag);
+        TypeLayout layout = Args.type(type);
+        UserBuffer ub = Args.buffer(buf, type.getOffset(buf), count, type);
+        return new SendOp(Session.pool(), s, ub, type.getOffset(buf), count, layout, dest, tag, mode, MPI.PROC_NULL);
+    }
+
+    private RecvOp startRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
+        CommStructure s = live();
+        Args.count(count);
+        Args.source(source, peers());
+        Args.recvTag(tag);
+        TypeLayout layout = Args.type(type);
+        UserBuffer ub = Args.buffer(buf, type.getOffset(buf), count, type);
+        return RecvOp.post(Session.pool(), s, ub, type.getOffset(buf), count, layout, source, tag,
+                MPI.PROC_NULL, MPI.ANY_SOURCE);
+    }
+
+    private void sendBlocking(Object buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
+            throws MPIException {
+        guard(() -> {
+            Session.await(startSend(buf, count, type, dest, tag, mode));
+            return null;
+        });
+    }
+
+    public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        sendBlocking(buf, count, type, dest, tag, SendOp.Mode.STANDARD);
+    }
+
+    public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
+        return guard(() -> {
+            RecvOp op = startRecv(buf, count, type, source, tag);
+            Session.await(op);
+            return Requests.status(op);
+        });
+    }
+
+    public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
+                                 Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag)
+            throws MPIException {
+        return guard(() -> {
+            RecvOp r = startRecv(recvbuf, recvcount, recvtype, source, recvtag);
+            NativeOp s = startSend(sendbuf, sendcount, sendtype, dest, sendtag, SendOp.Mode.STANDARD);
+            Requests.awaitAll(s, r);
+            return Requests.status(r);
+        });
+    }
+
+    public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag,
+                                        int source, int recvtag) throws MPIException {
+        // the send is staged (copied) before the receive can overwrite the buffer
+        return guard(() -> {
+            NativeOp s = startSend(buf, count, type, dest, sendtag, SendOp.Mode.STANDARD);
+            RecvOp r = startRecv(buf, count, type, source, recvtag);
+            Requests.awaitAll(s, r);
+            return Requests.status(r);
+        });
+    }
+
+    public final void bSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        sendBlocking(buf, count, type, dest, tag, SendOp.Mode.BUFFERED);
+    }
+
+    public final void sSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        sendBlocking(buf, count, type, dest, tag, SendOp.Mode.SYNCHRONOUS);
+    }
+
+    public final void rSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        sendBlocking(buf, count, type, dest, tag, SendOp.Mode.READY);
+    }
+
+    private Request iSendMode(Buffer buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
+            throws MPIException {
+        return guard(() -> {
+            Args.direct(buf);
+            return new Request(this, startSend(buf, count, type, dest, tag, mode));
+        });
+    }
+
+    public final Request iSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return iSendMode(buf, count, type, dest, tag, SendOp.Mode.STANDARD);
+    }
+
+    public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return iSendMode(buf, count, type, dest, tag, SendOp.Mode.BUFFERED);
+    }
+
+    public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return iSendMode(buf, count, type, dest, tag, SendOp.Mode.SYNCHRONOUS);
+    }
+
+    public final Request irSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return iSendMode(buf, count, type, dest, tag, SendOp.Mode.READY);
+    }
+
+    public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
+        return guard(() -> {
+            Args.direct(buf);
+            return new Request(this, startRecv(buf, count, type, source, tag));
+        });
+    }
+
+    private Prequest sendInitMode(Buffer buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
+            throws MPIException {
+        return guard(() -> {
+            Args.direct(buf);
+            live();
+            Args.count(count);
+            Args.dest(dest, peers());
+            Args.sendTag(tag);
+            Args.buffer(buf, 0, count, type);
+            return new Prequest(this, () -> startSend(buf, count, type, dest, tag, mode));
+        });
+    }
+
+    public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return sendInitMode(buf, count, type, dest, tag, SendOp.Mode.STANDARD);
+    }
+
+    public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return sendInitMode(buf, count, type, dest, tag, SendOp.Mode.BUFFERED);
+    }
+
+    public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return sendInitMode(buf, count, type, dest, tag, SendOp.Mode.SYNCHRONOUS);
+    }
+
+    public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return sendInitMode(buf, count, type, dest, tag, SendOp.Mode.READY);
+    }
+
+    public final Prequest recvInit(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
+        return guard(() -> {
+            Args.direct(buf);
+            live();
+            Args.count(count);
+            Args.source(source, peers());
+            Args.recvTag(tag);
+            Args.buffer(buf, 0, count, type);
+            return new Prequest(this, () -> startRecv(buf, count, type, source, tag));
+        });
+    }
+
+    // ---- pack ----
+
+    public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position) throws MPIException {
+        return guard(() -> {
+            live();
+            TypeLayout layout = Args.type(type);
+            UserBuffer in = Args.buffer(inbuf, type.getOffset(inbuf), incount, type);
+            long bytes = incount * layout.size();
+            if (position < 0 || outbuf == null || position + bytes > outbuf.length) {
+                throw Errors.error(MPI.ERR_TRUNCATE, "pack of " + bytes + " bytes at " + position
+                        + " does not fit the output buffer");
+            }
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment tmp = a.allocate(Math.max(1, bytes));
+                Packer.pack(in, type.getOffset(inbuf), incount, layout, tmp, 0);
+                MemorySegment.copy(tmp, ValueLayout.JAVA_BYTE, 0, outbuf, position, (int) bytes);
+            }
+            return (int) (position + bytes);
+        });
+    }
+
+    public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type)
+            throws MPIException {
+        return guard(() -> {
+            live();
+            TypeLayout layout = Args.type(type);
+            UserBuffer out = Args.buffer(outbuf, type.getOffset(outbuf), outcount, type);
+            long bytes = outcount * layout.size();
+            if (position < 0 || inbuf == null || position + bytes > inbuf.length) {
+                throw Errors.error(MPI.ERR_TRUNCATE, "unpack of " + bytes + " bytes at " + position
+                        + " runs past the input buffer");
+            }
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment tmp = a.allocate(Math.max(1, bytes));
+                MemorySegment.copy(inbuf, position, tmp, ValueLayout.JAVA_BYTE, 0, (int) bytes);
+                Packer.unpack(tmp, 0, out, type.getOffset(outbuf), outcount, layout);
+            }
+            return (int) (position + bytes);
+        });
+    }
+
+    public final int packSize(int incount, Datatype type) throws MPIException {
+        return guard(() -> {
+            live();
+            Args.count(incount);
+            return (int) (incount * Args.type(type).size());
+        });
+    }
+
+    // ---- probe ----
+
+    public final Status iProbe(int source, int tag) throws MPIException {
+        return guard(() -> Probes.iprobe(this, source, tag));
+    }
+
+    public final Status probe(int source, int tag) throws MPIException {
+        return guard(() -> Probes.probe(this, source, tag));
+    }
+
+    // ---- attributes, topology, errors ----
+
+    public static int createKeyval() throws MPIException {
+        return Attributes.createKeyval();
+    }
+
+    public static void freeKeyval(int keyval) throws MPIException {
+        Attributes.freeKeyval(keyval);
+    }
+
+    public final void setAttr(int keyval, Object value) throws MPIException {
+        live();
+        attributes.set(keyval, value);
+    }
+
+    public final Object getAttr(int keyval) throws MPIException {
+        live();
+        if (keyval == MPI.TAG_UB) {
+            return Args.TAG_UB;
+        }
+        if (keyval == MPI.WTIME_IS_GLOBAL) {
+            return Boolean.FALSE;
+        }
+        if (keyval == MPI.UNIVERSE_SIZE) {
+            return MPI.COMM_WORLD.getSize();
+        }
+        if (keyval == MPI.APPNUM) {
+            return 0;
+        }
+        return attributes.get(keyval);
+    }
+
+    public final void deleteAttr(int keyval) throws MPIException {
+        live();
+        attributes.delete(keyval);
+    }
+
+    public final int getTopology() throws MPIException {
+        live();
+        return topologyKind();
+    }
+
+    /** MPI.CART, MPI.GRAPH, MPI.DIST_GRAPH or MPI.UNDEFINED; topology communicators override it. */
+    int topologyKind() {
+        return MPI.UNDEFINED;
+    }
+
+    /** In-neighbours, out-neighbours and per-neighbour tags for neighbourhood collectives. */
+    Neighbors.Lists neighborLists() throws MPIException {
+        throw Errors.error(MPI.ERR_TOPOLOGY, "neighbourhood collectives need a Cartesian or graph communicator");
+    }
+
+    public final void abort(int errorcode) throws MPIException {
+        live();
+        FatalErrors.abortJob(errorcode);
+    }
+
+    public final void setErrhandler(Errhandler errhandler) throws MPIException {
+        live();
+        if (errhandler == null) {
+            throw fail(Errors.error(MPI.ERR_ARG, "error handler is null"));
+        }
+        this.errhandler = errhandler;
+    }
+
+    public final Errhandler getErrhandler() throws MPIException {
+        live();
+        return errhandler;
+    }
+
+    public void callErrhandler(int errorCode) throws MPIException {
+        throw fail(new MPIException(errorCode, Empi.errorClassOf(errorCode), Empi.errorString(errorCode)));
+    }
+
+    public final void setName(String name) throws MPIException {
+        live();
+        this.name = name == null ? "" : name;
+    }
+
+    public final String getName() throws MPIException {
+        live();
+        return name;
+    }
+
+    // ---- collectives ----
+
+    public final void barrier() throws MPIException {
+        guard(() -> Collectives.await(Collectives.barrier(live())));
+    }
+
+    public final Request iBarrier() throws MPIException {
+        return guard(() -> new Request(this, Collectives.barrier(live())));
+    }
+
+    public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
+        guard(() -> Collectives.await(Collectives.bcast(this, buf, count, type, root)));
+    }
+
+    public final Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
+        return guard(() -> {
+            Args.direct(buf);
+            return new Request(this, Collectives.bcast(this, buf, count, type, root));
+        });
+    }
+
+    public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                              Datatype recvtype, int root) throws MPIException {
+        guard(() -> Collectives.await(Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype, root, false)));
+    }
+
+    public final void gather(Object buf, int count, Datatype type, int root) throws MPIException {
+        guard(() -> Collectives.await(Collectives.gather(this, buf, count, type, buf, count, type, root, true)));
+    }
+
+    public final Request iGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
+                                 Datatype recvtype, int root) throws MPIException {
+        return guard(() -> {
+            Args.direct(sendbuf);
+            Args.direct(recvbuf);
+            return new Request(this, Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                    recvtype, root, false));
+        });
+    }
+
+    public final Request iGather(Buffer buf, int count, Datatype type, int root) throws MPIException {
+        return guard(() -> {
+            Args.direct(buf);
+            return new Request(this, Collectives.gather(this, buf, count, type, buf, count, type, root, true));
+        });
+    }
+
+    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
+                              int[] displs, Datatype recvtype, int root) throws MPIException {
+        guard(() -> Collectives.await(Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                displs, recvtype, root, false)));
+    }
+
+    public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
+            throws MPIException {
+        guard(() -> Collectives.await(Collectives.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs,
+                recvtype, root, true)));
+    }
+
+    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
+        guard(() -> Collectives.await(Collectives.gatherv(this, sendbuf, sendcount, sendtype, null, null, null,
+                sendtype, root, false)));
+    }
+
+    public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount,
+                                  int[] displs, Datatype recvtype, int root) throws MPIException {
+        return guard(() -> {
+            Args.direct(sendbuf);
+            Args.direct(recvbuf);
+            return new Request(this, Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                    displs, recvtype, root, false));
+        });
+    }
+
+    public final Request iGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
+            throws MPIException {
+        return guard(() -> {
+            Args.direct(recvbuf);
+            return new Request(this, Collectives.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs,
+                    recvtype, root, true));
+        });
+    }
+
+    public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
+        return guard(() -> {
+            Args.direct(sendbuf);
+            return new Request(this, Collectives.gatherv(this, sendbuf, sendcount, sendtype, null, null, null,
+                    sendtype, root, false));
+        });
+    }
+
+    public final void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                              Datatype recvtype, int root) throws MPIException {
+        guard(() -> Collectives.await(Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype, root, false)));
+    }
+
+    public final void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
+        guard(() -> Collectives.await(Collectives.scatter(this, buf, count, type, buf, count, type, root, true)));
+    }
+
+    public final Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
+                                  Datatype recvtype, int root) throws MPIException {
+        return guard(() -> {
+            Args.direct(sendbuf);
+            Args.direct(recvbuf);
+            return new Request(this, Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                    recvtype, root, false));
+        });
+    }
+
+    public final Request iScatter(Buffer buf, int count, Datatype type, int root) throws MPIException {
+        return guard(() -> {
+            Args.direct(buf);
+            return new Request(this, Collectives.scatter(this, buf, count, type, buf, count, type, root, true));
+        });
+    }
+
+    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
+                               int recvcount, Datatype recvtype, int root) throws MPIException {
+        guard(() -> Collectives.await(Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf,
+                recvcount, recvtype, root, false)));
+    }
+
+    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
+            throws MPIException {
+        guard(() -> Collectives.await(Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0,
+                sendtype, root, true)));
+    }
+
+    public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        guard(() -> Collectives.await(Collectives.scatterv(this, null, null, null, recvtype, recvbuf, recvcount,
+                recvtype, root, false)));
+    }
+
+    public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Buffer recvbuf,
+                                   int recvcount, Datatype recvtype, int root) throws MPIException {
+        return guard(() -> {
+            Args.direct(sendbuf);
+            Args.direct(recvbuf);
+            return new Request(this, Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf,
+                    recvcount, recvtype, root, false));
+        });
+    }
+
+    public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
+            throws MPIException {
+        return guard(() -> {
+            Args.direct(sendbuf);
+            return new Request(this, Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0,
+                    sendtype, root, true));
+        });
+    }
+
+    public final Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        return guard(() -> {
+            Args.direct(recvbuf);
+            return new Request(this, Collectives.scatterv(this, null, null, null, recvtype, recvbuf, recvcount,
+                    recvtype, root, false));
+        });
+    }
+
+    public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                                Datatype recvtype) throws MPIException {
+        guard(() -> Collectives.await(Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype, false)));
+    }
+
+    public final void allGather(Object buf, int count, Datatype type) throws MPIException {
+        guard(() -> Collectives.await(Collectives.allGather(this, buf, count, type, buf, count, type, true)));
+    }
+
+    public final Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
+                                    Datatype recvtype) throws MPIException {
+        return guard(() -> {
+            Args.direct(sendbuf);
+            Args.direct(recvbuf);
+            return new Request(this, Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                    recvtype, false));
+        });
+    }
+
+    public final Request iAllGather(Buffer buf, int count, Datatype type) throws MPIException {
+        return guard(() -> {
+            Args.direct(buf);
+            return new Request(this, Collectives.allGather(this, buf, count, type, buf, count, type, true));
+        });
+    }
+
+    public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
+                                 int[] displs, Datatype recvtype) throws MPIException {
+        guard(() -> Collectives.await(Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                displs, recvtype, false)));
+    }
+
+    public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype)
+            throws MPIException {
+        guard(() -> Collectives.await(Collectives.allGatherv(this, null, 0, recvtype, recvbuf, recvcount, displs,
+                recvtype, true)));
+    }
+
+    public final Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
+                                     int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        return guard(() -> {
+            Args.direct(sendbuf);
+            Args.direct(recvbuf);
+            return new Request(this, Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                    displs, recvtype, false));
+        });
+    }
+
+    public final Request iAllGatherv(Buffer buf, int[] count, int[] displs, Datatype type) throws MPIException {
+        return guard(() -> {
+            Args.direct(buf);
+            return new Request(this, Collectives.allGatherv(this, null, 0, type, buf, count, displs, type, true));
+        });
+    }
+
+    public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                               Datatype recvtype) throws MPIException {
+        guard(() -> Collectives.await(Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype)));
+    }
+
+    public final Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
+                                   Datatype recvtype) throws MPIException {
+        return guard(() -> {
+            Args.direct(sendbuf);
+            Args.direct(recvbuf);
+            return new Request(this, Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                    recvtype));
+        });
+    }
+
+    public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
+                                int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        guard(() -> Collectives.await(Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+                recvcount, rdispls, recvtype)));
+    }
+
+    public final Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                    Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
+            throws MPIException {
+        return guard(() -> {
+            Args.direct(sendbuf);
+            Args.direct(recvbuf);
+            return new Request(this, Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+                    recvcount, rdispls, recvtype));
+        });
+    }
+
+    public final void allToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
+                                Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes)
+            throws MPIException {
+        guard(() -> Collectives.await(Collectives.allToAllw(this, sendBuf, sendCount, sDispls, sendTypes, recvBuf,
+                recvCount, rDispls, recvTypes)));
+    }
+
+    public final Request iAllToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
+                                    Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes)
+            throws MPIException {
+        return guard(() -> new Request(this, Collectives.allToAllw(this, sendBuf, sendCount, sDispls, sendTypes,
+                recvBuf, recvCount, rDispls, recvTypes)));
+    }
+
+    public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                        int recvcount, Datatype recvtype) throws MPIException {
+        guard(() -> Neighbors.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).waitStatus());
+    }
+
+    public final Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
+                                            int recvcount, Datatype recvtype) throws MPIException {
+        return guard(() -> Neighbors.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+    }
+
+    public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                         int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        guard(() -> Neighbors.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype)
+                .waitStatus());
+    }
+
+    public final Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
+                                             int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        return guard(() -> Neighbors.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+                recvtype));
+    }
+
+    public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                       int recvcount, Datatype recvtype) throws MPIException {
+        guard(() -> Neighbors.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).waitStatus());
+    }
+
+    public final Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
+                                           int recvcount, Datatype recvtype) throws MPIException {
+        return guard(() -> Neighbors.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+    }
+
+    public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                        Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
+            throws MPIException {
+        guard(() -> Neighbors.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
+                recvtype).waitStatus());
+    }
+
+    public final Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                            Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
+            throws MPIException {
+        return guard(() -> Neighbors.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount,
+                rdispls, recvtype));
+    }
+
+    public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
+            throws MPIException {
+        guard(() -> Collectives.await(Reductions.reduce(this, sendbuf, recvbuf, count, type, op, root, false)));
+    }
+
+    public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
+        guard(() -> Collectives.await(Reductions.reduce(this, buf, buf, count, type, op, root, true)));
+    }
+
+    public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root)
+            throws MPIException {
+        return guard(() -> {
+            Args.direct(sendbuf);
+            Args.direct(recvbuf);
+            return new Request(this, Reductions.reduce(this, sendbuf, recvbuf, count, type, op, root, false));
+        });
+    }
+
+    public final Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
+        return guard(() -> {
+            Args.direct(buf);
+            return new Request(this, Reductions.reduce(this, buf, buf, count, type, op, root, true));
+        });
+    }
+
+    public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op)
+            throws MPIException {
+        guard(() -> Collectives.await(Reductions.allReduce(this, sendbuf, recvbuf, count, type, op, false)));
+    }
+
+    public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
+        guard(() -> Collectives.await(Reductions.allReduce(this, buf, buf, count, type, op, true)));
+    }
+
+    public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op)
+            throws MPIException {
+        return guard(() -> {
+            Args.direct(sendbuf);
+            Args.direct(recvbuf);
+            return new Request(this, Reductions.allReduce(this, sendbuf, recvbuf, count, type, op, false));
+        });
+    }
+
+    public final Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return guard(() -> {
+            Args.direct(buf);
+            return new Request(this, Reductions.allReduce(this, buf, buf, count, type, op, true));
+        });
+    }
+
+    public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
+            throws MPIException {
+        guard(() -> Collectives.await(Reductions.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false)));
+    }
+
+    public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
+        guard(() -> Collectives.await(Reductions.reduceScatter(this, buf, buf, counts, type, op, true)));
+    }
+
+    public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op)
+            throws MPIException {
+        return guard(() -> {
+            Args.direct(sendbuf);
+            Args.direct(recvbuf);
+            return new Request(this, Reductions.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false));
+        });
+    }
+
+    public final Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
+        return guard(() -> {
+            Args.direct(buf);
+            return new Request(this, Reductions.reduceScatter(this, buf, buf, counts, type, op, true));
+        });
+    }
+
+    public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
+            throws MPIException {
+        guard(() -> Collectives.await(Reductions.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op,
+                false)));
+    }
+
+    public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
+        guard(() -> Collectives.await(Reductions.reduceScatterBlock(this, buf, buf, count, type, op, true)));
+    }
+
+    public final Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op)
+            throws MPIException {
+        return guard(() -> {
+            Args.direct(sendbuf);
+            Args.direct(recvbuf);
+            return new Request(this, Reductions.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op,
+                    false));
+        });
+    }
+
+    public final Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return guard(() -> {
+            Args.direct(buf);
+            return new Request(this, Reductions.reduceScatterBlock(this, buf, buf, count, type, op, true));
+        });
+    }
+
+    public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op)
+            throws MPIException {
+        MPI.check();
+        MPI.COMM_SELF.guard(() -> {
+            Reductions.reduceLocal(inBuf, inOutBuf, count, type, op);
+            return null;
+        });
+    }
+}

@@ -1,0 +1,108 @@
+package mpi;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.Buffer;
+
+import org.fthp.empi.Empi;
+import org.fthp.replication.datatype.TypeLayout;
+import org.fthp.replication.datatype.UserBuffer;
+import org.fthp.replication.ops.RecvOp;
+import org.fthp.replication.progress.IdleStrategy;
+import org.fthp.replication.structure.CommStructure;
+
+/** A message matched by a matched probe, to be received by {@link #mRecv} or {@link #imRecv}. */
+public final class Message {
+
+    protected long handle;
+    private MemorySegment nativeMessage;
+    private Comm comm;
+    private boolean noProc;
+
+    public Message() {
+    }
+
+    public boolean isNull() {
+        return nativeMessage == null && !noProc;
+    }
+
+    public boolean isNoProc() {
+        return noProc;
+    }
+
+    public Status mProbe(int source, int tag, Comm comm) throws MPIException {
+        IdleStrategy idle = new IdleStrategy();
+        idle.reset();
+        while (true) {
+            Status s = imProbe(source, tag, comm);
+            if (s != null) {
+                return s;
+            }
+            Session.orphans().progress();
+            idle.idle();
+        }
+    }
+
+    public Status imProbe(int source, int tag, Comm comm) throws MPIException {
+        return comm.guard(() -> {
+            Probes.check(comm, source, tag);
+            CommStructure s = comm.live();
+            if (source == MPI.PROC_NULL) {
+                this.comm = comm;
+                this.noProc = true;
+                return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, false, 0, MPI.UNDEFINED);
+            }
+            MemorySegment msg = Arena.ofAuto().allocate(Math.max(8, Empi.HANDLE_BYTES), 8);
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment flag = a.allocate(ValueLayout.JAVA_INT);
+                MemorySegment status = Empi.allocateStatuses(a, 1);
+                Empi.improbe(Probes.nativeSource(s, source), tag, s.cmp(), flag, msg, status);
+                if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
+                    return null;
+                }
+                this.comm = comm;
+                this.nativeMessage = msg;
+                this.handle = 1;
+                return Probes.statusOf(s, status, flag);
+            }
+        });
+    }
+
+    private RecvOp receive(Object buf, int count, Datatype type) throws MPIException {
+        if (comm == null || (nativeMessage == null && !noProc)) {
+            throw Errors.error(MPI.ERR_REQUEST, "no message has been matched (call mProbe or imProbe first)");
+        }
+        CommStructure s = comm.live();
+        TypeLayout layout = Args.type(type);
+        UserBuffer ub = Args.buffer(buf, type.getOffset(buf), count, type);
+        if (noProc) {
+            noProc = false;
+            return RecvOp.post(Session.pool(), s, ub, 0, count, layout, MPI.PROC_NULL, MPI.ANY_TAG, MPI.PROC_NULL,
+                    MPI.ANY_SOURCE);
+        }
+        MemorySegment msg = nativeMessage;
+        nativeMessage = null;
+        handle = 0;
+        return RecvOp.matched(Session.pool(), s, ub, type.getOffset(buf), count, layout, msg);
+    }
+
+    public Status mRecv(Object buf, int count, Datatype type) throws MPIException {
+        MPI.check();
+        Comm c = comm != null ? comm : MPI.COMM_WORLD;
+        return c.guard(() -> {
+            RecvOp op = receive(buf, count, type);
+            Session.await(op);
+            return Requests.status(op);
+        });
+    }
+
+    public Request imRecv(Buffer buf, int count, Datatype type) throws MPIException {
+        MPI.check();
+        Comm c = comm != null ? comm : MPI.COMM_WORLD;
+        return c.guard(() -> {
+            Args.direct(buf);
+            return new Request(c, receive(buf, count, type));
+        });
+    }
+}

@@ -1,0 +1,224 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+
+import org.fthp.empi.Empi;
+import org.fthp.replication.ops.CollectiveOp;
+import org.fthp.replication.ops.NativeOp;
+import org.fthp.replication.structure.CommStructure;
+
+import mpi.Collectives.Region;
+
+/**
+ * Reductions. Predefined operations run in the native library on packed base
+ * elements. User operations gather every contribution and combine them in
+ * rank order in Java ({@code x0 op (x1 op (... op xn-1))}), which is correct
+ * for non-commutative operations and gives the same bits on every process.
+ */
+final class Reductions {
+
+    private Reductions() {}
+
+    private static int elements(int count, Datatype type) throws MPIException {
+        return Collectives.toInt((long) count * Op.baseItems(type));
+    }
+
+    static NativeOp reduce(Comm comm, Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root,
+                           boolean inPlace) throws MPIException {
+        CommStructure s = comm.live();
+        Collectives.checkRoot(comm, root);
+        op.checked();
+        boolean isRoot = Collectives.isRoot(s, root);
+        boolean sends = Collectives.contributes(s, root);
+        Region out = isRoot ? Collectives.region(recvbuf, 0, count, type) : null;
+        Region in = !sends ? null : inPlace && isRoot ? out : Collectives.region(sendbuf, 0, count, type);
+        int bytes = Collectives.toInt(count * Args.type(type).size());
+        if (op.isUser()) {
+            return combineGathered(comm, in, bytes, isRoot, (all, peers) -> {
+                MemorySegment acc = foldInRankOrder(all, 0, peers, bytes, count, type, op);
+                out.unpackFrom(acc, 0);
+            }, root);
+        }
+        CollectiveOp cop = new CollectiveOp(Session.pool());
+        MemorySegment sseg = cop.stage(bytes);
+        MemorySegment rseg = cop.stage(bytes);
+        if (in != null) {
+            in.packInto(sseg, 0);
+        }
+        int n = elements(count, type);
+        return cop.start(req -> Empi.ireduce(sseg, rseg, n, type.nativeBase(), op.nativeOp(), root, s.cmp(), req),
+                () -> { if (isRoot) out.unpackFrom(rseg, 0); });
+    }
+
+    static NativeOp allReduce(Comm comm, Object sendbuf, Object recvbuf, int count, Datatype type, Op op,
+                              boolean inPlace) throws MPIException {
+        CommStructure s = comm.live();
+        op.checked();
+        Region out = Collectives.region(recvbuf, 0, count, type);
+        Region in = inPlace ? out : Collectives.region(sendbuf, 0, count, type);
+        int bytes = Collectives.toInt(count * Args.type(type).size());
+        if (op.isUser()) {
+            return combineAll(comm, in, bytes, (all, peers) -> {
+                out.unpackFrom(foldInRankOrder(all, 0, peers, bytes, count, type, op), 0);
+            });
+        }
+        CollectiveOp cop = new CollectiveOp(Session.pool());
+        MemorySegment sseg = cop.stage(bytes);
+        MemorySegment rseg = cop.stage(bytes);
+        in.packInto(sseg, 0);
+        int n = elements(count, type);
+        return cop.start(req -> Empi.iallreduce(sseg, rseg, n, type.nativeBase(), op.nativeOp(), s.cmp(), req),
+                () -> out.unpackFrom(rseg, 0));
+    }
+
+    static NativeOp reduceScatter(Comm comm, Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op,
+                                  boolean inPlace) throws MPIException {
+        CommStructure s = comm.live();
+        op.checked();
+        int size = s.size();
+        Args.counts(recvcounts, null, size);
+        long total = 0;
+        long before = 0;
+        for (int i = 0; i < size; i++) {
+            if (i < s.rank()) {
+                before += recvcounts[i];
+            }
+            total += recvcounts[i];
+        }
+        int mineCount = recvcounts[s.rank()];
+        Region in = Collectives.region(inPlace ? recvbuf : sendbuf, 0, Collectives.toInt(total), type);
+        Region out = Collectives.region(recvbuf, 0, mineCount, type);
+        long itemBytes = Args.type(type).size();
+        int bytes = Collectives.toInt(total * itemBytes);
+        long skip = before * itemBytes;
+        if (op.isUser()) {
+            int totalItems = (int) total;
+            return combineAll(comm, in, bytes, (all, peers) -> {
+                MemorySegment acc = foldInRankOrder(all, 0, peers, bytes, totalItems, type, op);
+                out.unpackFrom(acc, skip);
+            });
+        }
+        CollectiveOp cop = new CollectiveOp(Session.pool());
+        MemorySegment sseg = cop.stage(bytes);
+        MemorySegment rseg = cop.stage(mineCount * itemBytes);
+        in.packInto(sseg, 0);
+        int per = Op.baseItems(type);
+        int[] counts = new int[size];
+        for (int i = 0; i < size; i++) {
+            counts[i] = Collectives.toInt((long) recvcounts[i] * per);
+        }
+        MemorySegment cseg = Collectives.ints(cop, counts);
+        return cop.start(req -> Empi.ireduceScatter(sseg, rseg, cseg, type.nativeBase(), op.nativeOp(), s.cmp(), req),
+                () -> out.unpackFrom(rseg, 0));
+    }
+
+    static NativeOp reduceScatterBlock(Comm comm, Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op,
+                                       boolean inPlace) throws MPIException {
+        int[] counts = new int[comm.live().size()];
+        java.util.Arrays.fill(counts, recvcount);
+        return reduceScatter(comm, sendbuf, recvbuf, counts, type, op, inPlace);
+    }
+
+    /** Inclusive ({@code exclusive == false}) or exclusive prefix reduction. */
+    static NativeOp scan(Comm comm, Object sendbuf, Object recvbuf, int count, Datatype type, Op op,
+                         boolean inPlace, boolean exclusive) throws MPIException {
+        CommStructure s = comm.live();
+        op.checked();
+        Region out = Collectives.region(recvbuf, 0, count, type);
+        Region in = inPlace ? out : Collectives.region(sendbuf, 0, count, type);
+        int bytes = Collectives.toInt(count * Args.type(type).size());
+        int rank = s.rank();
+        if (op.isUser()) {
+            return combineAll(comm, in, bytes, (all, peers) -> {
+                int last = exclusive ? rank - 1 : rank;
+                if (last >= 0) {
+                    out.unpackFrom(foldInRankOrder(all, 0, last + 1, bytes, count, type, op), 0);
+                }
+            });
+        }
+        CollectiveOp cop = new CollectiveOp(Session.pool());
+        MemorySegment sseg = cop.stage(bytes);
+        MemorySegment rseg = cop.stage(bytes);
+        in.packInto(sseg, 0);
+        int n = elements(count, type);
+        if (exclusive) {
+            return cop.start(req -> Empi.iexscan(sseg, rseg, n, type.nativeBase(), op.nativeOp(), s.cmp(), req),
+                    () -> { if (rank > 0) out.unpackFrom(rseg, 0); });
+        }
+        return cop.start(req -> Empi.iscan(sseg, rseg, n, type.nativeBase(), op.nativeOp(), s.cmp(), req),
+                () -> out.unpackFrom(rseg, 0));
+    }
+
+    static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op) throws MPIException {
+        op.checked();
+        Region in = Collectives.region(inBuf, 0, count, type);
+        Region inout = Collectives.region(inOutBuf, 0, count, type);
+        int bytes = Collectives.toInt(in.bytes());
+        CollectiveOp scratch = new CollectiveOp(Session.pool());
+        try {
+            MemorySegment a = scratch.stage(bytes);
+            MemorySegment b = scratch.stage(bytes);
+            in.packInto(a, 0);
+            inout.packInto(b, 0);
+            op.applyLocal(a.asSlice(0, bytes), b.asSlice(0, bytes), count, type);
+            inout.unpackFrom(b, 0);
+        } finally {
+            scratch.completeNow(null);
+        }
+    }
+
+    @FunctionalInterface
+    interface Combine {
+        void accept(MemorySegment all, int peers) throws MPIException;
+    }
+
+    /** Allgathers every process's packed input, then runs {@code combine} on them once they are all here. */
+    private static NativeOp combineAll(Comm comm, Region in, int bytes, Combine combine) throws MPIException {
+        CommStructure s = comm.live();
+        int peers = comm.peers();
+        CollectiveOp cop = new CollectiveOp(Session.pool());
+        MemorySegment sseg = cop.stage(bytes);
+        MemorySegment all = cop.stage((long) bytes * peers);
+        in.packInto(sseg, 0);
+        return cop.start(req -> Empi.iallgather(sseg, bytes, Empi.BYTE, all, bytes, Empi.BYTE, s.cmp(), req),
+                () -> run(combine, all, peers));
+    }
+
+    /** Gathers every process's packed input at the root, which runs {@code combine}. */
+    private static NativeOp combineGathered(Comm comm, Region in, int bytes, boolean isRoot, Combine combine, int root)
+            throws MPIException {
+        CommStructure s = comm.live();
+        int peers = comm.peers();
+        CollectiveOp cop = new CollectiveOp(Session.pool());
+        int sbytes = in == null ? 0 : bytes;
+        MemorySegment sseg = cop.stage(sbytes);
+        MemorySegment all = cop.stage(isRoot ? (long) bytes * peers : 0);
+        if (in != null) {
+            in.packInto(sseg, 0);
+        }
+        int rblock = isRoot ? bytes : 0;
+        return cop.start(req -> Empi.igather(sseg, sbytes, Empi.BYTE, all, rblock, Empi.BYTE, root, s.cmp(), req),
+                () -> { if (isRoot) run(combine, all, peers); });
+    }
+
+    private static void run(Combine combine, MemorySegment all, int peers) {
+        try {
+            combine.accept(all, peers);
+        } catch (MPIException e) {
+            throw new UncheckedMpi(e);
+        }
+    }
+
+    /** {@code x[first] op (x[first+1] op (... op x[end-1]))}, each x a block of {@code bytes}. */
+    private static MemorySegment foldInRankOrder(MemorySegment all, int first, int end, int bytes, int count,
+                                                 Datatype type, Op op) throws MPIException {
+        MemorySegment acc = MemorySegment.ofArray(new byte[Math.max(bytes, 1)]).asSlice(0, bytes);
+        MemorySegment direct = java.lang.foreign.Arena.ofAuto().allocate(Math.max(bytes, 1)).asSlice(0, bytes);
+        MemorySegment.copy(all, (long) (end - 1) * bytes, direct, 0, bytes);
+        for (int i = end - 2; i >= first; i--) {
+            op.applyLocal(all.asSlice((long) i * bytes, bytes), direct, count, type);
+        }
+        MemorySegment.copy(direct, 0, acc, 0, bytes);
+        return direct;
+    }
+}

@@ -1,0 +1,343 @@
+package mpi;
+
+import java.nio.Buffer;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.fthp.replication.ops.NativeOp;
+import org.fthp.replication.progress.IdleStrategy;
+
+/**
+ * A pending operation as the program sees it. Behind it are one or more
+ * internal operations (one native request each); it completes when all of
+ * them have, and only then does the program see a status.
+ */
+public class Request implements Freeable {
+
+    protected long handle;
+    protected Buffer sendBuf;
+    protected Buffer recvBuf;
+
+    Comm comm;
+    NativeOp[] ops;
+    private NativeOp resultOp;
+
+    protected Request(long handle) {
+        this.handle = handle;
+    }
+
+    Request(NativeOp op) {
+        this.ops = new NativeOp[] {op};
+        this.resultOp = op;
+        this.handle = 1;
+    }
+
+    Request(Comm comm, NativeOp... ops) {
+        this.comm = comm;
+        this.ops = ops;
+        this.resultOp = ops.length == 0 ? null : ops[ops.length - 1];
+        this.handle = 1;
+    }
+
+    protected static long getNull() {
+        return 0;
+    }
+
+    void setResult(NativeOp op) {
+        this.resultOp = op;
+    }
+
+    /** Polls every internal operation once; true when all are complete. */
+    boolean pollOnce() throws MPIException {
+        if (ops == null) {
+            return true;
+        }
+        try {
+            boolean all = true;
+            for (NativeOp op : ops) {
+                all &= op.poll();
+            }
+            return all;
+        } catch (RuntimeException e) {
+            ops = null;
+            handle = 0;
+            throw failure(e);
+        }
+    }
+
+    MPIException failure(Throwable t) {
+        Comm c = comm != null ? comm : MPI.COMM_WORLD;
+        return c.fail(t);
+    }
+
+    /** Status of the completed request, and retire it (persistent requests become inactive). */
+    Status complete() {
+        Status s = resultOp == null ? emptyStatus() : Requests.status(resultOp);
+        retire();
+        return s;
+    }
+
+    void retire() {
+        ops = null;
+        handle = 0;
+    }
+
+    static Status emptyStatus() {
+        return new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.SUCCESS, false, 0, MPI.UNDEFINED);
+    }
+
+    boolean isActive() {
+        return ops != null;
+    }
+
+    @Override
+    public void free() throws MPIException {
+        MPI.check();
+        if (ops != null) {
+            for (NativeOp op : ops) {
+                Session.orphans().adopt(op);
+            }
+        }
+        retire();
+    }
+
+    public final void cancel() throws MPIException {
+        MPI.check();
+        if (ops != null) {
+            try {
+                for (NativeOp op : ops) {
+                    op.cancel();
+                }
+            } catch (RuntimeException e) {
+                throw failure(e);
+            }
+        }
+    }
+
+    protected final void addRecvBufRef(Buffer buf) {
+        this.recvBuf = buf;
+    }
+
+    protected final void addSendBufRef(Buffer buf) {
+        this.sendBuf = buf;
+    }
+
+    public final boolean isNull() {
+        return ops == null && !(this instanceof Prequest p && p.isPersistentAlive());
+    }
+
+    public final Status waitStatus() throws MPIException {
+        MPI.check();
+        if (ops == null) {
+            return emptyStatus();
+        }
+        IdleStrategy idle = new IdleStrategy();
+        idle.reset();
+        while (!pollOnce()) {
+            Session.orphans().progress();
+            idle.idle();
+        }
+        return complete();
+    }
+
+    public final void waitFor() throws MPIException {
+        waitStatus();
+    }
+
+    public final Status testStatus() throws MPIException {
+        MPI.check();
+        if (ops == null) {
+            return emptyStatus();
+        }
+        return pollOnce() ? complete() : null;
+    }
+
+    public final Status getStatus() throws MPIException {
+        MPI.check();
+        if (ops == null) {
+            return emptyStatus();
+        }
+        return pollOnce() ? (resultOp == null ? emptyStatus() : Requests.status(resultOp)) : null;
+    }
+
+    public final boolean test() throws MPIException {
+        return testStatus() != null;
+    }
+
+    // ---- on arrays of requests ----
+
+    private static boolean anyActive(Request[] requests) {
+        for (Request r : requests) {
+            if (r != null && r.ops != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Index of a completed active request, or -1; completes it. */
+    private static int pollAny(Request[] requests) throws MPIException {
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            if (r != null && r.ops != null && r.pollOnce()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    public static Status waitAnyStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        if (!anyActive(requests)) {
+            return emptyStatus().withIndex(MPI.UNDEFINED);
+        }
+        IdleStrategy idle = new IdleStrategy();
+        idle.reset();
+        int i;
+        while ((i = pollAny(requests)) < 0) {
+            Session.orphans().progress();
+            idle.idle();
+        }
+        return requests[i].complete().withIndex(i);
+    }
+
+    public static int waitAny(Request[] requests) throws MPIException {
+        return waitAnyStatus(requests).getIndex();
+    }
+
+    public static Status testAnyStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        if (!anyActive(requests)) {
+            return emptyStatus().withIndex(MPI.UNDEFINED);
+        }
+        int i = pollAny(requests);
+        return i < 0 ? null : requests[i].complete().withIndex(i);
+    }
+
+    public static int testAny(Request[] requests) throws MPIException {
+        Status s = testAnyStatus(requests);
+        return s == null ? MPI.UNDEFINED : s.getIndex();
+    }
+
+    public static Status[] waitAllStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        Status[] out = new Status[requests.length];
+        IdleStrategy idle = new IdleStrategy();
+        idle.reset();
+        while (true) {
+            boolean all = true;
+            for (Request r : requests) {
+                if (r != null && r.ops != null && !r.pollOnce()) {
+                    all = false;
+                }
+            }
+            if (all) {
+                break;
+            }
+            Session.orphans().progress();
+            idle.idle();
+        }
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            out[i] = r == null || r.ops == null ? emptyStatus() : r.complete();
+        }
+        return out;
+    }
+
+    public static void waitAll(Request[] requests) throws MPIException {
+        waitAllStatus(requests);
+    }
+
+    public static Status[] testAllStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        boolean all = true;
+        for (Request r : requests) {
+            if (r != null && r.ops != null && !r.pollOnce()) {
+                all = false;
+            }
+        }
+        if (!all) {
+            return null;
+        }
+        Status[] out = new Status[requests.length];
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            out[i] = r == null || r.ops == null ? emptyStatus() : r.complete();
+        }
+        return out;
+    }
+
+    public static boolean testAll(Request[] requests) throws MPIException {
+        return testAllStatus(requests) != null;
+    }
+
+    /** Completes every active request that is done now; null if none is active. */
+    private static Status[] collectSome(Request[] requests) throws MPIException {
+        if (!anyActive(requests)) {
+            return null;
+        }
+        List<Status> done = new ArrayList<>();
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            if (r != null && r.ops != null && r.pollOnce()) {
+                done.add(r.complete().withIndex(i));
+            }
+        }
+        return done.toArray(new Status[0]);
+    }
+
+    public static Status[] waitSomeStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        IdleStrategy idle = new IdleStrategy();
+        idle.reset();
+        while (true) {
+            Status[] s = collectSome(requests);
+            if (s == null || s.length > 0) {
+                return s;
+            }
+            Session.orphans().progress();
+            idle.idle();
+        }
+    }
+
+    public static int[] waitSome(Request[] requests) throws MPIException {
+        return indexes(waitSomeStatus(requests));
+    }
+
+    public static Status[] testSomeStatus(Request[] requests) throws MPIException {
+        MPI.check();
+        Status[] s = collectSome(requests);
+        return s == null ? new Status[0] : s;
+    }
+
+    public static int[] testSome(Request[] requests) throws MPIException {
+        MPI.check();
+        Status[] s = collectSome(requests);
+        return s == null ? new int[0] : indexes(s);
+    }
+
+    private static int[] indexes(Status[] statuses) {
+        if (statuses == null) {
+            return null;
+        }
+        int[] idx = new int[statuses.length];
+        for (int i = 0; i < idx.length; i++) {
+            idx[i] = statuses[i].getIndex();
+        }
+        return idx;
+    }
+
+    protected static long[] getHandles(Request[] r) {
+        long[] h = new long[r.length];
+        for (int i = 0; i < r.length; i++) {
+            h[i] = r[i] == null ? 0 : r[i].handle;
+        }
+        return h;
+    }
+
+    protected static void setHandles(Request[] r, long[] h) {
+        for (int i = 0; i < r.length; i++) {
+            r[i].handle = h[i];
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package mpi;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import org.fthp.empi.Empi;
+import org.fthp.empi.EmpiException;
+import org.fthp.replication.ops.NativeOp;
+import org.fthp.replication.progress.IdleStrategy;
+import org.fthp.replication.staging.StagingPool;
+import org.fthp.replication.structure.CommStructure;
+
+/**
+ * Process-wide state of the facade between {@code MPI.Init} and
+ * {@code MPI.Finalize}: the native library, the staging pool and the
+ * structures behind COMM_WORLD and COMM_SELF.
+ */
+final class Session {
+
+    static final int WORLD_ID = 1;
+    static final int SELF_ID = 2;
+
+    private static volatile boolean initialized;
+    private static volatile boolean finalized;
+    private static int threadLevel;
+    private static Thread mainThread;
+    private static final StagingPool POOL = new StagingPool();
+    private static final OrphanRequests ORPHANS = new OrphanRequests();
+
+    private Session() {}
+
+    static synchronized int init(int required) throws MPIException {
+        if (initialized) {
+            throw Errors.error(MPI.ERR_OTHER, "MPI is already initialized.");
+        }
+        try {
+            Empi.load();
+        } catch (EmpiException e) {
+            throw Errors.error(MPI.ERR_OTHER, "cannot use the native MPI library: " + e.getMessage());
+        }
+        int provided;
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(ValueLayout.JAVA_INT);
+            Empi.initThread(MemorySegment.NULL, MemorySegment.NULL, required, out);
+            provided = out.get(ValueLayout.JAVA_INT, 0);
+            Empi.commSetErrhandler(Empi.COMM_WORLD, Empi.ERRORS_RETURN);
+            Empi.commSetErrhandler(Empi.COMM_SELF, Empi.ERRORS_RETURN);
+            Empi.commRank(Empi.COMM_WORLD, out);
+            int rank = out.get(ValueLayout.JAVA_INT, 0);
+            Empi.commSize(Empi.COMM_WORLD, out);
+            int size = out.get(ValueLayout.JAVA_INT, 0);
+            int[] members = new int[size];
+            for (int i = 0; i < size; i++) {
+                members[i] = i;
+            }
+            MPI.COMM_WORLD.bind(new CommStructure(WORLD_ID, Empi.COMM_WORLD, Empi.COMM_WORLD, rank, members, null));
+            MPI.COMM_SELF.bind(new CommStructure(SELF_ID, Empi.COMM_SELF, Empi.COMM_SELF, 0, new int[] {rank}, null));
+        } catch (EmpiException e) {
+            throw Errors.from(e);
+        }
+        threadLevel = provided;
+        mainThread = Thread.currentThread();
+        initialized = true;
+        return provided;
+    }
+
+    static synchronized void finish() throws MPIException {
+        try {
+            ORPHANS.drain();
+            Empi.finalizeMpi();
+        } catch (EmpiException e) {
+            throw Errors.from(e);
+        } finally {
+            finalized = true;
+        }
+    }
+
+    static boolean isInitialized() { return initialized; }
+    static boolean isFinalized() { return finalized; }
+    static int threadLevel() { return threadLevel; }
+    static Thread mainThread() { return mainThread; }
+    static StagingPool pool() { return POOL; }
+    static OrphanRequests orphans() { return ORPHANS; }
+
+    static double wtime() {
+        return Empi.wtime();
+    }
+
+    static double wtick() {
+        return Empi.wtick();
+    }
+
+    static String processorName() throws MPIException {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment name = a.allocate(Empi.MAX_PROCESSOR_NAME + 1);
+            MemorySegment len = a.allocate(ValueLayout.JAVA_INT);
+            Empi.getProcessorName(name, len);
+            return name.getString(0);
+        } catch (EmpiException e) {
+            throw Errors.from(e);
+        }
+    }
+
+    static String libraryVersion() {
+        try {
+            var abi = Empi.load();
+            return "FTHP-J over " + abi.family() + " " + abi.version();
+        } catch (EmpiException e) {
+            return "FTHP-J (native MPI unavailable: " + e.getMessage() + ")";
+        }
+    }
+
+    /** Progresses {@code op} until it completes, idling politely between polls. */
+    static void await(NativeOp op) {
+        if (op.poll()) {
+            return;
+        }
+        IdleStrategy idle = new IdleStrategy();
+        idle.reset();
+        while (!op.poll()) {
+            ORPHANS.progress();
+            idle.idle();
+        }
+    }
+}

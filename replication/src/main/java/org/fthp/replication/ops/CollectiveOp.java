@@ -1,0 +1,63 @@
+package org.fthp.replication.ops;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.fthp.replication.staging.StagingPool;
+
+/**
+ * A native nonblocking collective over staged data: whoever builds it stages
+ * the inputs, starts the native call with {@link #requestSlot()}, and gives
+ * the step that unpacks the outputs once the native request completes.
+ */
+public final class CollectiveOp extends NativeOp {
+
+    /** Starts the native collective, writing its request into {@code request}. */
+    @FunctionalInterface
+    public interface Start {
+        void start(MemorySegment request);
+    }
+
+    private final List<MemorySegment> staged = new ArrayList<>(4);
+    private Runnable finish;
+
+    public CollectiveOp(StagingPool pool) {
+        super(pool);
+    }
+
+    /** Staging memory owned by this operation until it completes. */
+    public MemorySegment stage(long bytes) {
+        MemorySegment seg = pool.acquire(Math.max(bytes, 1));
+        staged.add(seg);
+        return seg;
+    }
+
+    public CollectiveOp start(Start start, Runnable finish) {
+        this.finish = finish;
+        start.start(requestSlot());
+        return this;
+    }
+
+    /** For collectives with nothing to do natively (e.g. zero members involved). */
+    public CollectiveOp completeNow(Runnable finish) {
+        this.finish = finish;
+        completeLocally();
+        return this;
+    }
+
+    @Override
+    protected void onComplete() {
+        if (finish != null) {
+            finish.run();
+        }
+    }
+
+    @Override
+    protected void releaseBuffers() {
+        for (MemorySegment seg : staged) {
+            pool.release(seg);
+        }
+        staged.clear();
+    }
+}

@@ -1,0 +1,80 @@
+package org.fthp.replication.ops;
+
+import java.lang.foreign.MemorySegment;
+
+import org.fthp.empi.Empi;
+import org.fthp.msglog.MessageHeader;
+import org.fthp.replication.datatype.Packer;
+import org.fthp.replication.datatype.TypeLayout;
+import org.fthp.replication.datatype.UserBuffer;
+import org.fthp.replication.staging.StagingPool;
+import org.fthp.replication.structure.CommStructure;
+
+/**
+ * A point-to-point receive into staging memory; on completion the header is
+ * checked and stripped and the payload unpacked into the user's buffer.
+ * Also completes a matched message ({@code MPI_Imrecv}).
+ */
+public final class RecvOp extends NativeOp {
+
+    private final CommStructure comm;
+    private final UserBuffer buf;
+    private final long startByte;
+    private final TypeLayout type;
+    private final int count;
+    private MemorySegment staging;
+
+    private RecvOp(StagingPool pool, CommStructure comm, UserBuffer buf, long startByte, int count, TypeLayout type) {
+        super(pool);
+        this.comm = comm;
+        this.buf = buf;
+        this.startByte = startByte;
+        this.count = count;
+        this.type = type;
+    }
+
+    public static RecvOp post(StagingPool pool, CommStructure comm, UserBuffer buf, long startByte, int count,
+                              TypeLayout type, int source, int tag, int procNull, int anySource) {
+        RecvOp op = new RecvOp(pool, comm, buf, startByte, count, type);
+        if (source == procNull) {
+            op.result(procNull, Empi.ANY_TAG, 0);
+            op.completeLocally();
+            return op;
+        }
+        int capacity = (int) (MessageHeader.BYTES + count * type.size());
+        op.staging = pool.acquire(capacity);
+        int nativeSource = source == anySource ? Empi.ANY_SOURCE : comm.cmpRankOf(source);
+        Empi.irecv(op.staging, capacity, Empi.BYTE, nativeSource, tag, comm.cmp(), op.requestSlot());
+        return op;
+    }
+
+    /** Receives a message already matched by a matched probe. */
+    public static RecvOp matched(StagingPool pool, CommStructure comm, UserBuffer buf, long startByte, int count,
+                                 TypeLayout type, MemorySegment messageHandle) {
+        RecvOp op = new RecvOp(pool, comm, buf, startByte, count, type);
+        int capacity = (int) (MessageHeader.BYTES + count * type.size());
+        op.staging = pool.acquire(capacity);
+        Empi.imrecv(op.staging, capacity, Empi.BYTE, messageHandle, op.requestSlot());
+        return op;
+    }
+
+    @Override
+    protected void onComplete() {
+        MemorySegment st = status();
+        int received = Empi.statusBytes(st, 0, intScratch());
+        if (received < MessageHeader.BYTES) {
+            throw new IllegalStateException("message without FTHP header (" + received + " bytes) on communicator "
+                    + comm.commId() + ": was it sent by a program outside FTHP-J?");
+        }
+        int payload = received - MessageHeader.BYTES;
+        long items = type.size() == 0 ? 0 : payload / type.size();
+        Packer.unpack(staging, MessageHeader.BYTES, buf, startByte, (int) Math.min(items, count), type);
+        result(MessageHeader.logicalSource(staging), Empi.statusTag(st, 0), payload);
+    }
+
+    @Override
+    protected void releaseBuffers() {
+        pool.release(staging);
+        staging = null;
+    }
+}

@@ -1,0 +1,51 @@
+package org.fthp.replication.ops;
+
+import java.lang.foreign.MemorySegment;
+
+import org.fthp.empi.Empi;
+import org.fthp.msglog.MessageHeader;
+import org.fthp.replication.datatype.Packer;
+import org.fthp.replication.datatype.TypeLayout;
+import org.fthp.replication.datatype.UserBuffer;
+import org.fthp.replication.staging.StagingPool;
+import org.fthp.replication.structure.CommStructure;
+
+/**
+ * A point-to-point send: header and packed data in one staging segment, sent
+ * as one native message with the user's tag.
+ */
+public final class SendOp extends NativeOp {
+
+    public enum Mode { STANDARD, SYNCHRONOUS, BUFFERED, READY }
+
+    private MemorySegment staging;
+
+    public SendOp(StagingPool pool, CommStructure comm, UserBuffer buf, long startByte, int count,
+                  TypeLayout type, int dest, int tag, Mode mode, int procNull) {
+        super(pool);
+        if (dest == procNull) {
+            completeLocally();
+            return;
+        }
+        long payload = count * type.size();
+        staging = pool.acquire(MessageHeader.BYTES + payload);
+        MessageHeader.write(staging, comm.commId(), comm.rank(), comm.sendIds().next(dest), 0, (int) payload);
+        Packer.pack(buf, startByte, count, type, staging, MessageHeader.BYTES);
+        int bytes = (int) (MessageHeader.BYTES + payload);
+        if (mode == Mode.SYNCHRONOUS) {
+            Empi.issend(staging, bytes, Empi.BYTE, comm.cmpRankOf(dest), tag, comm.cmp(), requestSlot());
+        } else {
+            Empi.isend(staging, bytes, Empi.BYTE, comm.cmpRankOf(dest), tag, comm.cmp(), requestSlot());
+        }
+    }
+
+    @Override
+    protected void onComplete() {
+    }
+
+    @Override
+    protected void releaseBuffers() {
+        pool.release(staging);
+        staging = null;
+    }
+}

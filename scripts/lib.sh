@@ -1,0 +1,97 @@
+# Helpers sourced by bin/fthp-run and the scripts in this directory. Not executable on its own.
+# Sourcing sets no shell options: each caller sets `set -euo pipefail` itself.
+
+# Repository root (= FTHP_HOME): the parent of the directory holding this file, symlinks resolved.
+FTHP_HOME="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+export FTHP_HOME
+
+# Name used in messages: the script that sourced us.
+fthp_me() { basename "$0"; }
+
+# Feature (major) version of a java binary: 25 for "25.0.1", 8 for "1.8.0_401"; 0 if unknown.
+fthp_java_major() {
+  local v
+  v="$("$1" -version 2>&1 | sed -n 's/.*version "\([^"]*\)".*/\1/p' | head -n 1)"
+  case "$v" in
+    1.*) v="${v#1.}" ;;
+  esac
+  v="${v%%[!0-9]*}"
+  echo "${v:-0}"
+}
+
+# Prints the home of a JDK 22+ (FFM is final since 22): $FTHP_JAVA_HOME, else $JAVA_HOME if
+# new enough, else the newest /usr/lib/jvm/* that is. Returns 1 when there is none.
+fthp_jdk_home() {
+  if [[ -n "${FTHP_JAVA_HOME:-}" ]]; then
+    # An explicit choice is honoured or refused, never silently replaced.
+    if [[ -x "$FTHP_JAVA_HOME/bin/java" ]] && (( $(fthp_java_major "$FTHP_JAVA_HOME/bin/java") >= 22 )); then
+      echo "$FTHP_JAVA_HOME"; return 0
+    fi
+    echo "$(fthp_me): FTHP_JAVA_HOME=$FTHP_JAVA_HOME is not a JDK 22 or newer" >&2
+    return 1
+  fi
+  if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]] && (( $(fthp_java_major "$JAVA_HOME/bin/java") >= 22 )); then
+    echo "$JAVA_HOME"; return 0
+  fi
+  local best="" best_major=0 dir major
+  for dir in /usr/lib/jvm/*; do
+    [[ -x "$dir/bin/java" ]] || continue
+    major="$(fthp_java_major "$dir/bin/java")"
+    if (( major >= 22 && major > best_major )); then
+      best="$dir"; best_major="$major"
+    fi
+  done
+  [[ -n "$best" ]] || return 1
+  echo "$best"
+}
+
+# Exports JAVA_HOME and PATH for a JDK 22+, or exits with a clear message.
+fthp_find_jdk() {
+  local home
+  if ! home="$(fthp_jdk_home)"; then
+    echo "$(fthp_me): no JDK 22+ found (tried FTHP_JAVA_HOME, JAVA_HOME, /usr/lib/jvm/*); install one and set FTHP_JAVA_HOME" >&2
+    exit 1
+  fi
+  export JAVA_HOME="$home"
+  export PATH="$JAVA_HOME/bin:$PATH"
+}
+
+# Installs Debian packages as root, or tells a non-root user what to run and exits.
+fthp_apt_install() {
+  if [[ "$(id -u)" -ne 0 ]]; then
+    echo "$(fthp_me): missing $*; run as root: apt-get update && apt-get install -y $*" >&2
+    exit 1
+  fi
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y "$@"
+}
+
+# Open MPI: mpirun launches the ranks, mpicc compiles the ABI probe.
+fthp_ensure_openmpi() {
+  if ! command -v mpicc >/dev/null || ! command -v mpirun >/dev/null; then
+    fthp_apt_install openmpi-bin libopenmpi-dev
+  fi
+}
+
+# Maven builds everything; a fresh Debian machine may lack it.
+fthp_ensure_maven() {
+  command -v mvn >/dev/null || fthp_apt_install maven
+}
+
+# Runs the build when a needed jar is missing or older than any source file or pom.
+# Arguments: extra jars (relative to FTHP_HOME) the caller needs besides the standard two.
+fthp_ensure_built() {
+  local jars=(proxy-launcher/target/fthp-proxy-launcher-0.1.0-SNAPSHOT.jar
+              replication/target/fthp-mpi.jar "$@")
+  local jar stale=""
+  for jar in "${jars[@]}"; do
+    if [[ ! -f "$FTHP_HOME/$jar" ]] || [[ -n "$(cd "$FTHP_HOME" && find . \( -name .git -o -name target \) -prune -o \
+        \( -path './*/src/*' -o -name pom.xml \) -type f -newer "$jar" -print -quit)" ]]; then
+      stale="$jar"; break
+    fi
+  done
+  if [[ -n "$stale" ]]; then
+    echo "$(fthp_me): building ($stale is missing or out of date)" >&2
+    (cd "$FTHP_HOME" && mvn -q -B -DskipTests install)
+  fi
+}
