@@ -10,4 +10,4 @@ if [[ ! -f "$FTHP_HOME/$examples_jar" ]]; then
   echo "run-example.sh: $examples_jar was not built (is the examples module in the root pom?)" >&2
   exit 1
 fi
-exec "$FTHP_HOME/bin/fthp-run" -np 4 -- -cp "$FTHP_HOME/$examples_jar" org.fthp.examples.RingPi "$@"
+exec "$FTHP_HOME/bin/fthp-run" -np 4 ${FTHP_RUN_OPTS:-} -- -cp "$FTHP_HOME/$examples_jar" org.fthp.examples.RingPi "$@"

@@ -1,0 +1,48 @@
+package org.fthp.it.programs;
+
+import java.util.Arrays;
+
+/**
+ * Assertions for the MPI test programs: a failed check throws, the JVM exits
+ * non-zero and the whole job fails, which the JUnit side reports.
+ */
+public final class Check {
+
+    private Check() {}
+
+    public static void that(boolean condition, String what) {
+        if (!condition) {
+            throw new AssertionError("check failed: " + what);
+        }
+    }
+
+    public static void equal(long expected, long actual, String what) {
+        if (expected != actual) {
+            throw new AssertionError(what + ": expected " + expected + ", got " + actual);
+        }
+    }
+
+    public static void equal(double expected, double actual, String what) {
+        if (Double.compare(expected, actual) != 0) {
+            throw new AssertionError(what + ": expected " + expected + ", got " + actual);
+        }
+    }
+
+    public static void equal(Object expected, Object actual, String what) {
+        if (!java.util.Objects.equals(expected, actual)) {
+            throw new AssertionError(what + ": expected " + expected + ", got " + actual);
+        }
+    }
+
+    public static void array(int[] expected, int[] actual, String what) {
+        if (!Arrays.equals(expected, actual)) {
+            throw new AssertionError(what + ": expected " + Arrays.toString(expected) + ", got " + Arrays.toString(actual));
+        }
+    }
+
+    public static void array(double[] expected, double[] actual, String what) {
+        if (!Arrays.equals(expected, actual)) {
+            throw new AssertionError(what + ": expected " + Arrays.toString(expected) + ", got " + Arrays.toString(actual));
+        }
+    }
+}

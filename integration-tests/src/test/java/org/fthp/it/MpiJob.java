@@ -1,0 +1,98 @@
+package org.fthp.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Launches a real MPI job with {@code bin/fthp-run} and collects what it did.
+ * Every job has a deadline; on expiry the launcher and every process it
+ * started are killed by pid (never by name) and the test fails.
+ */
+public final class MpiJob {
+
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(120);
+
+    public record Result(int exitCode, String stdout, String stderr, List<String> command) {
+
+        /** Fails with everything the job printed unless it exited 0. */
+        public Result assertSuccess() {
+            if (exitCode != 0) {
+                throw new AssertionError("job failed with exit code " + exitCode + "\ncommand: "
+                        + String.join(" ", command) + "\n--- stdout ---\n" + stdout + "\n--- stderr ---\n" + stderr);
+            }
+            return this;
+        }
+
+        public List<String> lines() {
+            return stdout.lines().toList();
+        }
+    }
+
+    private MpiJob() {}
+
+    public static Path home() {
+        return Path.of(System.getProperty("fthp.home", "..")).toAbsolutePath().normalize();
+    }
+
+    public static Result run(int np, Class<?> program, String... args) {
+        return run(np, DEFAULT_TIMEOUT, program, args);
+    }
+
+    public static Result run(int np, Duration timeout, Class<?> program, String... args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(home().resolve("bin/fthp-run").toString());
+        cmd.add("-np");
+        cmd.add(Integer.toString(np));
+        cmd.add("--");
+        cmd.add("-XX:TieredStopAtLevel=1");
+        cmd.add("-Xss2m");
+        cmd.add("-cp");
+        cmd.add(System.getProperty("fthp.programs", "target/classes"));
+        cmd.add(program.getName());
+        cmd.addAll(List.of(args));
+        return exec(cmd, timeout);
+    }
+
+    static Result exec(List<String> cmd, Duration timeout) {
+        try {
+            Path out = Files.createTempFile("fthp-job", ".out");
+            Path err = Files.createTempFile("fthp-job", ".err");
+            try {
+                ProcessBuilder pb = new ProcessBuilder(cmd)
+                        .redirectOutput(out.toFile())
+                        .redirectError(err.toFile())
+                        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                Process p = pb.start();
+                if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                    killTree(p.toHandle());
+                    p.waitFor(10, TimeUnit.SECONDS);
+                    throw new AssertionError("job timed out after " + timeout + ": " + String.join(" ", cmd)
+                            + "\n--- stdout ---\n" + Files.readString(out) + "\n--- stderr ---\n" + Files.readString(err));
+                }
+                return new Result(p.exitValue(), Files.readString(out), Files.readString(err), cmd);
+            } finally {
+                Files.deleteIfExists(out);
+                Files.deleteIfExists(err);
+            }
+        } catch (IOException e) {
+            throw new AssertionError("cannot start " + cmd, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    /** Kills a process and all of its descendants, children first seen, by pid. */
+    static void killTree(ProcessHandle root) {
+        List<ProcessHandle> all = new ArrayList<>(root.descendants().toList());
+        root.destroyForcibly();
+        for (ProcessHandle h : all) {
+            h.destroyForcibly();
+        }
+    }
+}
