@@ -1,0 +1,54 @@
+package org.fthp.empi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Calls the real native library in a singleton MPI process (no mpirun): init,
+ * a nonblocking allreduce progressed by MPI_Test, a native error turned into
+ * an exception with the library's text, and finalize.
+ */
+class EmpiSingletonTest {
+
+    @Test
+    void nonblockingAllreduceAndNativeErrors() {
+        Empi.load();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment provided = a.allocate(ValueLayout.JAVA_INT);
+            Empi.initThread(MemorySegment.NULL, MemorySegment.NULL, 0, provided);
+            Empi.commSetErrhandler(Empi.COMM_WORLD, Empi.ERRORS_RETURN);
+            MemorySegment n = a.allocate(ValueLayout.JAVA_INT);
+            Empi.commSize(Empi.COMM_WORLD, n);
+            assertEquals(1, n.get(ValueLayout.JAVA_INT, 0));
+
+            MemorySegment in = a.allocateFrom(ValueLayout.JAVA_DOUBLE, 1.5, 2.5);
+            MemorySegment out = a.allocate(ValueLayout.JAVA_DOUBLE, 2);
+            MemorySegment req = Empi.allocateHandles(a, 1);
+            MemorySegment flag = a.allocate(ValueLayout.JAVA_INT);
+            MemorySegment status = Empi.allocateStatuses(a, 1);
+            Empi.iallreduce(in, out, 2, Empi.handle("MPI_DOUBLE"), Empi.handle("MPI_SUM"), Empi.COMM_WORLD, req);
+            do {
+                Empi.test(req, flag, status);
+            } while (flag.get(ValueLayout.JAVA_INT, 0) == 0);
+            assertEquals(2.5, out.getAtIndex(ValueLayout.JAVA_DOUBLE, 1));
+            assertEquals(Empi.REQUEST_NULL, Empi.getHandle(req, 0));
+
+            // rank 5 does not exist in a singleton: the native library says so, the JVM survives
+            EmpiException e = assertThrows(EmpiException.class,
+                    () -> Empi.isend(in, 1, Empi.BYTE, 5, 0, Empi.COMM_WORLD, req));
+            assertEquals(Empi.constant("MPI_ERR_RANK"), e.errorClass());
+            assertTrue(e.getMessage().contains("MPI_Isend"), e.getMessage());
+
+            double t0 = Empi.wtime();
+            assertTrue(Empi.wtime() >= t0 && Empi.wtick() > 0);
+            Empi.finalizeMpi();
+        }
+    }
+}
