@@ -24,6 +24,10 @@ public abstract class NativeOp {
 
     protected final StagingPool pool;
     protected final MemorySegment control;
+    private final MemorySegment requestSeg;
+    private final MemorySegment flagSeg;
+    private final MemorySegment scratchSeg;
+    private final MemorySegment statusSeg;
     private boolean complete;
     private int resultSource;
     private int resultTag;
@@ -33,20 +37,24 @@ public abstract class NativeOp {
     protected NativeOp(StagingPool pool) {
         this.pool = pool;
         this.control = pool.acquire(CONTROL_BYTES);
+        this.requestSeg = control.asSlice(REQUEST, Empi.HANDLE_BYTES);
+        this.flagSeg = control.asSlice(FLAG, 4);
+        this.scratchSeg = control.asSlice(SCRATCH, 4);
+        this.statusSeg = control.asSlice(STATUS, Empi.STATUS_BYTES);
         Empi.setHandle(control, 0, Empi.REQUEST_NULL);
     }
 
     /** Where the native call writes its request handle. */
     protected final MemorySegment requestSlot() {
-        return control;
+        return requestSeg;
     }
 
     protected final MemorySegment status() {
-        return control.asSlice(STATUS, Empi.STATUS_BYTES);
+        return statusSeg;
     }
 
     protected final MemorySegment intScratch() {
-        return control.asSlice(SCRATCH, 4);
+        return scratchSeg;
     }
 
     public final boolean isComplete() {
@@ -62,17 +70,16 @@ public abstract class NativeOp {
             return true;
         }
         try {
-            Empi.test(control.asSlice(REQUEST, Empi.HANDLE_BYTES), control.asSlice(FLAG, 4), status());
+            Empi.test(requestSeg, flagSeg, statusSeg);
         } catch (RuntimeException e) {
             finish();
             throw e;
         }
-        if (control.get(ValueLayout.JAVA_INT, FLAG) == 0) {
+        if (flagSeg.get(ValueLayout.JAVA_INT, 0) == 0) {
             return false;
         }
         try {
-            Empi.testCancelled(status(), intScratch());
-            if (intScratch().get(ValueLayout.JAVA_INT, 0) != 0) {
+            if (cancellable() && wasCancelled()) {
                 cancelled = true;
                 return true;
             }
@@ -110,6 +117,16 @@ public abstract class NativeOp {
     public final long resultBytes() { return resultBytes; }
     public final boolean cancelled() { return cancelled; }
 
+    /** Whether this kind of operation can be cancelled (receives); spares the others a native call. */
+    protected boolean cancellable() {
+        return false;
+    }
+
+    private boolean wasCancelled() {
+        Empi.testCancelled(status(), intScratch());
+        return intScratch().get(ValueLayout.JAVA_INT, 0) != 0;
+    }
+
     /** The native request finished successfully: deliver results to the user. */
     protected abstract void onComplete();
 
@@ -119,7 +136,7 @@ public abstract class NativeOp {
     /** Requests cancellation of the native operation (receives only, in practice). */
     public void cancel() {
         if (!complete) {
-            Empi.cancel(control.asSlice(REQUEST, Empi.HANDLE_BYTES));
+            Empi.cancel(requestSeg);
         }
     }
 }

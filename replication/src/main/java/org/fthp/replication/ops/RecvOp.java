@@ -59,6 +59,11 @@ public final class RecvOp extends NativeOp {
     }
 
     @Override
+    protected boolean cancellable() {
+        return true;
+    }
+
+    @Override
     protected void onComplete() {
         MemorySegment st = status();
         int received = Empi.statusBytes(st, 0, intScratch());
