@@ -64,7 +64,7 @@ public final class CartComm extends Intracomm {
 
     @Override
     public CartComm dup() throws MPIException {
-        return guard(() -> new CartComm(Structures.dup(live()), topology));
+        return guard(() -> child(new CartComm(Structures.dup(live()), topology)));
     }
 
     @Override
@@ -121,7 +121,7 @@ public final class CartComm extends Intracomm {
                 throw Errors.error(MPI.ERR_DIMS, e.getMessage());
             }
             CommStructure child = Structures.split(s, sub.color(s.rank()), sub.key(s.rank()));
-            return new CartComm(child, sub.topology());
+            return child(new CartComm(child, sub.topology()));
         });
     }
 

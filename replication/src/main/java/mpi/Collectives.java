@@ -46,7 +46,7 @@ final class Collectives {
     static Region region(Object buf, long itemOffset, int count, Datatype type) throws MPIException {
         TypeLayout layout = Args.type(type);
         Args.count(count);
-        long start = type.getOffset(buf) + itemOffset * layout.extent();
+        long start = UserBuffer.START + itemOffset * layout.extent();
         return new Region(Args.buffer(buf, start, count, type), start, count, layout);
     }
 
@@ -390,7 +390,7 @@ final class Collectives {
     private static Region byteRegion(Object buf, long startByte, int count, Datatype type) throws MPIException {
         TypeLayout layout = Args.type(type);
         Args.count(count);
-        long start = type.getOffset(buf) + startByte;
+        long start = UserBuffer.START + startByte;
         return new Region(Args.buffer(buf, start, count, type), start, count, layout);
     }
 }

@@ -30,7 +30,7 @@ public class Comm implements Freeable, Cloneable {
     protected long handle;
 
     CommStructure structure;
-    private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
+    Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
     private String name = "";
     private final Attributes attributes = new Attributes();
     private Request request;
@@ -98,7 +98,9 @@ public class Comm implements Freeable, Cloneable {
                 yield m;
             }
         };
-        if (errhandler.isFatal() && Session.isInitialized() && !Session.isFinalized()) {
+        // as in Open MPI, an error on a null or freed communicator goes to COMM_WORLD's handler
+        Errhandler handler = structure == null && this != MPI.COMM_WORLD ? MPI.COMM_WORLD.errhandler : errhandler;
+        if (handler.isFatal() && Session.isInitialized() && !Session.isFinalized()) {
             FatalErrors.abort(this, e);
         }
         return e;
@@ -120,6 +122,12 @@ public class Comm implements Freeable, Cloneable {
 
     // ---- construction, identity ----
 
+    /** A communicator derived from this one inherits its error handler (MPI 3.1 §8.3). */
+    final <C extends Comm> C child(C c) {
+        c.errhandler = this.errhandler;
+        return c;
+    }
+
     @Override
     public Comm clone() {
         try {
@@ -130,7 +138,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public Comm dup() throws MPIException {
-        return guard(() -> new Comm(Structures.dup(live())));
+        return guard(() -> child(new Comm(Structures.dup(live()))));
     }
 
     public Comm iDup() throws MPIException {
@@ -219,7 +227,7 @@ public class Comm implements Freeable, Cloneable {
     public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag) throws MPIException {
         CommStructure peer = live();
         CommStructure local = localComm.live();
-        return localComm.guard(() -> new Intercomm(Structures.intercomm(local, localLeader, peer, remoteLeader, tag)));
+        return localComm.guard(() -> localComm.child(new Intercomm(Structures.intercomm(local, localLeader, peer, remoteLeader, tag))));
     }
 
     // ---- point-to-point ----
@@ -231,8 +239,8 @@ public class Comm implements Freeable, Cloneable {
         Args.dest(dest, peers());
         Args.sendTag(tag);
         TypeLayout layout = Args.type(type);
-        UserBuffer ub = Args.buffer(buf, type.getOffset(buf), count, type);
-        return new SendOp(Session.pool(), s, ub, type.getOffset(buf), count, layout, dest, tag, mode, MPI.PROC_NULL);
+        UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, type);
+        return new SendOp(Session.pool(), s, ub, UserBuffer.START, count, layout, dest, tag, mode, MPI.PROC_NULL);
     }
 
     private RecvOp startRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
@@ -241,8 +249,8 @@ public class Comm implements Freeable, Cloneable {
         Args.source(source, peers());
         Args.recvTag(tag);
         TypeLayout layout = Args.type(type);
-        UserBuffer ub = Args.buffer(buf, type.getOffset(buf), count, type);
-        return RecvOp.post(Session.pool(), s, ub, type.getOffset(buf), count, layout, source, tag,
+        UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, type);
+        return RecvOp.post(Session.pool(), s, ub, UserBuffer.START, count, layout, source, tag,
                 MPI.PROC_NULL, MPI.ANY_SOURCE);
     }
 
@@ -378,7 +386,7 @@ public class Comm implements Freeable, Cloneable {
         return guard(() -> {
             live();
             TypeLayout layout = Args.type(type);
-            UserBuffer in = Args.buffer(inbuf, type.getOffset(inbuf), incount, type);
+            UserBuffer in = Args.buffer(inbuf, UserBuffer.START, incount, type);
             long bytes = incount * layout.size();
             if (position < 0 || outbuf == null || position + bytes > outbuf.length) {
                 throw Errors.error(MPI.ERR_TRUNCATE, "pack of " + bytes + " bytes at " + position
@@ -386,7 +394,7 @@ public class Comm implements Freeable, Cloneable {
             }
             try (Arena a = Arena.ofConfined()) {
                 MemorySegment tmp = a.allocate(Math.max(1, bytes));
-                Packer.pack(in, type.getOffset(inbuf), incount, layout, tmp, 0);
+                Packer.pack(in, UserBuffer.START, incount, layout, tmp, 0);
                 MemorySegment.copy(tmp, ValueLayout.JAVA_BYTE, 0, outbuf, position, (int) bytes);
             }
             return (int) (position + bytes);
@@ -398,7 +406,7 @@ public class Comm implements Freeable, Cloneable {
         return guard(() -> {
             live();
             TypeLayout layout = Args.type(type);
-            UserBuffer out = Args.buffer(outbuf, type.getOffset(outbuf), outcount, type);
+            UserBuffer out = Args.buffer(outbuf, UserBuffer.START, outcount, type);
             long bytes = outcount * layout.size();
             if (position < 0 || inbuf == null || position + bytes > inbuf.length) {
                 throw Errors.error(MPI.ERR_TRUNCATE, "unpack of " + bytes + " bytes at " + position
@@ -407,7 +415,7 @@ public class Comm implements Freeable, Cloneable {
             try (Arena a = Arena.ofConfined()) {
                 MemorySegment tmp = a.allocate(Math.max(1, bytes));
                 MemorySegment.copy(inbuf, position, tmp, ValueLayout.JAVA_BYTE, 0, (int) bytes);
-                Packer.unpack(tmp, 0, out, type.getOffset(outbuf), outcount, layout);
+                Packer.unpack(tmp, 0, out, UserBuffer.START, outcount, layout);
             }
             return (int) (position + bytes);
         });

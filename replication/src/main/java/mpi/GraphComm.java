@@ -70,7 +70,7 @@ public final class GraphComm extends Intracomm {
 
     @Override
     public GraphComm dup() throws MPIException {
-        return guard(() -> sameTopology(Structures.dup(live())));
+        return guard(() -> child(sameTopology(Structures.dup(live()))));
     }
 
     @Override

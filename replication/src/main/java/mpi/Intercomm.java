@@ -28,7 +28,7 @@ public final class Intercomm extends Comm {
 
     @Override
     public Intercomm dup() throws MPIException {
-        return guard(() -> new Intercomm(Structures.dup(live())));
+        return guard(() -> child(new Intercomm(Structures.dup(live()))));
     }
 
     @Override
@@ -52,7 +52,7 @@ public final class Intercomm extends Comm {
     }
 
     public Intracomm merge(boolean high) throws MPIException {
-        return guard(() -> new Intracomm(Structures.merge(live(), high)));
+        return guard(() -> child(new Intracomm(Structures.merge(live(), high))));
     }
 
     public static Intercomm getParent() throws MPIException {

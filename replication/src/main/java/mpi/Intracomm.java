@@ -41,7 +41,7 @@ public class Intracomm extends Comm {
 
     @Override
     public Intracomm dup() throws MPIException {
-        return guard(() -> new Intracomm(Structures.dup(live())));
+        return guard(() -> child(new Intracomm(Structures.dup(live()))));
     }
 
     @Override
@@ -62,7 +62,7 @@ public class Intracomm extends Comm {
                 throw Errors.error(MPI.ERR_ARG, "invalid colour " + colour);
             }
             CommStructure s = Structures.split(live(), colour, key);
-            return s == null ? nullComm() : new Intracomm(s);
+            return s == null ? nullComm() : child(new Intracomm(s));
         });
     }
 
@@ -73,7 +73,7 @@ public class Intracomm extends Comm {
             }
             // one shared-memory node per job for now: the node coordinator work will refine this
             CommStructure s = Structures.split(live(), splitType == MPI.UNDEFINED ? MPI.UNDEFINED : 0, key);
-            return s == null ? nullComm() : new Intracomm(s);
+            return s == null ? nullComm() : child(new Intracomm(s));
         });
     }
 
@@ -83,7 +83,7 @@ public class Intracomm extends Comm {
             int id = parent.nextChildId();
             int[] ranks = Structures.parentRanksOf(parent, group.members());
             CommStructure s = Structures.fromMembers(parent, ranks, Structures.hashId(id, ranks, null));
-            return s == null ? nullComm() : new Intracomm(s);
+            return s == null ? nullComm() : child(new Intracomm(s));
         });
     }
 
@@ -94,7 +94,7 @@ public class Intracomm extends Comm {
             int[] ranks = Structures.parentRanksOf(parent, group.members());
             CommStructure s = Structures.fromMembers(parent, ranks,
                     Structures.hashId(parent.commId() ^ tag, group.members(), null));
-            return s == null ? nullComm() : new Intracomm(s);
+            return s == null ? nullComm() : child(new Intracomm(s));
         });
     }
 
@@ -112,7 +112,7 @@ public class Intracomm extends Comm {
                         + parent.size());
             }
             CommStructure s = Structures.split(parent, parent.rank() < topo.size() ? 0 : MPI.UNDEFINED, parent.rank());
-            return s == null ? CartComm.nullCart() : new CartComm(s, topo);
+            return s == null ? CartComm.nullCart() : child(new CartComm(s, topo));
         });
     }
 
@@ -131,7 +131,7 @@ public class Intracomm extends Comm {
             }
             CommStructure s = Structures.split(parent, parent.rank() < topo.nodes() ? 0 : MPI.UNDEFINED,
                     parent.rank());
-            return s == null ? GraphComm.nullGraph() : new GraphComm(s, topo);
+            return s == null ? GraphComm.nullGraph() : child(new GraphComm(s, topo));
         });
     }
 
@@ -176,7 +176,7 @@ public class Intracomm extends Comm {
             } catch (IllegalArgumentException e) {
                 throw Errors.error(MPI.ERR_TOPOLOGY, e.getMessage());
             }
-            return new GraphComm(Structures.dup(parent), topo);
+            return child(new GraphComm(Structures.dup(parent), topo));
         });
     }
 
@@ -209,7 +209,7 @@ public class Intracomm extends Comm {
             } catch (IllegalArgumentException e) {
                 throw Errors.error(MPI.ERR_TOPOLOGY, e.getMessage());
             }
-            return new GraphComm(Structures.dup(parent), topo);
+            return child(new GraphComm(Structures.dup(parent), topo));
         });
     }
 

@@ -75,7 +75,7 @@ public final class Message {
         }
         CommStructure s = comm.live();
         TypeLayout layout = Args.type(type);
-        UserBuffer ub = Args.buffer(buf, type.getOffset(buf), count, type);
+        UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, type);
         if (noProc) {
             noProc = false;
             return RecvOp.post(Session.pool(), s, ub, 0, count, layout, MPI.PROC_NULL, MPI.ANY_TAG, MPI.PROC_NULL,
@@ -84,7 +84,7 @@ public final class Message {
         MemorySegment msg = nativeMessage;
         nativeMessage = null;
         handle = 0;
-        return RecvOp.matched(Session.pool(), s, ub, type.getOffset(buf), count, layout, msg);
+        return RecvOp.matched(Session.pool(), s, ub, UserBuffer.START, count, layout, msg);
     }
 
     public Status mRecv(Object buf, int count, Datatype type) throws MPIException {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.fthp.replication.datatype.TypeLayout;
+import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.RecvOp;
 import org.fthp.replication.ops.SendOp;
@@ -34,13 +35,13 @@ final class Neighbors {
         TypeLayout rl = Args.type(rtype);
         List<NativeOp> ops = new ArrayList<>();
         for (int k = 0; k < l.in().length; k++) {
-            long start = rtype.getOffset(recvbuf) + rdispl[k] * rl.extent();
+            long start = UserBuffer.START + rdispl[k] * rl.extent();
             var ub = Args.buffer(recvbuf, start, rcounts[k], rtype);
             ops.add(RecvOp.post(Session.pool(), s, ub, start, rcounts[k], rl, l.in()[k], l.inTags()[k],
                     MPI.PROC_NULL, MPI.ANY_SOURCE));
         }
         for (int k = 0; k < l.out().length; k++) {
-            long start = stype.getOffset(sendbuf) + sdispl[k] * sl.extent();
+            long start = UserBuffer.START + sdispl[k] * sl.extent();
             var ub = Args.buffer(sendbuf, start, scounts[k], stype);
             ops.add(new SendOp(Session.pool(), s, ub, start, scounts[k], sl, l.out()[k], l.outTags()[k],
                     SendOp.Mode.STANDARD, MPI.PROC_NULL));

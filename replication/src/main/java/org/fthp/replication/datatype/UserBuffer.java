@@ -11,6 +11,13 @@ import java.nio.Buffer;
  */
 public final class UserBuffer {
 
+    /**
+     * Where a user's data starts in a {@link UserBuffer}: always its first
+     * byte, because a heap buffer's array offset (what {@code MPI.slice} sets)
+     * is already applied when the buffer is wrapped.
+     */
+    public static final long START = 0;
+
     private final Object array;          // primitive array, or null
     private final MemorySegment segment; // buffer bytes, or null
     private final int arrayElementBytes;

@@ -65,6 +65,9 @@ public final class RecvOp extends NativeOp {
 
     @Override
     protected void onComplete() {
+        if (staging == null) {
+            return; // PROC_NULL: the result was recorded when the receive was posted
+        }
         MemorySegment st = status();
         int received = Empi.statusBytes(st, 0, intScratch());
         if (received < MessageHeader.BYTES) {
