@@ -57,6 +57,15 @@ public enum BaseType {
         return bytes / arrayElementsPerItem;
     }
 
+    /** Alignment of the C type behind this kind (pairs: their most aligned member). */
+    public int alignment() {
+        return switch (this) {
+            case INT2, SHORT_INT, FLOAT_INT, FLOAT_COMPLEX -> 4;
+            case LONG_INT, DOUBLE_INT, DOUBLE_COMPLEX -> 8;
+            default -> bytes;
+        };
+    }
+
     /** The unit Open MPI's binding reports sizes and extents in (its "baseSize"). */
     public int javaUnitBytes() {
         return arrayElementBytes();

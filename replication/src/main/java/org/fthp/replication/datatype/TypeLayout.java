@@ -21,9 +21,11 @@ public final class TypeLayout {
     private final long extent;
     private final long trueLb;
     private final long trueExtent;
+    private final int align;
 
-    private TypeLayout(BaseType base, long[] disps, long[] lens, long lb, long extent) {
+    private TypeLayout(BaseType base, long[] disps, long[] lens, long lb, long extent, int align) {
         this.base = base;
+        this.align = align;
         this.disps = disps;
         this.lens = lens;
         long s = 0;
@@ -42,7 +44,7 @@ public final class TypeLayout {
     }
 
     public static TypeLayout primitive(BaseType base) {
-        return new TypeLayout(base, new long[] {0}, new long[] {base.bytes()}, 0, base.bytes());
+        return new TypeLayout(base, new long[] {0}, new long[] {base.bytes()}, 0, base.bytes(), base.alignment());
     }
 
     public BaseType base() { return base; }
@@ -80,18 +82,28 @@ public final class TypeLayout {
         return replicate(dispBytes.clone(), blockLens.clone(), old);
     }
 
+    /**
+     * A struct's extent is rounded up to the alignment of its most aligned
+     * member, as the native library does, so arrays of records line up with C.
+     */
     public static TypeLayout struct(int[] blockLens, long[] dispBytes, TypeLayout[] types) {
         Builder b = new Builder(BaseType.BYTE);
+        int align = 1;
         for (int i = 0; i < types.length; i++) {
             for (int e = 0; e < blockLens[i]; e++) {
                 b.addItem(dispBytes[i] + e * types[i].extent, types[i]);
             }
+            if (blockLens[i] > 0) {
+                align = Math.max(align, types[i].align);
+            }
         }
-        return b.build();
+        TypeLayout t = b.build(align);
+        long padded = (t.extent + align - 1) / align * align;
+        return new TypeLayout(t.base, t.disps, t.lens, t.lb, padded, align);
     }
 
     public static TypeLayout resized(TypeLayout old, long lb, long extent) {
-        return new TypeLayout(old.base, old.disps, old.lens, lb, extent);
+        return new TypeLayout(old.base, old.disps, old.lens, lb, extent, old.align);
     }
 
     private static TypeLayout replicate(long[] blockDisps, int[] blockLens, TypeLayout old) {
@@ -101,7 +113,7 @@ public final class TypeLayout {
                 b.addItem(blockDisps[i] + e * old.extent, old);
             }
         }
-        return b.build();
+        return b.build(old.align);
     }
 
     private static int[] filled(int n, int v) {
@@ -148,12 +160,12 @@ public final class TypeLayout {
             n++;
         }
 
-        TypeLayout build() {
+        TypeLayout build(int align) {
             if (lo == Long.MAX_VALUE) {
                 lo = 0;
                 hi = 0;
             }
-            return new TypeLayout(base, Arrays.copyOf(d, n), Arrays.copyOf(l, n), lo, hi - lo);
+            return new TypeLayout(base, Arrays.copyOf(d, n), Arrays.copyOf(l, n), lo, hi - lo, align);
         }
     }
 }
