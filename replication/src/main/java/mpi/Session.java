@@ -25,7 +25,7 @@ final class Session {
     private static volatile boolean finalized;
     private static int threadLevel;
     private static Thread mainThread;
-    private static final StagingPool POOL = new StagingPool();
+    private static StagingPool pool;
     private static final OrphanRequests ORPHANS = new OrphanRequests();
 
     private Session() {}
@@ -39,6 +39,7 @@ final class Session {
         } catch (EmpiException e) {
             throw Errors.error(MPI.ERR_OTHER, "cannot use the native MPI library: " + e.getMessage());
         }
+        pool = new StagingPool(Empi.HANDLE_BYTES, Empi.STATUS_BYTES);
         int provided;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ValueLayout.JAVA_INT);
@@ -80,7 +81,7 @@ final class Session {
     static boolean isFinalized() { return finalized; }
     static int threadLevel() { return threadLevel; }
     static Thread mainThread() { return mainThread; }
-    static StagingPool pool() { return POOL; }
+    static StagingPool pool() { return pool; }
     static OrphanRequests orphans() { return ORPHANS; }
 
     static double wtime() {

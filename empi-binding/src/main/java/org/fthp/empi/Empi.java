@@ -136,7 +136,7 @@ public final class Empi {
 
     /** Bytes received according to the status at {@code index} (MPI_Get_count with MPI_BYTE). */
     public static int statusBytes(MemorySegment statuses, long index, MemorySegment intScratch) {
-        getCount(statuses.asSlice(index * STATUS_BYTES, STATUS_BYTES), BYTE, intScratch);
+        getCount(index == 0 ? statuses : statuses.asSlice(index * STATUS_BYTES, STATUS_BYTES), BYTE, intScratch);
         return intScratch.get(ValueLayout.JAVA_INT, 0);
     }
 

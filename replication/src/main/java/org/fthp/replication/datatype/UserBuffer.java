@@ -37,7 +37,7 @@ public final class UserBuffer {
      */
     public static UserBuffer of(Object buf, TypeLayout type) {
         if (buf instanceof Buffer b) {
-            MemorySegment seg = MemorySegment.ofBuffer(b.duplicate().clear());
+            MemorySegment seg = BufferSegments.of(b);
             return new UserBuffer(null, seg, 1, seg.byteSize());
         }
         if (buf == null || !buf.getClass().isArray() || !buf.getClass().componentType().isPrimitive()) {

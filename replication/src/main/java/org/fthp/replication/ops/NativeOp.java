@@ -4,57 +4,58 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.staging.OpBlock;
 import org.fthp.replication.staging.StagingPool;
 
 /**
  * One native nonblocking operation in flight, progressed only by
  * {@code MPI_Test}, never by a call that could wait on a dead peer.
  *
- * <p>Owns a small off-heap control block: the native request handle, the
- * test flag, an int scratch slot and the native status, so polling allocates
- * nothing.
+ * <p>Owns one {@link OpBlock} from the staging pool: the native request
+ * handle, test flag and status (so polling allocates nothing) followed by the
+ * operation's own staging bytes, so a small message costs one pool round
+ * trip and no allocation of native memory.
  */
 public abstract class NativeOp {
 
-    private static final long REQUEST = 0;
-    private static final long FLAG = 8;
-    private static final long SCRATCH = 12;
-    private static final long STATUS = 16;
-    public static final int CONTROL_BYTES = 16 + Empi.STATUS_BYTES;
-
     protected final StagingPool pool;
-    protected final MemorySegment control;
-    private final MemorySegment requestSeg;
-    private final MemorySegment flagSeg;
-    private final MemorySegment scratchSeg;
-    private final MemorySegment statusSeg;
+    private final OpBlock block;
+    private final MemorySegment staging;
     private boolean complete;
     private int resultSource;
     private int resultTag;
     private long resultBytes;
     private boolean cancelled;
+    private boolean cancelRequested;
 
     protected NativeOp(StagingPool pool) {
+        this(pool, 0);
+    }
+
+    /** An operation with {@code stagingBytes} of staging memory next to its control part. */
+    protected NativeOp(StagingPool pool, long stagingBytes) {
         this.pool = pool;
-        this.control = pool.acquire(CONTROL_BYTES);
-        this.requestSeg = control.asSlice(REQUEST, Empi.HANDLE_BYTES);
-        this.flagSeg = control.asSlice(FLAG, 4);
-        this.scratchSeg = control.asSlice(SCRATCH, 4);
-        this.statusSeg = control.asSlice(STATUS, Empi.STATUS_BYTES);
-        Empi.setHandle(control, 0, Empi.REQUEST_NULL);
+        this.block = pool.acquireBlock(stagingBytes);
+        this.staging = stagingBytes == 0 ? null : block.staging();
+        Empi.setHandle(block.request(), 0, Empi.REQUEST_NULL);
+    }
+
+    /** The staging bytes reserved at construction (null if none); may be longer than asked for. */
+    protected final MemorySegment staging() {
+        return staging;
     }
 
     /** Where the native call writes its request handle. */
     protected final MemorySegment requestSlot() {
-        return requestSeg;
+        return block.request();
     }
 
     protected final MemorySegment status() {
-        return statusSeg;
+        return block.status();
     }
 
     protected final MemorySegment intScratch() {
-        return scratchSeg;
+        return block.scratch();
     }
 
     public final boolean isComplete() {
@@ -63,23 +64,23 @@ public abstract class NativeOp {
 
     /**
      * Tests the native request once; on completion runs {@link #onComplete}
-     * and frees the control block. Returns whether the operation is complete.
+     * and returns the block to the pool. Returns whether the operation is complete.
      */
     public final boolean poll() {
         if (complete) {
             return true;
         }
         try {
-            Empi.test(requestSeg, flagSeg, statusSeg);
+            Empi.test(block.request(), block.flag(), block.status());
         } catch (RuntimeException e) {
             finish();
             throw e;
         }
-        if (flagSeg.get(ValueLayout.JAVA_INT, 0) == 0) {
+        if (block.flag().get(ValueLayout.JAVA_INT, 0) == 0) {
             return false;
         }
         try {
-            if (cancellable() && wasCancelled()) {
+            if (cancelRequested && wasCancelled()) {
                 cancelled = true;
                 return true;
             }
@@ -102,7 +103,7 @@ public abstract class NativeOp {
     private void finish() {
         complete = true;
         releaseBuffers();
-        pool.release(control);
+        pool.release(block);
     }
 
     /** Records what the program's status will say about this operation. */
@@ -117,26 +118,22 @@ public abstract class NativeOp {
     public final long resultBytes() { return resultBytes; }
     public final boolean cancelled() { return cancelled; }
 
-    /** Whether this kind of operation can be cancelled (receives); spares the others a native call. */
-    protected boolean cancellable() {
-        return false;
-    }
-
     private boolean wasCancelled() {
-        Empi.testCancelled(status(), intScratch());
-        return intScratch().get(ValueLayout.JAVA_INT, 0) != 0;
+        Empi.testCancelled(block.status(), block.scratch());
+        return block.scratch().get(ValueLayout.JAVA_INT, 0) != 0;
     }
 
     /** The native request finished successfully: deliver results to the user. */
     protected abstract void onComplete();
 
-    /** Returns staging memory to the pool (the message log will keep send payloads instead). */
+    /** Returns extra staging memory to the pool (the message log will keep send payloads instead). */
     protected abstract void releaseBuffers();
 
     /** Requests cancellation of the native operation (receives only, in practice). */
     public void cancel() {
         if (!complete) {
-            Empi.cancel(requestSeg);
+            cancelRequested = true;
+            Empi.cancel(block.request());
         }
     }
 }

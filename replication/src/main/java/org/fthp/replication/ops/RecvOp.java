@@ -22,10 +22,12 @@ public final class RecvOp extends NativeOp {
     private final long startByte;
     private final TypeLayout type;
     private final int count;
-    private MemorySegment staging;
+    private final MemorySegment staging;
 
-    private RecvOp(StagingPool pool, CommStructure comm, UserBuffer buf, long startByte, int count, TypeLayout type) {
-        super(pool);
+    private RecvOp(StagingPool pool, CommStructure comm, UserBuffer buf, long startByte, int count, TypeLayout type,
+                   long stagingBytes) {
+        super(pool, stagingBytes);
+        this.staging = staging();
         this.comm = comm;
         this.buf = buf;
         this.startByte = startByte;
@@ -35,14 +37,14 @@ public final class RecvOp extends NativeOp {
 
     public static RecvOp post(StagingPool pool, CommStructure comm, UserBuffer buf, long startByte, int count,
                               TypeLayout type, int source, int tag, int procNull, int anySource) {
-        RecvOp op = new RecvOp(pool, comm, buf, startByte, count, type);
         if (source == procNull) {
+            RecvOp op = new RecvOp(pool, comm, buf, startByte, count, type, 0);
             op.result(procNull, Empi.ANY_TAG, 0);
             op.completeLocally();
             return op;
         }
-        int capacity = (int) (MessageHeader.BYTES + count * type.size());
-        op.staging = pool.acquire(capacity);
+        int capacity = capacity(count, type);
+        RecvOp op = new RecvOp(pool, comm, buf, startByte, count, type, capacity);
         int nativeSource = source == anySource ? Empi.ANY_SOURCE : comm.cmpRankOf(source);
         Empi.irecv(op.staging, capacity, Empi.BYTE, nativeSource, tag, comm.cmp(), op.requestSlot());
         return op;
@@ -51,16 +53,10 @@ public final class RecvOp extends NativeOp {
     /** Receives a message already matched by a matched probe. */
     public static RecvOp matched(StagingPool pool, CommStructure comm, UserBuffer buf, long startByte, int count,
                                  TypeLayout type, MemorySegment messageHandle) {
-        RecvOp op = new RecvOp(pool, comm, buf, startByte, count, type);
-        int capacity = (int) (MessageHeader.BYTES + count * type.size());
-        op.staging = pool.acquire(capacity);
+        int capacity = capacity(count, type);
+        RecvOp op = new RecvOp(pool, comm, buf, startByte, count, type, capacity);
         Empi.imrecv(op.staging, capacity, Empi.BYTE, messageHandle, op.requestSlot());
         return op;
-    }
-
-    @Override
-    protected boolean cancellable() {
-        return true;
     }
 
     @Override
@@ -69,20 +65,28 @@ public final class RecvOp extends NativeOp {
             return; // PROC_NULL: the result was recorded when the receive was posted
         }
         MemorySegment st = status();
-        int received = Empi.statusBytes(st, 0, intScratch());
-        if (received < MessageHeader.BYTES) {
-            throw new IllegalStateException("message without FTHP header (" + received + " bytes) on communicator "
-                    + comm.commId() + ": was it sent by a program outside FTHP-J?");
+        // the sender's header says how much payload follows; a longer message than the
+        // receive could hold has already failed natively with MPI_ERR_TRUNCATE
+        int payload = MessageHeader.payloadBytes(staging);
+        if (payload < 0 || payload > staging.byteSize() - MessageHeader.BYTES) {
+            throw new IllegalStateException("message with a corrupt FTHP header on communicator " + comm.commId()
+                    + ": was it sent by a program outside FTHP-J?");
         }
-        int payload = received - MessageHeader.BYTES;
         long items = type.size() == 0 ? 0 : payload / type.size();
         Packer.unpack(staging, MessageHeader.BYTES, buf, startByte, (int) Math.min(items, count), type);
         result(MessageHeader.logicalSource(staging), Empi.statusTag(st, 0), payload);
     }
 
+    private static int capacity(int count, TypeLayout type) {
+        long bytes = MessageHeader.BYTES + count * type.size();
+        if (bytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("receive of " + bytes + " bytes is larger than 2 GiB");
+        }
+        return (int) bytes;
+    }
+
     @Override
     protected void releaseBuffers() {
-        pool.release(staging);
-        staging = null;
+        // the staging bytes go back with the operation's block
     }
 }

@@ -18,17 +18,18 @@ public final class SendOp extends NativeOp {
 
     public enum Mode { STANDARD, SYNCHRONOUS, BUFFERED, READY }
 
-    private MemorySegment staging;
-
     public SendOp(StagingPool pool, CommStructure comm, UserBuffer buf, long startByte, int count,
                   TypeLayout type, int dest, int tag, Mode mode, int procNull) {
-        super(pool);
+        super(pool, dest == procNull ? 0 : MessageHeader.BYTES + count * type.size());
         if (dest == procNull) {
             completeLocally();
             return;
         }
         long payload = count * type.size();
-        staging = pool.acquire(MessageHeader.BYTES + payload);
+        if (MessageHeader.BYTES + payload > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("message of " + payload + " bytes is larger than 2 GiB");
+        }
+        MemorySegment staging = staging();
         MessageHeader.write(staging, comm.commId(), comm.rank(), comm.sendIds().next(dest), 0, (int) payload);
         Packer.pack(buf, startByte, count, type, staging, MessageHeader.BYTES);
         int bytes = (int) (MessageHeader.BYTES + payload);
@@ -45,7 +46,6 @@ public final class SendOp extends NativeOp {
 
     @Override
     protected void releaseBuffers() {
-        pool.release(staging);
-        staging = null;
+        // the staging bytes go back with the operation's block
     }
 }

@@ -4,14 +4,15 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Off-heap segments that native nonblocking operations read and write.
+ * Off-heap memory that native nonblocking operations read and write.
  *
  * <p>The garbage collector may move a Java array while a native operation is
- * in flight, so data is staged here instead. Segments come in power-of-two
- * size classes and go back to their class when released; each class keeps at
- * most a few idle segments so a burst of large messages does not pin memory
- * for the rest of the run (unpooled segments are freed by the GC through
- * {@link Arena#ofAuto()}).
+ * in flight, so data is staged here instead. Two kinds of pooled objects, in
+ * power-of-two size classes: raw segments (collective buffers) and
+ * {@link OpBlock}s (control block plus staging for one point-to-point
+ * operation). Each class keeps at most a few idle entries so a burst of large
+ * messages does not pin memory for the rest of the run; the rest is freed by
+ * the GC through {@link Arena#ofAuto()}.
  */
 public final class StagingPool {
 
@@ -20,65 +21,141 @@ public final class StagingPool {
     private static final long KEEP_BYTES_PER_CLASS = 8L << 20;
     private static final int MAX_KEEP = 64;
 
-    private final SizeClass[] classes = new SizeClass[MAX_SHIFT + 1];
+    private final SizeClass<MemorySegment>[] segments;
+    private final SizeClass<OpBlock>[] blocks;
+    private final int handleBytes;
+    private final int statusBytes;
+    private final long controlSpan;
 
-    public StagingPool() {
+    /**
+     * The pool belongs to the thread that initialised MPI, which makes almost
+     * every call: it takes and gives without a lock; other threads share a
+     * synchronized stack.
+     */
+    @SuppressWarnings("unchecked")
+    public StagingPool(int handleBytes, int statusBytes) {
+        Thread owner = Thread.currentThread();
+        this.handleBytes = handleBytes;
+        this.statusBytes = statusBytes;
+        this.controlSpan = OpBlock.controlSpan(statusBytes);
+        segments = new SizeClass[MAX_SHIFT + 1];
+        blocks = new SizeClass[MAX_SHIFT + 1];
         for (int s = MIN_SHIFT; s <= MAX_SHIFT; s++) {
             long bytes = 1L << s;
             int keep = (int) Math.max(2, Math.min(MAX_KEEP, KEEP_BYTES_PER_CLASS / bytes));
-            classes[s] = new SizeClass(bytes, keep);
+            segments[s] = new SizeClass<>(keep, owner);
+            blocks[s] = new SizeClass<>(keep, owner);
         }
     }
 
     /** A segment of at least {@code bytes} bytes; give it back with {@link #release}. */
     public MemorySegment acquire(long bytes) {
-        if (bytes < 0 || bytes > (1L << MAX_SHIFT)) {
-            throw new IllegalArgumentException("staging request of " + bytes + " bytes");
-        }
-        return classes[shiftFor(bytes)].take();
+        int shift = shiftFor(bytes);
+        MemorySegment seg = segments[shift].take();
+        return seg != null ? seg : allocate(1L << shift);
     }
 
     public void release(MemorySegment seg) {
         if (seg == null) {
             return;
         }
-        long size = seg.byteSize();
-        int shift = Long.numberOfTrailingZeros(size);
-        if (Long.bitCount(size) == 1 && shift >= MIN_SHIFT && shift <= MAX_SHIFT) {
-            classes[shift].give(seg);
+        int shift = exactShift(seg.byteSize());
+        if (shift > 0) {
+            segments[shift].give(seg);
         }
     }
 
+    /** A control block with at least {@code stagingBytes} of staging; give it back with {@link #release(OpBlock)}. */
+    public OpBlock acquireBlock(long stagingBytes) {
+        int shift = shiftFor(controlSpan + stagingBytes);
+        OpBlock b = blocks[shift].take();
+        return b != null ? b : new OpBlock(allocate(1L << shift), handleBytes, statusBytes, controlSpan);
+    }
+
+    public void release(OpBlock block) {
+        int shift = exactShift(block.whole().byteSize());
+        if (shift > 0) {
+            blocks[shift].give(block);
+        }
+    }
+
+    private static MemorySegment allocate(long bytes) {
+        return Arena.ofAuto().allocate(bytes, 64);
+    }
+
+    private static int exactShift(long size) {
+        int shift = Long.numberOfTrailingZeros(size);
+        return Long.bitCount(size) == 1 && shift >= MIN_SHIFT && shift <= MAX_SHIFT ? shift : -1;
+    }
+
     static int shiftFor(long bytes) {
+        if (bytes < 0 || bytes > (1L << MAX_SHIFT)) {
+            throw new IllegalArgumentException("staging request of " + bytes + " bytes");
+        }
         if (bytes <= (1L << MIN_SHIFT)) {
             return MIN_SHIFT;
         }
         return 64 - Long.numberOfLeadingZeros(bytes - 1);
     }
 
-    private static final class SizeClass {
-        private final long bytes;
-        private final MemorySegment[] idle;
+    /** Idle entries of one size class: the owner thread's stack and a shared one. */
+    private static final class SizeClass<T> {
+        private final Thread owner;
+        private final Stack<T> mine;
+        private final Stack<T> shared;
+
+        SizeClass(int keep, Thread owner) {
+            this.owner = owner;
+            this.mine = new Stack<>(keep);
+            this.shared = new Stack<>(keep);
+        }
+
+        T take() {
+            if (Thread.currentThread() == owner) {
+                T t = mine.pop();
+                if (t != null) {
+                    return t;
+                }
+            }
+            synchronized (shared) {
+                return shared.pop();
+            }
+        }
+
+        void give(T t) {
+            if (Thread.currentThread() == owner && mine.push(t)) {
+                return;
+            }
+            synchronized (shared) {
+                shared.push(t);
+            }
+        }
+    }
+
+    private static final class Stack<T> {
+        private final Object[] items;
         private int count;
 
-        SizeClass(long bytes, int keep) {
-            this.bytes = bytes;
-            this.idle = new MemorySegment[keep];
+        Stack(int capacity) {
+            this.items = new Object[capacity];
         }
 
-        synchronized MemorySegment take() {
-            if (count > 0) {
-                MemorySegment seg = idle[--count];
-                idle[count] = null;
-                return seg;
+        @SuppressWarnings("unchecked")
+        T pop() {
+            if (count == 0) {
+                return null;
             }
-            return Arena.ofAuto().allocate(bytes, 64);
+            T t = (T) items[--count];
+            items[count] = null;
+            return t;
         }
 
-        synchronized void give(MemorySegment seg) {
-            if (count < idle.length) {
-                idle[count++] = seg;
+        boolean push(T t) {
+            if (count == items.length) {
+                return false;
             }
+            items[count++] = t;
+            return true;
         }
     }
 }
