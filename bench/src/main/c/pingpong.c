@@ -16,14 +16,14 @@ static const int SIZES[] = {8, 64, 512, 4096, 65536, 1048576, 4194304};
 /* Same iteration counts as PingPong.java: keep them in sync.  The warm-up
  * is long enough for the JVM's JIT to compile the Java loop. */
 static int timed_iters(int bytes) {
-    if (bytes <= 512) return 20000;
-    if (bytes <= 4096) return 10000;
+    if (bytes <= 512) return 200000;
+    if (bytes <= 4096) return 100000;
     if (bytes <= 65536) return 2000;
     if (bytes <= 1048576) return 200;
     return 50;
 }
 static int warmup_iters(int bytes) {
-    if (bytes <= 4096) return 10000;
+    if (bytes <= 4096) return 100000;
     if (bytes <= 65536) return 1000;
     if (bytes <= 1048576) return 50;
     return 20;

@@ -23,8 +23,8 @@ public final class PingPong {
 
     /** Same as timed_iters() in pingpong.c: keep in sync. */
     static int timedIters(int bytes) {
-        if (bytes <= 512) return 20000;
-        if (bytes <= 4096) return 10000;
+        if (bytes <= 512) return 200000;
+        if (bytes <= 4096) return 100000;
         if (bytes <= 65536) return 2000;
         if (bytes <= 1048576) return 200;
         return 50;
@@ -32,7 +32,7 @@ public final class PingPong {
 
     /** Same as warmup_iters() in pingpong.c; long enough for C2 to compile the loop. */
     static int warmupIters(int bytes) {
-        if (bytes <= 4096) return 10000;
+        if (bytes <= 4096) return 100000;
         if (bytes <= 65536) return 1000;
         if (bytes <= 1048576) return 50;
         return 20;

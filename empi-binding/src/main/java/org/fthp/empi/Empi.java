@@ -66,6 +66,8 @@ public final class Empi {
     public static final long MESSAGE_NO_PROC = handle("MPI_MESSAGE_NO_PROC");
     public static final long ERRORS_RETURN = handle("MPI_ERRORS_RETURN");
     public static final long BYTE = handle("MPI_BYTE");
+    /** MPI_BOTTOM, the base of datatypes built from absolute addresses. */
+    public static final MemorySegment BOTTOM = MemorySegment.ofAddress(ABI.bottomAddress());
 
     private Empi() {}
 

@@ -46,6 +46,23 @@ class EmpiSingletonTest {
             assertEquals(Empi.constant("MPI_ERR_RANK"), e.errorClass());
             assertTrue(e.getMessage().contains("MPI_Isend"), e.getMessage());
 
+            // a Java reduction function called by the native library through an upcall
+            try (UserOp absMax = new UserOp((inSeg, inoutSeg, count, type) -> {
+                MemorySegment x = inSeg.reinterpret(8L * count);
+                MemorySegment y = inoutSeg.reinterpret(8L * count);
+                for (int i = 0; i < count; i++) {
+                    double v = Math.max(Math.abs(x.getAtIndex(ValueLayout.JAVA_DOUBLE, i)),
+                            Math.abs(y.getAtIndex(ValueLayout.JAVA_DOUBLE, i)));
+                    y.setAtIndex(ValueLayout.JAVA_DOUBLE, i, v);
+                }
+            }, true)) {
+                MemorySegment a1 = a.allocateFrom(ValueLayout.JAVA_DOUBLE, -7.0, 2.0);
+                MemorySegment a2 = a.allocateFrom(ValueLayout.JAVA_DOUBLE, 3.0, -9.0);
+                Empi.reduceLocal(a1, a2, 2, Empi.handle("MPI_DOUBLE"), absMax.handle());
+                assertEquals(7.0, a2.getAtIndex(ValueLayout.JAVA_DOUBLE, 0));
+                assertEquals(9.0, a2.getAtIndex(ValueLayout.JAVA_DOUBLE, 1));
+            }
+
             double t0 = Empi.wtime();
             assertTrue(Empi.wtime() >= t0 && Empi.wtick() > 0);
             Empi.finalizeMpi();

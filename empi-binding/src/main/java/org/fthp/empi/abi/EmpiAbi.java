@@ -34,6 +34,7 @@ public final class EmpiAbi {
     private final int statusSourceOffset;
     private final int statusTagOffset;
     private final int statusErrorOffset;
+    private final long bottomAddress;
     private final Map<String, Integer> constants;
     private final Map<String, HandleRef> handles;
 
@@ -47,6 +48,7 @@ public final class EmpiAbi {
         this.statusSourceOffset = intProp(p, "status.source");
         this.statusTagOffset = intProp(p, "status.tag");
         this.statusErrorOffset = intProp(p, "status.error");
+        this.bottomAddress = Long.parseLong(p.getProperty("bottom.address", "0").trim());
         if (handleBytes != 4 && handleBytes != 8) {
             throw new IllegalStateException("unsupported MPI handle width " + handleBytes + " in " + source);
         }
@@ -105,6 +107,9 @@ public final class EmpiAbi {
     public int statusSourceOffset() { return statusSourceOffset; }
     public int statusTagOffset() { return statusTagOffset; }
     public int statusErrorOffset() { return statusErrorOffset; }
+
+    /** The address MPI_BOTTOM stands for: buffers described by absolute addresses start there. */
+    public long bottomAddress() { return bottomAddress; }
 
     /** An integer constant such as {@code MPI_ANY_SOURCE}; fails loudly if the probe did not report it. */
     public int constant(String name) {

@@ -66,6 +66,7 @@ int main(void) {
     printf("status.source=%zu\n", offsetof(MPI_Status, MPI_SOURCE));
     printf("status.tag=%zu\n", offsetof(MPI_Status, MPI_TAG));
     printf("status.error=%zu\n", offsetof(MPI_Status, MPI_ERROR));
+    printf("bottom.address=%lld\n", (long long) (intptr_t) MPI_BOTTOM);
 
     CONST(MPI_SUCCESS); CONST(MPI_ANY_SOURCE); CONST(MPI_ANY_TAG); CONST(MPI_PROC_NULL);
     CONST(MPI_ROOT); CONST(MPI_UNDEFINED); CONST(MPI_TAG_UB); CONST(MPI_MAX_ERROR_STRING);
