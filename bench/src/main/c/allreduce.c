@@ -13,8 +13,8 @@ static const int COUNTS[] = {1, 1024};
 #define NCOUNTS ((int)(sizeof COUNTS / sizeof COUNTS[0]))
 
 /* Same iteration counts as AllReduce.java: keep them in sync. */
-static int timed_iters(int count) { return count <= 1 ? 20000 : 5000; }
-static int warmup_iters(int count) { return count <= 1 ? 10000 : 2000; }
+static int timed_iters(int count) { return count <= 1 ? 100000 : 20000; }
+static int warmup_iters(int count) { return count <= 1 ? 20000 : 5000; }
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);

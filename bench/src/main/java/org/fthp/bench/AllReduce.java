@@ -17,10 +17,10 @@ public final class AllReduce {
     static final int[] COUNTS = {1, 1024};
 
     /** Same as timed_iters() in allreduce.c: keep in sync. */
-    static int timedIters(int count) { return count <= 1 ? 20000 : 5000; }
+    static int timedIters(int count) { return count <= 1 ? 100000 : 20000; }
 
     /** Same as warmup_iters() in allreduce.c; long enough for C2 to compile the loop. */
-    static int warmupIters(int count) { return count <= 1 ? 10000 : 2000; }
+    static int warmupIters(int count) { return count <= 1 ? 20000 : 5000; }
 
     // The JIT compiler threads share two cores with two busy-polling ranks, so compilation
     // finishes only after a few hundred thousand calls: warm up that long (about 2 s).
@@ -36,10 +36,13 @@ public final class AllReduce {
         double[] in = new double[max], out = new double[max];
         for (int i = 0; i < max; i++) in[i] = rank + i;
 
-        // JIT warm-up (Java only): many calls of the kernel, so C2 has compiled it before timing.
+        // JIT warm-up (Java only): many calls of the kernel with every count, so C2 has compiled
+        // it with a profile that covers them all (a count first seen while timing would deoptimize).
         comm.barrier();
         for (int round = 0; round < JIT_ROUNDS; round++) {
-            loop(comm, in, out, COUNTS[0], JIT_ITERS);
+            for (int n : COUNTS) {
+                loop(comm, in, out, n, n <= 1 ? JIT_ITERS : JIT_ITERS / 10);
+            }
         }
         double[] result = new double[COUNTS.length];
         for (int c = 0; c < COUNTS.length; c++) {

@@ -39,6 +39,16 @@ public final class MpiJob {
         return Path.of(System.getProperty("fthp.home", "..")).toAbsolutePath().normalize();
     }
 
+    /** Runs a program that prints "{@code <Name> OK np=<n>}" when every check passed, and demands that line. */
+    public static Result runOk(int np, Class<?> program, String... args) {
+        Result r = run(np, program, args).assertSuccess();
+        String ok = program.getSimpleName() + " OK np=" + np;
+        if (!r.stdout().contains(ok)) {
+            throw new AssertionError("expected '" + ok + "' in stdout:\n" + r.stdout() + "\n--- stderr ---\n" + r.stderr());
+        }
+        return r;
+    }
+
     public static Result run(int np, Class<?> program, String... args) {
         return run(np, DEFAULT_TIMEOUT, program, args);
     }

@@ -4,27 +4,31 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * What a progress loop does between two fruitless polls: spin briefly, then
- * yield, then park with growing pauses (after Agrona's BackoffIdleStrategy).
+ * yield for a while, and only then park with growing pauses (after Agrona's
+ * BackoffIdleStrategy, with a time bound on the yielding phase).
  *
  * <p>Replicated runs put more processes than cores on a machine; a loop that
- * only spins would starve the very peer it waits for, while one that parks at
- * once would add a scheduler wake-up to every small message.
+ * only spins would starve the very peer it waits for, hence the yields. But
+ * the native library advances a nonblocking collective only inside this
+ * process's own test calls, and a parked thread sleeps at least the kernel's
+ * timer slack (about 50 µs), so parking early stalls every peer waiting on
+ * this one: parking starts only after {@code fthp.idle.yieldMicros} of waiting.
  */
 public final class IdleStrategy {
 
-    private static final int SPINS = Integer.getInteger("fthp.idle.spins", 200);
-    private static final int YIELDS = Integer.getInteger("fthp.idle.yields", 100);
+    private static final int SPINS = Integer.getInteger("fthp.idle.spins", 100);
+    private static final long YIELD_NS = Long.getLong("fthp.idle.yieldMicros", 2_000) * 1_000;
     private static final long MIN_PARK_NS = 1_000;
-    private static final long MAX_PARK_NS = Long.getLong("fthp.idle.maxParkNs", 200_000);
+    private static final long MAX_PARK_NS = Long.getLong("fthp.idle.maxParkMicros", 500) * 1_000;
 
     private int spins;
-    private int yields;
+    private long yieldingSince;
     private long parkNs;
 
     /** Called after a poll that made progress. */
     public void reset() {
         spins = 0;
-        yields = 0;
+        yieldingSince = 0;
         parkNs = MIN_PARK_NS;
     }
 
@@ -33,12 +37,17 @@ public final class IdleStrategy {
         if (spins < SPINS) {
             spins++;
             Thread.onSpinWait();
-        } else if (yields < YIELDS) {
-            yields++;
-            Thread.yield();
-        } else {
-            LockSupport.parkNanos(parkNs);
-            parkNs = Math.min(parkNs << 1, MAX_PARK_NS);
+            return;
         }
+        long now = System.nanoTime();
+        if (yieldingSince == 0) {
+            yieldingSince = now;
+        }
+        if (now - yieldingSince < YIELD_NS) {
+            Thread.yield();
+            return;
+        }
+        LockSupport.parkNanos(parkNs);
+        parkNs = Math.min(parkNs << 1, MAX_PARK_NS);
     }
 }
