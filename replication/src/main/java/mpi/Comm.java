@@ -151,6 +151,21 @@ public class Comm implements Freeable, Cloneable {
         return dup();
     }
 
+    // Open MPI's handle-level helpers, protected for its subclasses. Programs never see native
+    // handles here (they could not survive a repair), so these exist for linking and refuse.
+
+    protected final long dup(long comm) throws MPIException {
+        throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, "native communicator handles are not exposed by FTHP-J");
+    }
+
+    protected final long[] iDup(long comm) throws MPIException {
+        throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, "native communicator handles are not exposed by FTHP-J");
+    }
+
+    protected final long dupWithInfo(long comm, long info) throws MPIException {
+        throw Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, "native communicator handles are not exposed by FTHP-J");
+    }
+
     public final Request getRequest() {
         return request;
     }

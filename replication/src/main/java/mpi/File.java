@@ -22,7 +22,7 @@ public final class File {
     }
 
     private static MPIException unsupported() {
-        return new MPIException(UNSUPPORTED);
+        return Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, UNSUPPORTED);
     }
 
     /** The current view (no MPI call, as in Open MPI). */

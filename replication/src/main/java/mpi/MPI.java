@@ -214,7 +214,7 @@ public final class MPI {
     public MPI() {
     }
 
-    static void check() throws MPIException {
+    protected static void check() throws MPIException {
         if (!Session.isInitialized()) {
             throw Errors.error(ERR_OTHER, "MPI is not initialized.");
         }

@@ -8,16 +8,18 @@ import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.RecvOp;
 import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
 
 /**
- * Neighbourhood collectives as sets of point-to-point operations on reserved
- * tags above the user's tag range, so they follow the same routing (and,
- * later, the same logging) as every other message.
+ * Neighbourhood collectives as sets of point-to-point operations on the
+ * communicator's internal channel, so they follow the same routing (and,
+ * later, the same logging) as every other message without a user's wildcard
+ * receive ever matching them.
  */
 final class Neighbors {
 
-    static final int TAG_BASE = Args.TAG_UB + 1;
+    static final int TAG_BASE = 1;
 
     /**
      * Who to receive from and send to, in the standard's order, and the tag
@@ -37,13 +39,13 @@ final class Neighbors {
         for (int k = 0; k < l.in().length; k++) {
             long start = UserBuffer.START + rdispl[k] * rl.extent();
             var ub = Args.buffer(recvbuf, start, rcounts[k], rtype);
-            ops.add(RecvOp.post(Session.pool(), s, ub, start, rcounts[k], rl, l.in()[k], l.inTags()[k],
+            ops.add(RecvOp.post(Session.pool(), s, Channel.INTERNAL, ub, start, rcounts[k], rl, l.in()[k], l.inTags()[k],
                     MPI.PROC_NULL, MPI.ANY_SOURCE));
         }
         for (int k = 0; k < l.out().length; k++) {
             long start = UserBuffer.START + sdispl[k] * sl.extent();
             var ub = Args.buffer(sendbuf, start, scounts[k], stype);
-            ops.add(new SendOp(Session.pool(), s, ub, start, scounts[k], sl, l.out()[k], l.outTags()[k],
+            ops.add(new SendOp(Session.pool(), s, Channel.INTERNAL, ub, start, scounts[k], sl, l.out()[k], l.outTags()[k],
                     SendOp.Mode.STANDARD, MPI.PROC_NULL));
         }
         return new Request(comm, ops.toArray(new NativeOp[0]));

@@ -212,13 +212,12 @@ final class Reductions {
     /** {@code x[first] op (x[first+1] op (... op x[end-1]))}, each x a block of {@code bytes}. */
     private static MemorySegment foldInRankOrder(MemorySegment all, int first, int end, int bytes, int count,
                                                  Datatype type, Op op) throws MPIException {
-        MemorySegment acc = MemorySegment.ofArray(new byte[Math.max(bytes, 1)]).asSlice(0, bytes);
-        MemorySegment direct = java.lang.foreign.Arena.ofAuto().allocate(Math.max(bytes, 1)).asSlice(0, bytes);
-        MemorySegment.copy(all, (long) (end - 1) * bytes, direct, 0, bytes);
+        // off-heap, so the user function sees the direct buffers Open MPI's binding gives it
+        MemorySegment acc = java.lang.foreign.Arena.ofAuto().allocate(Math.max(bytes, 1)).asSlice(0, bytes);
+        MemorySegment.copy(all, (long) (end - 1) * bytes, acc, 0, bytes);
         for (int i = end - 2; i >= first; i--) {
-            op.applyLocal(all.asSlice((long) i * bytes, bytes), direct, count, type);
+            op.applyLocal(all.asSlice((long) i * bytes, bytes), acc, count, type);
         }
-        MemorySegment.copy(direct, 0, acc, 0, bytes);
-        return direct;
+        return acc;
     }
 }

@@ -55,8 +55,10 @@ final class Session {
             for (int i = 0; i < size; i++) {
                 members[i] = i;
             }
-            MPI.COMM_WORLD.bind(new CommStructure(WORLD_ID, Empi.COMM_WORLD, Empi.COMM_WORLD, rank, members, null));
-            MPI.COMM_SELF.bind(new CommStructure(SELF_ID, Empi.COMM_SELF, Empi.COMM_SELF, 0, new int[] {rank}, null));
+            MPI.COMM_WORLD.bind(new CommStructure(WORLD_ID, Empi.COMM_WORLD, Empi.COMM_WORLD,
+                    Structures.idup(Empi.COMM_WORLD), rank, members, null));
+            MPI.COMM_SELF.bind(new CommStructure(SELF_ID, Empi.COMM_SELF, Empi.COMM_SELF,
+                    Structures.idup(Empi.COMM_SELF), 0, new int[] {rank}, null));
         } catch (EmpiException e) {
             throw Errors.from(e);
         }

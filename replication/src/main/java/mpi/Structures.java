@@ -23,16 +23,23 @@ final class Structures {
 
     static CommStructure dup(CommStructure parent) throws MPIException {
         int id = parent.nextChildId();
-        long comm;
+        long comm = idup(parent.cmp());
+        return new CommStructure(id, comm, comm, idup(comm), parent.rank(), parent.worldRanks(),
+                parent.remoteWorldRanks());
+    }
+
+    /** MPI_Comm_idup progressed by test loops, with errors returned. */
+    static long idup(long comm) {
+        long copy;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = Empi.allocateHandles(a, 1);
             CollectiveOp op = new CollectiveOp(Session.pool());
-            op.start(req -> Empi.commIdup(parent.cmp(), out, req), null);
+            op.start(req -> Empi.commIdup(comm, out, req), null);
             Session.await(op);
-            comm = Empi.getHandle(out, 0);
+            copy = Empi.getHandle(out, 0);
         }
-        Empi.commSetErrhandler(comm, Empi.ERRORS_RETURN);
-        return new CommStructure(id, comm, comm, parent.rank(), parent.worldRanks(), parent.remoteWorldRanks());
+        Empi.commSetErrhandler(copy, Empi.ERRORS_RETURN);
+        return copy;
     }
 
     /** Every member's pair of ints, gathered in rank order (nonblocking allgather underneath). */
@@ -95,7 +102,7 @@ final class Structures {
             freeGroup(a, parentGroup);
         }
         Empi.commSetErrhandler(comm, Empi.ERRORS_RETURN);
-        return new CommStructure(id, comm, comm, me, world, null);
+        return new CommStructure(id, comm, comm, idup(comm), me, world, null);
     }
 
     private static void freeGroup(Arena a, long group) {
@@ -147,7 +154,6 @@ final class Structures {
             Empi.intercommCreate(local.cmp(), localLeader, peer.cmp(), nativeRemoteLeader, tag, out);
             comm = Empi.getHandle(out, 0);
             Empi.commSetErrhandler(comm, Empi.ERRORS_RETURN);
-            Empi.commRemoteSize(comm, out);
         }
         int remoteSize = remoteSizeOf(comm);
         int[] localWorld = local.worldRanks();
@@ -157,7 +163,7 @@ final class Structures {
         Arrays.sort(lo);
         Arrays.sort(hi);
         int id = lo[0] < hi[0] ? hashId(tag, lo, hi) : hashId(tag, hi, lo);
-        return new CommStructure(id, comm, comm, local.rank(), localWorld, remoteWorld);
+        return new CommStructure(id, comm, comm, idup(comm), local.rank(), localWorld, remoteWorld);
     }
 
     private static int remoteSizeOf(long comm) {
@@ -184,12 +190,15 @@ final class Structures {
             size = n.get(ValueLayout.JAVA_INT, 0);
         }
         int[] world = allGatherInts(comm, size, inter.worldRanks()[inter.rank()]);
-        return new CommStructure(hashId(inter.commId() ^ 0x5bd1e995, world, null), comm, comm, rank, world, null);
+        return new CommStructure(hashId(inter.commId() ^ 0x5bd1e995, world, null), comm, comm, idup(comm), rank,
+                world, null);
     }
 
     static void free(CommStructure s) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment h = Empi.allocateHandles(a, 1);
+            Empi.setHandle(h, 0, s.internal());
+            Empi.commFree(h);
             Empi.setHandle(h, 0, s.cmp());
             Empi.commFree(h);
         }

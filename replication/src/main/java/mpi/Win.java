@@ -30,7 +30,7 @@ public final class Win implements Freeable {
     }
 
     private static MPIException unsupported() {
-        return new MPIException(UNSUPPORTED);
+        return Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, UNSUPPORTED);
     }
 
     public void attach(Buffer base, int size) throws MPIException {

@@ -2,6 +2,7 @@ package org.fthp.it;
 
 import org.fthp.it.programs.CollBlocking;
 import org.fthp.it.programs.CollInter;
+import org.fthp.it.programs.CollNeighborWildcard;
 import org.fthp.it.programs.CollNonblocking;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,5 +26,11 @@ class CollTest {
     @ValueSource(ints = {2, 4})
     void collInter(int np) {
         MpiJob.runOk(np, CollInter.class);
+    }
+
+    @ParameterizedTest(name = "np={0}")
+    @ValueSource(ints = {4})
+    void neighbourTrafficIsInvisibleToWildcards(int np) {
+        MpiJob.runOk(np, CollNeighborWildcard.class);
     }
 }

@@ -8,6 +8,7 @@ import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.staging.StagingPool;
+import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
 
 /**
@@ -37,6 +38,11 @@ public final class RecvOp extends NativeOp {
 
     public static RecvOp post(StagingPool pool, CommStructure comm, UserBuffer buf, long startByte, int count,
                               TypeLayout type, int source, int tag, int procNull, int anySource) {
+        return post(pool, comm, Channel.USER, buf, startByte, count, type, source, tag, procNull, anySource);
+    }
+
+    public static RecvOp post(StagingPool pool, CommStructure comm, Channel channel, UserBuffer buf, long startByte,
+                              int count, TypeLayout type, int source, int tag, int procNull, int anySource) {
         if (source == procNull) {
             RecvOp op = new RecvOp(pool, comm, buf, startByte, count, type, 0);
             op.result(procNull, Empi.ANY_TAG, 0);
@@ -46,7 +52,7 @@ public final class RecvOp extends NativeOp {
         int capacity = capacity(count, type);
         RecvOp op = new RecvOp(pool, comm, buf, startByte, count, type, capacity);
         int nativeSource = source == anySource ? Empi.ANY_SOURCE : comm.cmpRankOf(source);
-        Empi.irecv(op.staging, capacity, Empi.BYTE, nativeSource, tag, comm.cmp(), op.requestSlot());
+        Empi.irecv(op.staging, capacity, Empi.BYTE, nativeSource, tag, comm.nativeComm(channel), op.requestSlot());
         return op;
     }
 

@@ -8,6 +8,7 @@ import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.staging.StagingPool;
+import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
 
 /**
@@ -19,6 +20,11 @@ public final class SendOp extends NativeOp {
     public enum Mode { STANDARD, SYNCHRONOUS, BUFFERED, READY }
 
     public SendOp(StagingPool pool, CommStructure comm, UserBuffer buf, long startByte, int count,
+                  TypeLayout type, int dest, int tag, Mode mode, int procNull) {
+        this(pool, comm, Channel.USER, buf, startByte, count, type, dest, tag, mode, procNull);
+    }
+
+    public SendOp(StagingPool pool, CommStructure comm, Channel channel, UserBuffer buf, long startByte, int count,
                   TypeLayout type, int dest, int tag, Mode mode, int procNull) {
         super(pool, dest == procNull ? 0 : MessageHeader.BYTES + count * type.size());
         if (dest == procNull) {
@@ -34,9 +40,9 @@ public final class SendOp extends NativeOp {
         Packer.pack(buf, startByte, count, type, staging, MessageHeader.BYTES);
         int bytes = (int) (MessageHeader.BYTES + payload);
         if (mode == Mode.SYNCHRONOUS) {
-            Empi.issend(staging, bytes, Empi.BYTE, comm.cmpRankOf(dest), tag, comm.cmp(), requestSlot());
+            Empi.issend(staging, bytes, Empi.BYTE, comm.cmpRankOf(dest), tag, comm.nativeComm(channel), requestSlot());
         } else {
-            Empi.isend(staging, bytes, Empi.BYTE, comm.cmpRankOf(dest), tag, comm.cmp(), requestSlot());
+            Empi.isend(staging, bytes, Empi.BYTE, comm.cmpRankOf(dest), tag, comm.nativeComm(channel), requestSlot());
         }
     }
 

@@ -16,6 +16,7 @@ public final class CommStructure {
     private final int commId;
     private final long eworld;
     private final long cmp;
+    private final long internal;
     private final int logicalRank;
     private final int logicalSize;
     private final int[] worldRanks;
@@ -23,10 +24,12 @@ public final class CommStructure {
     private final SendSequence sendIds;
     private int childSequence;
 
-    public CommStructure(int commId, long eworld, long cmp, int logicalRank, int[] worldRanks, int[] remoteWorldRanks) {
+    public CommStructure(int commId, long eworld, long cmp, long internal, int logicalRank, int[] worldRanks,
+                         int[] remoteWorldRanks) {
         this.commId = commId;
         this.eworld = eworld;
         this.cmp = cmp;
+        this.internal = internal;
         this.logicalRank = logicalRank;
         this.logicalSize = worldRanks.length;
         this.worldRanks = worldRanks;
@@ -41,6 +44,18 @@ public final class CommStructure {
 
     /** The computational copies: where the program's own traffic goes. */
     public long cmp() { return cmp; }
+
+    /**
+     * A twin of {@link #cmp()} for the facade's own point-to-point traffic
+     * (neighbourhood collectives and the like), so a user's wildcard receive
+     * can never take one of those messages.
+     */
+    public long internal() { return internal; }
+
+    /** The native communicator a channel's traffic goes over. */
+    public long nativeComm(Channel channel) {
+        return channel == Channel.USER ? cmp : internal;
+    }
 
     public int rank() { return logicalRank; }
     public int size() { return logicalSize; }
