@@ -17,6 +17,7 @@ public final class Message {
 
     protected long handle;
     private MemorySegment nativeMessage;
+    private org.fthp.replication.structure.ArrivedMessages.Arrival arrival;
     private Comm comm;
     private boolean noProc;
 
@@ -24,7 +25,7 @@ public final class Message {
     }
 
     public boolean isNull() {
-        return nativeMessage == null && !noProc;
+        return nativeMessage == null && arrival == null && !noProc;
     }
 
     public boolean isNoProc() {
@@ -53,13 +54,23 @@ public final class Message {
                 this.noProc = true;
                 return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, false, 0, MPI.UNDEFINED);
             }
+            int nativeSource = Probes.nativeSource(s, source);
+            var early = s.arrived().take(nativeSource, tag, Empi.ANY_SOURCE, Empi.ANY_TAG);
+            if (early != null) {
+                return hold(comm, early);
+            }
             MemorySegment msg = Arena.ofAuto().allocate(Math.max(8, Empi.HANDLE_BYTES), 8);
             try (Arena a = Arena.ofConfined()) {
                 MemorySegment flag = a.allocate(ValueLayout.JAVA_INT);
                 MemorySegment status = Empi.allocateStatuses(a, 1);
-                Empi.improbe(Probes.nativeSource(s, source), tag, s.cmp(), flag, msg, status);
+                Empi.improbe(nativeSource, tag, s.cmp(), flag, msg, status);
                 if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
                     return null;
+                }
+                if (Empi.statusBytes(status, 0, flag) == org.fthp.msglog.MessageHeader.BYTES) {
+                    // header only: its header, not its native size, tells the program's count
+                    return hold(comm, Probes.readHeaderOnly(msg, Empi.statusSource(status, 0),
+                            Empi.statusTag(status, 0)));
                 }
                 this.comm = comm;
                 this.nativeMessage = msg;
@@ -69,8 +80,15 @@ public final class Message {
         });
     }
 
+    private Status hold(Comm comm, org.fthp.replication.structure.ArrivedMessages.Arrival early) {
+        this.comm = comm;
+        this.arrival = early;
+        this.handle = 1;
+        return Probes.statusOf(early);
+    }
+
     private RecvOp receive(Object buf, int count, Datatype type) throws MPIException {
-        if (comm == null || (nativeMessage == null && !noProc)) {
+        if (comm == null || (nativeMessage == null && arrival == null && !noProc)) {
             throw Errors.error(MPI.ERR_REQUEST, "no message has been matched (call mProbe or imProbe first)");
         }
         CommStructure s = comm.live();
@@ -80,6 +98,12 @@ public final class Message {
             noProc = false;
             return RecvOp.post(Session.pool(), s, ub, 0, count, layout, MPI.PROC_NULL, MPI.ANY_TAG, MPI.PROC_NULL,
                     MPI.ANY_SOURCE);
+        }
+        if (arrival != null) {
+            var a = arrival;
+            arrival = null;
+            handle = 0;
+            return RecvOp.arrived(Session.pool(), s, ub, UserBuffer.START, count, layout, a);
         }
         MemorySegment msg = nativeMessage;
         nativeMessage = null;

@@ -207,6 +207,7 @@ public final class Empi {
     private static final MethodHandle MH_COMM_RANK = DC.critical("MPI_Comm_rank", "ihp");
     private static final MethodHandle MH_COMM_DUP = DC.full("MPI_Comm_dup", "ihp");
     private static final MethodHandle MH_COMM_IDUP = DC.full("MPI_Comm_idup", "ihpp");
+    private static final MethodHandle MH_TESTALL = DC.critical("MPI_Testall", "iippp");
     private static final MethodHandle MH_COMM_SPLIT = DC.full("MPI_Comm_split", "ihiip");
     private static final MethodHandle MH_COMM_CREATE = DC.full("MPI_Comm_create", "ihhp");
     private static final MethodHandle MH_COMM_CREATE_GROUP = DC.full("MPI_Comm_create_group", "ihhip");
@@ -272,6 +273,19 @@ public final class Empi {
     private static final MethodHandle MH_OP_FREE = DC.full("MPI_Op_free", "ip");
 
     // ---- wrappers ----
+
+    /** MPI_Testall over {@code count} adjacent request handles and statuses. */
+    public static void testall(int count, MemorySegment requests, MemorySegment flag, MemorySegment statuses) {
+        int rc;
+        try {
+            rc = (int) MH_TESTALL.invokeExact(count, requests, flag, statuses);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        if (rc != SUCCESS) {
+            throw failure("MPI_Testall", rc);
+        }
+    }
 
     /** MPI_Comm_idup: the nonblocking duplicate; {@code newcomm} is valid once the request completes. */
     public static void commIdup(long a0, MemorySegment a1, MemorySegment a2) {

@@ -42,4 +42,11 @@ class P2pTest {
     void probe(int np) {
         assertAllRanksOk(MpiJob.run(np, P2pProbe.class), "P2pProbe", np);
     }
+
+    /** Large messages travel as header plus payload: probes, wildcards, several in flight, truncation. */
+    @ParameterizedTest(name = "np={0}")
+    @ValueSource(ints = {2, 4})
+    void largeMessages(int np) {
+        MpiJob.runOk(np, org.fthp.it.programs.P2pLarge.class);
+    }
 }

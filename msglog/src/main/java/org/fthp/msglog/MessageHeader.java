@@ -12,7 +12,7 @@ import java.lang.foreign.ValueLayout;
  *  0  int  communicator id   (same on every member and on both twins)
  *  4  int  logical source    (rank in the user's communicator)
  *  8  long send id           (per communicator and source→destination pair)
- * 16  int  flags             (reserved for the replication and repair protocols)
+ * 16  int  flags             ({@link #FLAG_RENDEZVOUS}; the rest reserved for replication and repair)
  * 20  int  payload bytes     (packed user data that follows the header)
  * </pre>
  *
@@ -22,6 +22,19 @@ import java.lang.foreign.ValueLayout;
 public final class MessageHeader {
 
     public static final int BYTES = 24;
+
+    /**
+     * The payload does not follow in this message: it travels as a message of
+     * its own on the communicator's internal channel, tagged with
+     * {@link #payloadTag(long)}, so it can land straight in the receiver's
+     * memory instead of passing through staging.
+     */
+    public static final int FLAG_RENDEZVOUS = 1;
+
+    /** The tag of a rendezvous payload: unique per sender and communicator while fewer than 2^20 are in flight. */
+    public static int payloadTag(long sendId) {
+        return (1 << 20) | (int) (sendId & ((1 << 20) - 1));
+    }
 
     private static final long COMM_ID = 0;
     private static final long SOURCE = 4;

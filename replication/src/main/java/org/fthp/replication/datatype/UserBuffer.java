@@ -53,6 +53,14 @@ public final class UserBuffer {
     }
 
     public long bytes() { return bytes; }
+
+    /**
+     * The buffer's memory if it is native (a direct buffer), which never moves
+     * and so may be handed to a native nonblocking operation; null otherwise.
+     */
+    public MemorySegment directSegment() {
+        return segment != null && segment.isNative() ? segment : null;
+    }
     public boolean isArray() { return array != null; }
     Object array() { return array; }
     MemorySegment segment() { return segment; }

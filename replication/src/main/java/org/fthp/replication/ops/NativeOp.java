@@ -27,6 +27,7 @@ public abstract class NativeOp {
     private long resultBytes;
     private boolean cancelled;
     private boolean cancelRequested;
+    private boolean twoRequests;
 
     protected NativeOp(StagingPool pool) {
         this(pool, 0);
@@ -38,6 +39,7 @@ public abstract class NativeOp {
         this.block = pool.acquireBlock(stagingBytes);
         this.staging = stagingBytes == 0 ? null : block.staging();
         Empi.setHandle(block.request(), 0, Empi.REQUEST_NULL);
+        Empi.setHandle(block.request2(), 0, Empi.REQUEST_NULL);
     }
 
     /** The staging bytes reserved at construction (null if none); may be longer than asked for. */
@@ -48,6 +50,15 @@ public abstract class NativeOp {
     /** Where the native call writes its request handle. */
     protected final MemorySegment requestSlot() {
         return block.request();
+    }
+
+    /**
+     * A second request that must also complete (a large message's payload,
+     * sent together with its header). Its status is not kept.
+     */
+    protected final MemorySegment secondRequestSlot() {
+        twoRequests = true;
+        return block.request2();
     }
 
     protected final MemorySegment status() {
@@ -70,20 +81,31 @@ public abstract class NativeOp {
         if (complete) {
             return true;
         }
+        boolean again;
         try {
-            Empi.test(block.request(), block.flag(), block.status());
+            if (twoRequests) {
+                Empi.testall(2, block.requests(), block.flag(), block.statuses());
+            } else {
+                Empi.test(block.request(), block.flag(), block.status());
+            }
+            if (block.flag().get(ValueLayout.JAVA_INT, 0) == 0) {
+                return false;
+            }
+            twoRequests = false;
+            if (cancelRequested && wasCancelled()) {
+                cancelled = true;
+                finish();
+                return true;
+            }
+            again = startNextPhase();
         } catch (RuntimeException e) {
             finish();
             throw e;
         }
-        if (block.flag().get(ValueLayout.JAVA_INT, 0) == 0) {
+        if (again) {
             return false;
         }
         try {
-            if (cancelRequested && wasCancelled()) {
-                cancelled = true;
-                return true;
-            }
             onComplete();
         } finally {
             finish();
@@ -121,6 +143,15 @@ public abstract class NativeOp {
     private boolean wasCancelled() {
         Empi.testCancelled(block.status(), block.scratch());
         return block.scratch().get(ValueLayout.JAVA_INT, 0) != 0;
+    }
+
+    /**
+     * Called when the native request(s) finished: an operation that needs
+     * another native step (a large message's payload after its header) starts
+     * it here, in {@link #requestSlot()}, and returns true.
+     */
+    protected boolean startNextPhase() {
+        return false;
     }
 
     /** The native request finished successfully: deliver results to the user. */

@@ -22,6 +22,7 @@ public final class CommStructure {
     private final int[] worldRanks;
     private final int[] remoteWorldRanks;
     private final SendSequence sendIds;
+    private final ArrivedMessages arrived = new ArrivedMessages();
     private int childSequence;
 
     public CommStructure(int commId, long eworld, long cmp, long internal, int logicalRank, int[] worldRanks,
@@ -74,6 +75,9 @@ public final class CommStructure {
     public int logicalOfCmp(int nativeRank) { return nativeRank; }
 
     public SendSequence sendIds() { return sendIds; }
+
+    /** Messages taken out of the native library (by a probe) that the program has not received yet. */
+    public ArrivedMessages arrived() { return arrived; }
 
     /**
      * A communicator id for the next communicator derived from this one. Every

@@ -1,0 +1,59 @@
+package org.fthp.replication.structure;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Messages this process already took out of the native library but the
+ * program has not received yet, in arrival order; a receive looks here before
+ * it asks the native library.
+ *
+ * <p>A probe fills it: a header-only message (a large message's header, or an
+ * empty message) must be read to learn its size, and the read consumes it
+ * natively. Repair will drain delivered messages into the same list.
+ */
+public final class ArrivedMessages {
+
+    /** A header-only message: who sent it (native rank), its tag, and the header bytes. */
+    public record Arrival(int nativeSource, int tag, byte[] header) {}
+
+    private final List<Arrival> arrivals = new ArrayList<>(0);
+
+    public synchronized void add(Arrival a) {
+        arrivals.add(a);
+    }
+
+    /** The oldest arrival matching ({@code anySource}/{@code anyTag} are wildcards), removed; null if none. */
+    public synchronized Arrival take(int nativeSource, int tag, int anySource, int anyTag) {
+        if (arrivals.isEmpty()) {
+            return null;
+        }
+        for (Iterator<Arrival> it = arrivals.iterator(); it.hasNext(); ) {
+            Arrival a = it.next();
+            if (matches(a, nativeSource, tag, anySource, anyTag)) {
+                it.remove();
+                return a;
+            }
+        }
+        return null;
+    }
+
+    /** The oldest arrival matching, left in place; null if none. */
+    public synchronized Arrival peek(int nativeSource, int tag, int anySource, int anyTag) {
+        for (Arrival a : arrivals) {
+            if (matches(a, nativeSource, tag, anySource, anyTag)) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    public synchronized boolean isEmpty() {
+        return arrivals.isEmpty();
+    }
+
+    private static boolean matches(Arrival a, int nativeSource, int tag, int anySource, int anyTag) {
+        return (nativeSource == anySource || a.nativeSource() == nativeSource) && (tag == anyTag || a.tag() == tag);
+    }
+}
