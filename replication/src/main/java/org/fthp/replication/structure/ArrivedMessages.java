@@ -19,20 +19,25 @@ public final class ArrivedMessages {
     public record Arrival(int nativeSource, int tag, byte[] header) {}
 
     private final List<Arrival> arrivals = new ArrayList<>(0);
+    /** Read without the lock on every receive: almost always false, and then no lock is taken. */
+    private volatile boolean any;
 
     public synchronized void add(Arrival a) {
         arrivals.add(a);
+        any = true;
     }
 
     /** The oldest arrival matching ({@code anySource}/{@code anyTag} are wildcards), removed; null if none. */
-    public synchronized Arrival take(int nativeSource, int tag, int anySource, int anyTag) {
-        if (arrivals.isEmpty()) {
-            return null;
-        }
+    public Arrival take(int nativeSource, int tag, int anySource, int anyTag) {
+        return any ? takeLocked(nativeSource, tag, anySource, anyTag) : null;
+    }
+
+    private synchronized Arrival takeLocked(int nativeSource, int tag, int anySource, int anyTag) {
         for (Iterator<Arrival> it = arrivals.iterator(); it.hasNext(); ) {
             Arrival a = it.next();
             if (matches(a, nativeSource, tag, anySource, anyTag)) {
                 it.remove();
+                any = !arrivals.isEmpty();
                 return a;
             }
         }
@@ -40,7 +45,11 @@ public final class ArrivedMessages {
     }
 
     /** The oldest arrival matching, left in place; null if none. */
-    public synchronized Arrival peek(int nativeSource, int tag, int anySource, int anyTag) {
+    public Arrival peek(int nativeSource, int tag, int anySource, int anyTag) {
+        return any ? peekLocked(nativeSource, tag, anySource, anyTag) : null;
+    }
+
+    private synchronized Arrival peekLocked(int nativeSource, int tag, int anySource, int anyTag) {
         for (Arrival a : arrivals) {
             if (matches(a, nativeSource, tag, anySource, anyTag)) {
                 return a;
@@ -49,8 +58,8 @@ public final class ArrivedMessages {
         return null;
     }
 
-    public synchronized boolean isEmpty() {
-        return arrivals.isEmpty();
+    public boolean isEmpty() {
+        return !any;
     }
 
     private static boolean matches(Arrival a, int nativeSource, int tag, int anySource, int anyTag) {
