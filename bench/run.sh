@@ -8,7 +8,7 @@
 #   REPS=5              repetitions of every benchmark, interleaved C / Java / ...
 #   NP=2                ranks for allreduce (ping-pong always uses 2)
 #   ARRAYS=1            also run the Java ping-pong with byte[] (--arrays); 0 to skip
-#   C_BIND=core         mpirun --bind-to for the native C runs
+#   C_BIND=none         mpirun --bind-to for the native C runs (fthp-run uses none too: same placement)
 #   FTHP_RUN=bin/fthp-run  launcher for the Java runs
 #   FTHP_RUN_OPTS=      extra options for bin/fthp-run, placed before `--` (passed on to mpirun;
 #                       fthp-run adds --bind-to none unless one is given)
@@ -28,7 +28,7 @@ cd "$ROOT"
 REPS="${REPS:-5}"
 NP="${NP:-2}"
 ARRAYS="${ARRAYS:-1}"
-C_BIND="${C_BIND:-core}"
+C_BIND="${C_BIND:-none}"
 FTHP_RUN_OPTS="${FTHP_RUN_OPTS:-}"
 JAVA_OPTS="${JAVA_OPTS:-}"
 SKIP_BUILD="${SKIP_BUILD:-0}"

@@ -38,8 +38,7 @@ public abstract class NativeOp {
         this.pool = pool;
         this.block = pool.acquireBlock(stagingBytes);
         this.staging = stagingBytes == 0 ? null : block.staging();
-        Empi.setHandle(block.request(), 0, Empi.REQUEST_NULL);
-        Empi.setHandle(block.request2(), 0, Empi.REQUEST_NULL);
+        // the request slots are written by the native call that starts the operation
     }
 
     /** The staging bytes reserved at construction (null if none); may be longer than asked for. */
