@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import org.fthp.empi.Empi;
 import org.fthp.replication.ops.CollectiveOp;
 import org.fthp.replication.ops.NativeOp;
+import org.fthp.replication.ops.RecursiveDoublingAllreduce;
 import org.fthp.replication.structure.CommStructure;
 
 import mpi.Collectives.Region;
@@ -18,6 +19,22 @@ import mpi.Collectives.Region;
 final class Reductions {
 
     private Reductions() {}
+
+    /**
+     * Up to this size an allreduce runs as recursive doubling over the
+     * internal channel: a few small exchanges cost less than a native
+     * nonblocking collective's schedule, and the result is the same bits on
+     * every rank whatever the operation.
+     */
+    static final int SMALL_ALLREDUCE_BYTES = Integer.getInteger("fthp.allreduce.smallBytes", 16 * 1024);
+
+    private static void combine(Op op, MemorySegment in, MemorySegment inout, int count, Datatype type) {
+        try {
+            op.applyLocal(in, inout, count, type);
+        } catch (MPIException e) {
+            throw new UncheckedMpi(e);
+        }
+    }
 
     private static int elements(int count, Datatype type) throws MPIException {
         return Collectives.toInt((long) count * Op.baseItems(type));
@@ -57,6 +74,12 @@ final class Reductions {
         Region out = Collectives.region(recvbuf, 0, count, type);
         Region in = inPlace ? out : Collectives.region(sendbuf, 0, count, type);
         int bytes = Collectives.toInt(count * Args.type(type).size());
+        if (!s.isInter() && bytes <= SMALL_ALLREDUCE_BYTES) {
+            return new RecursiveDoublingAllreduce(Session.pool(), s, bytes, s.nextCollectiveSequence(),
+                    (a, b) -> combine(op, a, b, count, type),
+                    rd -> in.packInto(rd.input(), 0),
+                    rd -> out.unpackFrom(rd.result(), 0));
+        }
         if (op.isUser()) {
             return combineAll(comm, in, bytes, (all, peers) -> {
                 out.unpackFrom(foldInRankOrder(all, 0, peers, bytes, count, type, op), 0);

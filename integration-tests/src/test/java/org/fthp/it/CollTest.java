@@ -33,4 +33,11 @@ class CollTest {
     void neighbourTrafficIsInvisibleToWildcards(int np) {
         MpiJob.runOk(np, CollNeighborWildcard.class);
     }
+
+    /** Odd sizes too: the small-vector allreduce folds pairs before doubling. */
+    @ParameterizedTest(name = "np={0}")
+    @ValueSource(ints = {3, 6})
+    void allreduceKeepsRankOrderAndBits(int np) {
+        MpiJob.runOk(np, org.fthp.it.programs.CollAllreduceOrder.class);
+    }
 }

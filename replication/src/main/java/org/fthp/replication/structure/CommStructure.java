@@ -24,6 +24,7 @@ public final class CommStructure {
     private final SendSequence sendIds;
     private final ArrivedMessages arrived = new ArrivedMessages();
     private int childSequence;
+    private int collectiveSequence;
 
     public CommStructure(int commId, long eworld, long cmp, long internal, int logicalRank, int[] worldRanks,
                          int[] remoteWorldRanks) {
@@ -75,6 +76,14 @@ public final class CommStructure {
     public int logicalOfCmp(int nativeRank) { return nativeRank; }
 
     public SendSequence sendIds() { return sendIds; }
+
+    /**
+     * Numbers the collectives the facade implements itself; every member
+     * starts collectives in the same order, so they agree on it.
+     */
+    public int nextCollectiveSequence() {
+        return collectiveSequence++;
+    }
 
     /** Messages taken out of the native library (by a probe) that the program has not received yet. */
     public ArrivedMessages arrived() { return arrived; }

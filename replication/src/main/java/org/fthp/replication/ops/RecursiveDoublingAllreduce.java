@@ -1,0 +1,186 @@
+package org.fthp.replication.ops;
+
+import java.lang.foreign.MemorySegment;
+
+import org.fthp.empi.Empi;
+import org.fthp.replication.staging.StagingPool;
+import org.fthp.replication.structure.CommStructure;
+
+/**
+ * Allreduce of a small vector by recursive doubling over point-to-point
+ * messages on the communicator's internal channel: one exchange per doubling
+ * step instead of a native nonblocking collective's schedule.
+ *
+ * <p>Every combination puts the lower rank's operand first, and every rank
+ * combines the same operands in the same bracketing, so the result has the
+ * same bits everywhere, and non-commutative operations keep rank order. A
+ * size that is not a power of two first folds pairs (2i, 2i+1) into the odd
+ * rank and hands the result back at the end.
+ */
+public final class RecursiveDoublingAllreduce extends NativeOp {
+
+    /** {@code inout = in op inout} on {@code bytes} of packed items. */
+    @FunctionalInterface
+    public interface Combiner {
+        void combine(MemorySegment in, MemorySegment inout);
+    }
+
+    private static final int TAG_BASE = 1 << 19;
+
+    private final CommStructure comm;
+    private final Combiner combiner;
+    private final int bytes;
+    private final int rank;
+    private final int size;
+    private final int pow2;
+    private final int rem;
+    private final int tagBase;
+    private final java.util.function.Consumer<RecursiveDoublingAllreduce> finish;
+    private MemorySegment acc;
+    private MemorySegment other;
+    private int phase;   // 0: fold in, 1..steps: doubling, steps+1: hand back, then done
+    private final int steps;
+
+    /**
+     * Starts an allreduce of {@code bytes} of packed items: {@code pack} fills
+     * {@link #input()} with this rank's contribution, {@code finish} takes
+     * {@link #result()} once every rank's has been combined.
+     */
+    public RecursiveDoublingAllreduce(StagingPool pool, CommStructure comm, int bytes, int sequence,
+                                      Combiner combiner, java.util.function.Consumer<RecursiveDoublingAllreduce> pack,
+                                      java.util.function.Consumer<RecursiveDoublingAllreduce> finish) {
+        super(pool, 2L * Math.max(bytes, 1));
+        this.comm = comm;
+        this.combiner = combiner;
+        this.bytes = bytes;
+        this.rank = comm.rank();
+        this.size = comm.size();
+        int p = Integer.highestOneBit(size);
+        this.pow2 = p;
+        this.rem = size - p;
+        this.steps = Integer.numberOfTrailingZeros(p);
+        // collectives start in the same order everywhere: the sequence keeps overlapping ones apart
+        this.tagBase = TAG_BASE | ((sequence & 0x3ff) << 6);
+        this.finish = finish;
+        this.acc = staging().asSlice(0, bytes);
+        this.other = staging().asSlice(Math.max(bytes, 1), bytes);
+        pack.accept(this);
+        if (size == 1) {
+            completeLocally();
+            return;
+        }
+        phase = -1;
+        if (!advance()) {
+            completeLocally();
+        }
+    }
+
+    /** Where the caller packs this rank's contribution. */
+    public MemorySegment input() {
+        return acc;
+    }
+
+    /** The reduced vector, once the operation is complete. */
+    public MemorySegment result() {
+        return acc;
+    }
+
+    /** This rank's position among the power-of-two participants, or -1 if it sits the doubling out. */
+    private int virtualRank() {
+        if (rank < 2 * rem) {
+            return rank % 2 == 1 ? rank / 2 : -1;
+        }
+        return rank - rem;
+    }
+
+    private int realRank(int virtual) {
+        return virtual < rem ? 2 * virtual + 1 : virtual + rem;
+    }
+
+    private int nativeRank(int logical) {
+        return comm.cmpRankOf(logical);
+    }
+
+    private void exchange(int peer, int tag) {
+        Empi.irecv(other, bytes, Empi.BYTE, nativeRank(peer), tag, comm.internal(), requestSlot());
+        Empi.isend(acc, bytes, Empi.BYTE, nativeRank(peer), tag, comm.internal(), secondRequestSlot());
+    }
+
+    /** Combines what just arrived from {@code peer} with this rank's value, lower rank's operand first. */
+    private void absorb(int peer) {
+        if (peer < rank) {
+            combiner.combine(other, acc);         // acc = theirs op mine
+        } else {
+            combiner.combine(acc, other);         // other = mine op theirs
+            MemorySegment t = acc;
+            acc = other;
+            other = t;
+        }
+    }
+
+    /** Moves to the next phase that needs communication and starts it; false when the reduction is done. */
+    private boolean advance() {
+        int v = virtualRank();
+        while (true) {
+            phase++;
+            if (phase == 0) {
+                if (rank < 2 * rem) {
+                    if (rank % 2 == 0) {
+                        // give my value to rank+1, then wait for the result at the end
+                        Empi.isend(acc, bytes, Empi.BYTE, nativeRank(rank + 1), tagBase, comm.internal(),
+                                requestSlot());
+                        return true;
+                    }
+                    Empi.irecv(other, bytes, Empi.BYTE, nativeRank(rank - 1), tagBase, comm.internal(),
+                            requestSlot());
+                    return true;
+                }
+                continue;
+            }
+            if (phase <= steps) {
+                if (v < 0) {
+                    continue;
+                }
+                int partner = realRank(v ^ (1 << (phase - 1)));
+                exchange(partner, tagBase + phase);
+                return true;
+            }
+            if (phase == steps + 1) {
+                if (rank < 2 * rem) {
+                    if (rank % 2 == 1) {
+                        Empi.isend(acc, bytes, Empi.BYTE, nativeRank(rank - 1), tagBase + 63, comm.internal(),
+                                requestSlot());
+                    } else {
+                        Empi.irecv(acc, bytes, Empi.BYTE, nativeRank(rank + 1), tagBase + 63, comm.internal(),
+                                requestSlot());
+                    }
+                    return true;
+                }
+                continue;
+            }
+            return false;
+        }
+    }
+
+    @Override
+    protected boolean startNextPhase() {
+        if (phase == 0 && rank < 2 * rem && rank % 2 == 1) {
+            absorb(rank - 1);
+        } else if (phase >= 1 && phase <= steps) {
+            absorb(realRank(virtualRank() ^ (1 << (phase - 1))));
+        }
+        return advance();
+    }
+
+    @Override
+    protected void onComplete() {
+        if (finish != null) {
+            finish.accept(this);
+        }
+    }
+
+    @Override
+    protected void releaseBuffers() {
+        // the staging bytes go back with the operation's block
+    }
+}
