@@ -143,6 +143,14 @@ public final class RecvOp extends NativeOp {
         result(MessageHeader.logicalSource(staging), matchedTag, payload);
     }
 
+    /** A receive whose header has arrived is matched: like MPI, cancelling it then does nothing. */
+    @Override
+    public void cancel() {
+        if (!payloadStep) {
+            super.cancel();
+        }
+    }
+
     private static int capacity(int count, TypeLayout type) {
         long bytes = MessageHeader.BYTES + count * type.size();
         if (bytes > Integer.MAX_VALUE) {
