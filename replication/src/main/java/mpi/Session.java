@@ -62,10 +62,12 @@ final class Session {
         } catch (EmpiException e) {
             throw Errors.from(e);
         }
-        threadLevel = provided;
+        // the facade's own state (send ids, collective sequences, pools' shared stacks aside) is
+        // not guarded for concurrent calls: promise no more than one thread at a time
+        threadLevel = Math.min(provided, MPI.THREAD_SERIALIZED);
         mainThread = Thread.currentThread();
         initialized = true;
-        return provided;
+        return threadLevel;
     }
 
     static synchronized void finish() throws MPIException {
