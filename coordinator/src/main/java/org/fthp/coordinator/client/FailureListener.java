@@ -1,0 +1,23 @@
+package org.fthp.coordinator.client;
+
+import java.util.List;
+
+import org.fthp.coordinator.event.FailedProcess;
+
+/**
+ * What the replication layer hears from its coordinator.
+ *
+ * <p>Both methods are called on the client's Netty event-loop thread, one call at a time and in the order the
+ * coordinator sent them. They must return quickly and must not block on MPI: hand the event to the repair
+ * thread instead. An exception thrown here is logged and otherwise ignored.
+ */
+public interface FailureListener {
+    /**
+     * A new epoch. {@code failed} is the complete job-wide failed set so far (not a delta); epochs only increase,
+     * and one already delivered is never delivered again.
+     */
+    void onFailureSet(long epoch, List<FailedProcess> failed);
+
+    /** Logical rank {@code lostRank} has no copy left; the job cannot continue. Delivered at most once. */
+    void onJobAbort(String reason, int lostRank);
+}

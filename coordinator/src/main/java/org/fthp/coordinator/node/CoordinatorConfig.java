@@ -1,0 +1,57 @@
+package org.fthp.coordinator.node;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+import org.fthp.coordinator.event.JobShape;
+import org.fthp.coordinator.wire.JobSecret;
+import org.fthp.coordinator.wire.NodeAddress;
+
+/**
+ * Everything one node coordinator needs.
+ *
+ * @param nodeId      this node, 0 is the primary
+ * @param layout      node count and group size, identical on every node
+ * @param nodes       listening address of every node, indexed by node id; may be empty when ports are only known
+ *                    after binding (then pass them to {@link NodeCoordinator#connectUpward(List)})
+ * @param bindHost    interface to listen on; loopback unless a multi-host run names one
+ * @param port        port to listen on, 0 for an ephemeral one
+ * @param secret      the per-job secret
+ * @param jobShape    N and M, used by the primary to decide that a rank is lost
+ * @param authTimeout how long an accepted connection may stay unauthenticated
+ */
+public record CoordinatorConfig(int nodeId, HierarchyLayout layout, List<NodeAddress> nodes, String bindHost, int port,
+                                JobSecret secret, JobShape jobShape, Duration authTimeout) {
+    public static final String LOOPBACK = "127.0.0.1";
+    public static final Duration DEFAULT_AUTH_TIMEOUT = Duration.ofSeconds(5);
+
+    public CoordinatorConfig {
+        Objects.requireNonNull(layout, "layout");
+        Objects.requireNonNull(secret, "secret");
+        Objects.requireNonNull(jobShape, "jobShape");
+        Objects.requireNonNull(bindHost, "bindHost");
+        Objects.requireNonNull(authTimeout, "authTimeout");
+        nodes = List.copyOf(nodes);
+        if (nodeId < 0 || nodeId >= layout.nodeCount()) {
+            throw new IllegalArgumentException("node id " + nodeId + " outside the layout");
+        }
+        if (!nodes.isEmpty() && nodes.size() != layout.nodeCount()) {
+            throw new IllegalArgumentException("need one address per node: " + nodes.size() + " for "
+                    + layout.nodeCount());
+        }
+    }
+
+    /** Loopback, ephemeral port, default auth deadline, addresses supplied later. */
+    public static CoordinatorConfig local(int nodeId, HierarchyLayout layout, JobSecret secret, JobShape shape) {
+        return new CoordinatorConfig(nodeId, layout, List.of(), LOOPBACK, 0, secret, shape, DEFAULT_AUTH_TIMEOUT);
+    }
+
+    public CoordinatorConfig withAuthTimeout(Duration timeout) {
+        return new CoordinatorConfig(nodeId, layout, nodes, bindHost, port, secret, jobShape, timeout);
+    }
+
+    public boolean isPrimary() {
+        return nodeId == HierarchyLayout.PRIMARY;
+    }
+}

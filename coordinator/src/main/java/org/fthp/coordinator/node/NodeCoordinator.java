@@ -1,0 +1,355 @@
+package org.fthp.coordinator.node;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import org.fthp.coordinator.event.FailedProcess;
+import org.fthp.coordinator.event.FailureLedger;
+import org.fthp.coordinator.event.FailureSnapshot;
+import org.fthp.coordinator.wire.FramePipeline;
+import org.fthp.coordinator.wire.Message;
+import org.fthp.coordinator.wire.NodeAddress;
+import org.fthp.coordinator.wire.PeerRole;
+import org.fthp.coordinator.wire.ServerAuthHandler;
+import org.fthp.coordinator.wire.UpstreamConnection;
+
+/**
+ * The coordinator of one node (DESIGN.md §10).
+ *
+ * <p>Upward: a registered process whose connection ends, or whose pid the launcher's proxy reports, is a failure;
+ * it goes to the parent (group leader, or the primary for a leader), and a leader forwards its children's reports
+ * the same way. Downward: the primary turns each batch that adds something new into the next epoch and sends
+ * FAILURE_SET (always the whole set) to its children; every node passes it on to its own children and to its
+ * live processes. When the failed set holds every copy of a logical rank, the primary sends JOB_ABORT down the same
+ * tree, after the FAILURE_SET that caused it.
+ *
+ * <p>Threading: every connection, accepted or outgoing, lives on the node's single I/O thread, and propagation
+ * runs there too ({@link #reportFailedPid} hands it over), so sends are totally ordered. The state is still guarded
+ * by {@code lock} because the observation methods and {@link #reportFailedPid} are called from other threads.
+ */
+public final class NodeCoordinator implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(NodeCoordinator.class.getName());
+    public static final String CONNECTION_LOST = "connection lost";
+
+    private final CoordinatorConfig config;
+    private final EventLoopGroup acceptGroup = new NioEventLoopGroup(1);
+    /**
+     * One I/O thread for all of this node's connections: a node has a few hundred peers at most and tiny messages,
+     * and a single thread means every send happens in one order, so each peer sees epochs strictly increasing.
+     */
+    private final EventLoopGroup ioGroup = new NioEventLoopGroup(1);
+    private Channel serverChannel;
+
+    private final Object lock = new Object();
+    /** Processes that are registered, not finished and not known dead: the ones that receive failure sets. */
+    private final Map<Channel, LocalProcess> liveProcesses = new HashMap<>();
+    private final Set<Channel> children = new LinkedHashSet<>();
+    /** Failures detected before the uplink is registered; sent as soon as it is. */
+    private final List<FailedProcess> unsentReports = new ArrayList<>();
+    private Channel uplink;
+    /** Only the primary owns the job-wide set; other nodes just remember the latest snapshot they were sent. */
+    private final FailureLedger ledger;
+    private FailureSnapshot latest;
+    private Message.JobAbort abort;
+    private volatile boolean closed;
+
+    public NodeCoordinator(CoordinatorConfig config) {
+        this.config = config;
+        this.ledger = config.isPrimary() ? new FailureLedger() : null;
+    }
+
+    public int nodeId() {
+        return config.nodeId();
+    }
+
+    /** Binds the listening socket and returns the address actually bound (the real port when 0 was asked for). */
+    public NodeAddress start() throws InterruptedException {
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(acceptGroup, ioGroup)
+                .channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        FramePipeline.install(ch.pipeline());
+                        ch.pipeline().addLast("auth", new ServerAuthHandler(config.secret(), config.authTimeout()));
+                        ch.pipeline().addLast("session", new CoordinatorSession(NodeCoordinator.this));
+                    }
+                });
+        serverChannel = bootstrap.bind(config.bindHost(), config.port()).sync().channel();
+        InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
+        LOG.log(Level.FINE, "coordinator node {0} listening on {1}", new Object[] {nodeId(), bound});
+        return new NodeAddress(config.bindHost(), bound.getPort());
+    }
+
+    public NodeAddress boundAddress() {
+        InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
+        return new NodeAddress(config.bindHost(), bound.getPort());
+    }
+
+    /** Connects to the parent named in the configuration's node list. */
+    public CompletableFuture<Void> connectUpward() {
+        return connectUpward(config.nodes());
+    }
+
+    /**
+     * Connects and registers with this node's parent; completes when the parent has acknowledged. The primary
+     * has no parent and completes at once.
+     */
+    public CompletableFuture<Void> connectUpward(List<NodeAddress> nodes) {
+        OptionalInt parent = config.layout().parentOf(nodeId());
+        if (parent.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        NodeAddress parentAddress = nodes.get(parent.getAsInt());
+        return UpstreamConnection.open(ioGroup, parentAddress.toSocketAddress(), config.secret(),
+                        PeerRole.COORDINATOR, "node " + nodeId(), new Message.RegisterCoordinator(nodeId()),
+                        this::fromParent, this::uplinkLost)
+                .thenAccept(this::uplinkRegistered);
+    }
+
+    /**
+     * Reports that a local process died, as seen by the launcher's proxy library (the connection may still look
+     * open, e.g. a killed process whose socket the kernel has not torn down yet).
+     *
+     * @return false if no live process with that pid is registered here (already reported, finished or unknown)
+     */
+    public boolean reportFailedPid(long pid, String cause) {
+        FailedProcess failed = null;
+        Channel channel = null;
+        synchronized (lock) {
+            for (Map.Entry<Channel, LocalProcess> e : liveProcesses.entrySet()) {
+                if (e.getValue().pid() == pid) {
+                    channel = e.getKey();
+                    failed = e.getValue().failed(cause);
+                    break;
+                }
+            }
+            if (channel != null) {
+                liveProcesses.remove(channel);
+            }
+        }
+        if (failed == null) {
+            LOG.log(Level.INFO, "coordinator node {0}: reported pid {1} is not a live registered process",
+                    new Object[] {nodeId(), pid});
+            return false;
+        }
+        channel.close();
+        List<FailedProcess> batch = List.of(failed);
+        ioGroup.execute(() -> failuresReported(batch));
+        return true;
+    }
+
+    // ---- called by CoordinatorSession ----
+
+    void processRegistered(Channel channel, LocalProcess process) {
+        synchronized (lock) {
+            liveProcesses.put(channel, process);
+            channel.write(new Message.Registered(nodeId()));
+            catchUp(channel);
+        }
+        LOG.log(Level.FINE, "coordinator node {0}: registered {1}", new Object[] {nodeId(), process});
+    }
+
+    void processDone(Channel channel) {
+        synchronized (lock) {
+            liveProcesses.remove(channel);
+        }
+    }
+
+    void processConnectionLost(Channel channel) {
+        LocalProcess process;
+        synchronized (lock) {
+            process = liveProcesses.remove(channel);
+        }
+        if (process != null && !closed) {
+            LOG.log(Level.INFO, "coordinator node {0}: lost {1}", new Object[] {nodeId(), process});
+            failuresReported(List.of(process.failed(CONNECTION_LOST)));
+        }
+    }
+
+    boolean childRegistered(Channel channel, int childNode) {
+        if (!config.layout().isChildOf(childNode, nodeId())) {
+            return false;
+        }
+        synchronized (lock) {
+            children.add(channel);
+            channel.write(new Message.Registered(nodeId()));
+            catchUp(channel);
+        }
+        return true;
+    }
+
+    void childLost(Channel channel) {
+        synchronized (lock) {
+            children.remove(channel);
+        }
+        if (!closed) {
+            // A lost node coordinator means its processes can no longer be watched; handling that (treating them
+            // as failed, or reconnecting) is future work. Say so loudly rather than silently.
+            LOG.log(Level.SEVERE, "coordinator node {0}: lost child coordinator {1}",
+                    new Object[] {nodeId(), channel.remoteAddress()});
+        }
+    }
+
+    /** A batch of failures from below (or detected here): the primary records it, everyone else passes it up. */
+    void failuresReported(List<FailedProcess> failed) {
+        if (failed.isEmpty() || closed) {
+            return;
+        }
+        synchronized (lock) {
+            if (ledger != null) {
+                ledger.record(failed).ifPresent(this::publishNewEpoch);
+            } else if (uplink != null) {
+                uplink.writeAndFlush(new Message.FailureReport(failed));
+            } else {
+                unsentReports.addAll(failed);
+            }
+        }
+    }
+
+    // ---- hierarchy plumbing ----
+
+    /** Primary only, under lock. */
+    private void publishNewEpoch(FailureSnapshot snapshot) {
+        latest = snapshot;
+        LOG.log(Level.INFO, "coordinator primary: epoch {0}, {1} failed",
+                new Object[] {snapshot.epoch(), snapshot.failed().size()});
+        sendDown(new Message.FailureSet(snapshot.epoch(), snapshot.failed()));
+        if (abort == null) {
+            config.jobShape().firstLostRank(snapshot.failed()).ifPresent(rank -> {
+                abort = new Message.JobAbort("logical rank " + rank + " lost all its copies", rank);
+                LOG.log(Level.SEVERE, "coordinator primary: {0}; aborting the job", abort.reason());
+                sendDown(abort);
+            });
+        }
+    }
+
+    private void fromParent(Message message) {
+        synchronized (lock) {
+            switch (message) {
+                case Message.FailureSet s -> {
+                    if (latest == null || s.epoch() > latest.epoch()) {
+                        latest = new FailureSnapshot(s.epoch(), s.failed());
+                        sendDown(s);
+                    }
+                }
+                case Message.JobAbort a -> {
+                    if (abort == null) {
+                        abort = a;
+                        sendDown(a);
+                    }
+                }
+                default -> {
+                    LOG.log(Level.WARNING, "coordinator node {0}: parent sent {1}; closing uplink",
+                            new Object[] {nodeId(), message.type()});
+                    if (uplink != null) {
+                        uplink.close();
+                    }
+                }
+            }
+        }
+    }
+
+    private void uplinkRegistered(Channel channel) {
+        synchronized (lock) {
+            uplink = channel;
+            if (!unsentReports.isEmpty()) {
+                channel.writeAndFlush(new Message.FailureReport(List.copyOf(unsentReports)));
+                unsentReports.clear();
+            }
+        }
+    }
+
+    private void uplinkLost() {
+        synchronized (lock) {
+            uplink = null;
+        }
+        if (!closed) {
+            LOG.log(Level.SEVERE, "coordinator node {0}: lost its parent coordinator", nodeId());
+        }
+    }
+
+    /** Under lock: bring a newly registered peer up to the current state, then flush with the REGISTERED ack. */
+    private void catchUp(Channel channel) {
+        if (latest != null) {
+            channel.write(new Message.FailureSet(latest.epoch(), latest.failed()));
+        }
+        if (abort != null) {
+            channel.write(abort);
+        }
+        channel.flush();
+    }
+
+    /** Under lock: to every child coordinator and every live local process. */
+    private void sendDown(Message message) {
+        for (Channel child : children) {
+            child.writeAndFlush(message).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+        }
+        for (Channel process : liveProcesses.keySet()) {
+            process.writeAndFlush(message);
+        }
+    }
+
+    // ---- observation, mostly for tests and the launcher ----
+
+    public int liveProcessCount() {
+        synchronized (lock) {
+            return liveProcesses.size();
+        }
+    }
+
+    public int childCount() {
+        synchronized (lock) {
+            return children.size();
+        }
+    }
+
+    public Optional<FailureSnapshot> latestFailureSet() {
+        synchronized (lock) {
+            return Optional.ofNullable(latest);
+        }
+    }
+
+    public Optional<String> abortReason() {
+        synchronized (lock) {
+            return Optional.ofNullable(abort).map(Message.JobAbort::reason);
+        }
+    }
+
+    /** From now on lost connections are the shutdown, not failures; lets a whole hierarchy stop without noise. */
+    void quiesce() {
+        closed = true;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (serverChannel != null) {
+            serverChannel.close().syncUninterruptibly();
+        }
+        // No quiet period: nothing is left to say once the job is over.
+        acceptGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        ioGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

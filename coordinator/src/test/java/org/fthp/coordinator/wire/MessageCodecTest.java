@@ -1,0 +1,174 @@
+package org.fthp.coordinator.wire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.TooLongFrameException;
+import org.fthp.coordinator.event.FailedProcess;
+import org.fthp.coordinator.event.Role;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+@Timeout(10)
+class MessageCodecTest {
+    private static final List<FailedProcess> FAILED = List.of(
+            new FailedProcess(4242, 1, 1, Role.CMP, "connection lost"),
+            new FailedProcess(4343, 6, 2, Role.REP, "killed by proxy: signal 9 — ünïcode"));
+
+    static Stream<Message> everyMessageType() {
+        byte[] nonce = new byte[Message.NONCE_BYTES];
+        Arrays.fill(nonce, (byte) 7);
+        byte[] mac = new byte[Message.MAC_BYTES];
+        Arrays.fill(mac, (byte) -3);
+        return Stream.of(
+                new Message.Hello(nonce),
+                new Message.Auth(PeerRole.PROCESS, "process native 3 pid 99", mac),
+                new Message.RegisterProcess(123456789L, 3, 1, Role.REP),
+                new Message.RegisterCoordinator(5),
+                new Message.FailureReport(FAILED),
+                new Message.FailureReport(List.of()),
+                new Message.FailureSet(2, FAILED),
+                new Message.JobAbort("logical rank 1 lost all its copies", 1),
+                new Message.ProcessDone(),
+                new Message.Registered(0));
+    }
+
+    @Test
+    void everyTypeIsCovered() {
+        assertEquals(MessageType.values().length,
+                everyMessageType().map(Message::type).distinct().count());
+    }
+
+    @ParameterizedTest
+    @MethodSource("everyMessageType")
+    void roundTripsThroughCodec(Message message) throws Exception {
+        ByteBuf buf = Unpooled.buffer();
+        MessageCodec.encode(message, buf);
+        assertEquals(message, MessageCodec.decode(buf));
+        assertFalse(buf.isReadable());
+    }
+
+    @ParameterizedTest
+    @MethodSource("everyMessageType")
+    void roundTripsThroughPipeline(Message message) {
+        EmbeddedChannel sender = pipeline();
+        EmbeddedChannel receiver = pipeline();
+        assertTrue(sender.writeOutbound(message));
+        ByteBuf frame = sender.readOutbound();
+        assertEquals(frame.readableBytes() - 4, frame.getInt(0), "length prefix counts type + payload");
+        receiver.writeInbound(frame);
+        assertEquals(message, receiver.readInbound());
+        sender.finishAndReleaseAll();
+        receiver.finishAndReleaseAll();
+    }
+
+    @ParameterizedTest
+    @MethodSource("everyMessageType")
+    void everyTruncationIsRejected(Message message) {
+        byte[] whole = encode(message);
+        for (int cut = 0; cut < whole.length; cut++) {
+            ByteBuf prefix = Unpooled.wrappedBuffer(whole, 0, cut);
+            // A body of just the type byte is complete for PROCESS_DONE; every other cut must fail.
+            if (message instanceof Message.ProcessDone && cut == 1) {
+                continue;
+            }
+            assertThrows(MalformedFrameException.class, () -> MessageCodec.decode(prefix),
+                    message.type() + " cut to " + cut + " bytes");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("everyMessageType")
+    void trailingBytesAreRejected(Message message) {
+        byte[] whole = encode(message);
+        byte[] longer = Arrays.copyOf(whole, whole.length + 1);
+        assertThrows(MalformedFrameException.class, () -> MessageCodec.decode(Unpooled.wrappedBuffer(longer)));
+    }
+
+    @Test
+    void truncatedFrameIsRejectedByPipeline() {
+        byte[] body = encode(new Message.FailureSet(3, FAILED));
+        ByteBuf frame = Unpooled.buffer();
+        frame.writeInt(body.length - 1); // a consistent length prefix around a body missing its last byte
+        frame.writeBytes(body, 0, body.length - 1);
+        EmbeddedChannel receiver = pipeline();
+        DecoderException e = assertThrows(DecoderException.class, () -> receiver.writeInbound(frame));
+        assertTrue(e.getCause() instanceof MalformedFrameException, e.toString());
+        receiver.finishAndReleaseAll();
+    }
+
+    @Test
+    void unknownTypeIsRejected() {
+        assertThrows(MalformedFrameException.class,
+                () -> MessageCodec.decode(Unpooled.wrappedBuffer(new byte[] {(byte) 0x7f})));
+        assertThrows(MalformedFrameException.class, () -> MessageCodec.decode(Unpooled.buffer()));
+    }
+
+    @Test
+    void impossibleCountsAndBadEnumsAreRejected() {
+        ByteBuf hugeCount = Unpooled.buffer();
+        hugeCount.writeByte(MessageType.FAILURE_REPORT.code());
+        hugeCount.writeInt(Integer.MAX_VALUE);
+        assertThrows(MalformedFrameException.class, () -> MessageCodec.decode(hugeCount));
+
+        ByteBuf badRole = Unpooled.buffer();
+        badRole.writeByte(MessageType.REGISTER_PROCESS.code());
+        badRole.writeLong(1).writeInt(0).writeInt(0).writeByte(9);
+        assertThrows(MalformedFrameException.class, () -> MessageCodec.decode(badRole));
+
+        ByteBuf negativeRank = Unpooled.buffer();
+        negativeRank.writeByte(MessageType.REGISTER_COORDINATOR.code());
+        negativeRank.writeInt(-1);
+        assertThrows(MalformedFrameException.class, () -> MessageCodec.decode(negativeRank));
+    }
+
+    @Test
+    void oversizedLengthPrefixFailsFast() {
+        EmbeddedChannel receiver = pipeline();
+        ByteBuf frame = Unpooled.buffer();
+        frame.writeInt(MessageCodec.MAX_FRAME_BYTES - 3); // with its 4-byte prefix, one byte over the limit
+        frame.writeByte(MessageType.PROCESS_DONE.code());
+        assertThrows(TooLongFrameException.class, () -> receiver.writeInbound(frame));
+        receiver.finishAndReleaseAll();
+    }
+
+    @Test
+    void secretMacsBindNonceRoleAndIdentity() {
+        JobSecret secret = JobSecret.generate();
+        Message.Hello hello = Handshake.newHello();
+        Message.Auth auth = Handshake.answer(secret, hello, PeerRole.PROCESS, "p");
+        assertTrue(Handshake.verify(secret, hello, auth));
+        assertFalse(Handshake.verify(secret, Handshake.newHello(), auth));
+        assertFalse(Handshake.verify(JobSecret.generate(), hello, auth));
+        assertFalse(Handshake.verify(secret, hello, new Message.Auth(PeerRole.COORDINATOR, "p", auth.mac())));
+        assertFalse(Handshake.verify(secret, hello, new Message.Auth(PeerRole.PROCESS, "q", auth.mac())));
+        assertEquals(secret.toHex(), JobSecret.fromHex(secret.toHex()).toHex());
+        assertFalse(secret.toString().contains(secret.toHex()));
+    }
+
+    private static byte[] encode(Message message) {
+        ByteBuf buf = Unpooled.buffer();
+        MessageCodec.encode(message, buf);
+        byte[] bytes = new byte[buf.readableBytes()];
+        buf.readBytes(bytes);
+        return bytes;
+    }
+
+    private static EmbeddedChannel pipeline() {
+        EmbeddedChannel ch = new EmbeddedChannel();
+        FramePipeline.install(ch.pipeline());
+        return ch;
+    }
+}
