@@ -1,5 +1,6 @@
 package org.fthp.coordinator.node;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,6 +9,9 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.fthp.coordinator.event.EventLog;
+import org.fthp.coordinator.event.FailedProcess;
+import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.event.JobShape;
 import org.fthp.coordinator.wire.JobSecret;
 import org.fthp.coordinator.wire.NodeAddress;
@@ -18,12 +22,14 @@ import org.fthp.coordinator.wire.NodeAddress;
  *
  * <pre>
  * FTHP_JOB_SECRET=&lt;hex&gt; java ... org.fthp.coordinator.node.CoordinatorMain \
- *     --node-id I --nodes h0:p0,h1:p1,... --group-size G --ranks N --replicas M [--bind HOST]
+ *     --node-id I --nodes h0:p0,h1:p1,... --group-size G --ranks N --replicas M [--bind HOST] [--events FILE]
  * </pre>
  * Every node gets the same {@code --nodes} list and listens on the port its own entry names; {@code --bind}
  * defaults to loopback and must name an interface the other hosts can reach on a multi-host run. The secret is
  * read from the environment only. Prints one {@code FTHP_COORDINATOR_READY node=I address=host:port} line on
- * stdout once listening, then connects to its parent, retrying while the parent is still starting.
+ * stdout once listening, then connects to its parent, retrying while the parent is still starting. The
+ * primary appends detected failures and aborts to {@code --events} (JSON lines) and prints one
+ * {@code FTHP_JOB_ABORT rank=R reason=...} line on stdout when a rank has lost every copy, for the launcher.
  */
 public final class CoordinatorMain {
     private static final Duration PARENT_WAIT = Duration.ofSeconds(30);
@@ -41,6 +47,10 @@ public final class CoordinatorMain {
             return;
         }
         NodeCoordinator node = new NodeCoordinator(config);
+        String eventsFile = eventsFile(args);
+        if (config.isPrimary()) {
+            node.setJobEvents(new LauncherEvents(eventsFile == null ? null : new EventLog(Path.of(eventsFile))));
+        }
         NodeAddress bound = node.start();
         System.out.println("FTHP_COORDINATOR_READY node=" + config.nodeId() + " address=" + bound);
         System.out.flush();
@@ -68,6 +78,34 @@ public final class CoordinatorMain {
                 Thread.sleep(backoffMs);
                 backoffMs = Math.min(backoffMs * 2, 500);
             }
+        }
+    }
+
+    private static String eventsFile(String[] args) {
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals("--events")) {
+                return args[i + 1];
+            }
+        }
+        return null;
+    }
+
+    /** The primary's events: into the log if there is one, and the abort also to stdout for fthp-run. */
+    private record LauncherEvents(EventLog log) implements JobEvents {
+        @Override
+        public void failuresDetected(long epoch, List<FailedProcess> newlyFailed) {
+            if (log != null) {
+                log.failuresDetected(epoch, newlyFailed);
+            }
+        }
+
+        @Override
+        public void jobAborted(String reason, int lostRank) {
+            if (log != null) {
+                log.jobAborted(reason, lostRank);
+            }
+            System.out.println("FTHP_JOB_ABORT rank=" + lostRank + " reason=" + reason);
+            System.out.flush();
         }
     }
 

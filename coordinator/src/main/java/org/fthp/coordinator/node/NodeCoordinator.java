@@ -26,6 +26,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import org.fthp.coordinator.event.FailedProcess;
 import org.fthp.coordinator.event.FailureLedger;
 import org.fthp.coordinator.event.FailureSnapshot;
+import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.wire.FramePipeline;
 import org.fthp.coordinator.wire.Message;
 import org.fthp.coordinator.wire.NodeAddress;
@@ -72,10 +73,16 @@ public final class NodeCoordinator implements AutoCloseable {
     private FailureSnapshot latest;
     private Message.JobAbort abort;
     private volatile boolean closed;
+    private volatile JobEvents events = JobEvents.NONE;
 
     public NodeCoordinator(CoordinatorConfig config) {
         this.config = config;
         this.ledger = config.isPrimary() ? new FailureLedger() : null;
+    }
+
+    /** Where the primary reports detected failures and aborts (the event log, the launcher). */
+    public void setJobEvents(JobEvents events) {
+        this.events = events == null ? JobEvents.NONE : events;
     }
 
     public int nodeId() {
@@ -232,7 +239,10 @@ public final class NodeCoordinator implements AutoCloseable {
 
     /** Primary only, under lock. */
     private void publishNewEpoch(FailureSnapshot snapshot) {
+        List<FailedProcess> before = latest == null ? List.of() : latest.failed();
+        List<FailedProcess> newlyFailed = snapshot.failed().stream().filter(f -> !before.contains(f)).toList();
         latest = snapshot;
+        events.failuresDetected(snapshot.epoch(), newlyFailed);
         LOG.log(Level.INFO, "coordinator primary: epoch {0}, {1} failed",
                 new Object[] {snapshot.epoch(), snapshot.failed().size()});
         sendDown(new Message.FailureSet(snapshot.epoch(), snapshot.failed()));
@@ -241,6 +251,7 @@ public final class NodeCoordinator implements AutoCloseable {
                 abort = new Message.JobAbort("logical rank " + rank + " lost all its copies", rank);
                 LOG.log(Level.SEVERE, "coordinator primary: {0}; aborting the job", abort.reason());
                 sendDown(abort);
+                events.jobAborted(abort.reason(), rank);
             });
         }
     }

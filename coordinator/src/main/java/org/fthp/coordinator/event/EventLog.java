@@ -1,0 +1,87 @@
+package org.fthp.coordinator.event;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * The job's failure log (DESIGN §11): one JSON object per line, appended and
+ * flushed as events happen so a killed job still leaves its log. Detected
+ * failures and aborts come from the primary coordinator; the failure
+ * simulator will add its injected kills to the same file.
+ */
+public final class EventLog implements JobEvents, AutoCloseable {
+
+    private final BufferedWriter out;
+    private final Clock clock;
+
+    public EventLog(Path file) throws IOException {
+        this(file, Clock.systemUTC());
+    }
+
+    EventLog(Path file, Clock clock) throws IOException {
+        this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        this.clock = clock;
+    }
+
+    @Override
+    public synchronized void failuresDetected(long epoch, List<FailedProcess> newlyFailed) {
+        for (FailedProcess f : newlyFailed) {
+            write("{\"time\":\"" + clock.instant() + "\",\"event\":\"failure-detected\",\"epoch\":" + epoch
+                    + ",\"pid\":" + f.pid() + ",\"nativeRank\":" + f.nativeRank()
+                    + ",\"logicalRank\":" + f.logicalRank() + ",\"role\":\"" + f.role()
+                    + "\",\"cause\":" + quote(f.cause()) + "}");
+        }
+    }
+
+    @Override
+    public synchronized void jobAborted(String reason, int lostRank) {
+        write("{\"time\":\"" + clock.instant() + "\",\"event\":\"job-aborted\",\"logicalRank\":" + lostRank
+                + ",\"reason\":" + quote(reason) + "}");
+    }
+
+    private void write(String line) {
+        try {
+            out.write(line);
+            out.newLine();
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the event log", e);
+        }
+    }
+
+    /** A JSON string literal. */
+    static String quote(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        b.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        return b.append('"').toString();
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        out.close();
+    }
+}

@@ -1,0 +1,27 @@
+package org.fthp.coordinator.event;
+
+import java.util.List;
+
+/**
+ * What the primary coordinator tells the world outside the coordinator tree:
+ * the event log, and the launcher that must end a job whose rank is lost.
+ * Called on the primary's I/O thread, in epoch order.
+ */
+public interface JobEvents {
+
+    JobEvents NONE = new JobEvents() {
+        @Override
+        public void failuresDetected(long epoch, List<FailedProcess> newlyFailed) {
+        }
+
+        @Override
+        public void jobAborted(String reason, int lostRank) {
+        }
+    };
+
+    /** Processes first known dead in this epoch. */
+    void failuresDetected(long epoch, List<FailedProcess> newlyFailed);
+
+    /** Every copy of {@code lostRank} is dead: the job cannot go on. */
+    void jobAborted(String reason, int lostRank);
+}
