@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 
 import org.fthp.empi.Empi;
 import org.fthp.empi.EmpiException;
+import org.fthp.replication.failure.CoordinatorLink;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.progress.IdleStrategy;
 import org.fthp.replication.staging.StagingPool;
@@ -26,6 +27,7 @@ final class Session {
     private static int threadLevel;
     private static Thread mainThread;
     private static StagingPool pool;
+    private static CoordinatorLink coordinator;
     private static final OrphanRequests ORPHANS = new OrphanRequests();
 
     private Session() {}
@@ -59,6 +61,7 @@ final class Session {
                     Structures.idup(Empi.COMM_WORLD), rank, members, null));
             MPI.COMM_SELF.bind(new CommStructure(SELF_ID, Empi.COMM_SELF, Empi.COMM_SELF,
                     Structures.idup(Empi.COMM_SELF), 0, new int[] {rank}, null));
+            coordinator = connectCoordinator(rank, size);
         } catch (EmpiException e) {
             throw Errors.from(e);
         }
@@ -70,9 +73,24 @@ final class Session {
         return threadLevel;
     }
 
+    private static CoordinatorLink connectCoordinator(int rank, int size) throws MPIException {
+        try {
+            return CoordinatorLink.connectIfConfigured(rank, size);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw Errors.error(MPI.ERR_OTHER, "interrupted while connecting to the coordinator");
+        } catch (java.util.concurrent.TimeoutException | RuntimeException e) {
+            throw Errors.error(MPI.ERR_OTHER, "cannot reach this node's coordinator: " + e);
+        }
+    }
+
     static synchronized void finish() throws MPIException {
         try {
             ORPHANS.drain();
+            if (coordinator != null) {
+                coordinator.finish();
+                coordinator = null;
+            }
             Empi.finalizeMpi();
         } catch (EmpiException e) {
             throw Errors.from(e);

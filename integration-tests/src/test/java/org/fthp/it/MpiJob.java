@@ -54,10 +54,17 @@ public final class MpiJob {
     }
 
     public static Result run(int np, Duration timeout, Class<?> program, String... args) {
+        return runWith(List.of(), np, timeout, program, args);
+    }
+
+    /** As {@link #run}, with fthp-run options (before "--") such as {@code --nodes 2}. */
+    public static Result runWith(List<String> launcherOptions, int np, Duration timeout, Class<?> program,
+                                 String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(home().resolve("bin/fthp-run").toString());
         cmd.add("-np");
         cmd.add(Integer.toString(np));
+        cmd.addAll(launcherOptions);
         cmd.add("--");
         cmd.add("-XX:TieredStopAtLevel=1");
         cmd.add("-Xss2m");

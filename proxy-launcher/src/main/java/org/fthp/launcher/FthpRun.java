@@ -2,9 +2,11 @@ package org.fthp.launcher;
 
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code fthp-run}: launches a Java MPI program on the native MPI through FTHP-J.
@@ -48,6 +50,30 @@ public final class FthpRun {
         if (options.verbose()) {
             System.err.println("fthp-run: " + MpirunCommand.display(command));
         }
-        return MpirunJob.run(command, Map.of(MpirunCommand.ABI_ENV, abi.toString()));
+        Map<String, String> jobEnv = new HashMap<>();
+        jobEnv.put(MpirunCommand.ABI_ENV, abi.toString());
+        if (!options.coordinators().wanted()) {
+            return MpirunJob.run(command, jobEnv);
+        }
+        try (Coordinators coordinators = Coordinators.start(options.coordinators(), options.ranks(), java, runtimeJar)) {
+            jobEnv.putAll(coordinators.environment());
+            int code = MpirunJob.run(command, jobEnv, job -> coordinators.onAbort(line -> {
+                System.err.println("fthp-run: job aborted by the coordinators: " + line);
+                // mpirun may be aborting already (it saw the death too); signalling it in the middle
+                // of that makes Open MPI 4.1's mpirun crash, so give it a moment first
+                try {
+                    job.waitFor(ABORT_GRACE_SECONDS, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                MpirunJob.stop(job);
+            }));
+            return coordinators.aborted() ? EXIT_RANK_LOST : code;
+        }
     }
+
+    private static final long ABORT_GRACE_SECONDS = 3;
+
+    /** Exit code when the coordinators end the job because a rank lost every copy. */
+    static final int EXIT_RANK_LOST = 4;
 }

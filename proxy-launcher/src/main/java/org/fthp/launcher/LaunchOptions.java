@@ -16,6 +16,7 @@ import java.util.Optional;
  * @param appJar         the -jar file, if the program is started from a jar
  * @param mainClass      the main class named on the command line (absent with -jar)
  * @param programArgs    arguments for the program's main method
+ * @param coordinators   the coordinator hierarchy to start (none unless --nodes is given)
  */
 public record LaunchOptions(
         boolean helpRequested,
@@ -26,7 +27,8 @@ public record LaunchOptions(
         Optional<String> userClasspath,
         Optional<Path> appJar,
         Optional<String> mainClass,
-        List<String> programArgs) {
+        List<String> programArgs,
+        CoordinatorPlan coordinators) {
 
     public LaunchOptions {
         mpirunArgs = List.copyOf(mpirunArgs);
@@ -36,6 +38,6 @@ public record LaunchOptions(
 
     static LaunchOptions help() {
         return new LaunchOptions(true, 0, false, List.of(), List.of(),
-                Optional.empty(), Optional.empty(), Optional.empty(), List.of());
+                Optional.empty(), Optional.empty(), Optional.empty(), List.of(), CoordinatorPlan.NONE);
     }
 }

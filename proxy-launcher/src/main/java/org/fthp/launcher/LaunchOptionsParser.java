@@ -39,6 +39,9 @@ public final class LaunchOptionsParser {
 
         Integer ranks = null;
         boolean verbose = false;
+        int nodes = 0;
+        int groupSize = 0;
+        Optional<Path> events = Optional.empty();
         List<String> mpirunArgs = new ArrayList<>();
         for (int i = 0; i < launcherPart.size(); i++) {
             String token = launcherPart.get(i);
@@ -53,8 +56,14 @@ public final class LaunchOptionsParser {
                     }
                     ranks = parseRanks(token, launcherPart.get(++i));
                 }
+                case "--nodes" -> nodes = positive(token, valueOf(launcherPart, ++i, token));
+                case "--group-size" -> groupSize = positive(token, valueOf(launcherPart, ++i, token));
+                case "--events" -> events = Optional.of(Path.of(valueOf(launcherPart, ++i, token)));
                 default -> mpirunArgs.add(token);
             }
+        }
+        if ((groupSize > 0 || events.isPresent()) && nodes == 0) {
+            throw LaunchException.usage("--group-size and --events need --nodes K (the coordinators to start)");
         }
         if (ranks == null) {
             throw LaunchException.usage("missing -np N (the number of ranks)");
@@ -66,7 +75,28 @@ public final class LaunchOptionsParser {
         if (javaPart.isEmpty()) {
             throw LaunchException.usage("nothing after \"--\": give a main class or -jar app.jar");
         }
-        return parseJavaPart(ranks, verbose, mpirunArgs, javaPart);
+        CoordinatorPlan plan = nodes == 0 ? CoordinatorPlan.NONE
+                : new CoordinatorPlan(nodes, groupSize == 0 ? CoordinatorPlan.defaultGroupSize(nodes) : groupSize, events);
+        return parseJavaPart(ranks, verbose, mpirunArgs, javaPart, plan);
+    }
+
+    private static String valueOf(List<String> tokens, int index, String option) throws LaunchException {
+        if (index >= tokens.size()) {
+            throw LaunchException.usage(option + " needs a value");
+        }
+        return tokens.get(index);
+    }
+
+    private static int positive(String option, String value) throws LaunchException {
+        try {
+            int v = Integer.parseInt(value);
+            if (v > 0) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw LaunchException.usage(option + " must be a positive integer, not \"" + value + "\"");
     }
 
     private static int parseRanks(String option, String value) throws LaunchException {
@@ -83,7 +113,7 @@ public final class LaunchOptionsParser {
     }
 
     private static LaunchOptions parseJavaPart(int ranks, boolean verbose, List<String> mpirunArgs,
-                                               List<String> javaPart) throws LaunchException {
+                                               List<String> javaPart, CoordinatorPlan plan) throws LaunchException {
         List<String> javaOptions = new ArrayList<>();
         Optional<String> classpath = Optional.empty();
         for (int i = 0; i < javaPart.size(); i++) {
@@ -102,7 +132,7 @@ public final class LaunchOptionsParser {
                 }
                 Path jar = Path.of(rest.get(0));
                 return new LaunchOptions(false, ranks, verbose, mpirunArgs, javaOptions, classpath,
-                        Optional.of(jar), Optional.empty(), rest.subList(1, rest.size()));
+                        Optional.of(jar), Optional.empty(), rest.subList(1, rest.size()), plan);
             } else if (MODULE_MAIN_OPTIONS.contains(token) || token.startsWith("--module=")) {
                 throw LaunchException.usage(token + " (launching a main module) is not supported; use -cp and a main class");
             } else if (JAVA_OPTIONS_WITH_SEPARATE_VALUE.contains(token)) {
@@ -115,7 +145,7 @@ public final class LaunchOptionsParser {
                 javaOptions.add(token);
             } else {
                 return new LaunchOptions(false, ranks, verbose, mpirunArgs, javaOptions, classpath,
-                        Optional.empty(), Optional.of(token), rest);
+                        Optional.empty(), Optional.of(token), rest, plan);
             }
         }
         throw LaunchException.usage("no main class after \"--\": give a main class or -jar app.jar");

@@ -40,6 +40,13 @@ public final class MpirunCommand {
         // Local children inherit the environment anyway; -x also carries it to remote nodes.
         command.add("-x");
         command.add(ABI_ENV);
+        if (options.coordinators().wanted()) {
+            // names only: the values (the secret among them) travel in the environment, never on a command line
+            command.add("-x");
+            command.add(Coordinators.SECRET_ENV);
+            command.add("-x");
+            command.add(Coordinators.ADDRESSES_ENV);
+        }
         command.addAll(passthrough);
 
         command.add(host.java().toString());

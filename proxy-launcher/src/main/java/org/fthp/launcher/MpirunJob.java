@@ -20,6 +20,12 @@ public final class MpirunJob {
     private MpirunJob() {}
 
     public static int run(List<String> command, Map<String, String> extraEnv) throws LaunchException {
+        return run(command, extraEnv, mpirun -> { });
+    }
+
+    /** As {@link #run(List, Map)}; {@code started} gets the mpirun process (e.g. to stop it on a job abort). */
+    public static int run(List<String> command, Map<String, String> extraEnv,
+                          java.util.function.Consumer<Process> started) throws LaunchException {
         ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
         builder.environment().putAll(extraEnv);
         Process mpirun;
@@ -30,6 +36,7 @@ public final class MpirunJob {
         }
         Thread teardown = new Thread(() -> stop(mpirun), "fthp-run-teardown");
         Runtime.getRuntime().addShutdownHook(teardown);
+        started.accept(mpirun);
         try {
             return mpirun.waitFor();
         } catch (InterruptedException e) {

@@ -15,6 +15,10 @@ final class Usage {
             Options before "--":
               -np N, -n N, --np N   number of ranks (a positive integer; required)
               --verbose             print the native launcher command line to stderr
+              --nodes K             start K coordinators (emulated nodes: blocks of ranks); a rank
+                                    that loses every copy then ends the job with exit code 4
+              --group-size G        coordinators per group leader (default: about sqrt(K))
+              --events FILE         the primary coordinator's failure log (JSON lines)
               -h, --help            print this help
               anything else         passed to mpirun verbatim, in order
 

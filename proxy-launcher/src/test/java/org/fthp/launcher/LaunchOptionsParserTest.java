@@ -37,6 +37,20 @@ class LaunchOptionsParserTest {
     }
 
     @Test
+    void coordinatorOptionsAreOursNotMpirun() throws LaunchException {
+        LaunchOptions o = parse("-np", "8", "--nodes", "4", "--events", "ev.jsonl", "--", "Main");
+        assertEquals(4, o.coordinators().nodes());
+        assertEquals(2, o.coordinators().groupSize(), "default group size: about sqrt(nodes)");
+        assertEquals(Optional.of(java.nio.file.Path.of("ev.jsonl")), o.coordinators().events());
+        assertEquals(List.of(), o.mpirunArgs());
+        assertEquals(3, parse("-np", "2", "--nodes", "9", "--group-size", "3", "--", "Main").coordinators().groupSize());
+        assertFalse(parse("-np", "2", "--", "Main").coordinators().wanted());
+        assertThrows(LaunchException.class, () -> parse("-np", "2", "--nodes", "0", "--", "Main"));
+        assertThrows(LaunchException.class, () -> parse("-np", "2", "--group-size", "2", "--", "Main"));
+        assertThrows(LaunchException.class, () -> parse("-np", "2", "--nodes", "--", "Main"));
+    }
+
+    @Test
     void acceptsEveryRanksSpelling() throws LaunchException {
         assertEquals(3, parse("-n", "3", "--", "Main").ranks());
         assertEquals(5, parse("--np", "5", "--", "Main").ranks());

@@ -76,4 +76,13 @@ class MpirunCommandTest {
         assertEquals("java -cp a:b Main 'two words' 'it'\\''s'",
                 MpirunCommand.display(List.of("java", "-cp", "a:b", "Main", "two words", "it's")));
     }
+
+    @Test
+    void coordinatorVariablesTravelByNameOnly() throws LaunchException {
+        List<String> cmd = build(ROOT_TWO_CORES, "-np", "2", "--nodes", "2", "--", "-cp", "a.jar", "Main");
+        String line = String.join(" ", cmd);
+        assertTrue(line.contains("-x FTHP_JOB_SECRET"), line);
+        assertTrue(line.contains("-x FTHP_COORDINATORS"), line);
+        assertFalse(line.contains("FTHP_JOB_SECRET="), "never a secret on a command line: " + line);
+    }
 }

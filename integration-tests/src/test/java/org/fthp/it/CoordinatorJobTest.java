@@ -1,0 +1,48 @@
+package org.fthp.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import org.fthp.it.programs.FailureHalt;
+import org.fthp.it.programs.P2pBasics;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Jobs with coordinators (fthp-run --nodes K): every rank registers, and a lost rank ends the job. */
+class CoordinatorJobTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aJobWithCoordinatorsRunsAsUsualAndLogsNoFailure() throws Exception {
+        Path events = dir.resolve("events.jsonl");
+        MpiJob.Result r = MpiJob.runWith(List.of("--nodes", "2", "--events", events.toString()), 4,
+                MpiJob.DEFAULT_TIMEOUT, P2pBasics.class).assertSuccess();
+        assertTrue(r.stdout().contains("P2pBasics OK rank 3"), r.stdout());
+        assertEquals(List.of(), Files.readAllLines(events), "no failure was detected");
+    }
+
+    @Test
+    void aRankThatDiesWithoutReplicaEndsTheJobQuickly() throws Exception {
+        Path events = dir.resolve("events.jsonl");
+        long start = System.nanoTime();
+        MpiJob.Result r = MpiJob.runWith(List.of("--nodes", "2", "--group-size", "1", "--events", events.toString()),
+                4, Duration.ofSeconds(60), FailureHalt.class);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertNotEquals(0, r.exitCode(), "the job must fail");
+        assertTrue(seconds < 30, "ended by the failure machinery, not a timeout: " + seconds + " s");
+        assertTrue(!r.stdout().contains("NOT REACHED"), r.stdout());
+        List<String> lines = Files.readAllLines(events);
+        assertTrue(!lines.isEmpty() && lines.get(0).contains("\"event\":\"failure-detected\"")
+                && lines.get(0).contains("\"nativeRank\":1"), "first detected failure is rank 1: " + lines);
+        assertTrue(lines.stream().anyMatch(l -> l.contains("\"event\":\"job-aborted\"") && l.contains("\"logicalRank\":1")),
+                "the abort names rank 1: " + lines);
+    }
+}

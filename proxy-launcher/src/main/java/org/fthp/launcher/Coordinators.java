@@ -1,0 +1,173 @@
+package org.fthp.launcher;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The coordinator processes of one job: one {@code CoordinatorMain} per
+ * (emulated) node on loopback, started before mpirun and stopped after it.
+ *
+ * <p>The per-job secret is generated here and handed over in the environment
+ * only. The primary prints {@code FTHP_JOB_ABORT ...} when a rank has lost
+ * every copy; whoever registered with {@link #onAbort} is told, once.
+ */
+final class Coordinators implements AutoCloseable {
+
+    static final String SECRET_ENV = "FTHP_JOB_SECRET";
+    static final String ADDRESSES_ENV = "FTHP_COORDINATORS";
+    private static final String MAIN = "org.fthp.coordinator.node.CoordinatorMain";
+    private static final String READY = "FTHP_COORDINATOR_READY";
+    private static final String ABORT = "FTHP_JOB_ABORT";
+    private static final long READY_SECONDS = 30;
+
+    private final List<Process> processes = new ArrayList<>();
+    private final String secretHex;
+    private final String addresses;
+    private final CompletableFuture<String> abort = new CompletableFuture<>();
+
+    private Coordinators(String secretHex, String addresses) {
+        this.secretHex = secretHex;
+        this.addresses = addresses;
+    }
+
+    static Coordinators start(CoordinatorPlan plan, int ranks, Path java, Path runtimeJar) throws LaunchException {
+        byte[] secret = new byte[32];
+        new SecureRandom().nextBytes(secret);
+        List<Integer> ports = freePorts(plan.nodes());
+        List<String> nodes = new ArrayList<>();
+        for (int port : ports) {
+            nodes.add("127.0.0.1:" + port);
+        }
+        Coordinators c = new Coordinators(HexFormat.of().formatHex(secret), String.join(",", nodes));
+        CountDownLatch ready = new CountDownLatch(plan.nodes());
+        try {
+            for (int id = 0; id < plan.nodes(); id++) {
+                List<String> cmd = new ArrayList<>(List.of(java.toString(), "-XX:+UseSerialGC",
+                        "-XX:TieredStopAtLevel=1", "-Dio.netty.noUnsafe=true", "-cp", runtimeJar.toString(), MAIN,
+                        "--node-id", Integer.toString(id), "--nodes", c.addresses,
+                        "--group-size", Integer.toString(plan.groupSize()),
+                        "--ranks", Integer.toString(ranks), "--replicas", "0"));
+                if (id == 0 && plan.events().isPresent()) {
+                    cmd.add("--events");
+                    cmd.add(plan.events().get().toAbsolutePath().toString());
+                }
+                ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT)
+                        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                pb.environment().put(SECRET_ENV, c.secretHex);
+                Process p = pb.start();
+                c.processes.add(p);
+                c.watch(p, id, ready::countDown);
+            }
+            if (!ready.await(READY_SECONDS, TimeUnit.SECONDS)) {
+                throw LaunchException.environment("the coordinators did not start within " + READY_SECONDS + " s");
+            }
+        } catch (IOException e) {
+            c.close();
+            throw LaunchException.environment("cannot start the coordinators: " + e.getMessage());
+        } catch (InterruptedException e) {
+            c.close();
+            Thread.currentThread().interrupt();
+            throw LaunchException.environment("interrupted while starting the coordinators");
+        } catch (LaunchException e) {
+            c.close();
+            throw e;
+        }
+        return c;
+    }
+
+    /** Ports free right now on loopback; the coordinators bind them a moment later. */
+    private static List<Integer> freePorts(int n) throws LaunchException {
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                held.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+            }
+            List<Integer> ports = new ArrayList<>();
+            for (ServerSocket s : held) {
+                ports.add(s.getLocalPort());
+            }
+            return ports;
+        } catch (IOException e) {
+            throw LaunchException.environment("no free loopback port for a coordinator: " + e.getMessage());
+        } finally {
+            for (ServerSocket s : held) {
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // nothing to do
+                }
+            }
+        }
+    }
+
+    /** Reads one coordinator's stdout: its ready line, and the primary's abort line. */
+    private void watch(Process p, int id, Runnable onReady) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(
+                    new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    if (line.startsWith(READY)) {
+                        onReady.run();
+                    } else if (line.startsWith(ABORT)) {
+                        abort.complete(line.substring(ABORT.length()).strip());
+                    }
+                }
+            } catch (IOException ignored) {
+                // the coordinator went away; close() deals with it
+            }
+        }, "fthp-run-coordinator-" + id);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** What the ranks need to find and authenticate to their coordinators. */
+    Map<String, String> environment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put(SECRET_ENV, secretHex);
+        env.put(ADDRESSES_ENV, addresses);
+        return env;
+    }
+
+    /** Runs {@code action} with the primary's abort line (e.g. "rank=1 reason=...") if the job is aborted. */
+    void onAbort(Consumer<String> action) {
+        abort.thenAccept(action);
+    }
+
+    boolean aborted() {
+        return abort.isDone();
+    }
+
+    /** Stops every coordinator process, by the handles we started them with. */
+    @Override
+    public void close() {
+        for (Process p : processes) {
+            p.destroy();
+        }
+        for (Process p : processes) {
+            try {
+                if (!p.waitFor(3, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

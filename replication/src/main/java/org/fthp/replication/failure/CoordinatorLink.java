@@ -1,0 +1,90 @@
+package org.fthp.replication.failure;
+
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+
+import org.fthp.coordinator.client.CoordinatorClient;
+import org.fthp.coordinator.client.FailureListener;
+import org.fthp.coordinator.event.FailedProcess;
+import org.fthp.coordinator.event.Role;
+import org.fthp.coordinator.wire.JobSecret;
+import org.fthp.coordinator.wire.NodeAddress;
+
+/**
+ * This process's connection to its node's coordinator, when fthp-run started
+ * coordinators ({@code FTHP_COORDINATORS}: every node's address; emulated
+ * nodes are consecutive blocks of native ranks). Staying connected is what
+ * lets the coordinators notice this process die; {@link #finish()} at
+ * Finalize says the end was not a failure.
+ *
+ * <p>Failure sets are only recorded for now: repair consumes them later.
+ */
+public final class CoordinatorLink implements FailureListener {
+
+    public static final String ADDRESSES_ENV = "FTHP_COORDINATORS";
+
+    private final CoordinatorClient client;
+    private volatile long latestEpoch;
+
+    private CoordinatorLink(CoordinatorClient client) {
+        this.client = client;
+    }
+
+    /** Connects if the job has coordinators; null if it has none. */
+    public static CoordinatorLink connectIfConfigured(int nativeRank, int nativeSize)
+            throws InterruptedException, TimeoutException {
+        String list = System.getenv(ADDRESSES_ENV);
+        if (list == null || list.isBlank()) {
+            return null;
+        }
+        // a few small messages per job: Netty's Unsafe fast paths are not worth the JDK's warnings
+        System.setProperty("io.netty.noUnsafe", "true");
+        String[] nodes = list.split(",");
+        NodeAddress mine = NodeAddress.parse(nodes[nodeOf(nativeRank, nativeSize, nodes.length)].strip());
+        CoordinatorLink[] self = new CoordinatorLink[1];
+        FailureListener forward = new FailureListener() {
+            @Override
+            public void onFailureSet(long epoch, List<FailedProcess> failed) {
+                self[0].onFailureSet(epoch, failed);
+            }
+
+            @Override
+            public void onJobAbort(String reason, int lostRank) {
+                self[0].onJobAbort(reason, lostRank);
+            }
+        };
+        CoordinatorClient client = CoordinatorClient.builder()
+                .coordinator(mine)
+                .secret(JobSecret.fromEnvironment())
+                .ranks(nativeRank, nativeRank, Role.CMP)
+                .listener(forward)
+                .connect();
+        self[0] = new CoordinatorLink(client);
+        return self[0];
+    }
+
+    /** Emulated nodes are blocks of consecutive native ranks, as even as the counts allow. */
+    static int nodeOf(int nativeRank, int nativeSize, int nodes) {
+        int perNode = (nativeSize + nodes - 1) / nodes;
+        return Math.min(nodes - 1, nativeRank / perNode);
+    }
+
+    @Override
+    public void onFailureSet(long epoch, List<FailedProcess> failed) {
+        latestEpoch = epoch;
+    }
+
+    @Override
+    public void onJobAbort(String reason, int lostRank) {
+        System.err.println("fthp: the coordinators end the job: " + reason);
+    }
+
+    public long latestEpoch() {
+        return latestEpoch;
+    }
+
+    /** Tells the coordinator this process ends normally, then disconnects. */
+    public void finish() {
+        client.finish();
+    }
+}
