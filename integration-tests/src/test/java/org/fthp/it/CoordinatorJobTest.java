@@ -45,4 +45,20 @@ class CoordinatorJobTest {
         assertTrue(lines.stream().anyMatch(l -> l.contains("\"event\":\"job-aborted\"") && l.contains("\"logicalRank\":1")),
                 "the abort names rank 1: " + lines);
     }
+
+    @Test
+    void anInjectedKillIsLoggedDetectedAndEndsTheJob() throws Exception {
+        // at 8 s every rank has long registered with its coordinator, even on a loaded machine
+        Path events = dir.resolve("events.jsonl");
+        MpiJob.Result r = MpiJob.runWith(List.of("--nodes", "2", "--events", events.toString(), "--kill", "1@8"),
+                4, Duration.ofSeconds(60), FailureHalt.class, "wait");
+        assertEquals(4, r.exitCode(), "the coordinators end the job: " + r.stderr());
+        assertTrue(r.stderr().contains("rank=1"), r.stderr());
+        List<String> lines = Files.readAllLines(events);
+        assertTrue(lines.get(0).contains("\"event\":\"failure-injected\"") && lines.get(0).contains("\"nativeRank\":1"),
+                "the kill comes first: " + lines);
+        assertTrue(lines.stream().anyMatch(l -> l.contains("failure-detected") && l.contains("\"nativeRank\":1")
+                && l.contains("\"epoch\":1")), "then its detection, epoch 1: " + lines);
+        assertTrue(lines.stream().anyMatch(l -> l.contains("job-aborted") && l.contains("\"logicalRank\":1")), "" + lines);
+    }
 }

@@ -149,8 +149,19 @@ final class Coordinators implements AutoCloseable {
         abort.thenAccept(action);
     }
 
-    boolean aborted() {
-        return abort.isDone();
+    /** Whether the primary has ended (or within {@code seconds} ends) the job. */
+    boolean awaitAbort(long seconds) {
+        try {
+            abort.get(seconds, TimeUnit.SECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return abort.isDone();
+        }
     }
 
     /** Stops every coordinator process, by the handles we started them with. */

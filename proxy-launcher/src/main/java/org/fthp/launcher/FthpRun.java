@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import org.fthp.launcher.inject.FailureInjector;
+
 /**
  * {@code fthp-run}: launches a Java MPI program on the native MPI through FTHP-J.
  *
@@ -52,27 +54,42 @@ public final class FthpRun {
         }
         Map<String, String> jobEnv = new HashMap<>();
         jobEnv.put(MpirunCommand.ABI_ENV, abi.toString());
+        FailureInjector injector = options.kills().wanted()
+                ? new FailureInjector(options.kills(), options.ranks(), options.ranks(), options.coordinators().events())
+                : null;
         if (!options.coordinators().wanted()) {
-            return MpirunJob.run(command, jobEnv);
+            return MpirunJob.run(command, jobEnv, job -> {
+                if (injector != null) {
+                    injector.start(job.toHandle());
+                }
+            });
         }
         try (Coordinators coordinators = Coordinators.start(options.coordinators(), options.ranks(), java, runtimeJar)) {
             jobEnv.putAll(coordinators.environment());
-            int code = MpirunJob.run(command, jobEnv, job -> coordinators.onAbort(line -> {
-                System.err.println("fthp-run: job aborted by the coordinators: " + line);
-                // mpirun may be aborting already (it saw the death too); signalling it in the middle
-                // of that makes Open MPI 4.1's mpirun crash, so give it a moment first
-                try {
-                    job.waitFor(ABORT_GRACE_SECONDS, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+            int code = MpirunJob.run(command, jobEnv, job -> {
+                if (injector != null) {
+                    injector.start(job.toHandle());
                 }
-                MpirunJob.stop(job);
-            }));
-            return coordinators.aborted() ? EXIT_RANK_LOST : code;
+                coordinators.onAbort(line -> endJob(job, line));
+            });
+            // mpirun may notice the death and end first; the coordinators' verdict is what counts
+            return code != 0 && coordinators.awaitAbort(ABORT_GRACE_SECONDS) ? EXIT_RANK_LOST : code;
         }
     }
 
     private static final long ABORT_GRACE_SECONDS = 3;
+
+    private static void endJob(Process mpirun, String abortLine) {
+        System.err.println("fthp-run: job aborted by the coordinators: " + abortLine);
+        // mpirun may be aborting already (it saw the death too); signalling it in the middle
+        // of that makes Open MPI 4.1's mpirun crash, so give it a moment first
+        try {
+            mpirun.waitFor(ABORT_GRACE_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        MpirunJob.stop(mpirun);
+    }
 
     /** Exit code when the coordinators end the job because a rank lost every copy. */
     static final int EXIT_RANK_LOST = 4;

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
+import org.fthp.launcher.inject.KillPlan;
+
 /**
  * What the user asked for, as parsed from the fthp-run command line.
  *
@@ -17,6 +19,7 @@ import java.util.Optional;
  * @param mainClass      the main class named on the command line (absent with -jar)
  * @param programArgs    arguments for the program's main method
  * @param coordinators   the coordinator hierarchy to start (none unless --nodes is given)
+ * @param kills          failures to inject (--kill, --inject weibull)
  */
 public record LaunchOptions(
         boolean helpRequested,
@@ -28,7 +31,8 @@ public record LaunchOptions(
         Optional<Path> appJar,
         Optional<String> mainClass,
         List<String> programArgs,
-        CoordinatorPlan coordinators) {
+        CoordinatorPlan coordinators,
+        KillPlan kills) {
 
     public LaunchOptions {
         mpirunArgs = List.copyOf(mpirunArgs);
@@ -38,6 +42,7 @@ public record LaunchOptions(
 
     static LaunchOptions help() {
         return new LaunchOptions(true, 0, false, List.of(), List.of(),
-                Optional.empty(), Optional.empty(), Optional.empty(), List.of(), CoordinatorPlan.NONE);
+                Optional.empty(), Optional.empty(), Optional.empty(), List.of(), CoordinatorPlan.NONE,
+                KillPlan.NONE);
     }
 }

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
+import org.fthp.launcher.inject.KillPlan;
+
 /**
  * Parses {@code fthp-run -np N [mpirun options] -- [java options] MainClass|-jar app.jar [args]}.
  *
@@ -42,6 +44,12 @@ public final class LaunchOptionsParser {
         int nodes = 0;
         int groupSize = 0;
         Optional<Path> events = Optional.empty();
+        List<KillPlan.ScheduledKill> kills = new ArrayList<>();
+        String inject = null;
+        Double mtbf = null;
+        boolean perProcess = false;
+        double shape = 0.7;
+        long seed = 1;
         List<String> mpirunArgs = new ArrayList<>();
         for (int i = 0; i < launcherPart.size(); i++) {
             String token = launcherPart.get(i);
@@ -59,12 +67,34 @@ public final class LaunchOptionsParser {
                 case "--nodes" -> nodes = positive(token, valueOf(launcherPart, ++i, token));
                 case "--group-size" -> groupSize = positive(token, valueOf(launcherPart, ++i, token));
                 case "--events" -> events = Optional.of(Path.of(valueOf(launcherPart, ++i, token)));
+                case "--kill" -> kills.add(killSpec(valueOf(launcherPart, ++i, token)));
+                case "--inject" -> inject = valueOf(launcherPart, ++i, token);
+                case "--mtbf" -> mtbf = positiveReal(token, valueOf(launcherPart, ++i, token));
+                case "--mtbf-per-process" -> {
+                    mtbf = positiveReal(token, valueOf(launcherPart, ++i, token));
+                    perProcess = true;
+                }
+                case "--shape" -> shape = positiveReal(token, valueOf(launcherPart, ++i, token));
+                case "--seed" -> seed = longValue(token, valueOf(launcherPart, ++i, token));
                 default -> mpirunArgs.add(token);
             }
         }
-        if ((groupSize > 0 || events.isPresent()) && nodes == 0) {
-            throw LaunchException.usage("--group-size and --events need --nodes K (the coordinators to start)");
+        if (groupSize > 0 && nodes == 0) {
+            throw LaunchException.usage("--group-size needs --nodes K (the coordinators to start)");
         }
+        KillPlan.Weibull weibull = null;
+        if (inject != null) {
+            if (!inject.equals("weibull")) {
+                throw LaunchException.usage("--inject knows only \"weibull\", not \"" + inject + "\"");
+            }
+            if (mtbf == null) {
+                throw LaunchException.usage("--inject weibull needs --mtbf SECONDS or --mtbf-per-process SECONDS");
+            }
+            weibull = new KillPlan.Weibull(mtbf, perProcess, shape, seed);
+        } else if (mtbf != null) {
+            throw LaunchException.usage("--mtbf needs --inject weibull");
+        }
+        KillPlan killPlan = kills.isEmpty() && weibull == null ? KillPlan.NONE : KillPlan.of(kills, weibull);
         if (ranks == null) {
             throw LaunchException.usage("missing -np N (the number of ranks)");
         }
@@ -75,9 +105,37 @@ public final class LaunchOptionsParser {
         if (javaPart.isEmpty()) {
             throw LaunchException.usage("nothing after \"--\": give a main class or -jar app.jar");
         }
-        CoordinatorPlan plan = nodes == 0 ? CoordinatorPlan.NONE
+        CoordinatorPlan plan = nodes == 0 ? new CoordinatorPlan(0, 0, events)
                 : new CoordinatorPlan(nodes, groupSize == 0 ? CoordinatorPlan.defaultGroupSize(nodes) : groupSize, events);
-        return parseJavaPart(ranks, verbose, mpirunArgs, javaPart, plan);
+        return parseJavaPart(ranks, verbose, mpirunArgs, javaPart, plan, killPlan);
+    }
+
+    private static KillPlan.ScheduledKill killSpec(String spec) throws LaunchException {
+        try {
+            return KillPlan.parseKill(spec);
+        } catch (IllegalArgumentException e) {
+            throw LaunchException.usage(e.getMessage());
+        }
+    }
+
+    private static double positiveReal(String option, String value) throws LaunchException {
+        try {
+            double v = Double.parseDouble(value);
+            if (v > 0 && Double.isFinite(v)) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw LaunchException.usage(option + " must be a positive number, not \"" + value + "\"");
+    }
+
+    private static long longValue(String option, String value) throws LaunchException {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw LaunchException.usage(option + " must be an integer, not \"" + value + "\"");
+        }
     }
 
     private static String valueOf(List<String> tokens, int index, String option) throws LaunchException {
@@ -113,7 +171,8 @@ public final class LaunchOptionsParser {
     }
 
     private static LaunchOptions parseJavaPart(int ranks, boolean verbose, List<String> mpirunArgs,
-                                               List<String> javaPart, CoordinatorPlan plan) throws LaunchException {
+                                               List<String> javaPart, CoordinatorPlan plan, KillPlan kills)
+            throws LaunchException {
         List<String> javaOptions = new ArrayList<>();
         Optional<String> classpath = Optional.empty();
         for (int i = 0; i < javaPart.size(); i++) {
@@ -132,7 +191,7 @@ public final class LaunchOptionsParser {
                 }
                 Path jar = Path.of(rest.get(0));
                 return new LaunchOptions(false, ranks, verbose, mpirunArgs, javaOptions, classpath,
-                        Optional.of(jar), Optional.empty(), rest.subList(1, rest.size()), plan);
+                        Optional.of(jar), Optional.empty(), rest.subList(1, rest.size()), plan, kills);
             } else if (MODULE_MAIN_OPTIONS.contains(token) || token.startsWith("--module=")) {
                 throw LaunchException.usage(token + " (launching a main module) is not supported; use -cp and a main class");
             } else if (JAVA_OPTIONS_WITH_SEPARATE_VALUE.contains(token)) {
@@ -145,7 +204,7 @@ public final class LaunchOptionsParser {
                 javaOptions.add(token);
             } else {
                 return new LaunchOptions(false, ranks, verbose, mpirunArgs, javaOptions, classpath,
-                        Optional.empty(), Optional.of(token), rest, plan);
+                        Optional.empty(), Optional.of(token), rest, plan, kills);
             }
         }
         throw LaunchException.usage("no main class after \"--\": give a main class or -jar app.jar");

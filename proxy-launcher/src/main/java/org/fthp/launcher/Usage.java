@@ -18,7 +18,14 @@ final class Usage {
               --nodes K             start K coordinators (emulated nodes: blocks of ranks); a rank
                                     that loses every copy then ends the job with exit code 4
               --group-size G        coordinators per group leader (default: about sqrt(K))
-              --events FILE         the primary coordinator's failure log (JSON lines)
+              --events FILE         failure log (JSON lines): injected kills, and with --nodes the
+                                    failures the coordinators detect
+              --kill R[:cmp|rep]@S  SIGKILL that copy of logical rank R S seconds after launch
+                                    (repeatable)
+              --inject weibull      random SIGKILLs at Weibull inter-arrival times, with
+                --mtbf S            system mean time between failures, or
+                --mtbf-per-process S  per-process MTBF (divided by the process count)
+                --shape K           Weibull shape (default 0.7)   --seed N  (default 1)
               -h, --help            print this help
               anything else         passed to mpirun verbatim, in order
 

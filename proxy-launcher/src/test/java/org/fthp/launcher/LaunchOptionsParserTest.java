@@ -47,7 +47,21 @@ class LaunchOptionsParserTest {
         assertFalse(parse("-np", "2", "--", "Main").coordinators().wanted());
         assertThrows(LaunchException.class, () -> parse("-np", "2", "--nodes", "0", "--", "Main"));
         assertThrows(LaunchException.class, () -> parse("-np", "2", "--group-size", "2", "--", "Main"));
+        assertEquals(Optional.of(java.nio.file.Path.of("e")), parse("-np", "2", "--events", "e", "--", "Main").coordinators().events());
         assertThrows(LaunchException.class, () -> parse("-np", "2", "--nodes", "--", "Main"));
+    }
+
+    @Test
+    void failureInjectionOptions() throws LaunchException {
+        LaunchOptions o = parse("-np", "4", "--kill", "1@2", "--kill", "0:rep@3.5", "--inject", "weibull",
+                "--mtbf-per-process", "100", "--shape", "0.5", "--seed", "9", "--", "Main");
+        assertEquals(2, o.kills().kills().size());
+        assertEquals(new org.fthp.launcher.inject.KillPlan.Weibull(100, true, 0.5, 9), o.kills().weibull().orElseThrow());
+        assertThrows(LaunchException.class, () -> parse("-np", "2", "--inject", "weibull", "--", "Main"));
+        assertThrows(LaunchException.class, () -> parse("-np", "2", "--inject", "poisson", "--mtbf", "1", "--", "Main"));
+        assertThrows(LaunchException.class, () -> parse("-np", "2", "--mtbf", "1", "--", "Main"));
+        assertThrows(LaunchException.class, () -> parse("-np", "2", "--kill", "a@b", "--", "Main"));
+        assertFalse(parse("-np", "2", "--", "Main").kills().wanted());
     }
 
     @Test

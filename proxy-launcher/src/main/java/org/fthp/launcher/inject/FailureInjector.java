@@ -1,0 +1,111 @@
+package org.fthp.launcher.inject;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Kills rank processes with SIGKILL as the plan says, on its own daemon
+ * thread, and logs each kill (JSON lines, the same file the primary
+ * coordinator logs detected failures to). Deterministic kills fire at their
+ * times; Weibull kills pick a random live rank process at each arrival.
+ *
+ * <p>Ranks are mapped to copies by the launch layout: native rank r &lt; N is
+ * the computational copy of logical r, native N + j the replica of logical j.
+ */
+public final class FailureInjector {
+
+    private final KillPlan plan;
+    private final int logicalRanks;
+    private final int processes;
+    private final Optional<Path> events;
+
+    public FailureInjector(KillPlan plan, int logicalRanks, int processes, Optional<Path> events) {
+        this.plan = plan;
+        this.logicalRanks = logicalRanks;
+        this.processes = processes;
+        this.events = events;
+    }
+
+    /** Starts injecting into the job under {@code launcher}; stops by itself when the job ends. */
+    public Thread start(ProcessHandle launcher) {
+        Thread t = new Thread(() -> run(launcher), "fthp-run-failure-injector");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private void run(ProcessHandle launcher) {
+        long start = System.nanoTime();
+        List<KillPlan.ScheduledKill> pending = new ArrayList<>(plan.kills());
+        pending.sort(Comparator.comparingDouble(KillPlan.ScheduledKill::atSeconds));
+        WeibullSampler sampler = plan.weibull()
+                .map(w -> new WeibullSampler(w.systemMtbf(processes), w.shape(), w.seed()))
+                .orElse(null);
+        double nextRandom = sampler == null ? Double.POSITIVE_INFINITY : sampler.nextInterval();
+        while (launcher.isAlive()) {
+            double now = (System.nanoTime() - start) / 1e9;
+            if (!pending.isEmpty() && pending.get(0).atSeconds() <= now) {
+                KillPlan.ScheduledKill k = pending.remove(0);
+                int nativeRank = k.replica() ? logicalRanks + k.logicalRank() : k.logicalRank();
+                kill(launcher, nativeRank, "scheduled kill " + k.logicalRank() + (k.replica() ? ":rep" : ":cmp")
+                        + "@" + k.atSeconds());
+                continue;
+            }
+            if (nextRandom <= now) {
+                Map<Integer, ProcessHandle> live = RankProcesses.of(launcher);
+                if (!live.isEmpty()) {
+                    List<Integer> ranks = new ArrayList<>(live.keySet());
+                    kill(launcher, ranks.get(sampler.pick(ranks.size())), "weibull");
+                }
+                nextRandom += sampler.nextInterval();
+                continue;
+            }
+            double until = Math.min(nextRandom, pending.isEmpty() ? Double.POSITIVE_INFINITY : pending.get(0).atSeconds());
+            long sleepMs = (long) Math.max(1, Math.min(200, (until - now) * 1000));
+            try {
+                Thread.sleep(sleepMs);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private void kill(ProcessHandle launcher, int nativeRank, String cause) {
+        ProcessHandle target = RankProcesses.of(launcher).get(nativeRank);
+        if (target == null) {
+            System.err.println("fthp-run: no live process for native rank " + nativeRank + " (" + cause + ")");
+            return;
+        }
+        boolean replica = nativeRank >= logicalRanks;
+        int logical = replica ? nativeRank - logicalRanks : nativeRank;
+        target.destroyForcibly();   // SIGKILL
+        log("{\"time\":\"" + Instant.now() + "\",\"event\":\"failure-injected\",\"pid\":" + target.pid()
+                + ",\"nativeRank\":" + nativeRank + ",\"logicalRank\":" + logical + ",\"role\":\""
+                + (replica ? "REP" : "CMP") + "\",\"cause\":\"" + cause + "\"}");
+        System.err.println("fthp-run: injected failure: killed native rank " + nativeRank + " (pid " + target.pid()
+                + ", " + cause + ")");
+    }
+
+    private void log(String line) {
+        if (events.isEmpty()) {
+            return;
+        }
+        // one write per line, appended: safe beside the primary coordinator writing the same file
+        try (BufferedWriter out = Files.newBufferedWriter(events.get(), StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+            out.write(line + System.lineSeparator());
+        } catch (IOException e) {
+            System.err.println("fthp-run: cannot write " + events.get() + ": " + e.getMessage());
+        }
+    }
+}

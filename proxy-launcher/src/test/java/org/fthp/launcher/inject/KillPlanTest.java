@@ -1,0 +1,29 @@
+package org.fthp.launcher.inject;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+class KillPlanTest {
+
+    @Test
+    void parsesRankRoleAndTime() {
+        assertEquals(new KillPlan.ScheduledKill(3, false, 2.5), KillPlan.parseKill("3@2.5"));
+        assertEquals(new KillPlan.ScheduledKill(0, false, 1), KillPlan.parseKill("0:cmp@1"));
+        assertEquals(new KillPlan.ScheduledKill(5, true, 0), KillPlan.parseKill("5:rep@0"));
+    }
+
+    @Test
+    void refusesMalformedSpecs() {
+        for (String bad : new String[] {"3", "@1", "3@", "x@1", "-1@2", "3:foo@1", "3@-1", "3@abc"}) {
+            assertThrows(IllegalArgumentException.class, () -> KillPlan.parseKill(bad), bad);
+        }
+    }
+
+    @Test
+    void perProcessMtbfIsDividedByTheProcessCount() {
+        assertEquals(2.5, new KillPlan.Weibull(40, true, 0.7, 1).systemMtbf(16));
+        assertEquals(40, new KillPlan.Weibull(40, false, 0.7, 1).systemMtbf(16));
+    }
+}
