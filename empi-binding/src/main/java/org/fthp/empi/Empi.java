@@ -185,6 +185,8 @@ public final class Empi {
     }
 
     // ---- downcall handles ----
+    // Only nonblocking calls on the data path (DESIGN §3): no blocking receive, send, wait, probe or
+    // collective is bound, so nothing here can wait on a dead process.
     // "critical" marks short calls that never call back into Java: the binding
     // registers no native callbacks (user reduction operations run in Java), so
     // even MPI_Test, which drives the library's progress engine, qualifies.
@@ -230,9 +232,7 @@ public final class Empi {
     private static final MethodHandle MH_IRECV = DC.critical("MPI_Irecv", "ipihiihp");
     private static final MethodHandle MH_IPROBE = DC.critical("MPI_Iprobe", "iiihpp");
     private static final MethodHandle MH_IMPROBE = DC.critical("MPI_Improbe", "iiihppp");
-    private static final MethodHandle MH_MRECV = DC.full("MPI_Mrecv", "ipihpp");
     private static final MethodHandle MH_IMRECV = DC.critical("MPI_Imrecv", "ipihpp");
-    private static final MethodHandle MH_RECV = DC.full("MPI_Recv", "ipihiihp");
     private static final MethodHandle MH_TEST = DC.critical("MPI_Test", "ippp");
     private static final MethodHandle MH_TESTSOME = DC.full("MPI_Testsome", "iipppp");
     private static final MethodHandle MH_CANCEL = DC.full("MPI_Cancel", "ip");
@@ -797,19 +797,6 @@ public final class Empi {
         }
     }
 
-    /** MPI_Mrecv; throws {@link EmpiException} on a non-success return. */
-    public static void mrecv(MemorySegment a0, int a1, long a2, MemorySegment a3, MemorySegment a4) {
-        int rc;
-        try {
-            rc = (int) MH_MRECV.invokeExact(a0, a1, a2, a3, a4);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        if (rc != SUCCESS) {
-            throw failure("MPI_Mrecv", rc);
-        }
-    }
-
     /** MPI_Imrecv; throws {@link EmpiException} on a non-success return. */
     public static void imrecv(MemorySegment a0, int a1, long a2, MemorySegment a3, MemorySegment a4) {
         int rc;
@@ -820,19 +807,6 @@ public final class Empi {
         }
         if (rc != SUCCESS) {
             throw failure("MPI_Imrecv", rc);
-        }
-    }
-
-    /** MPI_Recv; throws {@link EmpiException} on a non-success return. */
-    public static void recv(MemorySegment a0, int a1, long a2, int a3, int a4, long a5, MemorySegment a6) {
-        int rc;
-        try {
-            rc = (int) MH_RECV.invokeExact(a0, a1, a2, a3, a4, a5, a6);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        if (rc != SUCCESS) {
-            throw failure("MPI_Recv", rc);
         }
     }
 
