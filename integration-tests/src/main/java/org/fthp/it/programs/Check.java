@@ -10,6 +10,33 @@ public final class Check {
 
     private Check() {}
 
+    /** The checks of a program: may throw anything. */
+    @FunctionalInterface
+    public interface Body {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs a program's checks on every rank: any failure prints the rank and
+     * aborts the whole job (so the test sees a non-zero exit at once, not a
+     * hang); when every rank passed, rank 0 prints "{@code <name> OK np=<n>}".
+     */
+    public static void runAll(mpi.Intracomm w, String name, Body body) throws mpi.MPIException {
+        int rank = w.getRank();
+        try {
+            body.run();
+        } catch (Throwable t) {
+            System.err.println("rank " + rank + ": " + t);
+            t.printStackTrace();
+            System.err.flush();
+            w.abort(1);
+        }
+        w.barrier();
+        if (rank == 0) {
+            System.out.println(name + " OK np=" + w.getSize());
+        }
+    }
+
     public static void that(boolean condition, String what) {
         if (!condition) {
             throw new AssertionError("check failed: " + what);

@@ -25,7 +25,7 @@ public final class CollBlocking {
         w = MPI.COMM_WORLD;
         rank = w.getRank();
         size = w.getSize();
-        try {
+        Check.runAll(w, "CollBlocking", () -> {
             barrier();
             bcast();
             gather();
@@ -42,16 +42,7 @@ public final class CollBlocking {
             inPlace();
             neighbors();
             orderSensitiveDouble();
-        } catch (Throwable t) {
-            System.err.println("rank " + rank + ": " + t);
-            t.printStackTrace();
-            System.err.flush();
-            w.abort(1);
-        }
-        w.barrier();
-        if (rank == 0) {
-            System.out.println("CollBlocking OK np=" + size);
-        }
+        });
         MPI.Finalize();
     }
 

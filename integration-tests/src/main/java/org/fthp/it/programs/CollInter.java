@@ -17,18 +17,9 @@ public final class CollInter {
         MPI.Init(args);
         Intracomm w = MPI.COMM_WORLD;
         int rank = w.getRank();
-        try {
+        Check.runAll(w, "CollInter", () -> {
             run(w);
-        } catch (Throwable t) {
-            System.err.println("rank " + rank + ": " + t);
-            t.printStackTrace();
-            System.err.flush();
-            w.abort(1);
-        }
-        w.barrier();
-        if (rank == 0) {
-            System.out.println("CollInter OK np=" + w.getSize());
-        }
+        });
         MPI.Finalize();
     }
 

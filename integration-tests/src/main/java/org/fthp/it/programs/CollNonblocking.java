@@ -23,22 +23,13 @@ public final class CollNonblocking {
         w = MPI.COMM_WORLD;
         rank = w.getRank();
         size = w.getSize();
-        try {
+        Check.runAll(w, "CollNonblocking", () -> {
             for (int round = 0; round < 2; round++) {
                 batch(round);
             }
             inPlace();
             rootedEach();
-        } catch (Throwable t) {
-            System.err.println("rank " + rank + ": " + t);
-            t.printStackTrace();
-            System.err.flush();
-            w.abort(1);
-        }
-        w.barrier();
-        if (rank == 0) {
-            System.out.println("CollNonblocking OK np=" + size);
-        }
+        });
         MPI.Finalize();
     }
 

@@ -28,7 +28,7 @@ public final class CommsGroupsTopo {
         w = MPI.COMM_WORLD;
         rank = w.getRank();
         size = w.getSize();
-        try {
+        Check.runAll(w, "CommsGroupsTopo", () -> {
             worldGroup = w.getGroup();
             dupAndCompare();
             splits();
@@ -39,16 +39,7 @@ public final class CommsGroupsTopo {
             graph();
             distGraph();
             worldGroup.free();
-        } catch (Throwable t) {
-            System.err.println("rank " + rank + ": " + t);
-            t.printStackTrace();
-            System.err.flush();
-            w.abort(1);
-        }
-        w.barrier();
-        if (rank == 0) {
-            System.out.println("CommsGroupsTopo OK np=" + size);
-        }
+        });
         MPI.Finalize();
     }
 

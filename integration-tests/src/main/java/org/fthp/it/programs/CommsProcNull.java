@@ -18,7 +18,7 @@ public final class CommsProcNull {
         MPI.Init(args);
         Intracomm w = MPI.COMM_WORLD;
         int rank = w.getRank(), size = w.getSize();
-        try {
+        Check.runAll(w, "CommsProcNull", () -> {
             CartComm line = w.createCart(new int[] {size}, new boolean[] {false}, false);
             for (int disp : new int[] {1, -1}) {
                 ShiftParms sp = line.shift(0, disp);
@@ -41,16 +41,7 @@ public final class CommsProcNull {
                 }
             }
             line.free();
-        } catch (Throwable t) {
-            System.err.println("rank " + rank + ": " + t);
-            t.printStackTrace();
-            System.err.flush();
-            w.abort(1);
-        }
-        w.barrier();
-        if (rank == 0) {
-            System.out.println("CommsProcNull OK np=" + size);
-        }
+        });
         MPI.Finalize();
     }
 }

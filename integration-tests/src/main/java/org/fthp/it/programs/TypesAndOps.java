@@ -34,7 +34,7 @@ public final class TypesAndOps {
         size = w.getSize();
         right = (rank + 1) % size;
         left = (rank - 1 + size) % size;
-        try {
+        Check.runAll(w, "TypesAndOps", () -> {
             basics();
             contiguous();
             vectorAndResized();
@@ -49,16 +49,7 @@ public final class TypesAndOps {
             maxlocMinloc();
             reduceLocal();
             packUnpack();
-        } catch (Throwable t) {
-            System.err.println("rank " + rank + ": " + t);
-            t.printStackTrace();
-            System.err.flush();
-            w.abort(1);
-        }
-        w.barrier();
-        if (rank == 0) {
-            System.out.println("TypesAndOps OK np=" + size);
-        }
+        });
         MPI.Finalize();
     }
 

@@ -18,18 +18,9 @@ public final class TypesSlice {
         MPI.Init(args);
         Intracomm w = MPI.COMM_WORLD;
         int rank = w.getRank(), size = w.getSize();
-        try {
+        Check.runAll(w, "TypesSlice", () -> {
             run(w, rank, size);
-        } catch (Throwable t) {
-            System.err.println("rank " + rank + ": " + t);
-            t.printStackTrace();
-            System.err.flush();
-            w.abort(1);
-        }
-        w.barrier();
-        if (rank == 0) {
-            System.out.println("TypesSlice OK np=" + size);
-        }
+        });
         MPI.Finalize();
     }
 

@@ -38,7 +38,7 @@ public final class TypesStructExtent {
         MPI.Init(args);
         Intracomm w = MPI.COMM_WORLD;
         int rank = w.getRank(), size = w.getSize();
-        try {
+        Check.runAll(w, "TypesStructExtent", () -> {
             Check.equal(16, MPI.doubleInt.getExtent(), "MPI.doubleInt extent (C struct {double; int})");
             Check.equal(8, MPI.int2.getExtent(), "MPI.int2 extent");
             Datatype st = Datatype.createStruct(new int[] {1, 2, 1}, new int[] {0, 8, 24},
@@ -64,16 +64,7 @@ public final class TypesStructExtent {
             Check.equal(left, x.id(), "record 0 id");
             Check.equal(left + 100, y.id(), "record 1 id");
             Check.equal(left * 0.5, y.mass(), "record 1 mass");
-        } catch (Throwable t) {
-            System.err.println("rank " + rank + ": " + t);
-            t.printStackTrace();
-            System.err.flush();
-            w.abort(1);
-        }
-        w.barrier();
-        if (rank == 0) {
-            System.out.println("TypesStructExtent OK np=" + size);
-        }
+        });
         MPI.Finalize();
     }
 }
