@@ -76,6 +76,11 @@ public final class MpiJob {
     }
 
     static Result exec(List<String> cmd, Duration timeout) {
+        return exec(cmd, timeout, java.util.Map.of());
+    }
+
+    /** Runs a command with extra environment variables, under the same deadline and cleanup. */
+    static Result exec(List<String> cmd, Duration timeout, java.util.Map<String, String> env) {
         try {
             Path out = Files.createTempFile("fthp-job", ".out");
             Path err = Files.createTempFile("fthp-job", ".err");
@@ -84,6 +89,7 @@ public final class MpiJob {
                         .redirectOutput(out.toFile())
                         .redirectError(err.toFile())
                         .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                pb.environment().putAll(env);
                 Process p = pb.start();
                 if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                     killTree(p.toHandle());

@@ -38,6 +38,18 @@ public final class FthpHome {
     }
 
     /** {@code FTHP_MPI_JAR}, else the shaded jar built by the replication module. */
+    static final String PROXY_LIBRARY = "proxy-launcher/target/libfthp_proxy.so";
+
+    /** The library preloaded into mpirun when coordinators decide about failures ({@code FTHP_PROXY_LIB} overrides). */
+    public static Path proxyLibrary(Map<String, String> env) throws LaunchException {
+        String explicit = env.get("FTHP_PROXY_LIB");
+        Path lib = explicit != null && !explicit.isBlank() ? Path.of(explicit) : locate(env).resolve(PROXY_LIBRARY);
+        if (!java.nio.file.Files.isRegularFile(lib)) {
+            throw LaunchException.environment("proxy library " + lib + " not found (run scripts/build.sh)");
+        }
+        return lib.toAbsolutePath();
+    }
+
     public static Path runtimeJar(Map<String, String> env) throws LaunchException {
         String explicit = env.get("FTHP_MPI_JAR");
         Path jar = explicit != null && !explicit.isBlank()

@@ -1,5 +1,7 @@
 package org.fthp.launcher;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -64,8 +66,18 @@ public final class FthpRun {
                 }
             });
         }
+        Path proxy = FthpHome.proxyLibrary(env);
+        Path reports;
+        try {
+            reports = Files.createTempFile("fthp-proxy-", ".pids");
+        } catch (IOException e) {
+            throw LaunchException.environment("cannot create a temporary file: " + e.getMessage());
+        }
         try (Coordinators coordinators = Coordinators.start(options.coordinators(), options.ranks(), java, runtimeJar)) {
             jobEnv.putAll(coordinators.environment());
+            // preloaded into mpirun only: the library removes itself from the environment the ranks get
+            jobEnv.put("LD_PRELOAD", proxy.toString());
+            jobEnv.put("FTHP_PROXY_REPORT", reports.toString());
             int code = MpirunJob.run(command, jobEnv, job -> {
                 if (injector != null) {
                     injector.start(job.toHandle());
@@ -74,6 +86,12 @@ public final class FthpRun {
             });
             // mpirun may notice the death and end first; the coordinators' verdict is what counts
             return code != 0 && coordinators.awaitAbort(ABORT_GRACE_SECONDS) ? EXIT_RANK_LOST : code;
+        } finally {
+            try {
+                Files.deleteIfExists(reports);
+            } catch (IOException ignored) {
+                // a temporary file; nothing else to do
+            }
         }
     }
 
