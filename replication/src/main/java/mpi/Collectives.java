@@ -43,6 +43,54 @@ final class Collectives {
         }
     }
 
+    /**
+     * The per-peer blocks of a v-collective: each peer's region of the user
+     * buffer, and where its bytes sit in packed staging (at displacement ×
+     * type size, so displacements keep their meaning). Without blocks (a
+     * non-root) the counts are zero and nothing is staged.
+     */
+    record VLayout(Region[] blocks, int[] byteCounts, int[] byteDispls, long totalBytes) {
+
+        static VLayout none(int peers) {
+            return new VLayout(null, new int[peers], new int[peers], 0);
+        }
+
+        static VLayout of(Object buf, int[] counts, int[] displs, Datatype type, int peers) throws MPIException {
+            Args.counts(counts, displs, peers);
+            long size = Args.type(type).size();
+            Region[] blocks = new Region[peers];
+            int[] byteCounts = new int[peers];
+            int[] byteDispls = new int[peers];
+            long total = 0;
+            for (int i = 0; i < peers; i++) {
+                if (displs[i] < 0) {
+                    throw Errors.error(MPI.ERR_ARG, "negative displacement " + displs[i]);
+                }
+                blocks[i] = region(buf, displs[i], counts[i], type);
+                byteCounts[i] = toInt(counts[i] * size);
+                byteDispls[i] = toInt(displs[i] * size);
+                total = Math.max(total, (long) byteDispls[i] + byteCounts[i]);
+            }
+            return new VLayout(blocks, byteCounts, byteDispls, total);
+        }
+
+        void packInto(MemorySegment seg) {
+            if (blocks != null) {
+                for (int i = 0; i < blocks.length; i++) {
+                    blocks[i].packInto(seg, byteDispls[i]);
+                }
+            }
+        }
+
+        void unpackFrom(MemorySegment seg) {
+            if (blocks != null) {
+                for (int i = 0; i < blocks.length; i++) {
+                    blocks[i].unpackFrom(seg, byteDispls[i]);
+                }
+            }
+        }
+    }
+
     static Region region(Object buf, long itemOffset, int count, Datatype type) throws MPIException {
         TypeLayout layout = Args.type(type);
         Args.count(count);
@@ -136,43 +184,19 @@ final class Collectives {
         int peers = comm.peers();
         boolean isRoot = isRoot(s, root);
         boolean sends = contributes(s, root);
+        VLayout v = isRoot ? VLayout.of(recvbuf, recvcounts, displs, recvtype, peers) : VLayout.none(peers);
         CollectiveOp op = new CollectiveOp(Session.pool());
-        Region[] blocks = null;
-        int[] byteCounts = new int[peers];
-        int[] byteDispls = new int[peers];
-        long rbytes = 0;
-        if (isRoot) {
-            Args.counts(recvcounts, displs, peers);
-            blocks = new Region[peers];
-            long size = Args.type(recvtype).size();
-            for (int i = 0; i < peers; i++) {
-                blocks[i] = region(recvbuf, displs[i], recvcounts[i], recvtype);
-                byteCounts[i] = toInt(recvcounts[i] * size);
-                byteDispls[i] = toInt(displs[i] * size);
-                if (displs[i] < 0) {
-                    throw Errors.error(MPI.ERR_ARG, "negative displacement " + displs[i]);
-                }
-                rbytes = Math.max(rbytes, (long) byteDispls[i] + byteCounts[i]);
-            }
-        }
-        Region mine = !sends ? null : inPlace && isRoot ? blocks[s.rank()] : region(sendbuf, 0, sendcount, sendtype);
+        Region mine = !sends ? null : inPlace && isRoot ? v.blocks()[s.rank()] : region(sendbuf, 0, sendcount, sendtype);
         int sbytes = mine == null ? 0 : toInt(mine.bytes());
         MemorySegment sseg = op.stage(sbytes);
-        MemorySegment rseg = op.stage(rbytes);
-        MemorySegment cseg = ints(op, byteCounts);
-        MemorySegment dseg = ints(op, byteDispls);
+        MemorySegment rseg = op.stage(v.totalBytes());
+        MemorySegment cseg = ints(op, v.byteCounts());
+        MemorySegment dseg = ints(op, v.byteDispls());
         if (mine != null) {
             mine.packInto(sseg, 0);
         }
-        Region[] out = blocks;
         return op.start(req -> Empi.igatherv(sseg, sbytes, Empi.BYTE, rseg, cseg, dseg, Empi.BYTE, root, s.cmp(), req),
-                () -> {
-                    if (out != null) {
-                        for (int i = 0; i < out.length; i++) {
-                            out[i].unpackFrom(rseg, byteDispls[i]);
-                        }
-                    }
-                });
+                () -> v.unpackFrom(rseg));
     }
 
     static NativeOp scatter(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
@@ -204,36 +228,15 @@ final class Collectives {
         int peers = comm.peers();
         boolean isRoot = isRoot(s, root);
         boolean receives = contributes(s, root) && !(inPlace && isRoot);
+        VLayout v = isRoot ? VLayout.of(sendbuf, sendcounts, displs, sendtype, peers) : VLayout.none(peers);
         CollectiveOp op = new CollectiveOp(Session.pool());
-        int[] byteCounts = new int[peers];
-        int[] byteDispls = new int[peers];
-        long sbytes = 0;
-        Region[] blocks = null;
-        if (isRoot) {
-            Args.counts(sendcounts, displs, peers);
-            blocks = new Region[peers];
-            long size = Args.type(sendtype).size();
-            for (int i = 0; i < peers; i++) {
-                if (displs[i] < 0) {
-                    throw Errors.error(MPI.ERR_ARG, "negative displacement " + displs[i]);
-                }
-                blocks[i] = region(sendbuf, displs[i], sendcounts[i], sendtype);
-                byteCounts[i] = toInt(sendcounts[i] * size);
-                byteDispls[i] = toInt(displs[i] * size);
-                sbytes = Math.max(sbytes, (long) byteDispls[i] + byteCounts[i]);
-            }
-        }
         Region mine = receives ? region(recvbuf, 0, recvcount, recvtype) : null;
-        int rbytes = mine != null ? toInt(mine.bytes()) : (isRoot && !s.isInter() ? byteCounts[s.rank()] : 0);
-        MemorySegment sseg = op.stage(sbytes);
+        int rbytes = mine != null ? toInt(mine.bytes()) : (isRoot && !s.isInter() ? v.byteCounts()[s.rank()] : 0);
+        MemorySegment sseg = op.stage(v.totalBytes());
         MemorySegment rseg = op.stage(rbytes);
-        MemorySegment cseg = ints(op, byteCounts);
-        MemorySegment dseg = ints(op, byteDispls);
-        if (blocks != null) {
-            for (int i = 0; i < peers; i++) {
-                blocks[i].packInto(sseg, byteDispls[i]);
-            }
-        }
+        MemorySegment cseg = ints(op, v.byteCounts());
+        MemorySegment dseg = ints(op, v.byteDispls());
+        v.packInto(sseg);
         return op.start(req -> Empi.iscatterv(sseg, cseg, dseg, Empi.BYTE, rseg, rbytes, Empi.BYTE, root, s.cmp(), req),
                 () -> { if (mine != null) mine.unpackFrom(rseg, 0); });
     }
@@ -260,35 +263,17 @@ final class Collectives {
             throws MPIException {
         CommStructure s = comm.live();
         int peers = comm.peers();
-        Args.counts(recvcounts, displs, peers);
+        VLayout v = VLayout.of(recvbuf, recvcounts, displs, recvtype, peers);
         CollectiveOp op = new CollectiveOp(Session.pool());
-        Region[] blocks = new Region[peers];
-        int[] byteCounts = new int[peers];
-        int[] byteDispls = new int[peers];
-        long size = Args.type(recvtype).size();
-        long rbytes = 0;
-        for (int i = 0; i < peers; i++) {
-            if (displs[i] < 0) {
-                throw Errors.error(MPI.ERR_ARG, "negative displacement " + displs[i]);
-            }
-            blocks[i] = region(recvbuf, displs[i], recvcounts[i], recvtype);
-            byteCounts[i] = toInt(recvcounts[i] * size);
-            byteDispls[i] = toInt(displs[i] * size);
-            rbytes = Math.max(rbytes, (long) byteDispls[i] + byteCounts[i]);
-        }
-        Region mine = inPlace ? blocks[s.rank()] : region(sendbuf, 0, sendcount, sendtype);
+        Region mine = inPlace ? v.blocks()[s.rank()] : region(sendbuf, 0, sendcount, sendtype);
         int sbytes = toInt(mine.bytes());
         MemorySegment sseg = op.stage(sbytes);
-        MemorySegment rseg = op.stage(rbytes);
-        MemorySegment cseg = ints(op, byteCounts);
-        MemorySegment dseg = ints(op, byteDispls);
+        MemorySegment rseg = op.stage(v.totalBytes());
+        MemorySegment cseg = ints(op, v.byteCounts());
+        MemorySegment dseg = ints(op, v.byteDispls());
         mine.packInto(sseg, 0);
         return op.start(req -> Empi.iallgatherv(sseg, sbytes, Empi.BYTE, rseg, cseg, dseg, Empi.BYTE, s.cmp(), req),
-                () -> {
-                    for (int i = 0; i < peers; i++) {
-                        blocks[i].unpackFrom(rseg, byteDispls[i]);
-                    }
-                });
+                () -> v.unpackFrom(rseg));
     }
 
     static NativeOp allToAll(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
