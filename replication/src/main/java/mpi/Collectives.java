@@ -134,7 +134,7 @@ final class Collectives {
 
     static NativeOp barrier(CommStructure s) {
         CollectiveOp op = new CollectiveOp(Session.pool());
-        return op.start(req -> Empi.ibarrier(s.cmp(), req), null);
+        return op.start(s, null, req -> Empi.ibarrier(s.cmp(), req), null);
     }
 
     static NativeOp bcast(Comm comm, Object buf, int count, Datatype type, int root) throws MPIException {
@@ -149,7 +149,7 @@ final class Collectives {
         if (isRoot) {
             r.packInto(seg, 0);
         }
-        return op.start(req -> Empi.ibcast(seg, bytes, Empi.BYTE, root, s.cmp(), req),
+        return op.start(s, seg, req -> Empi.ibcast(seg, bytes, Empi.BYTE, root, s.cmp(), req),
                 () -> { if (receives) r.unpackFrom(seg, 0); });
     }
 
@@ -172,7 +172,7 @@ final class Collectives {
         if (mine != null) {
             mine.packInto(sseg, 0);
         }
-        return op.start(req -> Empi.igather(sseg, sbytes, Empi.BYTE, rseg, rblock, Empi.BYTE, root, s.cmp(), req),
+        return op.start(s, rseg, req -> Empi.igather(sseg, sbytes, Empi.BYTE, rseg, rblock, Empi.BYTE, root, s.cmp(), req),
                 () -> { if (isRoot) all.unpackFrom(rseg, 0); });
     }
 
@@ -195,7 +195,7 @@ final class Collectives {
         if (mine != null) {
             mine.packInto(sseg, 0);
         }
-        return op.start(req -> Empi.igatherv(sseg, sbytes, Empi.BYTE, rseg, cseg, dseg, Empi.BYTE, root, s.cmp(), req),
+        return op.start(s, rseg, req -> Empi.igatherv(sseg, sbytes, Empi.BYTE, rseg, cseg, dseg, Empi.BYTE, root, s.cmp(), req),
                 () -> v.unpackFrom(rseg));
     }
 
@@ -216,7 +216,7 @@ final class Collectives {
         if (isRoot) {
             all.packInto(sseg, 0);
         }
-        return op.start(req -> Empi.iscatter(sseg, sblock, Empi.BYTE, rseg, rbytes, Empi.BYTE, root, s.cmp(), req),
+        return op.start(s, rseg, req -> Empi.iscatter(sseg, sblock, Empi.BYTE, rseg, rbytes, Empi.BYTE, root, s.cmp(), req),
                 () -> { if (mine != null) mine.unpackFrom(rseg, 0); });
     }
 
@@ -237,7 +237,7 @@ final class Collectives {
         MemorySegment cseg = ints(op, v.byteCounts());
         MemorySegment dseg = ints(op, v.byteDispls());
         v.packInto(sseg);
-        return op.start(req -> Empi.iscatterv(sseg, cseg, dseg, Empi.BYTE, rseg, rbytes, Empi.BYTE, root, s.cmp(), req),
+        return op.start(s, rseg, req -> Empi.iscatterv(sseg, cseg, dseg, Empi.BYTE, rseg, rbytes, Empi.BYTE, root, s.cmp(), req),
                 () -> { if (mine != null) mine.unpackFrom(rseg, 0); });
     }
 
@@ -254,7 +254,7 @@ final class Collectives {
         MemorySegment sseg = op.stage(sbytes);
         MemorySegment rseg = op.stage((long) rblock * peers);
         mine.packInto(sseg, 0);
-        return op.start(req -> Empi.iallgather(sseg, sbytes, Empi.BYTE, rseg, rblock, Empi.BYTE, s.cmp(), req),
+        return op.start(s, rseg, req -> Empi.iallgather(sseg, sbytes, Empi.BYTE, rseg, rblock, Empi.BYTE, s.cmp(), req),
                 () -> all.unpackFrom(rseg, 0));
     }
 
@@ -272,7 +272,7 @@ final class Collectives {
         MemorySegment cseg = ints(op, v.byteCounts());
         MemorySegment dseg = ints(op, v.byteDispls());
         mine.packInto(sseg, 0);
-        return op.start(req -> Empi.iallgatherv(sseg, sbytes, Empi.BYTE, rseg, cseg, dseg, Empi.BYTE, s.cmp(), req),
+        return op.start(s, rseg, req -> Empi.iallgatherv(sseg, sbytes, Empi.BYTE, rseg, cseg, dseg, Empi.BYTE, s.cmp(), req),
                 () -> v.unpackFrom(rseg));
     }
 
@@ -288,7 +288,7 @@ final class Collectives {
         MemorySegment sseg = op.stage((long) sblock * peers);
         MemorySegment rseg = op.stage((long) rblock * peers);
         in.packInto(sseg, 0);
-        return op.start(req -> Empi.ialltoall(sseg, sblock, Empi.BYTE, rseg, rblock, Empi.BYTE, s.cmp(), req),
+        return op.start(s, rseg, req -> Empi.ialltoall(sseg, sblock, Empi.BYTE, rseg, rblock, Empi.BYTE, s.cmp(), req),
                 () -> out.unpackFrom(rseg, 0));
     }
 
@@ -364,7 +364,7 @@ final class Collectives {
         MemorySegment sds = ints(op, sdp);
         MemorySegment rcs = ints(op, rc);
         MemorySegment rds = ints(op, rdp);
-        return op.start(req -> Empi.ialltoallv(sseg, scs, sds, Empi.BYTE, rseg, rcs, rds, Empi.BYTE, s.cmp(), req),
+        return op.start(s, rseg, req -> Empi.ialltoallv(sseg, scs, sds, Empi.BYTE, rseg, rcs, rds, Empi.BYTE, s.cmp(), req),
                 () -> {
                     for (int i = 0; i < peers; i++) {
                         out[i].unpackFrom(rseg, rdp[i]);

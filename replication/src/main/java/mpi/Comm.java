@@ -13,6 +13,7 @@ import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.RecvOp;
 import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
 
 /**
@@ -247,7 +248,7 @@ public class Comm implements Freeable, Cloneable {
 
     // ---- point-to-point ----
 
-    private NativeOp startSend(Object buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
+    private NativeOp[] startSend(Object buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
             throws MPIException {
         CommStructure s = live();
         Args.count(count);
@@ -255,7 +256,8 @@ public class Comm implements Freeable, Cloneable {
         Args.sendTag(tag);
         TypeLayout layout = Args.type(type);
         UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, type);
-        return new SendOp(Session.pool(), s, ub, UserBuffer.START, count, layout, dest, tag, mode, MPI.PROC_NULL);
+        return SendOp.post(Session.pool(), Session.records(), s, Channel.USER, ub, UserBuffer.START, count, layout,
+                dest, tag, mode, MPI.PROC_NULL);
     }
 
     private RecvOp startRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
@@ -265,14 +267,19 @@ public class Comm implements Freeable, Cloneable {
         Args.recvTag(tag);
         TypeLayout layout = Args.type(type);
         UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, type);
-        return RecvOp.post(Session.pool(), s, ub, UserBuffer.START, count, layout, source, tag,
-                MPI.PROC_NULL, MPI.ANY_SOURCE);
+        return RecvOp.post(Session.pool(), Session.records(), s, Channel.USER, ub, UserBuffer.START, count, layout,
+                source, tag, MPI.PROC_NULL, MPI.ANY_SOURCE);
     }
 
     private void sendBlocking(Object buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
             throws MPIException {
         try {   // no guard(lambda) on the hottest paths: every nanosecond shows in small-message latency
-            Session.await(startSend(buf, count, type, dest, tag, mode));
+            NativeOp[] ops = startSend(buf, count, type, dest, tag, mode);
+            if (ops.length == 1) {
+                Session.await(ops[0]);
+            } else {
+                Requests.awaitAll(ops);
+            }
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         }
@@ -297,8 +304,9 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         return guard(() -> {
             RecvOp r = startRecv(recvbuf, recvcount, recvtype, source, recvtag);
-            NativeOp s = startSend(sendbuf, sendcount, sendtype, dest, sendtag, SendOp.Mode.STANDARD);
-            Requests.awaitAll(s, r);
+            NativeOp[] s = startSend(sendbuf, sendcount, sendtype, dest, sendtag, SendOp.Mode.STANDARD);
+            Requests.awaitAll(s);
+            Requests.awaitAll(r);
             return Requests.status(r);
         });
     }
@@ -307,9 +315,10 @@ public class Comm implements Freeable, Cloneable {
                                         int source, int recvtag) throws MPIException {
         // the send is staged (copied) before the receive can overwrite the buffer
         return guard(() -> {
-            NativeOp s = startSend(buf, count, type, dest, sendtag, SendOp.Mode.STANDARD);
+            NativeOp[] s = startSend(buf, count, type, dest, sendtag, SendOp.Mode.STANDARD);
             RecvOp r = startRecv(buf, count, type, source, recvtag);
-            Requests.awaitAll(s, r);
+            Requests.awaitAll(s);
+            Requests.awaitAll(r);
             return Requests.status(r);
         });
     }
@@ -394,7 +403,7 @@ public class Comm implements Freeable, Cloneable {
             Args.source(source, peers());
             Args.recvTag(tag);
             Args.buffer(buf, 0, count, type);
-            return new Prequest(this, () -> startRecv(buf, count, type, source, tag));
+            return new Prequest(this, () -> new NativeOp[] {startRecv(buf, count, type, source, tag)});
         });
     }
 

@@ -11,6 +11,8 @@ import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.ops.RecvOp;
 import org.fthp.replication.progress.IdleStrategy;
 import org.fthp.replication.structure.CommStructure;
+import org.fthp.replication.structure.Endpoint;
+import org.fthp.replication.structure.TwinLink;
 
 /** A message matched by a matched probe, to be received by {@link #mRecv} or {@link #imRecv}. */
 public final class Message {
@@ -32,52 +34,85 @@ public final class Message {
         return noProc;
     }
 
+    /** A blocking matched probe: only a wildcard source needs the computational copy's decision. */
     public Status mProbe(int source, int tag, Comm comm) throws MPIException {
+        return comm.guard(() -> {
+            Probes.check(comm, source, tag);
+            CommStructure s = comm.live();
+            TwinLink t = s.twin();
+            if (source == MPI.PROC_NULL || source != MPI.ANY_SOURCE || t == null) {
+                return mProbeLocal(comm, s, source, tag);
+            }
+            if (t.follows()) {
+                long[] d = Twins.await(t, 2);
+                return mProbeLocal(comm, s, (int) d[0], (int) d[1]);
+            }
+            Status st = mProbeLocal(comm, s, source, tag);
+            Twins.decide(t, st.getSource(), st.getTag());
+            return st;
+        });
+    }
+
+    /** A nonblocking matched probe: its flag is timing, decided by the computational copy. */
+    public Status imProbe(int source, int tag, Comm comm) throws MPIException {
+        return comm.guard(() -> {
+            Probes.check(comm, source, tag);
+            CommStructure s = comm.live();
+            TwinLink t = s.twin();
+            if (source == MPI.PROC_NULL || t == null) {
+                return imProbeLocal(comm, s, source, tag);
+            }
+            if (t.follows()) {
+                long[] d = Twins.await(t, 3);
+                return d[0] == 0 ? null : mProbeLocal(comm, s, (int) d[1], (int) d[2]);
+            }
+            Status st = imProbeLocal(comm, s, source, tag);
+            Twins.decide(t, st == null ? 0 : 1, st == null ? 0 : st.getSource(), st == null ? 0 : st.getTag());
+            return st;
+        });
+    }
+
+    private Status mProbeLocal(Comm comm, CommStructure s, int source, int tag) throws MPIException {
         IdleStrategy idle = new IdleStrategy();
         idle.reset();
         while (true) {
-            Status s = imProbe(source, tag, comm);
-            if (s != null) {
-                return s;
+            Status st = imProbeLocal(comm, s, source, tag);
+            if (st != null) {
+                return st;
             }
             Session.orphans().progress();
             idle.idle();
         }
     }
 
-    public Status imProbe(int source, int tag, Comm comm) throws MPIException {
-        return comm.guard(() -> {
-            Probes.check(comm, source, tag);
-            CommStructure s = comm.live();
-            if (source == MPI.PROC_NULL) {
-                this.comm = comm;
-                this.noProc = true;
-                return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, false, 0, MPI.UNDEFINED);
+    private Status imProbeLocal(Comm comm, CommStructure s, int source, int tag) throws MPIException {
+        if (source == MPI.PROC_NULL) {
+            this.comm = comm;
+            this.noProc = true;
+            return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, false, 0, MPI.UNDEFINED);
+        }
+        var early = s.arrived().take(source, tag, MPI.ANY_SOURCE, Empi.ANY_TAG);
+        if (early != null) {
+            return hold(comm, early);
+        }
+        Endpoint from = Probes.endpoint(s, source);
+        MemorySegment msg = Arena.ofAuto().allocate(Math.max(8, Empi.HANDLE_BYTES), 8);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment flag = a.allocate(ValueLayout.JAVA_INT);
+            MemorySegment status = Empi.allocateStatuses(a, 1);
+            Empi.improbe(Probes.nativeSource(from, source), tag, from.comm(), flag, msg, status);
+            if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
+                return null;
             }
-            int nativeSource = Probes.nativeSource(s, source);
-            var early = s.arrived().take(nativeSource, tag, Empi.ANY_SOURCE, Empi.ANY_TAG);
-            if (early != null) {
-                return hold(comm, early);
+            if (Empi.statusBytes(status, 0, flag) == org.fthp.msglog.MessageHeader.BYTES) {
+                // header only: its header, not its native size, tells the program's count
+                return hold(comm, Probes.readHeaderOnly(msg, Empi.statusTag(status, 0)));
             }
-            MemorySegment msg = Arena.ofAuto().allocate(Math.max(8, Empi.HANDLE_BYTES), 8);
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment flag = a.allocate(ValueLayout.JAVA_INT);
-                MemorySegment status = Empi.allocateStatuses(a, 1);
-                Empi.improbe(nativeSource, tag, s.cmp(), flag, msg, status);
-                if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
-                    return null;
-                }
-                if (Empi.statusBytes(status, 0, flag) == org.fthp.msglog.MessageHeader.BYTES) {
-                    // header only: its header, not its native size, tells the program's count
-                    return hold(comm, Probes.readHeaderOnly(msg, Empi.statusSource(status, 0),
-                            Empi.statusTag(status, 0)));
-                }
-                this.comm = comm;
-                this.nativeMessage = msg;
-                this.handle = 1;
-                return Probes.statusOf(s, status, flag);
-            }
-        });
+            this.comm = comm;
+            this.nativeMessage = msg;
+            this.handle = 1;
+            return Probes.statusOf(s, source, status, flag);
+        }
     }
 
     private Status hold(Comm comm, org.fthp.replication.structure.ArrivedMessages.Arrival early) {
@@ -96,19 +131,19 @@ public final class Message {
         UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, type);
         if (noProc) {
             noProc = false;
-            return RecvOp.post(Session.pool(), s, ub, 0, count, layout, MPI.PROC_NULL, MPI.ANY_TAG, MPI.PROC_NULL,
-                    MPI.ANY_SOURCE);
+            return RecvOp.post(Session.pool(), Session.records(), s, org.fthp.replication.structure.Channel.USER, ub,
+                    0, count, layout, MPI.PROC_NULL, MPI.ANY_TAG, MPI.PROC_NULL, MPI.ANY_SOURCE);
         }
         if (arrival != null) {
             var a = arrival;
             arrival = null;
             handle = 0;
-            return RecvOp.arrived(Session.pool(), s, ub, UserBuffer.START, count, layout, a);
+            return RecvOp.arrived(Session.pool(), Session.records(), s, ub, UserBuffer.START, count, layout, a);
         }
         MemorySegment msg = nativeMessage;
         nativeMessage = null;
         handle = 0;
-        return RecvOp.matched(Session.pool(), s, ub, UserBuffer.START, count, layout, msg);
+        return RecvOp.matched(Session.pool(), Session.records(), s, ub, UserBuffer.START, count, layout, msg);
     }
 
     public Status mRecv(Object buf, int count, Datatype type) throws MPIException {

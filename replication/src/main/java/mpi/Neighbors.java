@@ -39,14 +39,14 @@ final class Neighbors {
         for (int k = 0; k < l.in().length; k++) {
             long start = UserBuffer.START + rdispl[k] * rl.extent();
             var ub = Args.buffer(recvbuf, start, rcounts[k], rtype);
-            ops.add(RecvOp.post(Session.pool(), s, Channel.INTERNAL, ub, start, rcounts[k], rl, l.in()[k], l.inTags()[k],
-                    MPI.PROC_NULL, MPI.ANY_SOURCE));
+            ops.add(RecvOp.post(Session.pool(), Session.records(), s, Channel.INTERNAL, ub, start, rcounts[k], rl,
+                    l.in()[k], l.inTags()[k], MPI.PROC_NULL, MPI.ANY_SOURCE));
         }
         for (int k = 0; k < l.out().length; k++) {
             long start = UserBuffer.START + sdispl[k] * sl.extent();
             var ub = Args.buffer(sendbuf, start, scounts[k], stype);
-            ops.add(new SendOp(Session.pool(), s, Channel.INTERNAL, ub, start, scounts[k], sl, l.out()[k], l.outTags()[k],
-                    SendOp.Mode.STANDARD, MPI.PROC_NULL));
+            ops.addAll(List.of(SendOp.post(Session.pool(), Session.records(), s, Channel.INTERNAL, ub, start,
+                    scounts[k], sl, l.out()[k], l.outTags()[k], SendOp.Mode.STANDARD, MPI.PROC_NULL)));
         }
         return new Request(comm, ops.toArray(new NativeOp[0]));
     }

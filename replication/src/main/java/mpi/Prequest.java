@@ -10,7 +10,7 @@ public final class Prequest extends Request {
 
     @FunctionalInterface
     interface Starter {
-        NativeOp start() throws MPIException;
+        NativeOp[] start() throws MPIException;
     }
 
     private final Starter starter;
@@ -46,9 +46,9 @@ public final class Prequest extends Request {
             throw Errors.error(MPI.ERR_REQUEST, "persistent request is already active");
         }
         try {
-            NativeOp op = starter.start();
-            ops = new NativeOp[] {op};
-            setResult(op);
+            NativeOp[] started = starter.start();
+            ops = started;
+            setResult(started[started.length - 1]);
         } catch (MPIException | RuntimeException e) {
             throw comm.fail(e);
         }

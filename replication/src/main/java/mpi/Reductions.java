@@ -63,7 +63,7 @@ final class Reductions {
             in.packInto(sseg, 0);
         }
         int n = elements(count, type);
-        return cop.start(req -> Empi.ireduce(sseg, rseg, n, type.nativeBase(), op.nativeOp(), root, s.cmp(), req),
+        return cop.start(s, rseg, req -> Empi.ireduce(sseg, rseg, n, type.nativeBase(), op.nativeOp(), root, s.cmp(), req),
                 () -> { if (isRoot) out.unpackFrom(rseg, 0); });
     }
 
@@ -75,7 +75,14 @@ final class Reductions {
         Region in = inPlace ? out : Collectives.region(sendbuf, 0, count, type);
         int bytes = Collectives.toInt(count * Args.type(type).size());
         if (!s.isInter() && bytes <= SMALL_ALLREDUCE_BYTES) {
-            return new RecursiveDoublingAllreduce(Session.pool(), s, bytes, s.nextCollectiveSequence(),
+            int sequence = s.nextCollectiveSequence();
+            if (s.follows()) {
+                // the twin reduces by recursive doubling and forwards only the result
+                CollectiveOp cop = new CollectiveOp(Session.pool());
+                MemorySegment rseg = cop.stage(bytes);
+                return cop.start(s, rseg, req -> { }, () -> out.unpackFrom(rseg, 0));
+            }
+            return new RecursiveDoublingAllreduce(Session.pool(), s, bytes, sequence,
                     (a, b) -> combine(op, a, b, count, type),
                     rd -> in.packInto(rd.input(), 0),
                     rd -> out.unpackFrom(rd.result(), 0));
@@ -90,7 +97,7 @@ final class Reductions {
         MemorySegment rseg = cop.stage(bytes);
         in.packInto(sseg, 0);
         int n = elements(count, type);
-        return cop.start(req -> Empi.iallreduce(sseg, rseg, n, type.nativeBase(), op.nativeOp(), s.cmp(), req),
+        return cop.start(s, rseg, req -> Empi.iallreduce(sseg, rseg, n, type.nativeBase(), op.nativeOp(), s.cmp(), req),
                 () -> out.unpackFrom(rseg, 0));
     }
 
@@ -131,7 +138,7 @@ final class Reductions {
             counts[i] = Collectives.toInt((long) recvcounts[i] * per);
         }
         MemorySegment cseg = Collectives.ints(cop, counts);
-        return cop.start(req -> Empi.ireduceScatter(sseg, rseg, cseg, type.nativeBase(), op.nativeOp(), s.cmp(), req),
+        return cop.start(s, rseg, req -> Empi.ireduceScatter(sseg, rseg, cseg, type.nativeBase(), op.nativeOp(), s.cmp(), req),
                 () -> out.unpackFrom(rseg, 0));
     }
 
@@ -165,10 +172,10 @@ final class Reductions {
         in.packInto(sseg, 0);
         int n = elements(count, type);
         if (exclusive) {
-            return cop.start(req -> Empi.iexscan(sseg, rseg, n, type.nativeBase(), op.nativeOp(), s.cmp(), req),
+            return cop.start(s, rseg, req -> Empi.iexscan(sseg, rseg, n, type.nativeBase(), op.nativeOp(), s.cmp(), req),
                     () -> { if (rank > 0) out.unpackFrom(rseg, 0); });
         }
-        return cop.start(req -> Empi.iscan(sseg, rseg, n, type.nativeBase(), op.nativeOp(), s.cmp(), req),
+        return cop.start(s, rseg, req -> Empi.iscan(sseg, rseg, n, type.nativeBase(), op.nativeOp(), s.cmp(), req),
                 () -> out.unpackFrom(rseg, 0));
     }
 
@@ -203,7 +210,7 @@ final class Reductions {
         MemorySegment sseg = cop.stage(bytes);
         MemorySegment all = cop.stage((long) bytes * peers);
         in.packInto(sseg, 0);
-        return cop.start(req -> Empi.iallgather(sseg, bytes, Empi.BYTE, all, bytes, Empi.BYTE, s.cmp(), req),
+        return cop.start(s, all, req -> Empi.iallgather(sseg, bytes, Empi.BYTE, all, bytes, Empi.BYTE, s.cmp(), req),
                 () -> run(combine, all, peers));
     }
 
@@ -220,7 +227,7 @@ final class Reductions {
             in.packInto(sseg, 0);
         }
         int rblock = isRoot ? bytes : 0;
-        return cop.start(req -> Empi.igather(sseg, sbytes, Empi.BYTE, all, rblock, Empi.BYTE, root, s.cmp(), req),
+        return cop.start(s, all, req -> Empi.igather(sseg, sbytes, Empi.BYTE, all, rblock, Empi.BYTE, root, s.cmp(), req),
                 () -> { if (isRoot) run(combine, all, peers); });
     }
 

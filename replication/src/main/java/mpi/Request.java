@@ -6,6 +6,7 @@ import java.util.List;
 
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.progress.IdleStrategy;
+import org.fthp.replication.structure.TwinLink;
 
 /**
  * A pending operation as the program sees it. Behind it are one or more
@@ -131,17 +132,42 @@ public class Request implements Freeable {
         if (ops == null) {
             return emptyStatus();
         }
+        awaitDone();
+        return complete();
+    }
+
+    /** Progresses this request until it is done (not yet completed for the program). */
+    private void awaitDone() throws MPIException {
         IdleStrategy idle = new IdleStrategy();
         idle.reset();
         while (!pollOnce()) {
             Session.orphans().progress();
             idle.idle();
         }
-        return complete();
     }
 
     public final void waitFor() throws MPIException {
         waitStatus();
+    }
+
+    /**
+     * Whether the request is done now. That depends on timing, so the
+     * computational copy decides and its replica follows: a replica told
+     * "done" waits until its own copy of the operation is.
+     */
+    private boolean doneNow() throws MPIException {
+        TwinLink t = Twins.world();
+        if (Twins.follows(t)) {
+            if (Twins.await(t, 1)[0] == 0) {
+                pollOnce();
+                return false;
+            }
+            awaitDone();
+            return true;
+        }
+        boolean done = pollOnce();
+        Twins.decide(t, done ? 1 : 0);
+        return done;
     }
 
     public final Status testStatus() throws MPIException {
@@ -149,7 +175,7 @@ public class Request implements Freeable {
         if (ops == null) {
             return emptyStatus();
         }
-        return pollOnce() ? complete() : null;
+        return doneNow() ? complete() : null;
     }
 
     public final Status getStatus() throws MPIException {
@@ -157,7 +183,7 @@ public class Request implements Freeable {
         if (ops == null) {
             return emptyStatus();
         }
-        return pollOnce() ? (resultOp == null ? emptyStatus() : Requests.status(resultOp)) : null;
+        return doneNow() ? (resultOp == null ? emptyStatus() : Requests.status(resultOp)) : null;
     }
 
     public final boolean test() throws MPIException {
@@ -175,7 +201,7 @@ public class Request implements Freeable {
         return false;
     }
 
-    /** Index of a completed active request, or -1; completes it. */
+    /** Index of a done active request, or -1. */
     private static int pollAny(Request[] requests) throws MPIException {
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
@@ -186,17 +212,44 @@ public class Request implements Freeable {
         return -1;
     }
 
+    /** Polls every active request once; true when all are done. */
+    private static boolean pollAll(Request[] requests) throws MPIException {
+        boolean all = true;
+        for (Request r : requests) {
+            if (r != null && r.ops != null && !r.pollOnce()) {
+                all = false;
+            }
+        }
+        return all;
+    }
+
+    private static void awaitAll(Request[] requests) throws MPIException {
+        IdleStrategy idle = new IdleStrategy();
+        idle.reset();
+        while (!pollAll(requests)) {
+            Session.orphans().progress();
+            idle.idle();
+        }
+    }
+
     public static Status waitAnyStatus(Request[] requests) throws MPIException {
         MPI.check();
         if (!anyActive(requests)) {
             return emptyStatus().withIndex(MPI.UNDEFINED);
         }
-        IdleStrategy idle = new IdleStrategy();
-        idle.reset();
+        TwinLink t = Twins.world();
         int i;
-        while ((i = pollAny(requests)) < 0) {
-            Session.orphans().progress();
-            idle.idle();
+        if (Twins.follows(t)) {
+            i = (int) Twins.await(t, 1)[0];
+            requests[i].awaitDone();
+        } else {
+            IdleStrategy idle = new IdleStrategy();
+            idle.reset();
+            while ((i = pollAny(requests)) < 0) {
+                Session.orphans().progress();
+                idle.idle();
+            }
+            Twins.decide(t, i);
         }
         return requests[i].complete().withIndex(i);
     }
@@ -210,7 +263,19 @@ public class Request implements Freeable {
         if (!anyActive(requests)) {
             return emptyStatus().withIndex(MPI.UNDEFINED);
         }
-        int i = pollAny(requests);
+        TwinLink t = Twins.world();
+        int i;
+        if (Twins.follows(t)) {
+            i = (int) Twins.await(t, 1)[0];
+            if (i < 0) {
+                pollAny(requests);
+                return null;
+            }
+            requests[i].awaitDone();
+        } else {
+            i = pollAny(requests);
+            Twins.decide(t, i);
+        }
         return i < 0 ? null : requests[i].complete().withIndex(i);
     }
 
@@ -221,22 +286,12 @@ public class Request implements Freeable {
 
     public static Status[] waitAllStatus(Request[] requests) throws MPIException {
         MPI.check();
+        awaitAll(requests);
+        return completeAll(requests);
+    }
+
+    private static Status[] completeAll(Request[] requests) {
         Status[] out = new Status[requests.length];
-        IdleStrategy idle = new IdleStrategy();
-        idle.reset();
-        while (true) {
-            boolean all = true;
-            for (Request r : requests) {
-                if (r != null && r.ops != null && !r.pollOnce()) {
-                    all = false;
-                }
-            }
-            if (all) {
-                break;
-            }
-            Session.orphans().progress();
-            idle.idle();
-        }
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
             out[i] = r == null || r.ops == null ? emptyStatus() : r.complete();
@@ -250,54 +305,78 @@ public class Request implements Freeable {
 
     public static Status[] testAllStatus(Request[] requests) throws MPIException {
         MPI.check();
-        boolean all = true;
-        for (Request r : requests) {
-            if (r != null && r.ops != null && !r.pollOnce()) {
-                all = false;
+        TwinLink t = Twins.world();
+        if (Twins.follows(t)) {
+            if (Twins.await(t, 1)[0] == 0) {
+                pollAll(requests);
+                return null;
             }
+            awaitAll(requests);
+            return completeAll(requests);
         }
-        if (!all) {
-            return null;
-        }
-        Status[] out = new Status[requests.length];
-        for (int i = 0; i < requests.length; i++) {
-            Request r = requests[i];
-            out[i] = r == null || r.ops == null ? emptyStatus() : r.complete();
-        }
-        return out;
+        boolean all = pollAll(requests);
+        Twins.decide(t, all ? 1 : 0);
+        return all ? completeAll(requests) : null;
     }
 
     public static boolean testAll(Request[] requests) throws MPIException {
         return testAllStatus(requests) != null;
     }
 
-    /** Completes every active request that is done now; null if none is active. */
-    private static Status[] collectSome(Request[] requests) throws MPIException {
+    /**
+     * Completes every active request that is done now (on a replica: those
+     * its twin found done); null if none is active.
+     */
+    private static Status[] collectSome(Request[] requests, boolean wait) throws MPIException {
         if (!anyActive(requests)) {
             return null;
         }
+        TwinLink t = Twins.world();
         List<Status> done = new ArrayList<>();
-        for (int i = 0; i < requests.length; i++) {
-            Request r = requests[i];
-            if (r != null && r.ops != null && r.pollOnce()) {
-                done.add(r.complete().withIndex(i));
+        if (Twins.follows(t)) {
+            long[] d = Twins.await(t, requests.length + 1);
+            for (int k = 1; k <= d[0]; k++) {
+                int i = (int) d[k];
+                requests[i].awaitDone();
+                done.add(requests[i].complete().withIndex(i));
             }
+            if (d[0] == 0) {
+                pollAll(requests);
+            }
+            return done.toArray(new Status[0]);
+        }
+        IdleStrategy idle = null;
+        while (true) {
+            for (int i = 0; i < requests.length; i++) {
+                Request r = requests[i];
+                if (r != null && r.ops != null && r.pollOnce()) {
+                    done.add(r.complete().withIndex(i));
+                }
+            }
+            if (!wait || !done.isEmpty()) {
+                break;
+            }
+            if (idle == null) {
+                idle = new IdleStrategy();
+                idle.reset();
+            }
+            Session.orphans().progress();
+            idle.idle();
+        }
+        if (t != null) {
+            long[] d = new long[done.size() + 1];
+            d[0] = done.size();
+            for (int k = 0; k < done.size(); k++) {
+                d[k + 1] = done.get(k).getIndex();
+            }
+            Twins.decide(t, d);
         }
         return done.toArray(new Status[0]);
     }
 
     public static Status[] waitSomeStatus(Request[] requests) throws MPIException {
         MPI.check();
-        IdleStrategy idle = new IdleStrategy();
-        idle.reset();
-        while (true) {
-            Status[] s = collectSome(requests);
-            if (s == null || s.length > 0) {
-                return s;
-            }
-            Session.orphans().progress();
-            idle.idle();
-        }
+        return collectSome(requests, true);
     }
 
     public static int[] waitSome(Request[] requests) throws MPIException {
@@ -306,13 +385,13 @@ public class Request implements Freeable {
 
     public static Status[] testSomeStatus(Request[] requests) throws MPIException {
         MPI.check();
-        Status[] s = collectSome(requests);
+        Status[] s = collectSome(requests, false);
         return s == null ? new Status[0] : s;
     }
 
     public static int[] testSome(Request[] requests) throws MPIException {
         MPI.check();
-        Status[] s = collectSome(requests);
+        Status[] s = collectSome(requests, false);
         return s == null ? new int[0] : indexes(s);
     }
 

@@ -7,6 +7,12 @@ import java.lang.foreign.ValueLayout;
 import org.fthp.empi.Empi;
 import org.fthp.empi.EmpiException;
 import org.fthp.replication.failure.CoordinatorLink;
+import org.fthp.replication.log.MessageRecords;
+import org.fthp.replication.log.RunStatistics;
+import org.fthp.replication.output.ReplicaOutput;
+import org.fthp.replication.routing.ReplicaLayout;
+import org.fthp.replication.routing.Role;
+import org.fthp.replication.structure.NativeComms;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.progress.IdleStrategy;
 import org.fthp.replication.staging.StagingPool;
@@ -28,6 +34,11 @@ final class Session {
     private static Thread mainThread;
     private static StagingPool pool;
     private static CoordinatorLink coordinator;
+    private static ReplicaLayout layout;
+    private static int nativeRank;
+    private static int logicalRank;
+    private static Role role = Role.CMP;
+    private static MessageRecords records;
     private static final OrphanRequests ORPHANS = new OrphanRequests();
 
     private Session() {}
@@ -50,18 +61,24 @@ final class Session {
             Empi.commSetErrhandler(Empi.COMM_WORLD, Empi.ERRORS_RETURN);
             Empi.commSetErrhandler(Empi.COMM_SELF, Empi.ERRORS_RETURN);
             Empi.commRank(Empi.COMM_WORLD, out);
-            int rank = out.get(ValueLayout.JAVA_INT, 0);
+            nativeRank = out.get(ValueLayout.JAVA_INT, 0);
             Empi.commSize(Empi.COMM_WORLD, out);
-            int size = out.get(ValueLayout.JAVA_INT, 0);
-            int[] members = new int[size];
-            for (int i = 0; i < size; i++) {
-                members[i] = i;
+            int nativeSize = out.get(ValueLayout.JAVA_INT, 0);
+            layout = JobLayout.fromEnvironment(nativeSize);
+            ReplicaLayout.Copy me = layout.copyOf(nativeRank);
+            logicalRank = me.logical();
+            role = me.role();
+            records = MessageRecords.create(layout.replicas() > 0);
+            if (role == Role.REP) {
+                ReplicaOutput.install(logicalRank, JobLayout.showReplicaOutput());
             }
-            MPI.COMM_WORLD.bind(new CommStructure(WORLD_ID, Empi.COMM_WORLD, Empi.COMM_WORLD,
-                    Structures.idup(Empi.COMM_WORLD), rank, members, null));
-            MPI.COMM_SELF.bind(new CommStructure(SELF_ID, Empi.COMM_SELF, Empi.COMM_SELF,
-                    Structures.idup(Empi.COMM_SELF), 0, new int[] {rank}, null));
-            coordinator = connectCoordinator(rank, size);
+            MPI.COMM_WORLD.bind(Structures.world(WORLD_ID));
+            MPI.COMM_SELF.bind(layout.hasReplica(logicalRank)
+                    ? Structures.intra(SELF_ID, new int[] {logicalRank})
+                    : new CommStructure(SELF_ID, 0, new int[] {logicalRank}, null, Role.CMP,
+                            ReplicaLayout.ofMembers(new boolean[1]), 0, 0,
+                            NativeComms.unreplicated(Empi.COMM_SELF, Structures.idup(Empi.COMM_SELF), Empi.COMM_SELF)));
+            coordinator = connectCoordinator(nativeRank, nativeSize);
         } catch (EmpiException e) {
             throw Errors.from(e);
         }
@@ -75,7 +92,7 @@ final class Session {
 
     private static CoordinatorLink connectCoordinator(int rank, int size) throws MPIException {
         try {
-            return CoordinatorLink.connectIfConfigured(rank, size);
+            return CoordinatorLink.connectIfConfigured(rank, size, logicalRank, role == Role.REP);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw Errors.error(MPI.ERR_OTHER, "interrupted while connecting to the coordinator");
@@ -87,6 +104,7 @@ final class Session {
     static synchronized void finish() throws MPIException {
         try {
             ORPHANS.drain();
+            RunStatistics.write(nativeRank, logicalRank, role == Role.REP, records);
             if (coordinator != null) {
                 coordinator.finish();
                 coordinator = null;
@@ -104,10 +122,18 @@ final class Session {
     static int threadLevel() { return threadLevel; }
     static Thread mainThread() { return mainThread; }
     static StagingPool pool() { return pool; }
+    static MessageRecords records() { return records; }
+
+    /** Which native process holds each copy of each logical rank. */
+    static ReplicaLayout layout() { return layout; }
+    static int logicalRank() { return logicalRank; }
+    static Role role() { return role; }
     static OrphanRequests orphans() { return ORPHANS; }
 
+    /** The computational copy's clock, on both twins: control flow that depends on time stays the same. */
     static double wtime() {
-        return Empi.wtime();
+        double local = Empi.wtime();
+        return Double.longBitsToDouble(Twins.share(Twins.world(), Double.doubleToRawLongBits(local)));
     }
 
     static double wtick() {
@@ -119,7 +145,7 @@ final class Session {
             MemorySegment name = a.allocate(Empi.MAX_PROCESSOR_NAME + 1);
             MemorySegment len = a.allocate(ValueLayout.JAVA_INT);
             Empi.getProcessorName(name, len);
-            return name.getString(0);
+            return Twins.share(Twins.world(), name.getString(0));
         } catch (EmpiException e) {
             throw Errors.from(e);
         }

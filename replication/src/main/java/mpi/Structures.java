@@ -6,26 +6,202 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.ops.CollectiveOp;
+import org.fthp.replication.ops.NativeOp;
+import org.fthp.replication.ops.RecvOp;
+import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.routing.ReplicaLayout;
+import org.fthp.replication.routing.Role;
+import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
+import org.fthp.replication.structure.NativeComms;
 
 /**
- * Builds the structures of derived communicators from logical membership, so
- * the same code can rebuild them over a different set of native processes.
+ * Builds the structures of communicators from logical membership (COMM_WORLD
+ * ranks), so the same code can rebuild them over a different set of native
+ * processes after a failure.
  *
- * <p>Communicator creation in MPI 3.1 has no nonblocking form except dup;
- * {@code MPI_Comm_create_group} is used because it involves only the members
- * (it is also what repair uses over the survivors).
+ * <p>Every communicator's eworld is made with {@code MPI_Comm_create_group}
+ * over COMM_WORLD's eworld, which involves only the members' copies (it is
+ * also what repair uses over the survivors); the other five of DESIGN §5 are
+ * split and connected from it. What the members must agree on first (split
+ * colours, the remote group of a new intercommunicator) is exchanged with the
+ * facade's own collectives, so replicas take it from their twins.
+ *
+ * <p>Communicator creation in MPI 3.1 has no nonblocking form except dup:
+ * these native calls block, among live processes (repair will need to guard
+ * them).
  */
 final class Structures {
 
+    private static final int TAG_CMP_REP = 101;
+    private static final int TAG_NO_REP = 102;
+    private static final int TAG_INTER = 103;
+
     private Structures() {}
 
-    static CommStructure dup(CommStructure parent) throws MPIException {
-        int id = parent.nextChildId();
-        long comm = idup(parent.cmp());
-        return new CommStructure(id, comm, comm, idup(comm), parent.rank(), parent.worldRanks(),
-                parent.remoteWorldRanks());
+    // ---- the native communicators of one structure ----
+
+    /**
+     * The structure of an intracommunicator of the given COMM_WORLD ranks (in
+     * rank order), or null when this process holds no copy of one of them.
+     */
+    static CommStructure intra(int id, int[] members) throws MPIException {
+        int self = indexOf(members, Session.logicalRank());
+        if (self < 0) {
+            return null;
+        }
+        ReplicaLayout layout = memberLayout(members);
+        NativeComms natives = natives(id, members, layout, self, -1, false);
+        return new CommStructure(id, self, members, null, Session.role(), layout, self, 0, natives);
+    }
+
+    /** COMM_WORLD's structure: its eworld is the native COMM_WORLD (launch layout order). */
+    static CommStructure world(int id) throws MPIException {
+        int n = Session.layout().size();
+        int[] members = new int[n];
+        for (int i = 0; i < n; i++) {
+            members[i] = i;
+        }
+        int self = Session.logicalRank();
+        ReplicaLayout layout = memberLayout(members);
+        NativeComms natives = natives(id, members, layout, self, -1, true);
+        return new CommStructure(id, self, members, null, Session.role(), layout, self, 0, natives);
+    }
+
+    /**
+     * An intercommunicator: point-to-point traffic runs in the member space of
+     * both groups (the group holding the lower COMM_WORLD rank first);
+     * collectives run on a native intercommunicator between the two groups'
+     * computational copies.
+     */
+    static CommStructure inter(int id, int[] localWorld, int[] remoteWorld, int localRank) throws MPIException {
+        boolean localFirst = Arrays.stream(localWorld).min().getAsInt() < Arrays.stream(remoteWorld).min().getAsInt();
+        int[] first = localFirst ? localWorld : remoteWorld;
+        int[] second = localFirst ? remoteWorld : localWorld;
+        int[] members = new int[first.length + second.length];
+        System.arraycopy(first, 0, members, 0, first.length);
+        System.arraycopy(second, 0, members, first.length, second.length);
+        int self = (localFirst ? 0 : first.length) + localRank;
+        ReplicaLayout layout = memberLayout(members);
+        NativeComms natives = natives(id, members, layout, self, first.length, false);
+        return new CommStructure(id, localRank, localWorld, remoteWorld, Session.role(), layout, self,
+                localFirst ? first.length : 0, natives);
+    }
+
+    private static ReplicaLayout memberLayout(int[] members) {
+        ReplicaLayout world = Session.layout();
+        boolean[] replicated = new boolean[members.length];
+        for (int i = 0; i < members.length; i++) {
+            replicated[i] = world.hasReplica(members[i]);
+        }
+        return ReplicaLayout.ofMembers(replicated);
+    }
+
+    /**
+     * Creates the native communicators of a member space.
+     *
+     * @param firstGroup for an intercommunicator, the size of the first group; -1 for an intracommunicator
+     */
+    private static NativeComms natives(int id, int[] members, ReplicaLayout layout, int self, int firstGroup,
+                                       boolean isWorld) {
+        ReplicaLayout world = Session.layout();
+        Role role = Session.role();
+        int n = members.length;
+        int[] copies = new int[n + layout.replicas()];
+        for (int i = 0, k = n; i < n; i++) {
+            copies[i] = world.cmpNative(members[i]);
+            if (layout.hasReplica(i)) {
+                copies[k++] = world.repNative(members[i]);
+            }
+        }
+        long eworld = isWorld ? Empi.COMM_WORLD : createGroup(Empi.COMM_WORLD, copies, id);
+        if (layout.replicas() == 0) {
+            return NativeComms.unreplicated(eworld, idup(eworld), collectiveOf(eworld, self, firstGroup));
+        }
+        int eworldRank = role == Role.CMP ? self : n + layout.repRank(self);
+        long side = split(eworld, role == Role.CMP ? 0 : 1, eworldRank);
+        long sideInternal = idup(side);
+        long cmpNoRep = split(eworld, role == Role.CMP && !layout.hasReplica(self) ? 0 : Empi.UNDEFINED, eworldRank);
+        long cmpRep = intercomm(side, eworld, role == Role.CMP ? n : 0, TAG_CMP_REP);
+        long noRepToRep = 0;
+        long noRepToRepInternal = 0;
+        int firstNoRep = -1;
+        for (int i = n - 1; i >= 0; i--) {
+            if (!layout.hasReplica(i)) {
+                firstNoRep = i;
+            }
+        }
+        if (firstNoRep >= 0 && (role == Role.REP || !layout.hasReplica(self))) {
+            noRepToRep = intercomm(role == Role.CMP ? cmpNoRep : side, eworld, role == Role.CMP ? n : firstNoRep,
+                    TAG_NO_REP);
+            noRepToRepInternal = idup(noRepToRep);
+        }
+        if (role == Role.CMP) {
+            return new NativeComms(eworld, side, sideInternal, 0, 0, cmpRep, cmpNoRep, noRepToRep,
+                    noRepToRepInternal, collectiveOf(side, self, firstGroup));
+        }
+        return new NativeComms(eworld, 0, 0, side, sideInternal, cmpRep, 0, noRepToRep, noRepToRepInternal, 0);
+    }
+
+    /**
+     * Where the computational copies run collectives: their own communicator,
+     * or for an intercommunicator a native intercommunicator between the two
+     * groups' computational copies.
+     */
+    private static long collectiveOf(long cmp, int self, int firstGroup) {
+        if (firstGroup < 0) {
+            return cmp;
+        }
+        int color = self < firstGroup ? 0 : 1;
+        long group = split(cmp, color, self);
+        long inter = intercomm(group, cmp, color == 0 ? firstGroup : 0, TAG_INTER);
+        free(group);
+        return inter;
+    }
+
+    private static long createGroup(long parent, int[] nativeRanks, int id) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment groupOut = Empi.allocateHandles(a, 1);
+            Empi.commGroup(parent, groupOut);
+            long parentGroup = Empi.getHandle(groupOut, 0);
+            MemorySegment ranks = a.allocateFrom(ValueLayout.JAVA_INT, nativeRanks);
+            Empi.groupIncl(parentGroup, nativeRanks.length, ranks, groupOut);
+            long group = Empi.getHandle(groupOut, 0);
+            MemorySegment commOut = Empi.allocateHandles(a, 1);
+            Empi.commCreateGroup(parent, group, id & 0x3fff, commOut);
+            long comm = Empi.getHandle(commOut, 0);
+            freeGroup(a, group);
+            freeGroup(a, parentGroup);
+            Empi.commSetErrhandler(comm, Empi.ERRORS_RETURN);
+            return comm;
+        }
+    }
+
+    /** MPI_Comm_split; 0 for a process that is in no part. */
+    private static long split(long comm, int color, int key) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = Empi.allocateHandles(a, 1);
+            Empi.commSplit(comm, color, key, out);
+            long part = Empi.getHandle(out, 0);
+            if (part == Empi.COMM_NULL) {
+                return 0;
+            }
+            Empi.commSetErrhandler(part, Empi.ERRORS_RETURN);
+            return part;
+        }
+    }
+
+    /** An intercommunicator from {@code local} (leader: its rank 0) to the group led by {@code remoteLeader} of {@code peer}. */
+    private static long intercomm(long local, long peer, int remoteLeader, int tag) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = Empi.allocateHandles(a, 1);
+            Empi.intercommCreate(local, 0, peer, remoteLeader, tag, out);
+            long comm = Empi.getHandle(out, 0);
+            Empi.commSetErrhandler(comm, Empi.ERRORS_RETURN);
+            return comm;
+        }
     }
 
     /** MPI_Comm_idup progressed by test loops, with errors returned. */
@@ -42,22 +218,39 @@ final class Structures {
         return copy;
     }
 
-    /** Every member's pair of ints, gathered in rank order (nonblocking allgather underneath). */
-    static int[] allGatherInts(long comm, int peers, int... mine) {
+    // ---- what the members agree on first ----
+
+    /**
+     * Every member's ints, gathered in rank order (from the remote group, on an
+     * intercommunicator); replicas take the result from their twins.
+     */
+    static int[] allGatherInts(CommStructure s, int... mine) {
+        int peers = s.isInter() ? s.remoteSize() : s.size();
         CollectiveOp op = new CollectiveOp(Session.pool());
-        MemorySegment send = op.stage(4L * mine.length);
-        MemorySegment recv = op.stage(4L * mine.length * peers);
+        int bytes = 4 * mine.length;
+        MemorySegment send = op.stage(bytes);
+        MemorySegment recv = op.stage((long) bytes * peers);
         MemorySegment.copy(mine, 0, send, ValueLayout.JAVA_INT, 0, mine.length);
         int[] all = new int[mine.length * peers];
-        op.start(req -> Empi.iallgather(send, 4 * mine.length, Empi.BYTE, recv, 4 * mine.length, Empi.BYTE, comm, req),
+        op.start(s, recv, req -> Empi.iallgather(send, bytes, Empi.BYTE, recv, bytes, Empi.BYTE, s.cmp(), req),
                 () -> MemorySegment.copy(recv, ValueLayout.JAVA_INT, 0, all, 0, all.length));
         Session.await(op);
         return all;
     }
 
+    // ---- derived communicators ----
+
+    static CommStructure dup(CommStructure parent) throws MPIException {
+        int id = parent.nextChildId();
+        if (parent.isInter()) {
+            return inter(id, parent.worldRanks(), parent.remoteWorldRanks(), parent.rank());
+        }
+        return intra(id, parent.worldRanks());
+    }
+
     static CommStructure split(CommStructure parent, int color, int key) throws MPIException {
         int id = parent.nextChildId();
-        int[] all = allGatherInts(parent.cmp(), parent.size(), color, key);
+        int[] all = allGatherInts(parent, color, key);
         if (color == MPI.UNDEFINED) {
             return null;
         }
@@ -71,44 +264,12 @@ final class Structures {
 
     /** The communicator of the given parent ranks (in new rank order); null if this process is not one. */
     static CommStructure fromMembers(CommStructure parent, int[] parentRanks, int id) throws MPIException {
-        int me = -1;
-        for (int i = 0; i < parentRanks.length; i++) {
-            if (parentRanks[i] == parent.rank()) {
-                me = i;
-            }
-        }
-        if (me < 0) {
-            return null;
-        }
         int[] parentWorld = parent.worldRanks();
         int[] world = new int[parentRanks.length];
-        int[] nativeRanks = new int[parentRanks.length];
         for (int i = 0; i < parentRanks.length; i++) {
             world[i] = parentWorld[parentRanks[i]];
-            nativeRanks[i] = parent.cmpRankOf(parentRanks[i]);
         }
-        long comm;
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment groupOut = Empi.allocateHandles(a, 1);
-            Empi.commGroup(parent.cmp(), groupOut);
-            long parentGroup = Empi.getHandle(groupOut, 0);
-            MemorySegment ranks = a.allocateFrom(ValueLayout.JAVA_INT, nativeRanks);
-            Empi.groupIncl(parentGroup, nativeRanks.length, ranks, groupOut);
-            long group = Empi.getHandle(groupOut, 0);
-            MemorySegment commOut = Empi.allocateHandles(a, 1);
-            Empi.commCreateGroup(parent.cmp(), group, id & 0x3fff, commOut);
-            comm = Empi.getHandle(commOut, 0);
-            freeGroup(a, group);
-            freeGroup(a, parentGroup);
-        }
-        Empi.commSetErrhandler(comm, Empi.ERRORS_RETURN);
-        return new CommStructure(id, comm, comm, idup(comm), me, world, null);
-    }
-
-    private static void freeGroup(Arena a, long group) {
-        MemorySegment g = Empi.allocateHandles(a, 1);
-        Empi.setHandle(g, 0, group);
-        Empi.groupFree(g);
+        return intra(id & 0x7fffffff, world);
     }
 
     /** Parent ranks, in group order, of the members of {@code worldRanks}; error if one is not in the parent. */
@@ -116,12 +277,7 @@ final class Structures {
         int[] parentWorld = parent.worldRanks();
         int[] out = new int[worldRanks.length];
         for (int i = 0; i < worldRanks.length; i++) {
-            int found = -1;
-            for (int r = 0; r < parentWorld.length; r++) {
-                if (parentWorld[r] == worldRanks[i]) {
-                    found = r;
-                }
-            }
+            int found = indexOf(parentWorld, worldRanks[i]);
             if (found < 0) {
                 throw Errors.error(MPI.ERR_GROUP, "group member " + worldRanks[i] + " is not in the communicator");
             }
@@ -144,63 +300,109 @@ final class Structures {
         return h < 16 ? h + 16 : h;
     }
 
+    /**
+     * MPI_Intercomm_create: the leaders swap their groups' members over the
+     * peer communicator (the facade's own messages, routed to every copy),
+     * each leader broadcasts the remote group in its local communicator.
+     */
     static CommStructure intercomm(CommStructure local, int localLeader, CommStructure peer, int remoteLeader, int tag)
             throws MPIException {
         Args.root(localLeader, local.size());
-        long comm;
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment out = Empi.allocateHandles(a, 1);
-            int nativeRemoteLeader = local.rank() == localLeader ? peer.cmpRankOf(remoteLeader) : 0;
-            Empi.intercommCreate(local.cmp(), localLeader, peer.cmp(), nativeRemoteLeader, tag, out);
-            comm = Empi.getHandle(out, 0);
-            Empi.commSetErrhandler(comm, Empi.ERRORS_RETURN);
-        }
-        int remoteSize = remoteSizeOf(comm);
         int[] localWorld = local.worldRanks();
-        int[] remoteWorld = allGatherInts(comm, remoteSize, localWorld[local.rank()]);
+        int[] remoteWorld = null;
+        if (local.rank() == localLeader) {
+            Args.root(remoteLeader, peer.size());
+            int leaderTag = (1 << 18) | (tag & 0xffff);
+            int[] size = exchange(peer, remoteLeader, leaderTag, new int[] {localWorld.length}, 1);
+            remoteWorld = exchange(peer, remoteLeader, leaderTag, localWorld, size[0]);
+        }
+        int[] count = {remoteWorld == null ? 0 : remoteWorld.length};
+        bcastInts(local, count, localLeader);
+        if (remoteWorld == null) {
+            remoteWorld = new int[count[0]];
+        }
+        bcastInts(local, remoteWorld, localLeader);
         int[] lo = localWorld.clone();
         int[] hi = remoteWorld.clone();
         Arrays.sort(lo);
         Arrays.sort(hi);
         int id = lo[0] < hi[0] ? hashId(tag, lo, hi) : hashId(tag, hi, lo);
-        return new CommStructure(id, comm, comm, idup(comm), local.rank(), localWorld, remoteWorld);
+        return inter(id, localWorld, remoteWorld, local.rank());
     }
 
-    private static int remoteSizeOf(long comm) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment out = a.allocate(ValueLayout.JAVA_INT);
-            Empi.commRemoteSize(comm, out);
-            return out.get(ValueLayout.JAVA_INT, 0);
+    /** Sends {@code mine} to {@code peerRank} and receives {@code theirs} ints from it, on the internal channel. */
+    private static int[] exchange(CommStructure s, int peerRank, int tag, int[] mine, int theirs) throws MPIException {
+        int[] out = new int[theirs];
+        var type = Args.type(MPI.INT);
+        RecvOp r = RecvOp.post(Session.pool(), Session.records(), s, Channel.INTERNAL,
+                Args.buffer(out, UserBuffer.START, theirs, MPI.INT), UserBuffer.START, theirs, type, peerRank, tag, MPI.PROC_NULL, MPI.ANY_SOURCE);
+        NativeOp[] sends = SendOp.post(Session.pool(), Session.records(), s, Channel.INTERNAL,
+                Args.buffer(mine, UserBuffer.START, mine.length, MPI.INT), UserBuffer.START, mine.length, type, peerRank, tag, SendOp.Mode.STANDARD,
+                MPI.PROC_NULL);
+        Requests.awaitAll(sends);
+        Requests.awaitAll(r);
+        return out;
+    }
+
+    private static void bcastInts(CommStructure s, int[] values, int root) {
+        CollectiveOp op = new CollectiveOp(Session.pool());
+        MemorySegment seg = op.stage(4L * Math.max(1, values.length));
+        if (s.rank() == root) {
+            MemorySegment.copy(values, 0, seg, ValueLayout.JAVA_INT, 0, values.length);
         }
+        op.start(s, seg, req -> Empi.ibcast(seg, 4 * values.length, Empi.BYTE, root, s.cmp(), req),
+                () -> MemorySegment.copy(seg, ValueLayout.JAVA_INT, 0, values, 0, values.length));
+        Session.await(op);
     }
 
+    /**
+     * MPI_Intercomm_merge: the group whose members all asked for "high" goes
+     * second; when both asked the same, the group holding the lower
+     * COMM_WORLD rank goes first.
+     */
     static CommStructure merge(CommStructure inter, boolean high) throws MPIException {
-        long comm;
-        int rank;
-        int size;
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment out = Empi.allocateHandles(a, 1);
-            Empi.intercommMerge(inter.cmp(), high ? 1 : 0, out);
-            comm = Empi.getHandle(out, 0);
-            Empi.commSetErrhandler(comm, Empi.ERRORS_RETURN);
-            MemorySegment n = a.allocate(ValueLayout.JAVA_INT);
-            Empi.commRank(comm, n);
-            rank = n.get(ValueLayout.JAVA_INT, 0);
-            Empi.commSize(comm, n);
-            size = n.get(ValueLayout.JAVA_INT, 0);
-        }
-        int[] world = allGatherInts(comm, size, inter.worldRanks()[inter.rank()]);
-        return new CommStructure(hashId(inter.commId() ^ 0x5bd1e995, world, null), comm, comm, idup(comm), rank,
-                world, null);
+        int[] remoteHigh = allGatherInts(inter, high ? 1 : 0);
+        boolean remoteIsHigh = remoteHigh.length > 0 && remoteHigh[0] != 0;
+        int[] local = inter.worldRanks();
+        int[] remote = inter.remoteWorldRanks();
+        boolean localFirst = high != remoteIsHigh ? !high
+                : Arrays.stream(local).min().getAsInt() < Arrays.stream(remote).min().getAsInt();
+        int[] first = localFirst ? local : remote;
+        int[] second = localFirst ? remote : local;
+        int[] world = new int[first.length + second.length];
+        System.arraycopy(first, 0, world, 0, first.length);
+        System.arraycopy(second, 0, world, first.length, second.length);
+        return intra(hashId(inter.commId() ^ 0x5bd1e995, world, null), world);
     }
 
     static void free(CommStructure s) {
+        for (long h : s.natives().owned()) {
+            if (h != Empi.COMM_WORLD && h != Empi.COMM_SELF) {
+                free(h);
+            }
+        }
+    }
+
+    private static void free(long comm) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment h = Empi.allocateHandles(a, 1);
-            Empi.setHandle(h, 0, s.internal());
-            Empi.commFree(h);
-            Empi.setHandle(h, 0, s.cmp());
+            Empi.setHandle(h, 0, comm);
             Empi.commFree(h);
         }
+    }
+
+    private static void freeGroup(Arena a, long group) {
+        MemorySegment g = Empi.allocateHandles(a, 1);
+        Empi.setHandle(g, 0, group);
+        Empi.groupFree(g);
+    }
+
+    private static int indexOf(int[] a, int v) {
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] == v) {
+                return i;
+            }
+        }
+        return -1;
     }
 }

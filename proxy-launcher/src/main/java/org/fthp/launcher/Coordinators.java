@@ -45,7 +45,8 @@ final class Coordinators implements AutoCloseable {
         this.addresses = addresses;
     }
 
-    static Coordinators start(CoordinatorPlan plan, int ranks, Path java, Path runtimeJar) throws LaunchException {
+    static Coordinators start(CoordinatorPlan plan, int ranks, int replicas, Path java, Path runtimeJar)
+            throws LaunchException {
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
         List<Integer> ports = freePorts(plan.nodes());
@@ -61,7 +62,7 @@ final class Coordinators implements AutoCloseable {
                         "-XX:TieredStopAtLevel=1", "-Dio.netty.noUnsafe=true", "-cp", runtimeJar.toString(), MAIN,
                         "--node-id", Integer.toString(id), "--nodes", c.addresses,
                         "--group-size", Integer.toString(plan.groupSize()),
-                        "--ranks", Integer.toString(ranks), "--replicas", "0"));
+                        "--ranks", Integer.toString(ranks), "--replicas", Integer.toString(replicas)));
                 if (id == 0 && plan.events().isPresent()) {
                     cmd.add("--events");
                     cmd.add(plan.events().get().toAbsolutePath().toString());

@@ -56,8 +56,22 @@ public final class FthpRun {
         }
         Map<String, String> jobEnv = new HashMap<>();
         jobEnv.put(MpirunCommand.ABI_ENV, abi.toString());
+        jobEnv.put(MpirunCommand.LOGICAL_SIZE_ENV, Integer.toString(options.ranks()));
+        jobEnv.put(MpirunCommand.REPLICAS_ENV, Integer.toString(options.replicas()));
+        jobEnv.put(MpirunCommand.SHOW_REPLICA_OUTPUT_ENV, options.showReplicaOutput() ? "1" : "0");
+        try (RunSummary summary = RunSummary.create(options.ranks(), options.replicas())) {
+            jobEnv.put(MpirunCommand.STATS_DIR_ENV, summary.directory().toString());
+            int code = runJob(options, env, command, jobEnv, java, runtimeJar);
+            summary.print(System.err);
+            return code;
+        }
+    }
+
+    private static int runJob(LaunchOptions options, Map<String, String> env, List<String> command,
+                              Map<String, String> jobEnv, Path java, Path runtimeJar) throws LaunchException {
         FailureInjector injector = options.kills().wanted()
-                ? new FailureInjector(options.kills(), options.ranks(), options.ranks(), options.coordinators().events())
+                ? new FailureInjector(options.kills(), options.ranks(), options.processes(),
+                        options.coordinators().events())
                 : null;
         if (!options.coordinators().wanted()) {
             return MpirunJob.run(command, jobEnv, job -> {
@@ -73,7 +87,8 @@ public final class FthpRun {
         } catch (IOException e) {
             throw LaunchException.environment("cannot create a temporary file: " + e.getMessage());
         }
-        try (Coordinators coordinators = Coordinators.start(options.coordinators(), options.ranks(), java, runtimeJar)) {
+        try (Coordinators coordinators = Coordinators.start(options.coordinators(), options.ranks(),
+                options.replicas(), java, runtimeJar)) {
             jobEnv.putAll(coordinators.environment());
             // preloaded into mpirun only: the library removes itself from the environment the ranks get
             jobEnv.put("LD_PRELOAD", proxy.toString());

@@ -11,6 +11,8 @@ import org.fthp.launcher.inject.KillPlan;
  *
  * @param helpRequested  -h/--help was given before "--": print usage, launch nothing
  * @param ranks          number of logical ranks (-np); 0 only when help was requested
+ * @param replicas       how many of them get a live replica (--replicas M, or --degree F × ranks)
+ * @param showReplicaOutput show replicas' stdout/stderr, prefixed (--show-replica-output)
  * @param verbose        print the built command line to stderr
  * @param mpirunArgs     tokens before "--" that are not ours, for mpirun, in order
  * @param javaOptions    JVM options after "--", without any class path or -jar option
@@ -24,6 +26,8 @@ import org.fthp.launcher.inject.KillPlan;
 public record LaunchOptions(
         boolean helpRequested,
         int ranks,
+        int replicas,
+        boolean showReplicaOutput,
         boolean verbose,
         List<String> mpirunArgs,
         List<String> javaOptions,
@@ -40,8 +44,13 @@ public record LaunchOptions(
         programArgs = List.copyOf(programArgs);
     }
 
+    /** Native processes the job needs: every logical rank plus the replicas. */
+    public int processes() {
+        return ranks + replicas;
+    }
+
     static LaunchOptions help() {
-        return new LaunchOptions(true, 0, false, List.of(), List.of(),
+        return new LaunchOptions(true, 0, 0, false, false, List.of(), List.of(),
                 Optional.empty(), Optional.empty(), Optional.empty(), List.of(), CoordinatorPlan.NONE,
                 KillPlan.NONE);
     }

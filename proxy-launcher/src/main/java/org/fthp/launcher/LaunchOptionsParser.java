@@ -40,6 +40,9 @@ public final class LaunchOptionsParser {
         }
 
         Integer ranks = null;
+        Integer replicas = null;
+        Double degree = null;
+        boolean showReplicaOutput = false;
         boolean verbose = false;
         int nodes = 0;
         int groupSize = 0;
@@ -64,6 +67,9 @@ public final class LaunchOptionsParser {
                     }
                     ranks = parseRanks(token, launcherPart.get(++i));
                 }
+                case "--replicas" -> replicas = nonNegative(token, valueOf(launcherPart, ++i, token));
+                case "--degree" -> degree = fraction(token, valueOf(launcherPart, ++i, token));
+                case "--show-replica-output" -> showReplicaOutput = true;
                 case "--nodes" -> nodes = positive(token, valueOf(launcherPart, ++i, token));
                 case "--group-size" -> groupSize = positive(token, valueOf(launcherPart, ++i, token));
                 case "--events" -> events = Optional.of(Path.of(valueOf(launcherPart, ++i, token)));
@@ -98,6 +104,14 @@ public final class LaunchOptionsParser {
         if (ranks == null) {
             throw LaunchException.usage("missing -np N (the number of ranks)");
         }
+        if (replicas != null && degree != null) {
+            throw LaunchException.usage("give --replicas M or --degree F, not both");
+        }
+        int m = replicas != null ? replicas : degree != null ? (int) Math.round(degree * ranks) : 0;
+        if (m > ranks) {
+            throw LaunchException.usage("--replicas " + m + " is more than the " + ranks
+                    + " ranks: each rank has at most one replica");
+        }
         if (separator < 0) {
             throw LaunchException.usage("missing \"--\" between the fthp-run/mpirun options and the java command");
         }
@@ -107,7 +121,7 @@ public final class LaunchOptionsParser {
         }
         CoordinatorPlan plan = nodes == 0 ? new CoordinatorPlan(0, 0, events)
                 : new CoordinatorPlan(nodes, groupSize == 0 ? CoordinatorPlan.defaultGroupSize(nodes) : groupSize, events);
-        return parseJavaPart(ranks, verbose, mpirunArgs, javaPart, plan, killPlan);
+        return parseJavaPart(ranks, m, showReplicaOutput, verbose, mpirunArgs, javaPart, plan, killPlan);
     }
 
     private static KillPlan.ScheduledKill killSpec(String spec) throws LaunchException {
@@ -116,6 +130,32 @@ public final class LaunchOptionsParser {
         } catch (IllegalArgumentException e) {
             throw LaunchException.usage(e.getMessage());
         }
+    }
+
+    private static int nonNegative(String option, String value) throws LaunchException {
+        try {
+            int v = Integer.parseInt(value);
+            if (v >= 0) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw LaunchException.usage(option + " must be a whole number of 0 or more, not \"" + value + "\"");
+    }
+
+    /** A replication degree: the fraction of ranks that get a replica, 0 to 1. */
+    private static double fraction(String option, String value) throws LaunchException {
+        try {
+            double v = Double.parseDouble(value);
+            if (v >= 0 && v <= 1) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw LaunchException.usage(option + " must be a fraction from 0 to 1 (1 = every rank replicated), not \""
+                + value + "\"");
     }
 
     private static double positiveReal(String option, String value) throws LaunchException {
@@ -170,7 +210,8 @@ public final class LaunchOptionsParser {
         return ranks;
     }
 
-    private static LaunchOptions parseJavaPart(int ranks, boolean verbose, List<String> mpirunArgs,
+    private static LaunchOptions parseJavaPart(int ranks, int replicas, boolean showReplicaOutput, boolean verbose,
+                                               List<String> mpirunArgs,
                                                List<String> javaPart, CoordinatorPlan plan, KillPlan kills)
             throws LaunchException {
         List<String> javaOptions = new ArrayList<>();
@@ -190,7 +231,7 @@ public final class LaunchOptionsParser {
                     throw LaunchException.usage("-jar needs a jar file");
                 }
                 Path jar = Path.of(rest.get(0));
-                return new LaunchOptions(false, ranks, verbose, mpirunArgs, javaOptions, classpath,
+                return new LaunchOptions(false, ranks, replicas, showReplicaOutput, verbose, mpirunArgs, javaOptions, classpath,
                         Optional.of(jar), Optional.empty(), rest.subList(1, rest.size()), plan, kills);
             } else if (MODULE_MAIN_OPTIONS.contains(token) || token.startsWith("--module=")) {
                 throw LaunchException.usage(token + " (launching a main module) is not supported; use -cp and a main class");
@@ -203,7 +244,7 @@ public final class LaunchOptionsParser {
             } else if (token.startsWith("-")) {
                 javaOptions.add(token);
             } else {
-                return new LaunchOptions(false, ranks, verbose, mpirunArgs, javaOptions, classpath,
+                return new LaunchOptions(false, ranks, replicas, showReplicaOutput, verbose, mpirunArgs, javaOptions, classpath,
                         Optional.empty(), Optional.of(token), rest, plan, kills);
             }
         }

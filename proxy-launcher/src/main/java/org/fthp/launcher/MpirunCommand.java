@@ -18,6 +18,14 @@ public final class MpirunCommand {
     /** Environment variable naming the ABI description; exported to every rank with -x. */
     public static final String ABI_ENV = "FTHP_EMPI_ABI";
 
+    /** The job's shape for the ranks (logical size, replicas), the ABI, and where ranks leave statistics. */
+    static final String LOGICAL_SIZE_ENV = "FTHP_LOGICAL_SIZE";
+    static final String REPLICAS_ENV = "FTHP_REPLICAS";
+    static final String SHOW_REPLICA_OUTPUT_ENV = "FTHP_SHOW_REPLICA_OUTPUT";
+    static final String STATS_DIR_ENV = "FTHP_STATS_DIR";
+    static final List<String> JOB_ENV = List.of(ABI_ENV, LOGICAL_SIZE_ENV, REPLICAS_ENV, SHOW_REPLICA_OUTPUT_ENV,
+            STATS_DIR_ENV);
+
     private MpirunCommand() {}
 
     public static List<String> build(LaunchOptions options, UserProgram program, LaunchHost host) {
@@ -27,7 +35,7 @@ public final class MpirunCommand {
         if (host.runningAsRoot() && !passthrough.contains("--allow-run-as-root")) {
             command.add("--allow-run-as-root");
         }
-        if (options.ranks() > host.availableCores() && !passthrough.contains("--oversubscribe")) {
+        if (options.processes() > host.availableCores() && !passthrough.contains("--oversubscribe")) {
             command.add("--oversubscribe");
         }
         // Replicated runs oversubscribe cores; binding ranks to cores would pile them up.
@@ -36,10 +44,12 @@ public final class MpirunCommand {
             command.add("none");
         }
         command.add("-np");
-        command.add(Integer.toString(options.ranks()));
+        command.add(Integer.toString(options.processes()));
         // Local children inherit the environment anyway; -x also carries it to remote nodes.
-        command.add("-x");
-        command.add(ABI_ENV);
+        for (String name : JOB_ENV) {
+            command.add("-x");
+            command.add(name);
+        }
         if (options.coordinators().wanted()) {
             // names only: the values (the secret among them) travel in the environment, never on a command line
             command.add("-x");

@@ -31,7 +31,7 @@ public final class CoordinatorLink implements FailureListener {
     }
 
     /** Connects if the job has coordinators; null if it has none. */
-    public static CoordinatorLink connectIfConfigured(int nativeRank, int nativeSize)
+    public static CoordinatorLink connectIfConfigured(int nativeRank, int nativeSize, int logicalRank, boolean replica)
             throws InterruptedException, TimeoutException {
         String list = System.getenv(ADDRESSES_ENV);
         if (list == null || list.isBlank()) {
@@ -56,7 +56,7 @@ public final class CoordinatorLink implements FailureListener {
         CoordinatorClient client = CoordinatorClient.builder()
                 .coordinator(mine)
                 .secret(JobSecret.fromEnvironment())
-                .ranks(nativeRank, nativeRank, Role.CMP)
+                .ranks(nativeRank, logicalRank, replica ? Role.REP : Role.CMP)
                 .listener(forward)
                 .connect();
         self[0] = new CoordinatorLink(client);

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.fthp.replication.staging.StagingPool;
+import org.fthp.replication.structure.CommStructure;
+import org.fthp.replication.structure.TwinLink;
 
 /**
  * A native nonblocking collective over staged data: whoever builds it stages
@@ -36,6 +38,27 @@ public final class CollectiveOp extends NativeOp {
     public CollectiveOp start(Start start, Runnable finish) {
         this.finish = finish;
         start.start(requestSlot());
+        return this;
+    }
+
+    /**
+     * Starts a collective of the program on {@code comm}: the computational
+     * copies run it natively; a replica instead receives its twin's packed
+     * {@code output} (what {@code finish} unpacks), so both unpack the same
+     * bytes — bitwise-identical results whatever the operation and however
+     * many ranks have replicas.
+     */
+    public CollectiveOp start(CommStructure comm, MemorySegment output, Start start, Runnable finish) {
+        this.finish = finish;
+        TwinLink twin = comm.twin();
+        if (twin == null) {
+            start.start(requestSlot());
+        } else if (twin.follows()) {
+            followTwin(twin, twin.nextTag(), output);
+        } else {
+            forwardWhenDone(twin, twin.nextTag(), output);
+            start.start(requestSlot());
+        }
         return this;
     }
 

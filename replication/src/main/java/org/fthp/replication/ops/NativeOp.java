@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 import org.fthp.empi.Empi;
 import org.fthp.replication.staging.OpBlock;
 import org.fthp.replication.staging.StagingPool;
+import org.fthp.replication.structure.TwinLink;
 
 /**
  * One native nonblocking operation in flight, progressed only by
@@ -28,6 +29,21 @@ public abstract class NativeOp {
     private boolean cancelled;
     private boolean cancelRequested;
     private boolean twoRequests;
+    private TwinLink twin;
+    private int twinTag;
+    private MemorySegment twinData;
+    private TwinStep twinStep = TwinStep.NONE;
+
+    /** Where the operation stands with the process's twin (DESIGN §7). */
+    private enum TwinStep {
+        NONE,
+        /** Decides: once done, its outcome goes to the replica before it completes. */
+        FORWARD_WHEN_DONE,
+        /** The outcome is on its way to the replica. */
+        FORWARDING,
+        /** Follows: the native request is the receive of the twin's outcome. */
+        FOLLOWING
+    }
 
     protected NativeOp(StagingPool pool) {
         this(pool, 0);
@@ -96,7 +112,20 @@ public abstract class NativeOp {
                 finish();
                 return true;
             }
-            again = startNextPhase();
+            switch (twinStep) {
+                case FOLLOWING -> {
+                    twinStep = TwinStep.NONE;
+                    again = afterTwin();
+                }
+                case FORWARDING -> again = false;
+                default -> {
+                    again = startNextPhase();
+                    if (!again && twinStep == TwinStep.FORWARD_WHEN_DONE) {
+                        startForward();
+                        again = true;
+                    }
+                }
+            }
         } catch (RuntimeException e) {
             finish();
             throw e;
@@ -112,8 +141,20 @@ public abstract class NativeOp {
         return true;
     }
 
-    /** Marks an operation that needed no native request (e.g. to PROC_NULL) as done. */
+    /**
+     * Marks an operation that needed no native request (e.g. to PROC_NULL) as
+     * done; one that decides for a replica still forwards its outcome first.
+     */
     protected final void completeLocally() {
+        if (twinStep == TwinStep.FORWARD_WHEN_DONE) {
+            try {
+                startForward();
+            } catch (RuntimeException e) {
+                finish();
+                throw e;
+            }
+            return;
+        }
         try {
             onComplete();
         } finally {
@@ -125,6 +166,48 @@ public abstract class NativeOp {
         complete = true;
         releaseBuffers();
         pool.release(block);
+    }
+
+    /**
+     * This operation decides for the replica: when it is done, before it
+     * completes, {@link #twinPayload()} is sent to the twin with {@code tag}
+     * (what the replica's matching operation awaits).
+     */
+    protected final void forwardWhenDone(TwinLink link, int tag, MemorySegment data) {
+        this.twin = link;
+        this.twinTag = tag;
+        this.twinData = data;
+        this.twinStep = TwinStep.FORWARD_WHEN_DONE;
+    }
+
+    /**
+     * This operation follows its twin: its first native step receives the
+     * twin's outcome ({@code into.byteSize()} bytes, tag {@code tag}); then
+     * {@link #afterTwin()} decides what comes next.
+     */
+    protected final void followTwin(TwinLink link, int tag, MemorySegment into) {
+        this.twinStep = TwinStep.FOLLOWING;
+        MemorySegment target = into == null ? block.scratch().asSlice(0, 0) : into;
+        Empi.irecv(target, (int) target.byteSize(), Empi.BYTE, link.twinRank(), tag, link.comm(), block.request());
+    }
+
+    /** What goes to the replica once this operation is done (default: the segment given to forwardWhenDone). */
+    protected MemorySegment twinPayload() {
+        return twinData;
+    }
+
+    /** The twin's outcome arrived: start another native step and return true, or return false when done. */
+    protected boolean afterTwin() {
+        return false;
+    }
+
+    private void startForward() {
+        MemorySegment data = twinPayload();
+        if (data == null) {
+            data = block.scratch().asSlice(0, 0);
+        }
+        twinStep = TwinStep.FORWARDING;
+        Empi.isend(data, (int) data.byteSize(), Empi.BYTE, twin.twinRank(), twinTag, twin.comm(), block.request());
     }
 
     /** Records what the program's status will say about this operation. */

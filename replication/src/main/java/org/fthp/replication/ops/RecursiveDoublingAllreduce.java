@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import org.fthp.empi.Empi;
 import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.structure.CommStructure;
+import org.fthp.replication.structure.TwinLink;
 
 /**
  * Allreduce of a small vector by recursive doubling over point-to-point
@@ -64,6 +65,10 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
         this.finish = finish;
         this.acc = staging().asSlice(0, bytes);
         this.other = staging().asSlice(Math.max(bytes, 1), bytes);
+        TwinLink twin = comm.twin();
+        if (twin != null) {
+            forwardWhenDone(twin, twin.nextTag(), null);
+        }
         pack.accept(this);
         if (size == 1) {
             completeLocally();
@@ -77,6 +82,12 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
 
     /** Where the caller packs this rank's contribution. */
     public MemorySegment input() {
+        return acc;
+    }
+
+    /** The replica gets the reduced vector. */
+    @Override
+    protected MemorySegment twinPayload() {
         return acc;
     }
 
@@ -97,8 +108,9 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
         return virtual < rem ? 2 * virtual + 1 : virtual + rem;
     }
 
+    /** The computational copies' communicator numbers them in rank order. */
     private int nativeRank(int logical) {
-        return comm.cmpRankOf(logical);
+        return logical;
     }
 
     private void exchange(int peer, int tag) {

@@ -8,10 +8,13 @@ import org.fthp.msglog.MessageHeader;
 import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
+import org.fthp.replication.log.MessageRecords;
 import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.structure.ArrivedMessages;
 import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
+import org.fthp.replication.structure.Endpoint;
+import org.fthp.replication.structure.TwinLink;
 
 /**
  * A point-to-point receive. The first native step receives into staging: a
@@ -21,14 +24,26 @@ import org.fthp.replication.structure.CommStructure;
  * contiguously, else into staging. Then the header is checked and the payload
  * unpacked. Also completes a message matched by a matched probe, or one a
  * probe already took out of the native library.
+ *
+ * <p>Under replication a receive from {@code ANY_SOURCE} is decided by the
+ * computational copy, which forwards the source and tag it matched; the
+ * replica waits for them and then receives exactly that message (its
+ * sources' messages arrive in the same order, so the first one with that tag
+ * is the same message).
  */
 public final class RecvOp extends NativeOp {
 
+    /** Source and tag of a wildcard match, forwarded to the replica. */
+    private static final int DECISION_BYTES = 8;
+
     private final CommStructure comm;
+    private final MessageRecords records;
+    private final Channel channel;
     private final UserBuffer buf;
     private final long startByte;
     private final TypeLayout type;
     private final int count;
+    private final int capacity;
     private final MemorySegment staging;
     /** Set once the payload of a large message is being received in a second step. */
     private boolean payloadStep;
@@ -36,62 +51,112 @@ public final class RecvOp extends NativeOp {
     private boolean payloadInPlace;
     private int matchedTag;
 
-    private RecvOp(StagingPool pool, CommStructure comm, UserBuffer buf, long startByte, int count, TypeLayout type,
-                   long stagingBytes) {
-        super(pool, stagingBytes);
+    private RecvOp(StagingPool pool, MessageRecords records, CommStructure comm, Channel channel, UserBuffer buf,
+                   long startByte, int count, TypeLayout type, int capacity, boolean decides) {
+        super(pool, capacity == 0 ? 0 : capacity + (decides ? DECISION_BYTES : 0));
         this.staging = staging();
+        this.records = records;
         this.comm = comm;
+        this.channel = channel;
         this.buf = buf;
         this.startByte = startByte;
         this.count = count;
         this.type = type;
+        this.capacity = capacity;
     }
 
-    public static RecvOp post(StagingPool pool, CommStructure comm, UserBuffer buf, long startByte, int count,
-                              TypeLayout type, int source, int tag, int procNull, int anySource) {
-        return post(pool, comm, Channel.USER, buf, startByte, count, type, source, tag, procNull, anySource);
-    }
-
-    public static RecvOp post(StagingPool pool, CommStructure comm, Channel channel, UserBuffer buf, long startByte,
-                              int count, TypeLayout type, int source, int tag, int procNull, int anySource) {
+    public static RecvOp post(StagingPool pool, MessageRecords records, CommStructure comm, Channel channel,
+                              UserBuffer buf, long startByte, int count, TypeLayout type, int source, int tag,
+                              int procNull, int anySource) {
         if (source == procNull) {
-            RecvOp op = new RecvOp(pool, comm, buf, startByte, count, type, 0);
+            RecvOp op = new RecvOp(pool, records, comm, channel, buf, startByte, count, type, 0, false);
             op.result(procNull, Empi.ANY_TAG, 0);
             op.completeLocally();
             return op;
         }
         int capacity = capacity(count, type);
-        int nativeSource = source == anySource ? Empi.ANY_SOURCE : comm.cmpRankOf(source);
-        if (channel == Channel.USER) {
-            ArrivedMessages.Arrival early = comm.arrived().take(nativeSource, tag, Empi.ANY_SOURCE, Empi.ANY_TAG);
-            if (early != null) {
-                return arrived(pool, comm, buf, startByte, count, type, early);
-            }
+        TwinLink twin = source == anySource ? comm.twin() : null;
+        RecvOp op = new RecvOp(pool, records, comm, channel, buf, startByte, count, type, capacity, twin != null);
+        if (twin != null && twin.follows()) {
+            op.followTwin(twin, twin.nextTag(), op.decision());
+            return op;
         }
-        RecvOp op = new RecvOp(pool, comm, buf, startByte, count, type, capacity);
-        Empi.irecv(op.staging, capacity, Empi.BYTE, nativeSource, tag, comm.nativeComm(channel), op.requestSlot());
+        if (twin != null) {
+            op.forwardWhenDone(twin, twin.nextTag(), op.decision());
+        }
+        op.start(source == anySource ? anySource : source, tag, anySource);
         return op;
     }
 
+    /** Takes an arrived message if one matches, else posts the native receive. */
+    private void start(int source, int tag, int anySource) {
+        if (channel == Channel.USER) {
+            ArrivedMessages.Arrival early = comm.arrived().take(source, tag, anySource, Empi.ANY_TAG);
+            if (early != null) {
+                takeArrival(early);
+                return;
+            }
+        }
+        Endpoint from = source == anySource ? comm.receiveAny() : comm.receiveFrom(source);
+        int nativeSource = source == anySource ? Empi.ANY_SOURCE : from.rank();
+        Empi.irecv(staging, capacity, Empi.BYTE, nativeSource, tag, from.comm(channel), requestSlot());
+    }
+
     /** Receives a message already matched by a matched probe. */
-    public static RecvOp matched(StagingPool pool, CommStructure comm, UserBuffer buf, long startByte, int count,
-                                 TypeLayout type, MemorySegment messageHandle) {
+    public static RecvOp matched(StagingPool pool, MessageRecords records, CommStructure comm, UserBuffer buf,
+                                 long startByte, int count, TypeLayout type, MemorySegment messageHandle) {
         int capacity = capacity(count, type);
-        RecvOp op = new RecvOp(pool, comm, buf, startByte, count, type, capacity);
+        RecvOp op = new RecvOp(pool, records, comm, Channel.USER, buf, startByte, count, type, capacity, false);
         Empi.imrecv(op.staging, capacity, Empi.BYTE, messageHandle, op.requestSlot());
         return op;
     }
 
     /** Completes a header-only message a probe already took out of the native library. */
-    public static RecvOp arrived(StagingPool pool, CommStructure comm, UserBuffer buf, long startByte, int count,
-                                 TypeLayout type, ArrivedMessages.Arrival arrival) {
-        RecvOp op = new RecvOp(pool, comm, buf, startByte, count, type, capacity(count, type));
-        MemorySegment.copy(arrival.header(), 0, op.staging, ValueLayout.JAVA_BYTE, 0, MessageHeader.BYTES);
-        op.matchedTag = arrival.tag();
-        if (!op.startPayloadStep(arrival.nativeSource())) {
-            op.completeLocally();
-        }
+    public static RecvOp arrived(StagingPool pool, MessageRecords records, CommStructure comm, UserBuffer buf,
+                                 long startByte, int count, TypeLayout type, ArrivedMessages.Arrival arrival) {
+        RecvOp op = new RecvOp(pool, records, comm, Channel.USER, buf, startByte, count, type, capacity(count, type),
+                false);
+        op.takeArrival(arrival);
         return op;
+    }
+
+    private void takeArrival(ArrivedMessages.Arrival arrival) {
+        MemorySegment.copy(arrival.header(), 0, staging, ValueLayout.JAVA_BYTE, 0, MessageHeader.BYTES);
+        matchedTag = arrival.tag();
+        if (!startPayloadStep()) {
+            completeLocally();
+        }
+    }
+
+    private MemorySegment decision() {
+        return staging.asSlice(capacity, DECISION_BYTES);
+    }
+
+    @Override
+    protected MemorySegment twinPayload() {
+        MemorySegment d = decision();
+        d.set(ValueLayout.JAVA_INT, 0, MessageHeader.logicalSource(staging));
+        d.set(ValueLayout.JAVA_INT, 4, matchedTag);
+        return d;
+    }
+
+    /** The twin said which message it matched: receive that one. */
+    @Override
+    protected boolean afterTwin() {
+        MemorySegment d = decision();
+        int source = d.get(ValueLayout.JAVA_INT, 0);
+        int tag = d.get(ValueLayout.JAVA_INT, 4);
+        if (channel == Channel.USER) {
+            ArrivedMessages.Arrival early = comm.arrived().take(source, tag, Empi.ANY_SOURCE, Empi.ANY_TAG);
+            if (early != null) {
+                MemorySegment.copy(early.header(), 0, staging, ValueLayout.JAVA_BYTE, 0, MessageHeader.BYTES);
+                matchedTag = early.tag();
+                return startPayloadStep();
+            }
+        }
+        Endpoint from = comm.receiveFrom(source);
+        Empi.irecv(staging, capacity, Empi.BYTE, from.rank(), tag, from.comm(channel), requestSlot());
+        return true;
     }
 
     @Override
@@ -100,11 +165,11 @@ public final class RecvOp extends NativeOp {
             return false;
         }
         matchedTag = Empi.statusTag(status(), 0);
-        return startPayloadStep(Empi.statusSource(status(), 0));
+        return startPayloadStep();
     }
 
     /** If the header in staging announces a separate payload, starts receiving it; returns whether it did. */
-    private boolean startPayloadStep(int nativeSource) {
+    private boolean startPayloadStep() {
         if ((MessageHeader.flags(staging) & MessageHeader.FLAG_RENDEZVOUS) == 0) {
             return false;
         }
@@ -118,9 +183,10 @@ public final class RecvOp extends NativeOp {
         } else {
             into = staging.asSlice(MessageHeader.BYTES, room);
         }
+        Endpoint from = comm.receiveFrom(MessageHeader.logicalSource(staging));
         // a payload larger than the receive fails natively with MPI_ERR_TRUNCATE, as a small one would
-        Empi.irecv(into, (int) room, Empi.BYTE, nativeSource, MessageHeader.payloadTag(MessageHeader.sendId(staging)),
-                comm.internal(), requestSlot());
+        Empi.irecv(into, (int) room, Empi.BYTE, from.rank(), MessageHeader.payloadTag(MessageHeader.sendId(staging)),
+                from.internal(), requestSlot());
         return true;
     }
 
@@ -132,7 +198,7 @@ public final class RecvOp extends NativeOp {
         // the sender's header says how much payload there is; a longer message than the
         // receive could hold has already failed natively with MPI_ERR_TRUNCATE
         int payload = MessageHeader.payloadBytes(staging);
-        if (payload < 0 || payload > staging.byteSize() - MessageHeader.BYTES) {
+        if (payload < 0 || payload > capacity - MessageHeader.BYTES) {
             throw new IllegalStateException("message with a corrupt FTHP header on communicator " + comm.commId()
                     + ": was it sent by a program outside FTHP-J?");
         }
@@ -140,7 +206,9 @@ public final class RecvOp extends NativeOp {
             long items = type.size() == 0 ? 0 : payload / type.size();
             Packer.unpack(staging, MessageHeader.BYTES, buf, startByte, (int) Math.min(items, count), type);
         }
-        result(MessageHeader.logicalSource(staging), matchedTag, payload);
+        int source = MessageHeader.logicalSource(staging);
+        records.consumed(comm.commId(), source, MessageHeader.sendId(staging));
+        result(source, matchedTag, payload);
     }
 
     /** A receive whose header has arrived is matched: like MPI, cancelling it then does nothing. */
@@ -153,7 +221,7 @@ public final class RecvOp extends NativeOp {
 
     private static int capacity(int count, TypeLayout type) {
         long bytes = MessageHeader.BYTES + count * type.size();
-        if (bytes > Integer.MAX_VALUE) {
+        if (bytes > Integer.MAX_VALUE - DECISION_BYTES) {
             throw new IllegalArgumentException("receive of " + bytes + " bytes is larger than 2 GiB");
         }
         return (int) bytes;

@@ -4,59 +4,100 @@ import java.lang.foreign.MemorySegment;
 
 import org.fthp.empi.Empi;
 import org.fthp.msglog.MessageHeader;
+import org.fthp.msglog.SendLog;
 import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
+import org.fthp.replication.log.MessageRecords;
 import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
+import org.fthp.replication.structure.Endpoint;
 
 /**
- * A point-to-point send: header and packed data in one staging segment, sent
- * as one native message with the user's tag.
+ * One native message of a point-to-point send: header and packed data in one
+ * staging segment, sent with the user's tag to one copy of the destination.
+ * {@link #post} sends a message to every copy that must get it (DESIGN §6)
+ * and logs it.
  */
 public final class SendOp extends NativeOp {
 
     public enum Mode { STANDARD, SYNCHRONOUS, BUFFERED, READY }
 
-    public SendOp(StagingPool pool, CommStructure comm, UserBuffer buf, long startByte, int count,
-                  TypeLayout type, int dest, int tag, Mode mode, int procNull) {
-        this(pool, comm, Channel.USER, buf, startByte, count, type, dest, tag, mode, procNull);
+    private final MemorySegment header;
+    private final MemorySegment payload;
+
+    /**
+     * Sends to {@code dest} (a peer rank of {@code comm}) on {@code channel}:
+     * one native message per live copy of the destination this copy feeds.
+     * A replica whose destination has no replica sends nothing: the
+     * computational copy does, and the replica only logs (it may be promoted).
+     */
+    public static NativeOp[] post(StagingPool pool, MessageRecords records, CommStructure comm, Channel channel,
+                                  UserBuffer buf, long startByte, int count, TypeLayout type, int dest, int tag,
+                                  Mode mode, int procNull) {
+        if (dest == procNull) {
+            return new NativeOp[] {CompletedOp.create(pool)};
+        }
+        long sendId = comm.sendIds().next(dest);
+        Endpoint primary = comm.sendPrimary(dest);
+        Endpoint extra = comm.sendExtra(dest);
+        SendLog log = records.sendLog();
+        if (primary == null) {
+            if (log != null) {
+                SendOp staged = new SendOp(pool, comm, null, channel, buf, startByte, count, type, sendId, tag, mode);
+                log.record(comm.commId(), dest, sendId, tag, staged.header, staged.payload);
+                staged.completeLocally();
+            }
+            return new NativeOp[] {CompletedOp.create(pool)};
+        }
+        SendOp first = new SendOp(pool, comm, primary, channel, buf, startByte, count, type, sendId, tag, mode);
+        long bytes = MessageHeader.BYTES + first.payload.byteSize();
+        records.sent(bytes);
+        if (log != null) {
+            log.record(comm.commId(), dest, sendId, tag, first.header, first.payload);
+        }
+        if (extra == null) {
+            return new NativeOp[] {first};
+        }
+        records.sent(bytes);
+        return new NativeOp[] {first,
+                new SendOp(pool, comm, extra, channel, buf, startByte, count, type, sendId, tag, mode)};
     }
 
-    public SendOp(StagingPool pool, CommStructure comm, Channel channel, UserBuffer buf, long startByte, int count,
-                  TypeLayout type, int dest, int tag, Mode mode, int procNull) {
-        super(pool, dest == procNull ? 0 : stagingBytes(buf, count, type));
-        if (dest == procNull) {
-            completeLocally();
-            return;
-        }
-        long payload = count * type.size();
-        if (MessageHeader.BYTES + payload > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("message of " + payload + " bytes is larger than 2 GiB");
+    /** Stages one message and, unless {@code to} is null (log only), starts sending it. */
+    private SendOp(StagingPool pool, CommStructure comm, Endpoint to, Channel channel, UserBuffer buf, long startByte,
+                   int count, TypeLayout type, long sendId, int tag, Mode mode) {
+        super(pool, stagingBytes(buf, count, type));
+        long payloadBytes = count * type.size();
+        if (MessageHeader.BYTES + payloadBytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("message of " + payloadBytes + " bytes is larger than 2 GiB");
         }
         MemorySegment staging = staging();
-        long sendId = comm.sendIds().next(dest);
-        boolean rendezvous = payload >= Rendezvous.THRESHOLD_BYTES;
+        boolean rendezvous = payloadBytes >= Rendezvous.THRESHOLD_BYTES;
         MessageHeader.write(staging, comm.commId(), comm.rank(), sendId,
-                rendezvous ? MessageHeader.FLAG_RENDEZVOUS : 0, (int) payload);
-        MemorySegment inPlace = sendsInPlace(buf, count, type) ? buf.directSegment().asSlice(startByte, payload) : null;
+                rendezvous ? MessageHeader.FLAG_RENDEZVOUS : 0, (int) payloadBytes);
+        MemorySegment inPlace = sendsInPlace(buf, count, type)
+                ? buf.directSegment().asSlice(startByte, payloadBytes) : null;
         if (inPlace == null) {
             Packer.pack(buf, startByte, count, type, staging, MessageHeader.BYTES);
         }
-        int nativeDest = comm.cmpRankOf(dest);
-        long nativeComm = comm.nativeComm(channel);
+        this.header = staging.asSlice(0, MessageHeader.BYTES);
+        this.payload = inPlace != null ? inPlace : staging.asSlice(MessageHeader.BYTES, payloadBytes);
+        if (to == null) {
+            return;
+        }
+        long nativeComm = to.comm(channel);
         // a large payload goes separately, so the receiver can take it straight into its memory
-        int bytes = rendezvous ? MessageHeader.BYTES : (int) (MessageHeader.BYTES + payload);
+        int bytes = rendezvous ? MessageHeader.BYTES : (int) (MessageHeader.BYTES + payloadBytes);
         if (mode == Mode.SYNCHRONOUS) {
-            Empi.issend(staging, bytes, Empi.BYTE, nativeDest, tag, nativeComm, requestSlot());
+            Empi.issend(staging, bytes, Empi.BYTE, to.rank(), tag, nativeComm, requestSlot());
         } else {
-            Empi.isend(staging, bytes, Empi.BYTE, nativeDest, tag, nativeComm, requestSlot());
+            Empi.isend(staging, bytes, Empi.BYTE, to.rank(), tag, nativeComm, requestSlot());
         }
         if (rendezvous) {
-            MemorySegment from = inPlace != null ? inPlace : staging.asSlice(MessageHeader.BYTES);
-            Empi.isend(from, (int) payload, Empi.BYTE, nativeDest,
-                    MessageHeader.payloadTag(sendId), comm.internal(), secondRequestSlot());
+            Empi.isend(payload, (int) payloadBytes, Empi.BYTE, to.rank(), MessageHeader.payloadTag(sendId),
+                    to.internal(), secondRequestSlot());
         }
     }
 

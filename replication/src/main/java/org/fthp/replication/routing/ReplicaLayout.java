@@ -62,6 +62,23 @@ public final class ReplicaLayout {
         return new ReplicaLayout(cmp, rep);
     }
 
+    /**
+     * The layout of a communicator's members as its own eworld numbers them:
+     * member i's computational copy is i, and the replicas follow in member
+     * order (the k-th replicated member's replica is {@code n + k}).
+     */
+    public static ReplicaLayout ofMembers(boolean[] replicated) {
+        int n = replicated.length;
+        int[] cmp = new int[n];
+        int[] rep = new int[n];
+        int k = 0;
+        for (int l = 0; l < n; l++) {
+            cmp[l] = l;
+            rep[l] = replicated[l] ? n + k++ : -1;
+        }
+        return new ReplicaLayout(cmp, rep);
+    }
+
     /** The number of replicas needed for a fraction {@code degree} of {@code n} ranks (1 = dual redundancy). */
     public static int replicasForDegree(int n, double degree) {
         if (!(degree >= 0 && degree <= 1)) {

@@ -15,8 +15,8 @@ import java.util.List;
  */
 public final class ArrivedMessages {
 
-    /** A header-only message: who sent it (native rank), its tag, and the header bytes. */
-    public record Arrival(int nativeSource, int tag, byte[] header) {}
+    /** A header-only message: who sent it (peer rank in the communicator), its tag, and the header bytes. */
+    public record Arrival(int source, int tag, byte[] header) {}
 
     private final List<Arrival> arrivals = new ArrayList<>(0);
     /** Read without the lock on every receive: almost always false, and then no lock is taken. */
@@ -28,14 +28,14 @@ public final class ArrivedMessages {
     }
 
     /** The oldest arrival matching ({@code anySource}/{@code anyTag} are wildcards), removed; null if none. */
-    public Arrival take(int nativeSource, int tag, int anySource, int anyTag) {
-        return any ? takeLocked(nativeSource, tag, anySource, anyTag) : null;
+    public Arrival take(int source, int tag, int anySource, int anyTag) {
+        return any ? takeLocked(source, tag, anySource, anyTag) : null;
     }
 
-    private synchronized Arrival takeLocked(int nativeSource, int tag, int anySource, int anyTag) {
+    private synchronized Arrival takeLocked(int source, int tag, int anySource, int anyTag) {
         for (Iterator<Arrival> it = arrivals.iterator(); it.hasNext(); ) {
             Arrival a = it.next();
-            if (matches(a, nativeSource, tag, anySource, anyTag)) {
+            if (matches(a, source, tag, anySource, anyTag)) {
                 it.remove();
                 any = !arrivals.isEmpty();
                 return a;
@@ -45,13 +45,13 @@ public final class ArrivedMessages {
     }
 
     /** The oldest arrival matching, left in place; null if none. */
-    public Arrival peek(int nativeSource, int tag, int anySource, int anyTag) {
-        return any ? peekLocked(nativeSource, tag, anySource, anyTag) : null;
+    public Arrival peek(int source, int tag, int anySource, int anyTag) {
+        return any ? peekLocked(source, tag, anySource, anyTag) : null;
     }
 
-    private synchronized Arrival peekLocked(int nativeSource, int tag, int anySource, int anyTag) {
+    private synchronized Arrival peekLocked(int source, int tag, int anySource, int anyTag) {
         for (Arrival a : arrivals) {
-            if (matches(a, nativeSource, tag, anySource, anyTag)) {
+            if (matches(a, source, tag, anySource, anyTag)) {
                 return a;
             }
         }
@@ -62,7 +62,7 @@ public final class ArrivedMessages {
         return !any;
     }
 
-    private static boolean matches(Arrival a, int nativeSource, int tag, int anySource, int anyTag) {
-        return (nativeSource == anySource || a.nativeSource() == nativeSource) && (tag == anyTag || a.tag() == tag);
+    private static boolean matches(Arrival a, int source, int tag, int anySource, int anyTag) {
+        return (source == anySource || a.source() == source) && (tag == anyTag || a.tag() == tag);
     }
 }

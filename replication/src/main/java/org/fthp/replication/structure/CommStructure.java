@@ -1,66 +1,110 @@
 package org.fthp.replication.structure;
 
+import java.util.List;
+
 import org.fthp.msglog.SendSequence;
+import org.fthp.replication.routing.ReplicaLayout;
+import org.fthp.replication.routing.Role;
+import org.fthp.replication.routing.Route;
 
 /**
- * The native communicators behind one user communicator (DESIGN §5) and the
- * maps between logical ranks (what the program sees) and native ranks.
+ * Everything behind one user communicator: its logical membership (what the
+ * program sees), the native communicators of DESIGN §5, and the routes
+ * point-to-point messages take between copies (§6), precomputed per peer so
+ * a send or receive looks its route up without allocating.
  *
- * <p>Without replicas the replica-side communicators are null and CMP is the
- * whole eworld; the replication layer fills the rest in without changing any
- * caller. Membership is kept as logical ranks of COMM_WORLD so the structure
- * can be rebuilt from it after a failure.
+ * <p>Point-to-point traffic is numbered in a "member space": the members of
+ * an intracommunicator in rank order, or, for an intercommunicator, both
+ * groups (the group holding the lower COMM_WORLD rank first), so the same
+ * six communicators serve both kinds. Membership is kept as logical ranks of
+ * COMM_WORLD so the structure can be rebuilt from it after a failure.
  */
 public final class CommStructure {
 
     private final int commId;
-    private final long eworld;
-    private final long cmp;
-    private final long internal;
     private final int logicalRank;
-    private final int logicalSize;
     private final int[] worldRanks;
     private final int[] remoteWorldRanks;
+    private final Role role;
+    private final NativeComms natives;
+    private final Endpoint[] sendPrimary;
+    private final Endpoint[] sendExtra;
+    private final Endpoint[] receive;
+    private final Endpoint receiveAny;
+    private final TwinLink twin;
+    private final int peerOffset;
     private final SendSequence sendIds;
     private final ArrivedMessages arrived = new ArrivedMessages();
     private int childSequence;
     private int collectiveSequence;
 
-    public CommStructure(int commId, long eworld, long cmp, long internal, int logicalRank, int[] worldRanks,
-                         int[] remoteWorldRanks) {
+    /**
+     * @param members     the member-space layout (which members have a live replica)
+     * @param self        this process's index in the member space
+     * @param peerOffset  member-space index of peer rank 0 (0 for an intracommunicator)
+     */
+    public CommStructure(int commId, int logicalRank, int[] worldRanks, int[] remoteWorldRanks, Role role,
+                         ReplicaLayout members, int self, int peerOffset, NativeComms natives) {
         this.commId = commId;
-        this.eworld = eworld;
-        this.cmp = cmp;
-        this.internal = internal;
         this.logicalRank = logicalRank;
-        this.logicalSize = worldRanks.length;
         this.worldRanks = worldRanks;
         this.remoteWorldRanks = remoteWorldRanks;
-        this.sendIds = new SendSequence(remoteWorldRanks != null ? remoteWorldRanks.length : worldRanks.length);
+        this.role = role;
+        this.natives = natives;
+        this.peerOffset = peerOffset;
+        int peers = remoteWorldRanks != null ? remoteWorldRanks.length : worldRanks.length;
+        this.sendIds = new SendSequence(peers);
+        this.sendPrimary = new Endpoint[peers];
+        this.sendExtra = new Endpoint[peers];
+        this.receive = new Endpoint[peers];
+        for (int p = 0; p < peers; p++) {
+            int u = peerOffset + p;
+            List<Route> out = members.sendRoutes(self, u, role);
+            sendPrimary[p] = out.isEmpty() ? null : endpoint(out.get(0));
+            sendExtra[p] = out.size() < 2 ? null : endpoint(out.get(1));
+            receive[p] = endpoint(members.receiveRoute(u, self, role));
+        }
+        this.receiveAny = role == Role.CMP ? new Endpoint(natives.cmp(), natives.cmpInternal(), -1) : null;
+        if (natives.cmpRep() == 0 || (role == Role.CMP && !members.hasReplica(self))) {
+            this.twin = null;
+        } else {
+            // in CMP_REP_INTERCOMM the CMP group is in member order, the REP group in replica order
+            this.twin = new TwinLink(natives.cmpRep(), role == Role.CMP ? members.repRank(self) : self, role);
+        }
+    }
+
+    private Endpoint endpoint(Route r) {
+        return switch (r.link()) {
+            case CMP -> new Endpoint(natives.cmp(), natives.cmpInternal(), r.peer());
+            case REP -> new Endpoint(natives.rep(), natives.repInternal(), r.peer());
+            case CMP_NO_REP_TO_REP, REP_FROM_CMP_NO_REP ->
+                    new Endpoint(natives.noRepToRep(), natives.noRepToRepInternal(), r.peer());
+        };
     }
 
     public int commId() { return commId; }
 
     /** All live copies of the members. */
-    public long eworld() { return eworld; }
+    public long eworld() { return natives.eworld(); }
 
-    /** The computational copies: where the program's own traffic goes. */
-    public long cmp() { return cmp; }
+    /** Where collectives run among the computational copies (0 on a replica: it gets their results). */
+    public long cmp() { return natives.collective(); }
 
-    /**
-     * A twin of {@link #cmp()} for the facade's own point-to-point traffic
-     * (neighbourhood collectives and the like), so a user's wildcard receive
-     * can never take one of those messages.
-     */
-    public long internal() { return internal; }
+    /** Internal twin of the computational copies' communicator: the facade's own collective traffic. */
+    public long internal() { return natives.cmpInternal(); }
 
-    /** The native communicator a channel's traffic goes over. */
-    public long nativeComm(Channel channel) {
-        return channel == Channel.USER ? cmp : internal;
-    }
+    public NativeComms natives() { return natives; }
+
+    public Role role() { return role; }
+
+    /** The link to this process's twin, or null when it has none. */
+    public TwinLink twin() { return twin; }
+
+    /** Whether this process is a replica, which takes timing-dependent outcomes from its twin. */
+    public boolean follows() { return twin != null && twin.follows(); }
 
     public int rank() { return logicalRank; }
-    public int size() { return logicalSize; }
+    public int size() { return worldRanks.length; }
     public boolean isInter() { return remoteWorldRanks != null; }
     public int remoteSize() { return remoteWorldRanks == null ? 0 : remoteWorldRanks.length; }
 
@@ -69,11 +113,20 @@ public final class CommStructure {
 
     public int[] remoteWorldRanks() { return remoteWorldRanks == null ? null : remoteWorldRanks.clone(); }
 
-    /** Native CMP rank of a logical destination or source (identity while CMP holds every rank in order). */
-    public int cmpRankOf(int logical) { return logical; }
+    /** The native message to the peer's computational copy, or null when this copy only logs the message. */
+    public Endpoint sendPrimary(int peer) { return sendPrimary[peer]; }
 
-    /** Logical rank of a native CMP rank. */
-    public int logicalOfCmp(int nativeRank) { return nativeRank; }
+    /** A second native message, to the peer's replica, or null (sent by computational copies without one). */
+    public Endpoint sendExtra(int peer) { return sendExtra[peer]; }
+
+    /** Where this copy receives the peer's messages. */
+    public Endpoint receiveFrom(int peer) { return receive[peer]; }
+
+    /** The peer rank of a computational copy's rank in the computational copies' communicator. */
+    public int peerOfCmpRank(int cmpRank) { return cmpRank - peerOffset; }
+
+    /** Where a computational copy receives from any source; null on a replica, which never guesses. */
+    public Endpoint receiveAny() { return receiveAny; }
 
     public SendSequence sendIds() { return sendIds; }
 

@@ -1,0 +1,57 @@
+package org.fthp.msglog;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Which messages this process has consumed, by (communicator, logical
+ * source, send id): what repair exchanges so senders resend exactly what some
+ * live copy still lacks, and what lets a promoted replica skip a message its
+ * twin already had.
+ *
+ * <p>Messages of one stream are mostly consumed in send order, so a stream is
+ * a watermark (every id up to it consumed) plus the few ids consumed out of
+ * order above it (a receive that picked a later tag first).
+ */
+public final class ReceiveLog {
+
+    private static final class Stream {
+        long through;
+        final TreeSet<Long> above = new TreeSet<>();
+    }
+
+    private final Map<Long, Stream> streams = new HashMap<>();
+    private long consumed;
+
+    /** Records that the message {@code sendId} from {@code source} on {@code commId} was consumed. */
+    public void consumed(int commId, int source, long sendId) {
+        Stream s = streams.computeIfAbsent(key(commId, source), k -> new Stream());
+        if (sendId <= s.through || !s.above.add(sendId)) {
+            throw new IllegalStateException("message " + sendId + " from " + source + " on communicator " + commId
+                    + " consumed twice");
+        }
+        while (!s.above.isEmpty() && s.above.first() == s.through + 1) {
+            s.through = s.above.pollFirst();
+        }
+        consumed++;
+    }
+
+    public boolean hasConsumed(int commId, int source, long sendId) {
+        Stream s = streams.get(key(commId, source));
+        return s != null && (sendId <= s.through || s.above.contains(sendId));
+    }
+
+    /** Every id up to this one has been consumed (0 if none). */
+    public long consumedThrough(int commId, int source) {
+        Stream s = streams.get(key(commId, source));
+        return s == null ? 0 : s.through;
+    }
+
+    /** Messages consumed since the start. */
+    public long consumed() { return consumed; }
+
+    private static long key(int commId, int source) {
+        return ((long) commId << 32) | (source & 0xffffffffL);
+    }
+}

@@ -1,0 +1,100 @@
+package org.fthp.msglog;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The sender-based message log (DESIGN §8): every point-to-point message this
+ * process sent, header and payload, kept so it can be resent when a copy of
+ * its destination is lost before consuming it. Both twins of a sender log the
+ * same messages under the same (communicator, destination, send id), so
+ * whichever survives can resend.
+ *
+ * <p>Entries of one (communicator, destination) stream are kept in send-id
+ * order. Trimming (dropping what every live copy of the destination has
+ * consumed) comes with repair; until then the log only grows, and its size
+ * and peak are what the run reports.
+ */
+public final class SendLog {
+
+    /** One logged message: the native tag it travelled with and its bytes (header first). */
+    public record Entry(long sendId, int tag, byte[] message) {}
+
+    private final Map<Long, ArrayDeque<Entry>> streams = new HashMap<>();
+    private long bytes;
+    private long peakBytes;
+    private long entries;
+    private long logged;
+
+    /** Logs a message: its header and (possibly empty) payload are copied. */
+    public void record(int commId, int dest, long sendId, int tag, MemorySegment header, MemorySegment payload) {
+        long h = header.byteSize();
+        long p = payload == null ? 0 : payload.byteSize();
+        if (h + p > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("message of " + (h + p) + " bytes cannot be logged");
+        }
+        byte[] copy = new byte[(int) (h + p)];
+        MemorySegment.copy(header, ValueLayout.JAVA_BYTE, 0, copy, 0, (int) h);
+        if (p > 0) {
+            MemorySegment.copy(payload, ValueLayout.JAVA_BYTE, 0, copy, (int) h, (int) p);
+        }
+        ArrayDeque<Entry> stream = streams.computeIfAbsent(key(commId, dest), k -> new ArrayDeque<>());
+        Entry last = stream.peekLast();
+        if (last != null && last.sendId() >= sendId) {
+            throw new IllegalStateException("send id " + sendId + " to " + dest + " on communicator " + commId
+                    + " after " + last.sendId());
+        }
+        stream.addLast(new Entry(sendId, tag, copy));
+        bytes += copy.length;
+        peakBytes = Math.max(peakBytes, bytes);
+        entries++;
+        logged++;
+    }
+
+    /** Drops the entries of a stream up to and including {@code sendId}; returns the bytes freed. */
+    public long trimThrough(int commId, int dest, long sendId) {
+        ArrayDeque<Entry> stream = streams.get(key(commId, dest));
+        long freed = 0;
+        while (stream != null && !stream.isEmpty() && stream.peekFirst().sendId() <= sendId) {
+            freed += stream.pollFirst().message().length;
+            entries--;
+        }
+        bytes -= freed;
+        return freed;
+    }
+
+    /** The logged messages of a stream with ids above {@code consumedThrough}, in send order. */
+    public List<Entry> after(int commId, int dest, long consumedThrough) {
+        ArrayDeque<Entry> stream = streams.get(key(commId, dest));
+        List<Entry> out = new ArrayList<>();
+        if (stream != null) {
+            for (Entry e : stream) {
+                if (e.sendId() > consumedThrough) {
+                    out.add(e);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Bytes held now. */
+    public long bytes() { return bytes; }
+
+    /** The most bytes ever held at once. */
+    public long peakBytes() { return peakBytes; }
+
+    /** Entries held now. */
+    public long entries() { return entries; }
+
+    /** Messages logged since the start. */
+    public long logged() { return logged; }
+
+    private static long key(int commId, int dest) {
+        return ((long) commId << 32) | (dest & 0xffffffffL);
+    }
+}

@@ -1,0 +1,104 @@
+package org.fthp.launcher;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The one-line account fthp-run prints on stderr when a job ends: logical
+ * ranks, replicas, point-to-point messages and bytes each side sent natively,
+ * and the largest message log any process held. Every rank leaves its
+ * figures in a per-job directory at Finalize; ranks that died leave none,
+ * and the line says how many reported.
+ */
+final class RunSummary implements AutoCloseable {
+
+    private final int ranks;
+    private final int replicas;
+    private final Path directory;
+
+    private RunSummary(int ranks, int replicas, Path directory) {
+        this.ranks = ranks;
+        this.replicas = replicas;
+        this.directory = directory;
+    }
+
+    static RunSummary create(int ranks, int replicas) throws LaunchException {
+        try {
+            return new RunSummary(ranks, replicas, Files.createTempDirectory("fthp-stats-"));
+        } catch (IOException e) {
+            throw LaunchException.environment("cannot create a temporary directory: " + e.getMessage());
+        }
+    }
+
+    Path directory() {
+        return directory;
+    }
+
+    /** Side totals: [0] computational copies, [1] replicas. */
+    private record Totals(long[] messages, long[] bytes, int[] reported, long peakLog) {}
+
+    Totals totals() {
+        long[] messages = new long[2];
+        long[] bytes = new long[2];
+        int[] reported = new int[2];
+        long peak = 0;
+        try (Stream<Path> files = Files.list(directory)) {
+            for (Path f : files.toList()) {
+                List<String> lines = Files.readAllLines(f);
+                if (lines.isEmpty()) {
+                    continue;
+                }
+                String[] v = lines.get(0).trim().split(" ");
+                if (v.length < 6) {
+                    continue;
+                }
+                int side = v[0].equals("REP") ? 1 : 0;
+                messages[side] += Long.parseLong(v[2]);
+                bytes[side] += Long.parseLong(v[3]);
+                peak = Math.max(peak, Long.parseLong(v[4]));
+                reported[side]++;
+            }
+        } catch (IOException | NumberFormatException e) {
+            // a partial summary is still a summary; the job's exit code is what matters
+        }
+        return new Totals(messages, bytes, reported, peak);
+    }
+
+    void print(PrintStream err) {
+        Totals t = totals();
+        err.printf("fthp-run: summary: %d logical ranks, %d replicas; computational side sent %d messages "
+                        + "(%s), replica side %d messages (%s); peak message log %s per process; "
+                        + "%d of %d processes reported%n",
+                ranks, replicas, t.messages()[0], bytes(t.bytes()[0]), t.messages()[1], bytes(t.bytes()[1]),
+                bytes(t.peakLog()), t.reported()[0] + t.reported()[1], ranks + replicas);
+    }
+
+    static String bytes(long b) {
+        if (b < 1024) {
+            return b + " B";
+        }
+        if (b < 1024 * 1024) {
+            return String.format("%.1f KiB", b / 1024.0);
+        }
+        if (b < 1024L * 1024 * 1024) {
+            return String.format("%.1f MiB", b / (1024.0 * 1024));
+        }
+        return String.format("%.2f GiB", b / (1024.0 * 1024 * 1024));
+    }
+
+    @Override
+    public void close() {
+        try (Stream<Path> files = Files.list(directory)) {
+            for (Path f : files.toList()) {
+                Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(directory);
+        } catch (IOException ignored) {
+            // a temporary directory; nothing else to do
+        }
+    }
+}

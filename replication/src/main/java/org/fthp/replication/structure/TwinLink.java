@@ -1,0 +1,45 @@
+package org.fthp.replication.structure;
+
+import org.fthp.replication.routing.Role;
+
+/**
+ * The native path between a computational copy and its replica on one
+ * communicator (its CMP_REP_INTERCOMM): what the computational copy decides
+ * (a wildcard's match, a test's flag, a collective's result) travels here to
+ * the replica.
+ *
+ * <p>Both twins make the same calls in the same order, so each numbers what it
+ * forwards or awaits with the same sequence, and that number is the native
+ * tag: a replica matches the right decision even when its twin forwards them
+ * in another order than they were asked for.
+ */
+public final class TwinLink {
+
+    /** Tags stay below Open MPI's minimum guaranteed tag bound (2^15 would do; 2^30 is ours). */
+    private static final int TAG_MASK = 0x3fffffff;
+
+    private final long comm;
+    private final int twinRank;
+    private final Role role;
+    private int sequence;
+
+    public TwinLink(long comm, int twinRank, Role role) {
+        this.comm = comm;
+        this.twinRank = twinRank;
+        this.role = role;
+    }
+
+    /** The intercommunicator between the computational copies and the replicas. */
+    public long comm() { return comm; }
+
+    /** The twin's rank in the remote group of {@link #comm()}. */
+    public int twinRank() { return twinRank; }
+
+    /** Whether this side follows (receives decisions) rather than decides. */
+    public boolean follows() { return role == Role.REP; }
+
+    /** The tag of the next decision forwarded or awaited on this communicator. */
+    public int nextTag() {
+        return sequence++ & TAG_MASK;
+    }
+}
