@@ -305,8 +305,7 @@ public class Comm implements Freeable, Cloneable {
         return guard(() -> {
             RecvOp r = startRecv(recvbuf, recvcount, recvtype, source, recvtag);
             NativeOp[] s = startSend(sendbuf, sendcount, sendtype, dest, sendtag, SendOp.Mode.STANDARD);
-            Requests.awaitAll(s);
-            Requests.awaitAll(r);
+            Requests.awaitAll(Requests.with(s, r));
             return Requests.status(r);
         });
     }
@@ -317,8 +316,7 @@ public class Comm implements Freeable, Cloneable {
         return guard(() -> {
             NativeOp[] s = startSend(buf, count, type, dest, sendtag, SendOp.Mode.STANDARD);
             RecvOp r = startRecv(buf, count, type, source, recvtag);
-            Requests.awaitAll(s);
-            Requests.awaitAll(r);
+            Requests.awaitAll(Requests.with(s, r));
             return Requests.status(r);
         });
     }

@@ -17,6 +17,13 @@ final class Requests {
         return org.fthp.replication.ops.CompletedOp.create(Session.pool());
     }
 
+    /** The operations of a send (one per copy fed) and one more, to progress together. */
+    static NativeOp[] with(NativeOp[] ops, NativeOp more) {
+        NativeOp[] all = java.util.Arrays.copyOf(ops, ops.length + 1);
+        all[ops.length] = more;
+        return all;
+    }
+
     static void awaitAll(NativeOp... ops) {
         IdleStrategy idle = null;
         while (true) {

@@ -339,8 +339,7 @@ final class Structures {
         NativeOp[] sends = SendOp.post(Session.pool(), Session.records(), s, Channel.INTERNAL,
                 Args.buffer(mine, UserBuffer.START, mine.length, MPI.INT), UserBuffer.START, mine.length, type, peerRank, tag, SendOp.Mode.STANDARD,
                 MPI.PROC_NULL);
-        Requests.awaitAll(sends);
-        Requests.awaitAll(r);
+        Requests.awaitAll(Requests.with(sends, r));
         return out;
     }
 

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import org.fthp.empi.Empi;
+import org.fthp.empi.EmpiException;
 import org.fthp.msglog.MessageHeader;
 import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
@@ -50,6 +51,8 @@ public final class RecvOp extends NativeOp {
     /** The payload went straight into the program's memory: nothing to unpack. */
     private boolean payloadInPlace;
     private int matchedTag;
+    /** A large payload longer than the receive: taken whole into here, then reported as truncated. */
+    private MemorySegment overflow;
 
     private RecvOp(StagingPool pool, MessageRecords records, CommStructure comm, Channel channel, UserBuffer buf,
                    long startByte, int count, TypeLayout type, int capacity, boolean decides) {
@@ -175,16 +178,22 @@ public final class RecvOp extends NativeOp {
         }
         payloadStep = true;
         long room = count * type.size();
+        long announced = MessageHeader.payloadBytes(staging);
         MemorySegment direct = buf == null ? null : buf.directSegment();
         MemorySegment into;
-        if (direct != null && type.isDense() && startByte + room <= direct.byteSize()) {
+        if (announced > room) {
+            // never post a receive shorter than a large message: Open MPI 4.1's single-copy path
+            // then reads past the end of the receive buffer. Take it whole and report truncation.
+            overflow = pool.acquire(announced);
+            into = overflow;
+            room = announced;
+        } else if (direct != null && type.isDense() && startByte + room <= direct.byteSize()) {
             payloadInPlace = true;
             into = direct.asSlice(startByte, room);
         } else {
             into = staging.asSlice(MessageHeader.BYTES, room);
         }
         Endpoint from = comm.receiveFrom(MessageHeader.logicalSource(staging));
-        // a payload larger than the receive fails natively with MPI_ERR_TRUNCATE, as a small one would
         Empi.irecv(into, (int) room, Empi.BYTE, from.rank(), MessageHeader.payloadTag(MessageHeader.sendId(staging)),
                 from.internal(), requestSlot());
         return true;
@@ -195,9 +204,14 @@ public final class RecvOp extends NativeOp {
         if (staging == null) {
             return; // PROC_NULL: the result was recorded when the receive was posted
         }
-        // the sender's header says how much payload there is; a longer message than the
+        // the sender's header says how much payload there is; a longer small message than the
         // receive could hold has already failed natively with MPI_ERR_TRUNCATE
         int payload = MessageHeader.payloadBytes(staging);
+        if (overflow != null) {
+            records.consumed(comm.commId(), MessageHeader.logicalSource(staging), MessageHeader.sendId(staging));
+            throw new EmpiException("MPI_ERR_TRUNCATE: message truncated: " + payload + " bytes sent, room for "
+                    + (capacity - MessageHeader.BYTES), TRUNCATE, TRUNCATE);
+        }
         if (payload < 0 || payload > capacity - MessageHeader.BYTES) {
             throw new IllegalStateException("message with a corrupt FTHP header on communicator " + comm.commId()
                     + ": was it sent by a program outside FTHP-J?");
@@ -227,8 +241,14 @@ public final class RecvOp extends NativeOp {
         return (int) bytes;
     }
 
+    private static final int TRUNCATE = Empi.constant("MPI_ERR_TRUNCATE");
+
     @Override
     protected void releaseBuffers() {
         // the staging bytes go back with the operation's block
+        if (overflow != null) {
+            pool.release(overflow);
+            overflow = null;
+        }
     }
 }

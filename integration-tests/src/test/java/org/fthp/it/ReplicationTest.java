@@ -1,0 +1,110 @@
+package org.fthp.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.fthp.it.programs.CollBlocking;
+import org.fthp.it.programs.CollInter;
+import org.fthp.it.programs.CollNeighborWildcard;
+import org.fthp.it.programs.CollNonblocking;
+import org.fthp.it.programs.CommsGroupsTopo;
+import org.fthp.it.programs.CommsProcNull;
+import org.fthp.it.programs.P2pBasics;
+import org.fthp.it.programs.P2pLarge;
+import org.fthp.it.programs.P2pNonblocking;
+import org.fthp.it.programs.P2pProbe;
+import org.fthp.it.programs.ReplicaDeterminism;
+import org.fthp.it.programs.TypesAndOps;
+import org.fthp.it.programs.TypesSlice;
+import org.fthp.it.programs.TypesStructExtent;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Replicated runs (fthp-run --replicas M) against unreplicated ones: the
+ * program must see and print exactly what it does without replicas, for M =
+ * 1, N/2 and N; and every replica must walk its twin's path, which the
+ * determinism program makes visible by printing a trace of every
+ * timing-dependent outcome on every copy.
+ */
+class ReplicationTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(150);
+    private static final Map<String, List<String>> UNREPLICATED = new ConcurrentHashMap<>();
+
+    static Stream<Arguments> suite() {
+        Class<?>[] atFour = {P2pBasics.class, P2pNonblocking.class, P2pProbe.class, P2pLarge.class,
+                CollBlocking.class, CollNonblocking.class, CollInter.class, CollNeighborWildcard.class,
+                CommsGroupsTopo.class, CommsProcNull.class, TypesAndOps.class, TypesSlice.class,
+                TypesStructExtent.class};
+        Class<?>[] atTwo = {P2pBasics.class, P2pNonblocking.class, P2pProbe.class, P2pLarge.class,
+                CollBlocking.class, CollNonblocking.class, CollInter.class, CommsGroupsTopo.class,
+                TypesAndOps.class};
+        Stream<Arguments> four = Stream.of(atFour).flatMap(p -> Stream.of(1, 2, 4).map(m -> Arguments.of(p, 4, m)));
+        Stream<Arguments> two = Stream.of(atTwo).flatMap(p -> Stream.of(1, 2).map(m -> Arguments.of(p, 2, m)));
+        return Stream.concat(four, two);
+    }
+
+    @ParameterizedTest(name = "{0} np={1} M={2}")
+    @MethodSource("suite")
+    void programSeesWhatItSeesUnreplicated(Class<?> program, int np, int replicas) {
+        List<String> expected = UNREPLICATED.computeIfAbsent(program.getName() + "@" + np,
+                k -> sortedLines(MpiJob.run(np, TIMEOUT, program).assertSuccess()));
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", Integer.toString(replicas)), np, TIMEOUT, program)
+                .assertSuccess();
+        assertEquals(expected, sortedLines(r), "stdout with " + replicas + " replicas differs from the unreplicated run"
+                + "\n--- stderr ---\n" + r.stderr());
+        assertTrue(r.stderr().contains("summary: " + np + " logical ranks, " + replicas + " replicas"),
+                "no run summary on stderr:\n" + r.stderr());
+    }
+
+    static Stream<Arguments> determinism() {
+        return Stream.of(Arguments.of(2, 1), Arguments.of(2, 2), Arguments.of(4, 1), Arguments.of(4, 2),
+                Arguments.of(4, 4), Arguments.of(8, 4));
+    }
+
+    private static final Pattern TRACE = Pattern.compile("^(\\[replica (\\d+)\\] )?trace (\\d+): (.*)$");
+
+    /**
+     * Wildcard receives, testSome/waitAny/test/iProbe loops, a wtime-driven
+     * loop with a collective in every trip and order-sensitive reductions: a
+     * replica that decided anything itself would deadlock or print another
+     * trace than its twin.
+     */
+    @ParameterizedTest(name = "np={0} M={1}")
+    @MethodSource("determinism")
+    void replicasWalkTheirTwinsPath(int np, int replicas) {
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", Integer.toString(replicas), "--show-replica-output"),
+                np, TIMEOUT, ReplicaDeterminism.class).assertSuccess();
+        assertTrue(r.stdout().contains("ReplicaDeterminism OK np=" + np), r.stdout() + r.stderr());
+        Map<Integer, String> cmp = new HashMap<>();
+        Map<Integer, String> rep = new HashMap<>();
+        for (String line : r.lines()) {
+            Matcher m = TRACE.matcher(line);
+            if (m.matches()) {
+                int rank = Integer.parseInt(m.group(3));
+                (m.group(1) == null ? cmp : rep).put(rank, m.group(4));
+            }
+        }
+        assertEquals(np, cmp.size(), "one trace per computational copy:\n" + r.stdout());
+        assertEquals(replicas, rep.size(), "one trace per replica:\n" + r.stdout());
+        for (Map.Entry<Integer, String> e : rep.entrySet()) {
+            assertTrue(e.getKey() < replicas, "replica of rank " + e.getKey() + " with only " + replicas + " replicas");
+            assertEquals(cmp.get(e.getKey()), e.getValue(), "replica of rank " + e.getKey() + " took another path");
+        }
+    }
+
+    private static List<String> sortedLines(MpiJob.Result r) {
+        return r.lines().stream().filter(l -> !l.isBlank()).sorted().toList();
+    }
+}
