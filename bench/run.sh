@@ -3,6 +3,8 @@
 #
 #   bench/run.sh                 # REPS=5, prints a Markdown report
 #   REPS=3 bench/run.sh
+#   REPLICATED=1 bench/run.sh    # 2 logical ranks with full replication (4 processes) vs native C
+#                                # on 4 processes doing the same (two concurrent ping-pongs, a 4-rank allreduce)
 #
 # Environment (all optional):
 #   REPS=5              repetitions of every benchmark, interleaved C / Java / ...
@@ -26,8 +28,15 @@ ROOT="$(cd "$BENCH_DIR/.." && pwd)"
 cd "$ROOT"
 
 REPS="${REPS:-5}"
+REPLICATED="${REPLICATED:-0}"
 NP="${NP:-2}"
 ARRAYS="${ARRAYS:-1}"
+# every logical rank gets a replica: twice the processes, so native C runs twice as many too
+COPIES=1
+if [[ "$REPLICATED" == 1 ]]; then
+  COPIES=2
+  ARRAYS=0
+fi
 C_BIND="${C_BIND:-none}"
 FTHP_RUN_OPTS="${FTHP_RUN_OPTS:-}"
 JAVA_OPTS="${JAVA_OPTS:-}"
@@ -148,7 +157,12 @@ FR_OPTS=($FTHP_RUN_OPTS)
 JOPTS=($JAVA_OPTS)
 C_RUN=("${MPIRUN[@]}" --bind-to "$C_BIND")
 # bin/fthp-run -np N [FTHP_RUN_OPTS] -- [JAVA_OPTS] -cp bench.jar Main args
-java_cmd() { local np="$1"; shift; CMD=("$FTHP_RUN" -np "$np" "${FR_OPTS[@]}" -- "${JOPTS[@]}" -cp "$BENCH_JAR" "$@"); }
+java_cmd() {
+  local np="$1"; shift
+  local replicas=()
+  if [[ "$REPLICATED" == 1 ]]; then replicas=(--replicas "$np"); fi
+  CMD=("$FTHP_RUN" -np "$np" "${replicas[@]}" "${FR_OPTS[@]}" -- "${JOPTS[@]}" -cp "$BENCH_JAR" "$@")
+}
 # mpirun -np N java -cp mpi.jar:bench.jar Main args   (Open MPI's JNI binding)
 jni_cmd() {
   local np="$1"; shift
@@ -157,7 +171,7 @@ jni_cmd() {
 }
 
 for ((rep = 1; rep <= REPS; rep++)); do
-  run c pingpong "$rep" "${C_RUN[@]}" -np 2 "$NATIVE/pingpong"
+  run c pingpong "$rep" "${C_RUN[@]}" -np "$((2 * COPIES))" "$NATIVE/pingpong"
   if [[ "$SKIP_JAVA" != 1 ]]; then
     java_cmd 2 org.fthp.bench.PingPong; run java pingpong "$rep" "${CMD[@]}"
     if [[ "$ARRAYS" == 1 ]]; then
@@ -167,7 +181,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
       jni_cmd 2 org.fthp.bench.PingPong; run jni pingpong "$rep" "${CMD[@]}"
     fi
   fi
-  run c allreduce "$rep" "${C_RUN[@]}" -np "$NP" "$NATIVE/allreduce"
+  run c allreduce "$rep" "${C_RUN[@]}" -np "$((NP * COPIES))" "$NATIVE/allreduce"
   if [[ "$SKIP_JAVA" != 1 ]]; then
     java_cmd "$NP" org.fthp.bench.AllReduce; run java allreduce "$rep" "${CMD[@]}"
     if [[ "$JNI" == 1 ]]; then
@@ -178,6 +192,11 @@ done
 
 # --------------------------------------------------------------------------- report
 echo
+if [[ "$REPLICATED" == 1 ]]; then
+  echo "_Replicated: the facade runs $NP logical ranks, each with a replica ($((2 * NP)) processes);"
+  echo "native C runs $((2 * NP)) processes: two concurrent ping-pongs, and a $((2 * NP))-rank allreduce._"
+  echo
+fi
 REPORT_SRC="$BENCH_DIR/src/main/java/org/fthp/bench/BenchReport.java"
 if { [[ -f "$BENCH_JAR" ]] && "$JAVA" -cp "$BENCH_JAR" org.fthp.bench.BenchReport "$RESULTS" >"$RESULTS/report.md" 2>/dev/null; } ||
    "$JAVA" "$REPORT_SRC" "$RESULTS" >"$RESULTS/report.md"; then   # single-file source launch, any JDK >= 17

@@ -1,5 +1,6 @@
 /*
- * Native reference for the FTHP-J benchmark: ping-pong between ranks 0 and 1.
+ * Native reference for the FTHP-J benchmark: ping-pong between ranks 0 and 1 (and, with more
+ * ranks, between each further pair 2k, 2k+1 at the same time; rank 0 reports its pair).
  * Output (rank 0 only), one line per size:
  *   pingpong <bytes> <oneway_us> <GBps>
  * one-way time = round trip / 2; GB/s = bytes / one-way time (1 GB = 1e9 B).
@@ -49,12 +50,18 @@ int main(int argc, char **argv) {
         MPI_Barrier(MPI_COMM_WORLD);
         for (int i = 0; i < warm + iters; i++) {
             if (i == warm) { MPI_Barrier(MPI_COMM_WORLD); t0 = MPI_Wtime(); }
-            if (rank == 0) {
-                MPI_Send(buf, n, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
-                MPI_Recv(buf, n, MPI_BYTE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            } else if (rank == 1) {
-                MPI_Recv(buf, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                MPI_Send(buf, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+            /* pairs (0,1), (2,3), ...: four ranks run two concurrent ping-pongs, the native
+               baseline for a replicated pair (two logical ranks, four processes) */
+            int peer = rank ^ 1;
+            if (peer >= size) {
+                continue;
+            }
+            if (rank % 2 == 0) {
+                MPI_Send(buf, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+                MPI_Recv(buf, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else {
+                MPI_Recv(buf, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Send(buf, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
             }
         }
         double t = MPI_Wtime() - t0;

@@ -17,8 +17,10 @@ import java.util.Map;
  *
  * <p>Entries of one (communicator, destination) stream are kept in send-id
  * order. Trimming (dropping what every live copy of the destination has
- * consumed) comes with repair; until then the log only grows, and its size
- * and peak are what the run reports.
+ * consumed, learned from acknowledgements) comes with repair. Until then a
+ * byte limit keeps a long run from exhausting memory: past it the oldest
+ * entries are evicted, and the evictions are counted and reported, because a
+ * recovery could have needed them.
  */
 public final class SendLog {
 
@@ -26,10 +28,20 @@ public final class SendLog {
     public record Entry(long sendId, int tag, byte[] message) {}
 
     private final Map<Long, ArrayDeque<Entry>> streams = new HashMap<>();
+    private final long limitBytes;
+    private long evicted;
     private long bytes;
     private long peakBytes;
     private long entries;
     private long logged;
+
+    /** A log that holds at most {@code limitBytes} (evicting the oldest entries beyond). */
+    public SendLog(long limitBytes) {
+        if (limitBytes <= 0) {
+            throw new IllegalArgumentException("log limit " + limitBytes);
+        }
+        this.limitBytes = limitBytes;
+    }
 
     /** Logs a message: its header and (possibly empty) payload are copied. */
     public void record(int commId, int dest, long sendId, int tag, MemorySegment header, MemorySegment payload) {
@@ -54,7 +66,33 @@ public final class SendLog {
         peakBytes = Math.max(peakBytes, bytes);
         entries++;
         logged++;
+        if (bytes > limitBytes) {
+            evictBeyondLimit(stream);
+        }
     }
+
+    /** Oldest first: this stream's, then the others'. The newest entry always stays. */
+    private void evictBeyondLimit(ArrayDeque<Entry> newest) {
+        while (bytes > limitBytes && newest.size() > 1) {
+            drop(newest);
+        }
+        for (ArrayDeque<Entry> stream : streams.values()) {
+            while (bytes > limitBytes && !stream.isEmpty() && stream != newest) {
+                drop(stream);
+            }
+        }
+    }
+
+    private void drop(ArrayDeque<Entry> stream) {
+        bytes -= stream.pollFirst().message().length;
+        entries--;
+        evicted++;
+    }
+
+    /** Entries evicted by the byte limit rather than trimmed as no longer needed. */
+    public long evicted() { return evicted; }
+
+    public long limitBytes() { return limitBytes; }
 
     /** Drops the entries of a stream up to and including {@code sendId}; returns the bytes freed. */
     public long trimThrough(int commId, int dest, long sendId) {

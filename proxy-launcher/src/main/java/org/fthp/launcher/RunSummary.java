@@ -39,13 +39,14 @@ final class RunSummary implements AutoCloseable {
     }
 
     /** Side totals: [0] computational copies, [1] replicas. */
-    private record Totals(long[] messages, long[] bytes, int[] reported, long peakLog) {}
+    private record Totals(long[] messages, long[] bytes, int[] reported, long peakLog, long evicted) {}
 
     Totals totals() {
         long[] messages = new long[2];
         long[] bytes = new long[2];
         int[] reported = new int[2];
         long peak = 0;
+        long evicted = 0;
         try (Stream<Path> files = Files.list(directory)) {
             for (Path f : files.toList()) {
                 List<String> lines = Files.readAllLines(f);
@@ -60,21 +61,23 @@ final class RunSummary implements AutoCloseable {
                 messages[side] += Long.parseLong(v[2]);
                 bytes[side] += Long.parseLong(v[3]);
                 peak = Math.max(peak, Long.parseLong(v[4]));
+                evicted += v.length > 6 ? Long.parseLong(v[6]) : 0;
                 reported[side]++;
             }
         } catch (IOException | NumberFormatException e) {
             // a partial summary is still a summary; the job's exit code is what matters
         }
-        return new Totals(messages, bytes, reported, peak);
+        return new Totals(messages, bytes, reported, peak, evicted);
     }
 
     void print(PrintStream err) {
         Totals t = totals();
         err.printf("fthp-run: summary: %d logical ranks, %d replicas; computational side sent %d messages "
                         + "(%s), replica side %d messages (%s); peak message log %s per process; "
-                        + "%d of %d processes reported%n",
+                        + "%s%d of %d processes reported%n",
                 ranks, replicas, t.messages()[0], bytes(t.bytes()[0]), t.messages()[1], bytes(t.bytes()[1]),
-                bytes(t.peakLog()), t.reported()[0] + t.reported()[1], ranks + replicas);
+                bytes(t.peakLog()), t.evicted() == 0 ? "" : t.evicted() + " entries evicted at the log limit; ",
+                t.reported()[0] + t.reported()[1], ranks + replicas);
     }
 
     static String bytes(long b) {

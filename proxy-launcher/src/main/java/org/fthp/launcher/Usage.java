@@ -14,6 +14,11 @@ final class Usage {
 
             Options before "--":
               -np N, -n N, --np N   number of ranks (a positive integer; required)
+              --replicas M          give M of the N ranks (ranks 0..M-1) a live replica: N+M
+                                    processes; the program still sees N ranks (0 <= M <= N)
+              --degree F            the same as a fraction of N (--degree 1: every rank replicated)
+              --show-replica-output show replicas' stdout/stderr, each line prefixed
+                                    "[replica R] " (hidden by default: their twins print the same)
               --verbose             print the native launcher command line to stderr
               --nodes K             start K coordinators (emulated nodes: blocks of ranks); a rank
                                     that loses every copy then ends the job with exit code 4
@@ -28,6 +33,9 @@ final class Usage {
                 --shape K           Weibull shape (default 0.7)   --seed N  (default 1)
               -h, --help            print this help
               anything else         passed to mpirun verbatim, in order
+
+            At exit a one-line summary goes to stderr: ranks, replicas, messages and bytes each
+            side sent natively, and the largest message log a process held.
 
             After "--": what you would give to "java": JVM options, -cp/-classpath/--class-path,
             then the main class (or -jar app.jar) and the program's arguments.

@@ -16,8 +16,11 @@ public final class MessageRecords {
     private long nativeMessages;
     private long nativeBytes;
 
+    /** Bytes a process's send log may hold before it evicts (until trimming by acknowledgements exists). */
+    public static final long LOG_LIMIT_BYTES = Long.getLong("fthp.log.limitBytes", 512L << 20);
+
     private MessageRecords(boolean logging) {
-        this.sendLog = logging ? new SendLog() : null;
+        this.sendLog = logging ? new SendLog(LOG_LIMIT_BYTES) : null;
         this.receiveLog = logging ? new ReceiveLog() : null;
     }
 

@@ -17,7 +17,7 @@ public final class RunStatistics {
 
     private RunStatistics() {}
 
-    /** {@code role logical messages bytes logPeakBytes logged} in a file named after the native rank. */
+    /** {@code role logical messages bytes logPeakBytes logged evicted} in a file named after the native rank. */
     public static void write(int nativeRank, int logicalRank, boolean replica, MessageRecords records) {
         String dir = System.getenv(DIR_ENV);
         if (dir == null || dir.isBlank()) {
@@ -26,7 +26,7 @@ public final class RunStatistics {
         SendLog log = records.sendLog();
         String line = (replica ? "REP" : "CMP") + " " + logicalRank + " " + records.nativeMessages() + " "
                 + records.nativeBytes() + " " + (log == null ? 0 : log.peakBytes()) + " "
-                + (log == null ? 0 : log.logged()) + "\n";
+                + (log == null ? 0 : log.logged()) + " " + (log == null ? 0 : log.evicted()) + "\n";
         try {
             Files.writeString(Path.of(dir, "rank-" + nativeRank + ".stats"), line);
         } catch (IOException e) {
