@@ -52,6 +52,24 @@ class LaunchOptionsParserTest {
     }
 
     @Test
+    void replicationOptions() throws LaunchException {
+        LaunchOptions o = parse("-np", "4", "--replicas", "3", "--show-replica-output", "--", "Main");
+        assertEquals(4, o.ranks());
+        assertEquals(3, o.replicas());
+        assertEquals(7, o.processes());
+        assertTrue(o.showReplicaOutput());
+        assertEquals(List.of(), o.mpirunArgs());
+        assertEquals(0, parse("-np", "4", "--", "Main").replicas());
+        assertEquals(8, parse("-np", "8", "--degree", "1", "--", "Main").replicas());
+        assertEquals(4, parse("-np", "8", "--degree", "0.5", "--", "Main").replicas());
+        assertEquals(0, parse("-np", "8", "--degree", "0", "--", "Main").replicas());
+        assertThrows(LaunchException.class, () -> parse("-np", "4", "--replicas", "5", "--", "Main"));
+        assertThrows(LaunchException.class, () -> parse("-np", "4", "--replicas", "-1", "--", "Main"));
+        assertThrows(LaunchException.class, () -> parse("-np", "4", "--degree", "1.5", "--", "Main"));
+        assertThrows(LaunchException.class, () -> parse("-np", "4", "--replicas", "1", "--degree", "1", "--", "Main"));
+    }
+
+    @Test
     void failureInjectionOptions() throws LaunchException {
         LaunchOptions o = parse("-np", "4", "--kill", "1@2", "--kill", "0:rep@3.5", "--inject", "weibull",
                 "--mtbf-per-process", "100", "--shape", "0.5", "--seed", "9", "--", "Main");

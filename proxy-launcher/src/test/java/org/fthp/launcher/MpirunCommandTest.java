@@ -27,9 +27,17 @@ class MpirunCommandTest {
                 "-np", "4", "--mca", "btl", "self,vader", "--", "-Xmx256m", "-cp", "app.jar", "org.example.Main", "in.dat");
         assertEquals(List.of(
                 "/usr/bin/mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none",
-                "-np", "4", "-x", "FTHP_EMPI_ABI", "--mca", "btl", "self,vader",
+                "-np", "4", "-x", "FTHP_EMPI_ABI", "-x", "FTHP_LOGICAL_SIZE", "-x", "FTHP_REPLICAS",
+                "-x", "FTHP_SHOW_REPLICA_OUTPUT", "-x", "FTHP_STATS_DIR", "--mca", "btl", "self,vader",
                 "/jdk/bin/java", "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
                 "-cp", "/fthp/fthp-mpi.jar:app.jar", "-Xmx256m", "org.example.Main", "in.dat"), command);
+    }
+
+    @Test
+    void replicasAddNativeProcesses() throws LaunchException {
+        List<String> command = build(USER_EIGHT_CORES, "-np", "6", "--replicas", "3", "--", "Main");
+        assertEquals("9", command.get(command.indexOf("-np") + 1));
+        assertTrue(command.contains("--oversubscribe"), "9 processes on 8 cores");
     }
 
     @Test
