@@ -26,10 +26,14 @@ public final class ReplicaOutput {
         }
     }
 
-    /** Writes a prefix before the first byte of every line. */
+    /**
+     * Writes each line with the prefix in one piece: mpirun merges many
+     * processes' output, and a prefix written apart from its line could land
+     * in front of another process's line.
+     */
     static final class LinePrefixer extends FilterOutputStream {
         private final byte[] prefix;
-        private boolean atLineStart = true;
+        private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(256);
 
         LinePrefixer(OutputStream out, byte[] prefix) {
             super(out);
@@ -37,19 +41,41 @@ public final class ReplicaOutput {
         }
 
         @Override
-        public void write(int b) throws IOException {
-            if (atLineStart) {
-                out.write(prefix);
+        public synchronized void write(int b) throws IOException {
+            if (line.size() == 0) {
+                line.write(prefix);
             }
-            out.write(b);
-            atLineStart = b == '\n';
+            line.write(b);
+            if (b == '\n') {
+                emit();
+            }
         }
 
         @Override
-        public void write(byte[] b, int off, int len) throws IOException {
+        public synchronized void write(byte[] b, int off, int len) throws IOException {
             for (int i = off; i < off + len; i++) {
                 write(b[i]);
             }
+        }
+
+        @Override
+        public synchronized void flush() throws IOException {
+            // a partial line waits for its end, so it is never split
+            out.flush();
+        }
+
+        @Override
+        public synchronized void close() throws IOException {
+            if (line.size() > 0) {
+                emit();
+            }
+            super.close();
+        }
+
+        private void emit() throws IOException {
+            out.write(line.toByteArray());
+            out.flush();
+            line.reset();
         }
     }
 }
