@@ -128,6 +128,23 @@ public final class P2pLarge {
                 Check.equal(MPI.ERR_TRUNCATE, e.getErrorClass(), "truncation error class");
             }
         }
+        // 7. truncation of a medium message (above Open MPI's 4 KiB eager limit, where its
+        // shared-memory transport itself would write past a short receive buffer)
+        int medium = 5000;
+        if (sender) {
+            w.send(filledArray(rank, 31, medium), medium, MPI.DOUBLE, peer, 31);
+            w.send(filledArray(rank, 32, medium), medium, MPI.DOUBLE, peer, 32);
+        } else {
+            double[] guard = new double[medium];
+            try {
+                w.recv(new double[medium / 2], medium / 2, MPI.DOUBLE, peer, 31);
+                Check.that(false, "truncated medium receive must fail");
+            } catch (MPIException e) {
+                Check.equal(MPI.ERR_TRUNCATE, e.getErrorClass(), "medium truncation error class");
+            }
+            w.recv(guard, medium, MPI.DOUBLE, peer, 32);
+            checkArray(guard, peer, 32, medium, "message after a truncated one");
+        }
         w.barrier();
         double[] sum = new double[1];
         w.allReduce(new double[] {1}, sum, 1, MPI.DOUBLE, MPI.SUM);
