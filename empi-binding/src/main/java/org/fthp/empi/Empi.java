@@ -192,41 +192,15 @@ public final class Empi {
     // even MPI_Test, which drives the library's progress engine, qualifies.
 
     private static final MethodHandle MH_INIT_THREAD = DC.full("MPI_Init_thread", "ippip");
-    private static final MethodHandle MH_INITIALIZED = DC.full("MPI_Initialized", "ip");
-    private static final MethodHandle MH_FINALIZED = DC.full("MPI_Finalized", "ip");
     private static final MethodHandle MH_FINALIZE = DC.full("MPI_Finalize", "i");
-    private static final MethodHandle MH_ABORT = DC.full("MPI_Abort", "ihi");
     private static final MethodHandle MH_WTIME = DC.critical("MPI_Wtime", "d");
-    private static final MethodHandle MH_WTICK = DC.critical("MPI_Wtick", "d");
-    private static final MethodHandle MH_GET_PROCESSOR_NAME = DC.full("MPI_Get_processor_name", "ipp");
     private static final MethodHandle MH_ERROR_STRING = DC.full("MPI_Error_string", "iipp");
     private static final MethodHandle MH_ERROR_CLASS = DC.full("MPI_Error_class", "iip");
-    private static final MethodHandle MH_GET_VERSION = DC.full("MPI_Get_version", "ipp");
-    private static final MethodHandle MH_GET_LIBRARY_VERSION = DC.full("MPI_Get_library_version", "ipp");
-    private static final MethodHandle MH_QUERY_THREAD = DC.full("MPI_Query_thread", "ip");
-    private static final MethodHandle MH_IS_THREAD_MAIN = DC.full("MPI_Is_thread_main", "ip");
     private static final MethodHandle MH_COMM_SIZE = DC.critical("MPI_Comm_size", "ihp");
     private static final MethodHandle MH_COMM_RANK = DC.critical("MPI_Comm_rank", "ihp");
-    private static final MethodHandle MH_COMM_DUP = DC.full("MPI_Comm_dup", "ihp");
     private static final MethodHandle MH_COMM_IDUP = DC.full("MPI_Comm_idup", "ihpp");
     private static final MethodHandle MH_TESTALL = DC.critical("MPI_Testall", "iippp");
-    private static final MethodHandle MH_COMM_SPLIT = DC.full("MPI_Comm_split", "ihiip");
-    private static final MethodHandle MH_COMM_CREATE = DC.full("MPI_Comm_create", "ihhp");
-    private static final MethodHandle MH_COMM_CREATE_GROUP = DC.full("MPI_Comm_create_group", "ihhip");
-    private static final MethodHandle MH_COMM_FREE = DC.full("MPI_Comm_free", "ip");
-    private static final MethodHandle MH_COMM_GROUP = DC.full("MPI_Comm_group", "ihp");
-    private static final MethodHandle MH_COMM_REMOTE_GROUP = DC.full("MPI_Comm_remote_group", "ihp");
-    private static final MethodHandle MH_COMM_REMOTE_SIZE = DC.full("MPI_Comm_remote_size", "ihp");
-    private static final MethodHandle MH_COMM_TEST_INTER = DC.full("MPI_Comm_test_inter", "ihp");
-    private static final MethodHandle MH_COMM_COMPARE = DC.full("MPI_Comm_compare", "ihhp");
     private static final MethodHandle MH_COMM_SET_ERRHANDLER = DC.full("MPI_Comm_set_errhandler", "ihh");
-    private static final MethodHandle MH_INTERCOMM_CREATE = DC.full("MPI_Intercomm_create", "ihihiip");
-    private static final MethodHandle MH_INTERCOMM_MERGE = DC.full("MPI_Intercomm_merge", "ihip");
-    private static final MethodHandle MH_GROUP_SIZE = DC.full("MPI_Group_size", "ihp");
-    private static final MethodHandle MH_GROUP_RANK = DC.full("MPI_Group_rank", "ihp");
-    private static final MethodHandle MH_GROUP_INCL = DC.full("MPI_Group_incl", "ihipp");
-    private static final MethodHandle MH_GROUP_FREE = DC.full("MPI_Group_free", "ip");
-    private static final MethodHandle MH_GROUP_TRANSLATE_RANKS = DC.full("MPI_Group_translate_ranks", "ihiphp");
     private static final MethodHandle MH_ISEND = DC.critical("MPI_Isend", "ipihiihp");
     private static final MethodHandle MH_ISSEND = DC.critical("MPI_Issend", "ipihiihp");
     private static final MethodHandle MH_IRECV = DC.critical("MPI_Irecv", "ipihiihp");
@@ -234,43 +208,90 @@ public final class Empi {
     private static final MethodHandle MH_IMPROBE = DC.critical("MPI_Improbe", "iiihppp");
     private static final MethodHandle MH_IMRECV = DC.critical("MPI_Imrecv", "ipihpp");
     private static final MethodHandle MH_TEST = DC.critical("MPI_Test", "ippp");
-    private static final MethodHandle MH_TESTSOME = DC.full("MPI_Testsome", "iipppp");
     private static final MethodHandle MH_CANCEL = DC.full("MPI_Cancel", "ip");
-    private static final MethodHandle MH_REQUEST_FREE = DC.full("MPI_Request_free", "ip");
     private static final MethodHandle MH_GET_COUNT = DC.critical("MPI_Get_count", "iphp");
     private static final MethodHandle MH_TEST_CANCELLED = DC.critical("MPI_Test_cancelled", "ipp");
-    private static final MethodHandle MH_IBARRIER = DC.full("MPI_Ibarrier", "ihp");
-    private static final MethodHandle MH_IBCAST = DC.full("MPI_Ibcast", "ipihihp");
-    private static final MethodHandle MH_IREDUCE = DC.full("MPI_Ireduce", "ippihhihp");
-    private static final MethodHandle MH_IALLREDUCE = DC.full("MPI_Iallreduce", "ippihhhp");
-    private static final MethodHandle MH_IGATHER = DC.full("MPI_Igather", "ipihpihihp");
-    private static final MethodHandle MH_IGATHERV = DC.full("MPI_Igatherv", "ipihppphihp");
-    private static final MethodHandle MH_ISCATTER = DC.full("MPI_Iscatter", "ipihpihihp");
-    private static final MethodHandle MH_ISCATTERV = DC.full("MPI_Iscatterv", "ippphpihihp");
-    private static final MethodHandle MH_IALLGATHER = DC.full("MPI_Iallgather", "ipihpihhp");
-    private static final MethodHandle MH_IALLGATHERV = DC.full("MPI_Iallgatherv", "ipihppphhp");
-    private static final MethodHandle MH_IALLTOALL = DC.full("MPI_Ialltoall", "ipihpihhp");
-    private static final MethodHandle MH_IALLTOALLV = DC.full("MPI_Ialltoallv", "ippphppphhp");
-    private static final MethodHandle MH_IREDUCE_SCATTER = DC.full("MPI_Ireduce_scatter", "ippphhhp");
-    private static final MethodHandle MH_IREDUCE_SCATTER_BLOCK = DC.full("MPI_Ireduce_scatter_block", "ippihhhp");
-    private static final MethodHandle MH_ISCAN = DC.full("MPI_Iscan", "ippihhhp");
-    private static final MethodHandle MH_IEXSCAN = DC.full("MPI_Iexscan", "ippihhhp");
-    private static final MethodHandle MH_REDUCE_LOCAL = DC.full("MPI_Reduce_local", "ippihh");
-    private static final MethodHandle MH_TYPE_CONTIGUOUS = DC.full("MPI_Type_contiguous", "iihp");
-    private static final MethodHandle MH_TYPE_VECTOR = DC.full("MPI_Type_vector", "iiiihp");
-    private static final MethodHandle MH_TYPE_CREATE_HVECTOR = DC.full("MPI_Type_create_hvector", "iiiahp");
-    private static final MethodHandle MH_TYPE_INDEXED = DC.full("MPI_Type_indexed", "iipphp");
-    private static final MethodHandle MH_TYPE_CREATE_HINDEXED = DC.full("MPI_Type_create_hindexed", "iipphp");
-    private static final MethodHandle MH_TYPE_CREATE_INDEXED_BLOCK = DC.full("MPI_Type_create_indexed_block", "iiiphp");
-    private static final MethodHandle MH_TYPE_CREATE_STRUCT = DC.full("MPI_Type_create_struct", "iipppp");
-    private static final MethodHandle MH_TYPE_CREATE_RESIZED = DC.full("MPI_Type_create_resized", "ihaap");
-    private static final MethodHandle MH_TYPE_COMMIT = DC.full("MPI_Type_commit", "ip");
-    private static final MethodHandle MH_TYPE_FREE = DC.full("MPI_Type_free", "ip");
-    private static final MethodHandle MH_TYPE_SIZE = DC.full("MPI_Type_size", "ihp");
-    private static final MethodHandle MH_TYPE_GET_EXTENT = DC.full("MPI_Type_get_extent", "ihpp");
-    private static final MethodHandle MH_TYPE_GET_TRUE_EXTENT = DC.full("MPI_Type_get_true_extent", "ihpp");
-    private static final MethodHandle MH_OP_CREATE = DC.full("MPI_Op_create", "ipip");
-    private static final MethodHandle MH_OP_FREE = DC.full("MPI_Op_free", "ip");
+
+
+    // Handles outside the data path are bound on first use, a group at a time: binding a
+    // downcall costs milliseconds, and a rank that binds all of them at start-up spends
+    // about a second of CPU before MPI_Init, which many ranks on a few cores feel.
+
+    /** Downcalls for nonblocking collectives and local reductions, bound when the first is used. */
+    private static final class Collectives {
+        static final MethodHandle MH_INITIALIZED = DC.full("MPI_Initialized", "ip");
+        static final MethodHandle MH_IS_THREAD_MAIN = DC.full("MPI_Is_thread_main", "ip");
+        static final MethodHandle MH_INTERCOMM_CREATE = DC.full("MPI_Intercomm_create", "ihihiip");
+        static final MethodHandle MH_INTERCOMM_MERGE = DC.full("MPI_Intercomm_merge", "ihip");
+        static final MethodHandle MH_IBARRIER = DC.full("MPI_Ibarrier", "ihp");
+        static final MethodHandle MH_IBCAST = DC.full("MPI_Ibcast", "ipihihp");
+        static final MethodHandle MH_IREDUCE = DC.full("MPI_Ireduce", "ippihhihp");
+        static final MethodHandle MH_IALLREDUCE = DC.full("MPI_Iallreduce", "ippihhhp");
+        static final MethodHandle MH_IGATHER = DC.full("MPI_Igather", "ipihpihihp");
+        static final MethodHandle MH_IGATHERV = DC.full("MPI_Igatherv", "ipihppphihp");
+        static final MethodHandle MH_ISCATTER = DC.full("MPI_Iscatter", "ipihpihihp");
+        static final MethodHandle MH_ISCATTERV = DC.full("MPI_Iscatterv", "ippphpihihp");
+        static final MethodHandle MH_IALLGATHER = DC.full("MPI_Iallgather", "ipihpihhp");
+        static final MethodHandle MH_IALLGATHERV = DC.full("MPI_Iallgatherv", "ipihppphhp");
+        static final MethodHandle MH_IALLTOALL = DC.full("MPI_Ialltoall", "ipihpihhp");
+        static final MethodHandle MH_IALLTOALLV = DC.full("MPI_Ialltoallv", "ippphppphhp");
+        static final MethodHandle MH_IREDUCE_SCATTER = DC.full("MPI_Ireduce_scatter", "ippphhhp");
+        static final MethodHandle MH_IREDUCE_SCATTER_BLOCK = DC.full("MPI_Ireduce_scatter_block", "ippihhhp");
+        static final MethodHandle MH_ISCAN = DC.full("MPI_Iscan", "ippihhhp");
+        static final MethodHandle MH_IEXSCAN = DC.full("MPI_Iexscan", "ippihhhp");
+        static final MethodHandle MH_REDUCE_LOCAL = DC.full("MPI_Reduce_local", "ippihh");
+    }
+
+    /** Downcalls for calls a run makes a few times, if at all, bound when the first is used. */
+    private static final class Rare {
+        static final MethodHandle MH_FINALIZED = DC.full("MPI_Finalized", "ip");
+        static final MethodHandle MH_ABORT = DC.full("MPI_Abort", "ihi");
+        static final MethodHandle MH_WTICK = DC.critical("MPI_Wtick", "d");
+        static final MethodHandle MH_GET_PROCESSOR_NAME = DC.full("MPI_Get_processor_name", "ipp");
+        static final MethodHandle MH_GET_VERSION = DC.full("MPI_Get_version", "ipp");
+        static final MethodHandle MH_GET_LIBRARY_VERSION = DC.full("MPI_Get_library_version", "ipp");
+        static final MethodHandle MH_QUERY_THREAD = DC.full("MPI_Query_thread", "ip");
+        static final MethodHandle MH_TESTSOME = DC.full("MPI_Testsome", "iipppp");
+        static final MethodHandle MH_REQUEST_FREE = DC.full("MPI_Request_free", "ip");
+        static final MethodHandle MH_OP_CREATE = DC.full("MPI_Op_create", "ipip");
+        static final MethodHandle MH_OP_FREE = DC.full("MPI_Op_free", "ip");
+    }
+
+    /** Downcalls for communicator and group management, bound when the first is used. */
+    private static final class Comms {
+        static final MethodHandle MH_COMM_DUP = DC.full("MPI_Comm_dup", "ihp");
+        static final MethodHandle MH_COMM_SPLIT = DC.full("MPI_Comm_split", "ihiip");
+        static final MethodHandle MH_COMM_CREATE = DC.full("MPI_Comm_create", "ihhp");
+        static final MethodHandle MH_COMM_CREATE_GROUP = DC.full("MPI_Comm_create_group", "ihhip");
+        static final MethodHandle MH_COMM_FREE = DC.full("MPI_Comm_free", "ip");
+        static final MethodHandle MH_COMM_GROUP = DC.full("MPI_Comm_group", "ihp");
+        static final MethodHandle MH_COMM_REMOTE_GROUP = DC.full("MPI_Comm_remote_group", "ihp");
+        static final MethodHandle MH_COMM_REMOTE_SIZE = DC.full("MPI_Comm_remote_size", "ihp");
+        static final MethodHandle MH_COMM_TEST_INTER = DC.full("MPI_Comm_test_inter", "ihp");
+        static final MethodHandle MH_COMM_COMPARE = DC.full("MPI_Comm_compare", "ihhp");
+        static final MethodHandle MH_GROUP_SIZE = DC.full("MPI_Group_size", "ihp");
+        static final MethodHandle MH_GROUP_RANK = DC.full("MPI_Group_rank", "ihp");
+        static final MethodHandle MH_GROUP_INCL = DC.full("MPI_Group_incl", "ihipp");
+        static final MethodHandle MH_GROUP_FREE = DC.full("MPI_Group_free", "ip");
+        static final MethodHandle MH_GROUP_TRANSLATE_RANKS = DC.full("MPI_Group_translate_ranks", "ihiphp");
+    }
+
+    /** Downcalls for derived datatypes, bound when the first is used. */
+    private static final class Types {
+        static final MethodHandle MH_TYPE_CONTIGUOUS = DC.full("MPI_Type_contiguous", "iihp");
+        static final MethodHandle MH_TYPE_VECTOR = DC.full("MPI_Type_vector", "iiiihp");
+        static final MethodHandle MH_TYPE_CREATE_HVECTOR = DC.full("MPI_Type_create_hvector", "iiiahp");
+        static final MethodHandle MH_TYPE_INDEXED = DC.full("MPI_Type_indexed", "iipphp");
+        static final MethodHandle MH_TYPE_CREATE_HINDEXED = DC.full("MPI_Type_create_hindexed", "iipphp");
+        static final MethodHandle MH_TYPE_CREATE_INDEXED_BLOCK = DC.full("MPI_Type_create_indexed_block", "iiiphp");
+        static final MethodHandle MH_TYPE_CREATE_STRUCT = DC.full("MPI_Type_create_struct", "iipppp");
+        static final MethodHandle MH_TYPE_CREATE_RESIZED = DC.full("MPI_Type_create_resized", "ihaap");
+        static final MethodHandle MH_TYPE_COMMIT = DC.full("MPI_Type_commit", "ip");
+        static final MethodHandle MH_TYPE_FREE = DC.full("MPI_Type_free", "ip");
+        static final MethodHandle MH_TYPE_SIZE = DC.full("MPI_Type_size", "ihp");
+        static final MethodHandle MH_TYPE_GET_EXTENT = DC.full("MPI_Type_get_extent", "ihpp");
+        static final MethodHandle MH_TYPE_GET_TRUE_EXTENT = DC.full("MPI_Type_get_true_extent", "ihpp");
+    }
 
     // ---- wrappers ----
 
@@ -317,7 +338,7 @@ public final class Empi {
     public static void initialized(MemorySegment a0) {
         int rc;
         try {
-            rc = (int) MH_INITIALIZED.invokeExact(a0);
+            rc = (int) Collectives.MH_INITIALIZED.invokeExact(a0);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -330,7 +351,7 @@ public final class Empi {
     public static void finalized(MemorySegment a0) {
         int rc;
         try {
-            rc = (int) MH_FINALIZED.invokeExact(a0);
+            rc = (int) Rare.MH_FINALIZED.invokeExact(a0);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -356,7 +377,7 @@ public final class Empi {
     public static void abort(long a0, int a1) {
         int rc;
         try {
-            rc = (int) MH_ABORT.invokeExact(a0, a1);
+            rc = (int) Rare.MH_ABORT.invokeExact(a0, a1);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -375,7 +396,7 @@ public final class Empi {
 
     public static double wtick() {
         try {
-            return (double) MH_WTICK.invokeExact();
+            return (double) Rare.MH_WTICK.invokeExact();
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -385,7 +406,7 @@ public final class Empi {
     public static void getProcessorName(MemorySegment a0, MemorySegment a1) {
         int rc;
         try {
-            rc = (int) MH_GET_PROCESSOR_NAME.invokeExact(a0, a1);
+            rc = (int) Rare.MH_GET_PROCESSOR_NAME.invokeExact(a0, a1);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -424,7 +445,7 @@ public final class Empi {
     public static void getVersion(MemorySegment a0, MemorySegment a1) {
         int rc;
         try {
-            rc = (int) MH_GET_VERSION.invokeExact(a0, a1);
+            rc = (int) Rare.MH_GET_VERSION.invokeExact(a0, a1);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -437,7 +458,7 @@ public final class Empi {
     public static void getLibraryVersion(MemorySegment a0, MemorySegment a1) {
         int rc;
         try {
-            rc = (int) MH_GET_LIBRARY_VERSION.invokeExact(a0, a1);
+            rc = (int) Rare.MH_GET_LIBRARY_VERSION.invokeExact(a0, a1);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -450,7 +471,7 @@ public final class Empi {
     public static void queryThread(MemorySegment a0) {
         int rc;
         try {
-            rc = (int) MH_QUERY_THREAD.invokeExact(a0);
+            rc = (int) Rare.MH_QUERY_THREAD.invokeExact(a0);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -463,7 +484,7 @@ public final class Empi {
     public static void isThreadMain(MemorySegment a0) {
         int rc;
         try {
-            rc = (int) MH_IS_THREAD_MAIN.invokeExact(a0);
+            rc = (int) Collectives.MH_IS_THREAD_MAIN.invokeExact(a0);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -502,7 +523,7 @@ public final class Empi {
     public static void commDup(long a0, MemorySegment a1) {
         int rc;
         try {
-            rc = (int) MH_COMM_DUP.invokeExact(a0, a1);
+            rc = (int) Comms.MH_COMM_DUP.invokeExact(a0, a1);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -515,7 +536,7 @@ public final class Empi {
     public static void commSplit(long a0, int a1, int a2, MemorySegment a3) {
         int rc;
         try {
-            rc = (int) MH_COMM_SPLIT.invokeExact(a0, a1, a2, a3);
+            rc = (int) Comms.MH_COMM_SPLIT.invokeExact(a0, a1, a2, a3);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -528,7 +549,7 @@ public final class Empi {
     public static void commCreate(long a0, long a1, MemorySegment a2) {
         int rc;
         try {
-            rc = (int) MH_COMM_CREATE.invokeExact(a0, a1, a2);
+            rc = (int) Comms.MH_COMM_CREATE.invokeExact(a0, a1, a2);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -541,7 +562,7 @@ public final class Empi {
     public static void commCreateGroup(long a0, long a1, int a2, MemorySegment a3) {
         int rc;
         try {
-            rc = (int) MH_COMM_CREATE_GROUP.invokeExact(a0, a1, a2, a3);
+            rc = (int) Comms.MH_COMM_CREATE_GROUP.invokeExact(a0, a1, a2, a3);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -554,7 +575,7 @@ public final class Empi {
     public static void commFree(MemorySegment a0) {
         int rc;
         try {
-            rc = (int) MH_COMM_FREE.invokeExact(a0);
+            rc = (int) Comms.MH_COMM_FREE.invokeExact(a0);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -567,7 +588,7 @@ public final class Empi {
     public static void commGroup(long a0, MemorySegment a1) {
         int rc;
         try {
-            rc = (int) MH_COMM_GROUP.invokeExact(a0, a1);
+            rc = (int) Comms.MH_COMM_GROUP.invokeExact(a0, a1);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -580,7 +601,7 @@ public final class Empi {
     public static void commRemoteGroup(long a0, MemorySegment a1) {
         int rc;
         try {
-            rc = (int) MH_COMM_REMOTE_GROUP.invokeExact(a0, a1);
+            rc = (int) Comms.MH_COMM_REMOTE_GROUP.invokeExact(a0, a1);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -593,7 +614,7 @@ public final class Empi {
     public static void commRemoteSize(long a0, MemorySegment a1) {
         int rc;
         try {
-            rc = (int) MH_COMM_REMOTE_SIZE.invokeExact(a0, a1);
+            rc = (int) Comms.MH_COMM_REMOTE_SIZE.invokeExact(a0, a1);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -606,7 +627,7 @@ public final class Empi {
     public static void commTestInter(long a0, MemorySegment a1) {
         int rc;
         try {
-            rc = (int) MH_COMM_TEST_INTER.invokeExact(a0, a1);
+            rc = (int) Comms.MH_COMM_TEST_INTER.invokeExact(a0, a1);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -619,7 +640,7 @@ public final class Empi {
     public static void commCompare(long a0, long a1, MemorySegment a2) {
         int rc;
         try {
-            rc = (int) MH_COMM_COMPARE.invokeExact(a0, a1, a2);
+            rc = (int) Comms.MH_COMM_COMPARE.invokeExact(a0, a1, a2);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -645,7 +666,7 @@ public final class Empi {
     public static void intercommCreate(long a0, int a1, long a2, int a3, int a4, MemorySegment a5) {
         int rc;
         try {
-            rc = (int) MH_INTERCOMM_CREATE.invokeExact(a0, a1, a2, a3, a4, a5);
+            rc = (int) Collectives.MH_INTERCOMM_CREATE.invokeExact(a0, a1, a2, a3, a4, a5);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -658,7 +679,7 @@ public final class Empi {
     public static void intercommMerge(long a0, int a1, MemorySegment a2) {
         int rc;
         try {
-            rc = (int) MH_INTERCOMM_MERGE.invokeExact(a0, a1, a2);
+            rc = (int) Collectives.MH_INTERCOMM_MERGE.invokeExact(a0, a1, a2);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -671,7 +692,7 @@ public final class Empi {
     public static void groupSize(long a0, MemorySegment a1) {
         int rc;
         try {
-            rc = (int) MH_GROUP_SIZE.invokeExact(a0, a1);
+            rc = (int) Comms.MH_GROUP_SIZE.invokeExact(a0, a1);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -684,7 +705,7 @@ public final class Empi {
     public static void groupRank(long a0, MemorySegment a1) {
         int rc;
         try {
-            rc = (int) MH_GROUP_RANK.invokeExact(a0, a1);
+            rc = (int) Comms.MH_GROUP_RANK.invokeExact(a0, a1);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -697,7 +718,7 @@ public final class Empi {
     public static void groupIncl(long a0, int a1, MemorySegment a2, MemorySegment a3) {
         int rc;
         try {
-            rc = (int) MH_GROUP_INCL.invokeExact(a0, a1, a2, a3);
+            rc = (int) Comms.MH_GROUP_INCL.invokeExact(a0, a1, a2, a3);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -710,7 +731,7 @@ public final class Empi {
     public static void groupFree(MemorySegment a0) {
         int rc;
         try {
-            rc = (int) MH_GROUP_FREE.invokeExact(a0);
+            rc = (int) Comms.MH_GROUP_FREE.invokeExact(a0);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -723,7 +744,7 @@ public final class Empi {
     public static void groupTranslateRanks(long a0, int a1, MemorySegment a2, long a3, MemorySegment a4) {
         int rc;
         try {
-            rc = (int) MH_GROUP_TRANSLATE_RANKS.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Comms.MH_GROUP_TRANSLATE_RANKS.invokeExact(a0, a1, a2, a3, a4);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -827,7 +848,7 @@ public final class Empi {
     public static void testsome(int a0, MemorySegment a1, MemorySegment a2, MemorySegment a3, MemorySegment a4) {
         int rc;
         try {
-            rc = (int) MH_TESTSOME.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Rare.MH_TESTSOME.invokeExact(a0, a1, a2, a3, a4);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -853,7 +874,7 @@ public final class Empi {
     public static void requestFree(MemorySegment a0) {
         int rc;
         try {
-            rc = (int) MH_REQUEST_FREE.invokeExact(a0);
+            rc = (int) Rare.MH_REQUEST_FREE.invokeExact(a0);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -892,7 +913,7 @@ public final class Empi {
     public static void ibarrier(long a0, MemorySegment a1) {
         int rc;
         try {
-            rc = (int) MH_IBARRIER.invokeExact(a0, a1);
+            rc = (int) Collectives.MH_IBARRIER.invokeExact(a0, a1);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -905,7 +926,7 @@ public final class Empi {
     public static void ibcast(MemorySegment a0, int a1, long a2, int a3, long a4, MemorySegment a5) {
         int rc;
         try {
-            rc = (int) MH_IBCAST.invokeExact(a0, a1, a2, a3, a4, a5);
+            rc = (int) Collectives.MH_IBCAST.invokeExact(a0, a1, a2, a3, a4, a5);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -918,7 +939,7 @@ public final class Empi {
     public static void ireduce(MemorySegment a0, MemorySegment a1, int a2, long a3, long a4, int a5, long a6, MemorySegment a7) {
         int rc;
         try {
-            rc = (int) MH_IREDUCE.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7);
+            rc = (int) Collectives.MH_IREDUCE.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -931,7 +952,7 @@ public final class Empi {
     public static void iallreduce(MemorySegment a0, MemorySegment a1, int a2, long a3, long a4, long a5, MemorySegment a6) {
         int rc;
         try {
-            rc = (int) MH_IALLREDUCE.invokeExact(a0, a1, a2, a3, a4, a5, a6);
+            rc = (int) Collectives.MH_IALLREDUCE.invokeExact(a0, a1, a2, a3, a4, a5, a6);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -944,7 +965,7 @@ public final class Empi {
     public static void igather(MemorySegment a0, int a1, long a2, MemorySegment a3, int a4, long a5, int a6, long a7, MemorySegment a8) {
         int rc;
         try {
-            rc = (int) MH_IGATHER.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+            rc = (int) Collectives.MH_IGATHER.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -957,7 +978,7 @@ public final class Empi {
     public static void igatherv(MemorySegment a0, int a1, long a2, MemorySegment a3, MemorySegment a4, MemorySegment a5, long a6, int a7, long a8, MemorySegment a9) {
         int rc;
         try {
-            rc = (int) MH_IGATHERV.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+            rc = (int) Collectives.MH_IGATHERV.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -970,7 +991,7 @@ public final class Empi {
     public static void iscatter(MemorySegment a0, int a1, long a2, MemorySegment a3, int a4, long a5, int a6, long a7, MemorySegment a8) {
         int rc;
         try {
-            rc = (int) MH_ISCATTER.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+            rc = (int) Collectives.MH_ISCATTER.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -983,7 +1004,7 @@ public final class Empi {
     public static void iscatterv(MemorySegment a0, MemorySegment a1, MemorySegment a2, long a3, MemorySegment a4, int a5, long a6, int a7, long a8, MemorySegment a9) {
         int rc;
         try {
-            rc = (int) MH_ISCATTERV.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+            rc = (int) Collectives.MH_ISCATTERV.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -996,7 +1017,7 @@ public final class Empi {
     public static void iallgather(MemorySegment a0, int a1, long a2, MemorySegment a3, int a4, long a5, long a6, MemorySegment a7) {
         int rc;
         try {
-            rc = (int) MH_IALLGATHER.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7);
+            rc = (int) Collectives.MH_IALLGATHER.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1009,7 +1030,7 @@ public final class Empi {
     public static void iallgatherv(MemorySegment a0, int a1, long a2, MemorySegment a3, MemorySegment a4, MemorySegment a5, long a6, long a7, MemorySegment a8) {
         int rc;
         try {
-            rc = (int) MH_IALLGATHERV.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+            rc = (int) Collectives.MH_IALLGATHERV.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1022,7 +1043,7 @@ public final class Empi {
     public static void ialltoall(MemorySegment a0, int a1, long a2, MemorySegment a3, int a4, long a5, long a6, MemorySegment a7) {
         int rc;
         try {
-            rc = (int) MH_IALLTOALL.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7);
+            rc = (int) Collectives.MH_IALLTOALL.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1035,7 +1056,7 @@ public final class Empi {
     public static void ialltoallv(MemorySegment a0, MemorySegment a1, MemorySegment a2, long a3, MemorySegment a4, MemorySegment a5, MemorySegment a6, long a7, long a8, MemorySegment a9) {
         int rc;
         try {
-            rc = (int) MH_IALLTOALLV.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+            rc = (int) Collectives.MH_IALLTOALLV.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1048,7 +1069,7 @@ public final class Empi {
     public static void ireduceScatter(MemorySegment a0, MemorySegment a1, MemorySegment a2, long a3, long a4, long a5, MemorySegment a6) {
         int rc;
         try {
-            rc = (int) MH_IREDUCE_SCATTER.invokeExact(a0, a1, a2, a3, a4, a5, a6);
+            rc = (int) Collectives.MH_IREDUCE_SCATTER.invokeExact(a0, a1, a2, a3, a4, a5, a6);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1061,7 +1082,7 @@ public final class Empi {
     public static void ireduceScatterBlock(MemorySegment a0, MemorySegment a1, int a2, long a3, long a4, long a5, MemorySegment a6) {
         int rc;
         try {
-            rc = (int) MH_IREDUCE_SCATTER_BLOCK.invokeExact(a0, a1, a2, a3, a4, a5, a6);
+            rc = (int) Collectives.MH_IREDUCE_SCATTER_BLOCK.invokeExact(a0, a1, a2, a3, a4, a5, a6);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1074,7 +1095,7 @@ public final class Empi {
     public static void iscan(MemorySegment a0, MemorySegment a1, int a2, long a3, long a4, long a5, MemorySegment a6) {
         int rc;
         try {
-            rc = (int) MH_ISCAN.invokeExact(a0, a1, a2, a3, a4, a5, a6);
+            rc = (int) Collectives.MH_ISCAN.invokeExact(a0, a1, a2, a3, a4, a5, a6);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1087,7 +1108,7 @@ public final class Empi {
     public static void iexscan(MemorySegment a0, MemorySegment a1, int a2, long a3, long a4, long a5, MemorySegment a6) {
         int rc;
         try {
-            rc = (int) MH_IEXSCAN.invokeExact(a0, a1, a2, a3, a4, a5, a6);
+            rc = (int) Collectives.MH_IEXSCAN.invokeExact(a0, a1, a2, a3, a4, a5, a6);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1100,7 +1121,7 @@ public final class Empi {
     public static void reduceLocal(MemorySegment a0, MemorySegment a1, int a2, long a3, long a4) {
         int rc;
         try {
-            rc = (int) MH_REDUCE_LOCAL.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Collectives.MH_REDUCE_LOCAL.invokeExact(a0, a1, a2, a3, a4);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1113,7 +1134,7 @@ public final class Empi {
     public static void typeContiguous(int a0, long a1, MemorySegment a2) {
         int rc;
         try {
-            rc = (int) MH_TYPE_CONTIGUOUS.invokeExact(a0, a1, a2);
+            rc = (int) Types.MH_TYPE_CONTIGUOUS.invokeExact(a0, a1, a2);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1126,7 +1147,7 @@ public final class Empi {
     public static void typeVector(int a0, int a1, int a2, long a3, MemorySegment a4) {
         int rc;
         try {
-            rc = (int) MH_TYPE_VECTOR.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Types.MH_TYPE_VECTOR.invokeExact(a0, a1, a2, a3, a4);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1139,7 +1160,7 @@ public final class Empi {
     public static void typeCreateHvector(int a0, int a1, long a2, long a3, MemorySegment a4) {
         int rc;
         try {
-            rc = (int) MH_TYPE_CREATE_HVECTOR.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Types.MH_TYPE_CREATE_HVECTOR.invokeExact(a0, a1, a2, a3, a4);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1152,7 +1173,7 @@ public final class Empi {
     public static void typeIndexed(int a0, MemorySegment a1, MemorySegment a2, long a3, MemorySegment a4) {
         int rc;
         try {
-            rc = (int) MH_TYPE_INDEXED.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Types.MH_TYPE_INDEXED.invokeExact(a0, a1, a2, a3, a4);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1165,7 +1186,7 @@ public final class Empi {
     public static void typeCreateHindexed(int a0, MemorySegment a1, MemorySegment a2, long a3, MemorySegment a4) {
         int rc;
         try {
-            rc = (int) MH_TYPE_CREATE_HINDEXED.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Types.MH_TYPE_CREATE_HINDEXED.invokeExact(a0, a1, a2, a3, a4);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1178,7 +1199,7 @@ public final class Empi {
     public static void typeCreateIndexedBlock(int a0, int a1, MemorySegment a2, long a3, MemorySegment a4) {
         int rc;
         try {
-            rc = (int) MH_TYPE_CREATE_INDEXED_BLOCK.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Types.MH_TYPE_CREATE_INDEXED_BLOCK.invokeExact(a0, a1, a2, a3, a4);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1191,7 +1212,7 @@ public final class Empi {
     public static void typeCreateStruct(int a0, MemorySegment a1, MemorySegment a2, MemorySegment a3, MemorySegment a4) {
         int rc;
         try {
-            rc = (int) MH_TYPE_CREATE_STRUCT.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Types.MH_TYPE_CREATE_STRUCT.invokeExact(a0, a1, a2, a3, a4);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1204,7 +1225,7 @@ public final class Empi {
     public static void typeCreateResized(long a0, long a1, long a2, MemorySegment a3) {
         int rc;
         try {
-            rc = (int) MH_TYPE_CREATE_RESIZED.invokeExact(a0, a1, a2, a3);
+            rc = (int) Types.MH_TYPE_CREATE_RESIZED.invokeExact(a0, a1, a2, a3);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1217,7 +1238,7 @@ public final class Empi {
     public static void typeCommit(MemorySegment a0) {
         int rc;
         try {
-            rc = (int) MH_TYPE_COMMIT.invokeExact(a0);
+            rc = (int) Types.MH_TYPE_COMMIT.invokeExact(a0);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1230,7 +1251,7 @@ public final class Empi {
     public static void typeFree(MemorySegment a0) {
         int rc;
         try {
-            rc = (int) MH_TYPE_FREE.invokeExact(a0);
+            rc = (int) Types.MH_TYPE_FREE.invokeExact(a0);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1243,7 +1264,7 @@ public final class Empi {
     public static void typeSize(long a0, MemorySegment a1) {
         int rc;
         try {
-            rc = (int) MH_TYPE_SIZE.invokeExact(a0, a1);
+            rc = (int) Types.MH_TYPE_SIZE.invokeExact(a0, a1);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1256,7 +1277,7 @@ public final class Empi {
     public static void typeGetExtent(long a0, MemorySegment a1, MemorySegment a2) {
         int rc;
         try {
-            rc = (int) MH_TYPE_GET_EXTENT.invokeExact(a0, a1, a2);
+            rc = (int) Types.MH_TYPE_GET_EXTENT.invokeExact(a0, a1, a2);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1269,7 +1290,7 @@ public final class Empi {
     public static void typeGetTrueExtent(long a0, MemorySegment a1, MemorySegment a2) {
         int rc;
         try {
-            rc = (int) MH_TYPE_GET_TRUE_EXTENT.invokeExact(a0, a1, a2);
+            rc = (int) Types.MH_TYPE_GET_TRUE_EXTENT.invokeExact(a0, a1, a2);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1282,7 +1303,7 @@ public final class Empi {
     public static void opCreate(MemorySegment a0, int a1, MemorySegment a2) {
         int rc;
         try {
-            rc = (int) MH_OP_CREATE.invokeExact(a0, a1, a2);
+            rc = (int) Rare.MH_OP_CREATE.invokeExact(a0, a1, a2);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1295,7 +1316,7 @@ public final class Empi {
     public static void opFree(MemorySegment a0) {
         int rc;
         try {
-            rc = (int) MH_OP_FREE.invokeExact(a0);
+            rc = (int) Rare.MH_OP_FREE.invokeExact(a0);
         } catch (Throwable t) {
             throw rethrow(t);
         }
