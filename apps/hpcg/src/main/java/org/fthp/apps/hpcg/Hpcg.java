@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
-import java.util.function.Consumer;
 
 import mpi.MPI;
 import mpi.MPIException;
@@ -178,7 +177,7 @@ public final class Hpcg {
             Arrays.fill(x, 0.0);
             cg.solve(b, x, optNiters, 0.0, times, true, out);
             residuals[i] = out.normr / out.normr0;
-            log.line("Call [" + i + "] Scaled Residual [" + residuals[i] + "]");
+            log.line("Call [" + i + "] Scaled Residual [" + OutputFile.cppDouble(residuals[i]) + "]");
         }
         Validation.NormsTest normsTest = Validation.testNorms(residuals);
 
@@ -227,7 +226,7 @@ public final class Hpcg {
         System.out.println("report: " + file.toAbsolutePath().normalize());
     }
 
-    /** Rank 0's log file (the reference's HPCG_fout); other ranks log nothing. */
+    /** Rank 0's log file (the reference's HPCG_fout, numbers as C++ prints them); other ranks log nothing. */
     static final class Log implements AutoCloseable {
         private final PrintWriter w;
 
@@ -248,10 +247,6 @@ public final class Hpcg {
             if (w != null) {
                 w.println(s);
             }
-        }
-
-        Consumer<String> sink() {
-            return this::line;
         }
 
         @Override

@@ -73,7 +73,7 @@ final class Validation {
                     t.nitersMaxPrec = Math.max(t.nitersMaxPrec, out.niters);
                 }
                 log.accept("Call [" + i + "] Number of Iterations [" + out.niters + "] Scaled Residual ["
-                        + out.scaledResidual() + "]");
+                        + OutputFile.cppDouble(out.scaledResidual()) + "]");
                 if (out.niters > expected) {
                     log.accept(" Expected " + expected + " iterations.  Performed " + out.niters + ".");
                 }
@@ -112,7 +112,7 @@ final class Validation {
         if (t.depsymSpmv > 1.0) {
             t.countFail++;
         }
-        log.accept("Departure from symmetry (scaled) for SpMV abs(x'*A*y - y'*A*x) = " + t.depsymSpmv);
+        log.accept("Departure from symmetry (scaled) for SpMV abs(x'*A*y - y'*A*x) = " + OutputFile.cppDouble(t.depsymSpmv));
 
         Kernels.mg(a, yn, zn);
         double xtMinvy = cg.dot(xn, zn);
@@ -122,7 +122,7 @@ final class Validation {
         if (t.depsymMg > 1.0) {
             t.countFail++;
         }
-        log.accept("Departure from symmetry (scaled) for MG abs(x'*Minv*y - y'*Minv*x) = " + t.depsymMg);
+        log.accept("Departure from symmetry (scaled) for MG abs(x'*Minv*y - y'*Minv*x) = " + OutputFile.cppDouble(t.depsymMg));
 
         System.arraycopy(xexact, 0, xn, 0, nrow);
         for (int i = 0; i < 2; i++) {
@@ -132,7 +132,7 @@ final class Validation {
                 local = Math.max(local, Math.abs(b[j] - zn[j]));
             }
             double residual = par.max(local);
-            log.accept("SpMV call [" + i + "] Residual [" + residual + "]");
+            log.accept("SpMV call [" + i + "] Residual [" + OutputFile.cppDouble(residual) + "]");
         }
         return t;
     }
