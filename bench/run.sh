@@ -155,7 +155,7 @@ run() {
 FR_OPTS=($FTHP_RUN_OPTS)
 # shellcheck disable=SC2206
 JOPTS=($JAVA_OPTS)
-C_RUN=("${MPIRUN[@]}" --bind-to "$C_BIND")
+C_RUN=("${MPIRUN[@]}" --oversubscribe --bind-to "$C_BIND")
 # bin/fthp-run -np N [FTHP_RUN_OPTS] -- [JAVA_OPTS] -cp bench.jar Main args
 java_cmd() {
   local np="$1"; shift
