@@ -106,6 +106,7 @@ public final class CloverLeaf {
         String error = null;
         if (boss) {
             try {
+                source = opts.in() != null ? opts.in().toString() : "clover.in";
                 if (opts.in() != null) {
                     source = opts.in().toString();
                     deckText = Files.readString(opts.in());
@@ -121,8 +122,10 @@ public final class CloverLeaf {
                 report = new Report(true, opts.out(), opts.summaryFile(), console);
             } catch (DeckException e) {
                 error = e.describe(source);
+            } catch (java.nio.file.NoSuchFileException e) {
+                error = "no such file: " + e.getFile();
             } catch (IOException e) {
-                error = "cannot read or write: " + e;
+                error = "cannot read the deck or write " + opts.out() + ": " + e;
             } catch (IllegalArgumentException e) {
                 error = source + ": " + e.getMessage();
             }
