@@ -21,7 +21,7 @@ median() { sort -g | awk '{a[NR]=$1} END {m = (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[
 echo "deck: $deck"
 echo "load before: $(uptime)"
 for np in $nps; do
-  ms=(); cups=()
+  ms=(); cups=(); cpu=()
   for ((r = 1; r <= runs; r++)); do
     dir="$(mktemp -d)"
     line="$(cd "$dir" && "$home/bin/fthp-run" -np "$np" -- -cp "$classes" org.fthp.apps.cloverleaf.CloverLeaf \
@@ -29,11 +29,12 @@ for np in $nps; do
     pass="$(grep -c 'This test is considered PASSED' "$dir/clover.out" || true)"
     rm -rf "$dir"
     [[ -n "$line" ]] || { echo "np=$np run $r: no Benchmark line (job failed)" >&2; exit 1; }
-    m="$(sed -E 's/.* ([0-9.]+) ms\/step.*/\1/' <<<"$line")"
-    c="$(sed -E 's/.*ms\/step, ([0-9.e+]+) cell updates.*/\1/' <<<"$line")"
-    ms+=("$m"); cups+=("$c")
-    echo "np=$np run $r: $m ms/step, $c cell updates/s (test passed: $pass)  [load $(cut -d' ' -f1-3 /proc/loadavg)]"
+    m="$(sed -E 's/.* s, ([0-9.]+) ms\/step, .*/\1/' <<<"$line")"
+    c="$(sed -E 's/.* ms\/step, ([0-9.e+]+) cell updates.*/\1/' <<<"$line")"
+    u="$(sed -E 's/.*CPU ([0-9.]+) ms\/step.*/\1/' <<<"$line")"
+    ms+=("$m"); cups+=("$c"); cpu+=("$u")
+    echo "np=$np run $r: $m ms/step, $c cell updates/s, rank-0 CPU $u ms/step (test passed: $pass)  [load $(cut -d' ' -f1-3 /proc/loadavg)]"
   done
-  echo "np=$np median of $runs: $(printf '%s\n' "${ms[@]}" | median) ms/step, $(printf '%s\n' "${cups[@]}" | median) cell updates/s"
+  echo "np=$np median of $runs: $(printf '%s\n' "${ms[@]}" | median) ms/step, $(printf '%s\n' "${cups[@]}" | median) cell updates/s, rank-0 CPU $(printf '%s\n' "${cpu[@]}" | median) ms/step"
 done
 echo "load after: $(uptime)"
