@@ -36,6 +36,7 @@ final class Hydro {
     private final Profile profile = new Profile();
     private final double[] dtBuf = new double[1];
     private final int ranks;
+    private final int[] neighbours;
 
     int step;
     double time;
@@ -61,6 +62,7 @@ final class Hydro {
         this.comm = comm;
         this.report = report;
         this.ranks = ranks;
+        this.neighbours = neighbours.clone();
         this.halo = new HaloExchange(c, neighbours, comm);
     }
 
@@ -116,6 +118,9 @@ final class Hydro {
                 fieldSummary();
                 wallClock = (System.nanoTime() - t0) * 1e-9;
                 cpuSeconds = (threadCpu() - cpu0) * 1e-9;
+                long checksum = FieldChecksum.compute(c, neighbours, deck.xCells(), comm);
+                report.both(String.format(" Field checksum %016x (equal on any rank count when the fields are bitwise equal)",
+                        checksum));
                 finish(firstStep - secondStep);
                 return;
             }

@@ -52,6 +52,11 @@ class CloverLeafJobTest {
         return MpiJob.runWith(List.of(), np, TIMEOUT, CloverLeaf.class, all.toArray(String[]::new));
     }
 
+    static String checksum(MpiJob.Result r) {
+        return r.lines().stream().filter(l -> l.startsWith(" Field checksum ")).findFirst()
+                .orElseThrow(() -> new AssertionError("no checksum line in\n" + r.stdout())).split(" +")[3];
+    }
+
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {1, 2, 4})
     void builtInTestProblemOnePasses(int np, @TempDir Path dir) throws IOException {
@@ -69,10 +74,17 @@ class CloverLeafJobTest {
         Path deck = dir.resolve("mixed.in");
         Files.writeString(deck, MIXED_DECK);
         List<double[]> base = null;
+        String baseChecksum = null;
         for (int np : new int[] {1, 2, 3, 4}) {
             Path sub = Files.createDirectory(dir.resolve("np" + np));
             Path summary = sub.resolve("summary.txt");
-            run(np, sub, "--in", deck.toString(), "--summary-file", summary.toString()).assertSuccess();
+            MpiJob.Result r = run(np, sub, "--in", deck.toString(), "--summary-file", summary.toString()).assertSuccess();
+            // the final fields are bitwise the same whatever the decomposition
+            String checksum = checksum(r);
+            if (baseChecksum == null) {
+                baseChecksum = checksum;
+            }
+            assertEquals(baseChecksum, checksum, "np=" + np);
             List<double[]> rows = SummaryFile.read(summary);
             assertEquals(10, rows.size(), "summaries at steps 0, 5, ..., 40 and the final one");
             if (base == null) {
@@ -113,6 +125,7 @@ class CloverLeafJobTest {
     void testProblemTwoPassesAndAgreesAcrossRankCounts(@TempDir Path dir) throws IOException {
         Path deck = MpiJob.home().resolve("apps/cloverleaf/decks/clover_bm_short.in");
         List<double[]> base = null;
+        String baseChecksum = null;
         for (int np : new int[] {1, 2, 4}) {
             Path sub = Files.createDirectory(dir.resolve("np" + np));
             Path summary = sub.resolve("summary.txt");
@@ -121,14 +134,17 @@ class CloverLeafJobTest {
                     "--summary-file", summary.toString()).assertSuccess();
             assertTrue(r.stdout().contains(" This test is considered PASSED"), r.stdout());
             String check = r.lines().stream().filter(l -> l.startsWith("Test problem")).findFirst().orElseThrow();
+            String checksum = checksum(r);
             List<double[]> rows = SummaryFile.read(summary);
             if (base == null) {
                 base = rows;
-                System.out.println("test problem 2, np=1: " + check);
+                baseChecksum = checksum;
+                System.out.println("test problem 2, np=1: " + check + "; field checksum " + checksum);
             } else {
                 double diff = SummaryFile.maxRelativeDifference(base, rows);
-                System.out.println("test problem 2, np=" + np + ": " + check
+                System.out.println("test problem 2, np=" + np + ": " + check + "; field checksum " + checksum
                         + "; largest relative summary difference from np=1: " + diff);
+                assertEquals(baseChecksum, checksum, "final fields differ from np=1");
                 // sums of 921,600 cells in a different order; the fields themselves are exchanged exactly
                 assertTrue(diff < 1e-9, "np=" + np + " differs from np=1 by " + diff);
             }
