@@ -20,9 +20,11 @@ median() { sort -g | awk '{a[NR]=$1} END {m = (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[
 
 echo "deck: $deck"
 echo "load before: $(uptime)"
-for np in $nps; do
-  ms=(); cups=(); cpu=()
-  for ((r = 1; r <= runs; r++)); do
+# Rank counts alternate within each round, so that on a shared machine every count sees the same
+# spread of background load.
+declare -A ms cups cpu
+for ((r = 1; r <= runs; r++)); do
+  for np in $nps; do
     dir="$(mktemp -d)"
     line="$(cd "$dir" && "$home/bin/fthp-run" -np "$np" -- -cp "$classes" org.fthp.apps.cloverleaf.CloverLeaf \
               --in "$deck" --out "$dir/clover.out" 2>&1 | grep ' Benchmark:' || true)"
@@ -32,9 +34,13 @@ for np in $nps; do
     m="$(sed -E 's/.* s, ([0-9.]+) ms\/step, .*/\1/' <<<"$line")"
     c="$(sed -E 's/.* ms\/step, ([0-9.e+]+) cell updates.*/\1/' <<<"$line")"
     u="$(sed -E 's/.*CPU ([0-9.]+) ms\/step.*/\1/' <<<"$line")"
-    ms+=("$m"); cups+=("$c"); cpu+=("$u")
+    ms[$np]+="$m "; cups[$np]+="$c "; cpu[$np]+="$u "
     echo "np=$np run $r: $m ms/step, $c cell updates/s, rank-0 CPU $u ms/step (test passed: $pass)  [load $(cut -d' ' -f1-3 /proc/loadavg)]"
   done
-  echo "np=$np median of $runs: $(printf '%s\n' "${ms[@]}" | median) ms/step, $(printf '%s\n' "${cups[@]}" | median) cell updates/s, rank-0 CPU $(printf '%s\n' "${cpu[@]}" | median) ms/step"
+done
+for np in $nps; do
+  echo "np=$np median of $runs: $(tr ' ' '\n' <<<"${ms[$np]}" | grep . | median) ms/step," \
+       "$(tr ' ' '\n' <<<"${cups[$np]}" | grep . | median) cell updates/s," \
+       "rank-0 CPU $(tr ' ' '\n' <<<"${cpu[$np]}" | grep . | median) ms/step"
 done
 echo "load after: $(uptime)"
