@@ -1,7 +1,7 @@
 package org.fthp.msglog;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,11 +21,25 @@ import java.util.Map;
  * byte limit keeps a long run from exhausting memory: past it the oldest
  * entries are evicted, and the evictions are counted and reported, because a
  * recovery could have needed them.
+ *
+ * <p>Entries live off the Java heap, each in its own arena freed the moment
+ * the entry goes: hundreds of megabytes of logged payload on the heap made
+ * every garbage collection copy them. The log belongs to the thread that
+ * sends (the MPI thread).
  */
 public final class SendLog {
 
     /** One logged message: the native tag it travelled with and its bytes (header first). */
-    public record Entry(long sendId, int tag, byte[] message) {}
+    public record Entry(long sendId, int tag, MemorySegment message, Arena arena) {
+
+        long bytes() {
+            return message.byteSize();
+        }
+
+        void free() {
+            arena.close();
+        }
+    }
 
     private final Map<Long, ArrayDeque<Entry>> streams = new HashMap<>();
     private final long limitBytes;
@@ -50,19 +64,20 @@ public final class SendLog {
         if (h + p > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("message of " + (h + p) + " bytes cannot be logged");
         }
-        byte[] copy = new byte[(int) (h + p)];
-        MemorySegment.copy(header, ValueLayout.JAVA_BYTE, 0, copy, 0, (int) h);
-        if (p > 0) {
-            MemorySegment.copy(payload, ValueLayout.JAVA_BYTE, 0, copy, (int) h, (int) p);
-        }
         ArrayDeque<Entry> stream = streams.computeIfAbsent(key(commId, dest), k -> new ArrayDeque<>());
         Entry last = stream.peekLast();
         if (last != null && last.sendId() >= sendId) {
             throw new IllegalStateException("send id " + sendId + " to " + dest + " on communicator " + commId
                     + " after " + last.sendId());
         }
-        stream.addLast(new Entry(sendId, tag, copy));
-        bytes += copy.length;
+        Arena arena = Arena.ofConfined();
+        MemorySegment copy = arena.allocate(h + p, 8);
+        MemorySegment.copy(header, 0, copy, 0, h);
+        if (p > 0) {
+            MemorySegment.copy(payload, 0, copy, h, p);
+        }
+        stream.addLast(new Entry(sendId, tag, copy, arena));
+        bytes += copy.byteSize();
         peakBytes = Math.max(peakBytes, bytes);
         entries++;
         logged++;
@@ -84,7 +99,9 @@ public final class SendLog {
     }
 
     private void drop(ArrayDeque<Entry> stream) {
-        bytes -= stream.pollFirst().message().length;
+        Entry e = stream.pollFirst();
+        bytes -= e.bytes();
+        e.free();
         entries--;
         evicted++;
     }
@@ -99,7 +116,9 @@ public final class SendLog {
         ArrayDeque<Entry> stream = streams.get(key(commId, dest));
         long freed = 0;
         while (stream != null && !stream.isEmpty() && stream.peekFirst().sendId() <= sendId) {
-            freed += stream.pollFirst().message().length;
+            Entry e = stream.pollFirst();
+            freed += e.bytes();
+            e.free();
             entries--;
         }
         bytes -= freed;
