@@ -92,6 +92,9 @@ fthp_ensure_built() {
   done
   if [[ -n "$stale" ]]; then
     echo "$(fthp_me): building ($stale is missing or out of date)" >&2
-    (cd "$FTHP_HOME" && mvn -q -B -DskipTests install)
+    (cd "$FTHP_HOME" && mvn -q -B -DskipTests install) || return
+    # Maven leaves an unchanged jar untouched: mark what was checked as built now
+    (cd "$FTHP_HOME" && touch "${jars[@]}")
   fi
+  return 0
 }

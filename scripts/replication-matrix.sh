@@ -10,6 +10,8 @@
 # equal the M = 0 run's. Prints one line per run and a total; exits non-zero if any run differed or failed.
 set -uo pipefail
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib.sh"
+fthp_ensure_maven
+fthp_find_jdk
 fthp_ensure_built >/dev/null || exit 1
 cd "$FTHP_HOME"
 
