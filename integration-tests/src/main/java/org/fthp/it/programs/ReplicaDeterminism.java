@@ -193,32 +193,19 @@ public final class ReplicaDeterminism {
         w.allReduce(vb, large, big, MPI.DOUBLE, MPI.SUM);
         double[] reduced = new double[n];
         w.reduce(v, reduced, n, MPI.DOUBLE, MPI.SUM, 0);
-        long h = 17;
-        for (double d : small) {
-            h = h * 31 + Double.doubleToRawLongBits(d);
-        }
-        for (double d : large) {
-            h = h * 31 + Double.doubleToRawLongBits(d);
-        }
-        if (rank == 0) {
-            for (double d : reduced) {
-                h = h * 31 + Double.doubleToRawLongBits(d);
-            }
-        }
+        long allreduceBits = bits(bits(17, small), large);
+        long h = rank == 0 ? bits(allreduceBits, reduced) : allreduceBits;
         trace.add("sumbits=" + Long.toHexString(h));
-        // every rank got the same bits as rank 0
-        long[] mine = {h};
-        long[] fromRoot = {h};
-        w.bcast(fromRoot, 1, MPI.LONG, 0);
-        if (rank != 0) {
-            long hRootView = 17;
-            for (double d : small) {
-                hRootView = hRootView * 31 + Double.doubleToRawLongBits(d);
-            }
-            for (double d : large) {
-                hRootView = hRootView * 31 + Double.doubleToRawLongBits(d);
-            }
-            Check.that(mine[0] == hRootView, "allreduce bits consistent");
+        // every rank got the same allreduce bits as rank 0
+        long[] root = {allreduceBits};
+        w.bcast(root, 1, MPI.LONG, 0);
+        Check.that(root[0] == allreduceBits, "allreduce bits equal rank 0's");
+    }
+
+    private static long bits(long h, double[] values) {
+        for (double d : values) {
+            h = h * 31 + Double.doubleToRawLongBits(d);
         }
+        return h;
     }
 }

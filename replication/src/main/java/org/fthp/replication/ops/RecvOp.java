@@ -124,11 +124,16 @@ public final class RecvOp extends NativeOp {
     }
 
     private void takeArrival(ArrivedMessages.Arrival arrival) {
-        MemorySegment.copy(arrival.header(), 0, staging, ValueLayout.JAVA_BYTE, 0, MessageHeader.BYTES);
-        matchedTag = arrival.tag();
-        if (!startPayloadStep()) {
+        if (!adoptArrival(arrival)) {
             completeLocally();
         }
+    }
+
+    /** Takes over a message a probe already read; returns whether its payload is still to come. */
+    private boolean adoptArrival(ArrivedMessages.Arrival arrival) {
+        MemorySegment.copy(arrival.header(), 0, staging, ValueLayout.JAVA_BYTE, 0, MessageHeader.BYTES);
+        matchedTag = arrival.tag();
+        return startPayloadStep();
     }
 
     private MemorySegment decision() {
@@ -152,9 +157,7 @@ public final class RecvOp extends NativeOp {
         if (channel == Channel.USER) {
             ArrivedMessages.Arrival early = comm.arrived().take(source, tag, Empi.ANY_SOURCE, Empi.ANY_TAG);
             if (early != null) {
-                MemorySegment.copy(early.header(), 0, staging, ValueLayout.JAVA_BYTE, 0, MessageHeader.BYTES);
-                matchedTag = early.tag();
-                return startPayloadStep();
+                return adoptArrival(early);
             }
         }
         Endpoint from = comm.receiveFrom(source);
