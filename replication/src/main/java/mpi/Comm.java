@@ -126,6 +126,7 @@ public class Comm implements Freeable, Cloneable {
     /** A communicator derived from this one inherits its error handler (MPI 3.1 §8.3). */
     final <C extends Comm> C child(C c) {
         c.errhandler = this.errhandler;
+        Session.liveComms().add(c);
         return c;
     }
 
@@ -212,6 +213,7 @@ public class Comm implements Freeable, Cloneable {
             Structures.free(s);
             return null;
         });
+        Session.liveComms().remove(this);
         structure = null;
     }
 

@@ -12,7 +12,6 @@ import org.fthp.replication.ops.RecvOp;
 import org.fthp.replication.progress.IdleStrategy;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.Endpoint;
-import org.fthp.replication.structure.TwinLink;
 
 /** A message matched by a matched probe, to be received by {@link #mRecv} or {@link #imRecv}. */
 public final class Message {
@@ -39,16 +38,15 @@ public final class Message {
         return comm.guard(() -> {
             Probes.check(comm, source, tag);
             CommStructure s = comm.live();
-            TwinLink t = s.twin();
-            if (source == MPI.PROC_NULL || source != MPI.ANY_SOURCE || t == null) {
+            if (source == MPI.PROC_NULL || source != MPI.ANY_SOURCE || s.twin() == null) {
                 return mProbeLocal(comm, s, source, tag);
             }
-            if (t.follows()) {
-                long[] d = Twins.await(t, 2);
-                return mProbeLocal(comm, s, (int) d[0], (int) d[1]);
+            long[] d = Twins.follows(s) ? Twins.await(s, 2) : null;
+            if (d != null) {
+                return mProbeLocal(comm, s.current(), (int) d[0], (int) d[1]);
             }
-            Status st = mProbeLocal(comm, s, source, tag);
-            Twins.decide(t, st.getSource(), st.getTag());
+            Status st = mProbeLocal(comm, s.current(), source, tag);
+            Twins.decide(s, st.getSource(), st.getTag());
             return st;
         });
     }
@@ -58,16 +56,15 @@ public final class Message {
         return comm.guard(() -> {
             Probes.check(comm, source, tag);
             CommStructure s = comm.live();
-            TwinLink t = s.twin();
-            if (source == MPI.PROC_NULL || t == null) {
+            if (source == MPI.PROC_NULL || s.twin() == null) {
                 return imProbeLocal(comm, s, source, tag);
             }
-            if (t.follows()) {
-                long[] d = Twins.await(t, 3);
-                return d[0] == 0 ? null : mProbeLocal(comm, s, (int) d[1], (int) d[2]);
+            long[] d = Twins.follows(s) ? Twins.await(s, 3) : null;
+            if (d != null) {
+                return d[0] == 0 ? null : mProbeLocal(comm, s.current(), (int) d[1], (int) d[2]);
             }
-            Status st = imProbeLocal(comm, s, source, tag);
-            Twins.decide(t, st == null ? 0 : 1, st == null ? 0 : st.getSource(), st == null ? 0 : st.getTag());
+            Status st = imProbeLocal(comm, s.current(), source, tag);
+            Twins.decide(s, st == null ? 0 : 1, st == null ? 0 : st.getSource(), st == null ? 0 : st.getTag());
             return st;
         });
     }
@@ -76,11 +73,11 @@ public final class Message {
         IdleStrategy idle = new IdleStrategy();
         idle.reset();
         while (true) {
-            Status st = imProbeLocal(comm, s, source, tag);
+            Status st = imProbeLocal(comm, s.current(), source, tag);
             if (st != null) {
                 return st;
             }
-            Session.orphans().progress();
+            Session.progress();
             idle.idle();
         }
     }

@@ -11,7 +11,6 @@ import org.fthp.replication.progress.IdleStrategy;
 import org.fthp.replication.structure.ArrivedMessages;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.Endpoint;
-import org.fthp.replication.structure.TwinLink;
 
 /** Probes in the program's terms: logical source, user tag, payload size without the header. */
 final class Probes {
@@ -73,13 +72,12 @@ final class Probes {
         if (source == MPI.PROC_NULL) {
             return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, false, 0, MPI.UNDEFINED);
         }
-        TwinLink t = s.twin();
-        if (Twins.follows(t)) {
-            long[] d = Twins.await(t, 3);
-            return d[0] == 0 ? null : probeLocal(s, (int) d[1], (int) d[2]);
+        long[] d = Twins.follows(s) ? Twins.await(s, 3) : null;
+        if (d != null) {
+            return d[0] == 0 ? null : probeLocal(s.current(), (int) d[1], (int) d[2]);
         }
-        Status st = iprobeLocal(s, source, tag);
-        Twins.decide(t, st == null ? 0 : 1, st == null ? 0 : st.getSource(), st == null ? 0 : st.getTag());
+        Status st = iprobeLocal(s.current(), source, tag);
+        Twins.decide(s, st == null ? 0 : 1, st == null ? 0 : st.getSource(), st == null ? 0 : st.getTag());
         return st;
     }
 
@@ -90,16 +88,15 @@ final class Probes {
         if (source == MPI.PROC_NULL) {
             return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, false, 0, MPI.UNDEFINED);
         }
-        TwinLink t = s.twin();
-        if (source != MPI.ANY_SOURCE || t == null) {
+        if (source != MPI.ANY_SOURCE || s.twin() == null) {
             return probeLocal(s, source, tag);
         }
-        if (t.follows()) {
-            long[] d = Twins.await(t, 2);
-            return probeLocal(s, (int) d[0], (int) d[1]);
+        long[] d = Twins.follows(s) ? Twins.await(s, 2) : null;
+        if (d != null) {
+            return probeLocal(s.current(), (int) d[0], (int) d[1]);
         }
-        Status st = probeLocal(s, source, tag);
-        Twins.decide(t, st.getSource(), st.getTag());
+        Status st = probeLocal(s.current(), source, tag);
+        Twins.decide(s, st.getSource(), st.getTag());
         return st;
     }
 
@@ -141,11 +138,11 @@ final class Probes {
         IdleStrategy idle = new IdleStrategy();
         idle.reset();
         while (true) {
-            Status st = iprobeLocal(s, source, tag);
+            Status st = iprobeLocal(s.current(), source, tag);
             if (st != null) {
                 return st;
             }
-            Session.orphans().progress();
+            Session.progress();
             idle.idle();
         }
     }

@@ -6,7 +6,7 @@ import java.util.List;
 
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.progress.IdleStrategy;
-import org.fthp.replication.structure.TwinLink;
+import org.fthp.replication.structure.CommStructure;
 
 /**
  * A pending operation as the program sees it. Behind it are one or more
@@ -141,7 +141,7 @@ public class Request implements Freeable {
         IdleStrategy idle = new IdleStrategy();
         idle.reset();
         while (!pollOnce()) {
-            Session.orphans().progress();
+            Session.progress();
             idle.idle();
         }
     }
@@ -156,9 +156,10 @@ public class Request implements Freeable {
      * "done" waits until its own copy of the operation is.
      */
     private boolean doneNow() throws MPIException {
-        TwinLink t = Twins.world();
-        if (Twins.follows(t)) {
-            if (Twins.await(t, 1)[0] == 0) {
+        CommStructure t = Twins.world();
+        long[] d = Twins.follows(t) ? Twins.await(t, 1) : null;
+        if (d != null) {
+            if (d[0] == 0) {
                 pollOnce();
                 return false;
             }
@@ -227,7 +228,7 @@ public class Request implements Freeable {
         IdleStrategy idle = new IdleStrategy();
         idle.reset();
         while (!pollAll(requests)) {
-            Session.orphans().progress();
+            Session.progress();
             idle.idle();
         }
     }
@@ -237,16 +238,17 @@ public class Request implements Freeable {
         if (!anyActive(requests)) {
             return emptyStatus().withIndex(MPI.UNDEFINED);
         }
-        TwinLink t = Twins.world();
+        CommStructure t = Twins.world();
         int i;
-        if (Twins.follows(t)) {
-            i = (int) Twins.await(t, 1)[0];
+        long[] d = Twins.follows(t) ? Twins.await(t, 1) : null;
+        if (d != null) {
+            i = (int) d[0];
             requests[i].awaitDone();
         } else {
             IdleStrategy idle = new IdleStrategy();
             idle.reset();
             while ((i = pollAny(requests)) < 0) {
-                Session.orphans().progress();
+                Session.progress();
                 idle.idle();
             }
             Twins.decide(t, i);
@@ -263,10 +265,11 @@ public class Request implements Freeable {
         if (!anyActive(requests)) {
             return emptyStatus().withIndex(MPI.UNDEFINED);
         }
-        TwinLink t = Twins.world();
+        CommStructure t = Twins.world();
         int i;
-        if (Twins.follows(t)) {
-            i = (int) Twins.await(t, 1)[0];
+        long[] d = Twins.follows(t) ? Twins.await(t, 1) : null;
+        if (d != null) {
+            i = (int) d[0];
             if (i < 0) {
                 pollAny(requests);
                 return null;
@@ -305,9 +308,10 @@ public class Request implements Freeable {
 
     public static Status[] testAllStatus(Request[] requests) throws MPIException {
         MPI.check();
-        TwinLink t = Twins.world();
-        if (Twins.follows(t)) {
-            if (Twins.await(t, 1)[0] == 0) {
+        CommStructure t = Twins.world();
+        long[] d = Twins.follows(t) ? Twins.await(t, 1) : null;
+        if (d != null) {
+            if (d[0] == 0) {
                 pollAll(requests);
                 return null;
             }
@@ -331,10 +335,10 @@ public class Request implements Freeable {
         if (!anyActive(requests)) {
             return null;
         }
-        TwinLink t = Twins.world();
+        CommStructure t = Twins.world();
         List<Status> done = new ArrayList<>();
-        if (Twins.follows(t)) {
-            long[] d = Twins.await(t, requests.length + 1);
+        long[] d = Twins.follows(t) ? Twins.await(t, requests.length + 1) : null;
+        if (d != null) {
             for (int k = 1; k <= d[0]; k++) {
                 int i = (int) d[k];
                 requests[i].awaitDone();
@@ -360,16 +364,16 @@ public class Request implements Freeable {
                 idle = new IdleStrategy();
                 idle.reset();
             }
-            Session.orphans().progress();
+            Session.progress();
             idle.idle();
         }
         if (t != null) {
-            long[] d = new long[done.size() + 1];
-            d[0] = done.size();
+            long[] decided = new long[done.size() + 1];
+            decided[0] = done.size();
             for (int k = 0; k < done.size(); k++) {
-                d[k + 1] = done.get(k).getIndex();
+                decided[k + 1] = done.get(k).getIndex();
             }
-            Twins.decide(t, d);
+            Twins.decide(t, decided);
         }
         return done.toArray(new Status[0]);
     }

@@ -38,7 +38,7 @@ final class Requests {
                 idle = new IdleStrategy();
                 idle.reset();
             }
-            Session.orphans().progress();
+            Session.progress();
             idle.idle();
         }
     }

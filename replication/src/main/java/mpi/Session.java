@@ -40,6 +40,9 @@ final class Session {
     private static Role role = Role.CMP;
     private static MessageRecords records;
     private static final OrphanRequests ORPHANS = new OrphanRequests();
+    private static final LiveComms LIVE_COMMS = new LiveComms();
+    /** Native COMM_WORLD's duplicate, for repair's agreement messages only (0 without repair). */
+    private static long controlComm;
 
     private Session() {}
 
@@ -78,6 +81,11 @@ final class Session {
                     : new CommStructure(SELF_ID, 0, new int[] {logicalRank}, null, Role.CMP,
                             ReplicaLayout.ofMembers(new boolean[1]), 0, 0,
                             NativeComms.unreplicated(Empi.COMM_SELF, Structures.idup(Empi.COMM_SELF), Empi.COMM_SELF)));
+            LIVE_COMMS.add(MPI.COMM_WORLD);
+            LIVE_COMMS.add(MPI.COMM_SELF);
+            if (layout.replicas() > 0) {
+                controlComm = Structures.dupBlocking(Empi.COMM_WORLD);
+            }
             coordinator = connectCoordinator(nativeRank, nativeSize);
         } catch (EmpiException e) {
             throw Errors.from(e);
@@ -129,6 +137,36 @@ final class Session {
     static int logicalRank() { return logicalRank; }
     static Role role() { return role; }
     static OrphanRequests orphans() { return ORPHANS; }
+    static LiveComms liveComms() { return LIVE_COMMS; }
+    static int nativeRank() { return nativeRank; }
+    static long controlComm() { return controlComm; }
+
+    /** The coordinators' failure announcements, or null when the job has no coordinators. */
+    static org.fthp.replication.failure.FailureWatch failureWatch() {
+        CoordinatorLink c = coordinator;
+        return c == null ? null : c.watch();
+    }
+
+    /** After a repair: who holds which copy now, and this process's role (a promoted replica computes). */
+    static void adopt(ReplicaLayout repaired) {
+        ReplicaLayout.Copy me = repaired.copyOf(nativeRank);
+        layout = repaired;
+        if (role == Role.REP && me.role() == Role.CMP) {
+            ReplicaOutput.promote();
+        }
+        role = me.role();
+    }
+
+    /**
+     * What every progress loop does between polls: advance orphaned
+     * operations, and repair if the coordinators announced a failure.
+     */
+    static void progress() {
+        ORPHANS.progress();
+        if (Repair.pending()) {
+            Repair.run();
+        }
+    }
 
     /** The computational copy's clock, on both twins: control flow that depends on time stays the same. */
     static double wtime() {
@@ -168,7 +206,7 @@ final class Session {
         IdleStrategy idle = new IdleStrategy();
         idle.reset();
         while (!op.poll()) {
-            ORPHANS.progress();
+            progress();
             idle.idle();
         }
     }

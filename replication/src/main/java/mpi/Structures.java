@@ -48,17 +48,28 @@ final class Structures {
      * rank order), or null when this process holds no copy of one of them.
      */
     static CommStructure intra(int id, int[] members) throws MPIException {
+        return intra(null, id, members);
+    }
+
+    private static CommStructure intra(CommStructure predecessor, int id, int[] members) {
         int self = indexOf(members, Session.logicalRank());
         if (self < 0) {
             return null;
         }
         ReplicaLayout layout = memberLayout(members);
         NativeComms natives = natives(id, members, layout, self, -1, false);
-        return new CommStructure(id, self, members, null, Session.role(), layout, self, 0, natives);
+        return new CommStructure(predecessor, id, self, members, null, Session.role(), layout, self, 0, natives);
     }
 
-    /** COMM_WORLD's structure: its eworld is the native COMM_WORLD (launch layout order). */
+    /**
+     * COMM_WORLD's structure: at start its eworld is the native COMM_WORLD
+     * (launch layout order); after a repair it is made over the survivors.
+     */
     static CommStructure world(int id) throws MPIException {
+        return world(null, id);
+    }
+
+    private static CommStructure world(CommStructure predecessor, int id) {
         int n = Session.layout().size();
         int[] members = new int[n];
         for (int i = 0; i < n; i++) {
@@ -66,8 +77,29 @@ final class Structures {
         }
         int self = Session.logicalRank();
         ReplicaLayout layout = memberLayout(members);
-        NativeComms natives = natives(id, members, layout, self, -1, true);
-        return new CommStructure(id, self, members, null, Session.role(), layout, self, 0, natives);
+        NativeComms natives = natives(id, members, layout, self, -1, predecessor == null);
+        return new CommStructure(predecessor, id, self, members, null, Session.role(), layout, self, 0, natives);
+    }
+
+    /**
+     * The same communicator over the native processes of the current
+     * (repaired) layout: same members, same numbering carried over.
+     */
+    static CommStructure rebuild(CommStructure old) {
+        CommStructure next;
+        if (old.commId() == Session.WORLD_ID) {
+            next = world(old, old.commId());
+        } else if (old.isInter()) {
+            next = inter(old, old.commId(), old.worldRanks(), old.remoteWorldRanks(), old.rank());
+        } else if (old.commId() == Session.SELF_ID && !Session.layout().hasReplica(Session.logicalRank())) {
+            next = new CommStructure(old, Session.SELF_ID, 0, new int[] {Session.logicalRank()}, null, Role.CMP,
+                    ReplicaLayout.ofMembers(new boolean[1]), 0, 0,
+                    NativeComms.unreplicated(Empi.COMM_SELF, idup(Empi.COMM_SELF), Empi.COMM_SELF));
+        } else {
+            next = intra(old, old.commId(), old.worldRanks());
+        }
+        old.replacedBy(next);
+        return next;
     }
 
     /**
@@ -77,6 +109,11 @@ final class Structures {
      * computational copies.
      */
     static CommStructure inter(int id, int[] localWorld, int[] remoteWorld, int localRank) throws MPIException {
+        return inter(null, id, localWorld, remoteWorld, localRank);
+    }
+
+    private static CommStructure inter(CommStructure predecessor, int id, int[] localWorld, int[] remoteWorld,
+                                       int localRank) {
         boolean localFirst = Arrays.stream(localWorld).min().getAsInt() < Arrays.stream(remoteWorld).min().getAsInt();
         int[] first = localFirst ? localWorld : remoteWorld;
         int[] second = localFirst ? remoteWorld : localWorld;
@@ -86,7 +123,7 @@ final class Structures {
         int self = (localFirst ? 0 : first.length) + localRank;
         ReplicaLayout layout = memberLayout(members);
         NativeComms natives = natives(id, members, layout, self, first.length, false);
-        return new CommStructure(id, localRank, localWorld, remoteWorld, Session.role(), layout, self,
+        return new CommStructure(predecessor, id, localRank, localWorld, remoteWorld, Session.role(), layout, self,
                 localFirst ? first.length : 0, natives);
     }
 
@@ -201,6 +238,17 @@ final class Structures {
             long comm = Empi.getHandle(out, 0);
             Empi.commSetErrhandler(comm, Empi.ERRORS_RETURN);
             return comm;
+        }
+    }
+
+    /** MPI_Comm_dup, at start-up only (every process is alive and inside MPI_Init). */
+    static long dupBlocking(long comm) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = Empi.allocateHandles(a, 1);
+            Empi.commDup(comm, out);
+            long copy = Empi.getHandle(out, 0);
+            Empi.commSetErrhandler(copy, Empi.ERRORS_RETURN);
+            return copy;
         }
     }
 

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 
 import org.fthp.replication.ops.DecisionOp;
 import org.fthp.replication.structure.CommStructure;
-import org.fthp.replication.structure.TwinLink;
 
 /**
  * Determinism (DESIGN §7): the computational copy decides every outcome that
@@ -17,61 +16,73 @@ final class Twins {
 
     private Twins() {}
 
-    /** COMM_WORLD's twin link, or null when this process has no twin (or MPI is not running). */
-    static TwinLink world() {
+    /** COMM_WORLD's structure, or null when MPI is not running. */
+    static CommStructure world() {
         if (!Session.isInitialized() || Session.isFinalized()) {
             return null;
         }
-        CommStructure s = MPI.COMM_WORLD.structure;
-        return s == null ? null : s.twin();
+        return MPI.COMM_WORLD.structure;
     }
 
-    static boolean follows(TwinLink t) {
-        return t != null && t.follows();
+    static boolean follows(CommStructure s) {
+        return s != null && s.current().follows();
     }
 
-    /** The computational copy forwards {@code values} (no-op without a twin); returns them. */
-    static long[] decide(TwinLink t, long... values) {
-        if (t != null) {
-            Session.orphans().adopt(DecisionOp.send(Session.pool(), t, t.nextTag(), values));
+    /**
+     * The computational copy forwards {@code values} to its replica, if it
+     * has one now (a repair may have taken it since {@code s} was looked up);
+     * returns them.
+     */
+    static long[] decide(CommStructure s, long... values) {
+        CommStructure now = s == null ? null : s.current();
+        if (now != null && now.twin() != null && !now.twin().follows()) {
+            Session.orphans().adopt(DecisionOp.send(Session.pool(), now, now.twin().nextTag(), values));
         }
         return values;
     }
 
-    /** The replica waits for its twin's next decision of at most {@code maxLength} values. */
-    static long[] await(TwinLink t, int maxLength) {
-        DecisionOp op = DecisionOp.receive(Session.pool(), t, t.nextTag(), maxLength);
+    /**
+     * The replica waits for its twin's next decision of at most
+     * {@code maxLength} values; null if a repair promoted it before the
+     * decision came: then it decides itself (and {@link #follows} is false).
+     */
+    static long[] await(CommStructure s, int maxLength) {
+        CommStructure now = s.current();
+        DecisionOp op = DecisionOp.receive(Session.pool(), now, now.twin().nextTag(), maxLength);
         Session.await(op);
         return op.values();
     }
 
     /** One value decided by the computational copy: {@code local} there, the twin's on a replica. */
-    static long share(TwinLink t, long local) {
-        if (follows(t)) {
-            return await(t, 1)[0];
+    static long share(CommStructure s, long local) {
+        if (follows(s)) {
+            long[] v = await(s, 1);
+            if (v != null) {
+                return v[0];
+            }
         }
-        decide(t, local);
+        decide(s, local);
         return local;
     }
 
-    static String share(TwinLink t, String local) {
-        if (follows(t)) {
-            long[] v = await(t, 65);
+    static String share(CommStructure s, String local) {
+        long[] v = follows(s) ? await(s, 65) : null;
+        if (v != null) {
             byte[] b = new byte[(int) Math.min(v[0], 512)];
             for (int i = 0; i < b.length; i++) {
                 b[i] = (byte) (v[1 + i / 8] >>> (8 * (i % 8)));
             }
             return new String(b, StandardCharsets.UTF_8);
         }
-        if (t != null) {
+        if (s != null) {
             byte[] b = local.getBytes(StandardCharsets.UTF_8);
             int n = Math.min(b.length, 512);
-            long[] v = new long[1 + (n + 7) / 8];
-            v[0] = n;
+            long[] w = new long[1 + (n + 7) / 8];
+            w[0] = n;
             for (int i = 0; i < n; i++) {
-                v[1 + i / 8] |= (b[i] & 0xffL) << (8 * (i % 8));
+                w[1 + i / 8] |= (b[i] & 0xffL) << (8 * (i % 8));
             }
-            decide(t, v);
+            decide(s, w);
         }
         return local;
     }

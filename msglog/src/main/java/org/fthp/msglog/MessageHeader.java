@@ -31,6 +31,12 @@ public final class MessageHeader {
      */
     public static final int FLAG_RENDEZVOUS = 1;
 
+    /**
+     * The message is the facade's own (the communicator's internal channel),
+     * so a resend after a repair goes back on that channel.
+     */
+    public static final int FLAG_INTERNAL = 2;
+
     /** The tag of a rendezvous payload: unique per sender and communicator while fewer than 2^20 are in flight. */
     public static int payloadTag(long sendId) {
         return (1 << 20) | (int) (sendId & ((1 << 20) - 1));

@@ -48,6 +48,28 @@ public final class ReceiveLog {
         return s == null ? 0 : s.through;
     }
 
+    /** The ids above {@link #consumedThrough} consumed out of order, ascending. */
+    public long[] consumedAbove(int commId, int source) {
+        Stream s = streams.get(key(commId, source));
+        return s == null ? new long[0] : s.above.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** What one stream's record holds, for {@link #forEachStream}. */
+    @FunctionalInterface
+    public interface StreamVisitor {
+        void visit(int commId, int source, long through, long[] above);
+    }
+
+    /** Visits every stream that has consumed something. */
+    public void forEachStream(StreamVisitor visitor) {
+        for (Map.Entry<Long, Stream> e : streams.entrySet()) {
+            long k = e.getKey();
+            Stream s = e.getValue();
+            visitor.visit((int) (k >>> 32), (int) k, s.through,
+                    s.above.stream().mapToLong(Long::longValue).toArray());
+        }
+    }
+
     /** Messages consumed since the start. */
     public long consumed() { return consumed; }
 

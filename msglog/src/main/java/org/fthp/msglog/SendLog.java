@@ -139,6 +139,59 @@ public final class SendLog {
         return out;
     }
 
+    /**
+     * The logged messages of a stream that a receiver with this record still
+     * lacks (ids above {@code consumedThrough} and not in {@code consumedAbove}),
+     * in send order. Throws when the log no longer holds one of them: the
+     * limit evicted what a recovery needs, and resending the rest would
+     * silently lose a message.
+     */
+    public List<Entry> missing(int commId, int dest, long consumedThrough, long[] consumedAbove, long lastSent) {
+        ArrayDeque<Entry> stream = streams.get(key(commId, dest));
+        List<Entry> out = new ArrayList<>();
+        long expect = consumedThrough + 1;
+        int skip = 0;
+        if (stream != null) {
+            for (Entry e : stream) {
+                if (e.sendId() <= consumedThrough) {
+                    continue;
+                }
+                while (skip < consumedAbove.length && consumedAbove[skip] < e.sendId()) {
+                    skip++;
+                }
+                if (skip < consumedAbove.length && consumedAbove[skip] == e.sendId()) {
+                    expect = e.sendId() + 1;
+                    continue;
+                }
+                if (e.sendId() != expect && !consumedBetween(consumedAbove, expect, e.sendId())) {
+                    throw new IllegalStateException(lost(commId, dest, expect));
+                }
+                out.add(e);
+                expect = e.sendId() + 1;
+            }
+        }
+        if (expect <= lastSent && !consumedBetween(consumedAbove, expect, lastSent + 1)) {
+            throw new IllegalStateException(lost(commId, dest, expect));
+        }
+        return out;
+    }
+
+    /** Whether every id in [from, to) is in the sorted {@code ids}. */
+    private static boolean consumedBetween(long[] ids, long from, long to) {
+        for (long id = from; id < to; id++) {
+            if (java.util.Arrays.binarySearch(ids, id) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private String lost(int commId, int dest, long sendId) {
+        return "message " + sendId + " to " + dest + " on communicator " + commId
+                + " is needed by a recovery but the log no longer holds it (" + evicted
+                + " entries evicted by the log limit of " + limitBytes + " bytes)";
+    }
+
     /** Bytes held now. */
     public long bytes() { return bytes; }
 

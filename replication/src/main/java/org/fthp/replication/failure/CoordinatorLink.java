@@ -17,14 +17,15 @@ import org.fthp.coordinator.wire.NodeAddress;
  * lets the coordinators notice this process die; {@link #finish()} at
  * Finalize says the end was not a failure.
  *
- * <p>Failure sets are only recorded for now: repair consumes them later.
+ * <p>Failure sets go to a {@link FailureWatch}, which the thread calling MPI
+ * reads to start a repair.
  */
 public final class CoordinatorLink implements FailureListener {
 
     public static final String ADDRESSES_ENV = "FTHP_COORDINATORS";
 
     private final CoordinatorClient client;
-    private volatile long latestEpoch;
+    private final FailureWatch watch = new FailureWatch();
 
     private CoordinatorLink(CoordinatorClient client) {
         this.client = client;
@@ -71,16 +72,17 @@ public final class CoordinatorLink implements FailureListener {
 
     @Override
     public void onFailureSet(long epoch, List<FailedProcess> failed) {
-        latestEpoch = epoch;
+        watch.onFailureSet(epoch, failed);
     }
 
     @Override
     public void onJobAbort(String reason, int lostRank) {
+        watch.onAbort(reason);
         System.err.println("fthp: the coordinators end the job: " + reason);
     }
 
-    public long latestEpoch() {
-        return latestEpoch;
+    public FailureWatch watch() {
+        return watch;
     }
 
     /** Tells the coordinator this process ends normally, then disconnects. */

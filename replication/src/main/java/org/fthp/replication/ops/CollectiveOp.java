@@ -69,6 +69,13 @@ public final class CollectiveOp extends NativeOp {
         return this;
     }
 
+    /** Survivors do not yet agree on and replay collectives cut short by a failure (DESIGN §9, step 6). */
+    @Override
+    protected NativeOp reissue() {
+        throw new UnsupportedOperationException("a collective operation was in flight when a process failed; "
+                + "replaying collectives is not implemented yet");
+    }
+
     @Override
     protected void onComplete() {
         if (finish != null) {

@@ -16,6 +16,11 @@ public final class CompletedOp extends NativeOp {
     }
 
     @Override
+    protected NativeOp reissue() {
+        return null;
+    }
+
+    @Override
     protected void onComplete() {
     }
 

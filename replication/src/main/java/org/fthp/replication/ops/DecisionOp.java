@@ -5,6 +5,7 @@ import java.lang.foreign.ValueLayout;
 
 import org.fthp.empi.Empi;
 import org.fthp.replication.staging.StagingPool;
+import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.TwinLink;
 
 /**
@@ -16,37 +17,83 @@ import org.fthp.replication.structure.TwinLink;
 public final class DecisionOp extends NativeOp {
 
     private final int length;
+    private final CommStructure comm;
+    private final boolean receiving;
+    private final int tag;
     private long[] values;
+    /** A replica promoted before its twin's decision came: nobody will decide for it. */
+    private boolean orphaned;
 
-    private DecisionOp(StagingPool pool, int length) {
+    private DecisionOp(StagingPool pool, int length, CommStructure comm, boolean receiving, int tag) {
         super(pool, 8L * Math.max(1, length));
         this.length = length;
+        this.comm = comm;
+        this.receiving = receiving;
+        this.tag = tag;
     }
 
     /** Sends {@code values} to the twin; the caller progresses the operation until it completes. */
-    public static DecisionOp send(StagingPool pool, TwinLink twin, int tag, long... values) {
-        DecisionOp op = new DecisionOp(pool, values.length);
-        MemorySegment.copy(values, 0, op.staging(), ValueLayout.JAVA_LONG, 0, values.length);
-        Empi.isend(op.staging(), 8 * values.length, Empi.BYTE, twin.twinRank(), tag, twin.comm(), op.requestSlot());
+    public static DecisionOp send(StagingPool pool, CommStructure comm, int tag, long... values) {
+        TwinLink twin = comm.twin();
+        DecisionOp op = new DecisionOp(pool, values.length, comm, false, tag);
+        MemorySegment data = op.staging().asSlice(0, 8L * values.length);
+        MemorySegment.copy(values, 0, data, ValueLayout.JAVA_LONG, 0, values.length);
+        twin.forwarded(tag, data);
+        Empi.isend(data, 8 * values.length, Empi.BYTE, twin.twinRank(), tag, twin.comm(), op.requestSlot());
+        return op;
+    }
+
+    /** Sends a logged decision again, after a repair, to a twin that had not received it. */
+    public static DecisionOp resend(StagingPool pool, TwinLink twin, int tag, MemorySegment data) {
+        DecisionOp op = new DecisionOp(pool, 0, null, false, tag);
+        Empi.isend(data, (int) data.byteSize(), Empi.BYTE, twin.twinRank(), tag, twin.comm(), op.requestSlot());
         return op;
     }
 
     /** Receives up to {@code maxLength} longs from the twin. */
-    public static DecisionOp receive(StagingPool pool, TwinLink twin, int tag, int maxLength) {
-        DecisionOp op = new DecisionOp(pool, maxLength);
+    public static DecisionOp receive(StagingPool pool, CommStructure comm, int tag, int maxLength) {
+        DecisionOp op = new DecisionOp(pool, maxLength, comm, true, tag);
+        TwinLink twin = comm.twin();
         Empi.irecv(op.staging(), 8 * maxLength, Empi.BYTE, twin.twinRank(), tag, twin.comm(), op.requestSlot());
         return op;
     }
 
-    /** The values received (all {@code maxLength} slots; a shorter decision leaves the rest 0). */
+    /**
+     * The values received (all {@code maxLength} slots; a shorter decision
+     * leaves the rest 0), or null when this process was promoted before its
+     * twin decided: it must decide itself.
+     */
     public long[] values() {
-        return values;
+        if (successor() instanceof DecisionOp next) {
+            return next.values();
+        }
+        return orphaned ? null : values;
+    }
+
+    /** A forwarded decision is in the twin log; an awaited one is awaited again, unless nobody is left to send it. */
+    @Override
+    protected NativeOp reissue() {
+        if (!receiving) {
+            return null;
+        }
+        CommStructure now = comm.current();
+        if (now.twin() == null || !now.twin().follows()) {
+            orphaned = true;
+            return null;
+        }
+        return receive(pool, now, tag, length);
     }
 
     @Override
     protected void onComplete() {
+        if (orphaned) {
+            return;
+        }
         values = new long[length];
         MemorySegment.copy(staging(), ValueLayout.JAVA_LONG, 0, values, 0, length);
+        if (receiving) {
+            comm.twin().received(tag);
+        }
     }
 
     @Override

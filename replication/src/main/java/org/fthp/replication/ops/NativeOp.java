@@ -33,6 +33,13 @@ public abstract class NativeOp {
     private int twinTag;
     private MemorySegment twinData;
     private TwinStep twinStep = TwinStep.NONE;
+    /** What replaced this operation after a repair: polling this one polls it. */
+    private NativeOp successor;
+    /** Links in the list of operations in flight (repair walks it in the order they were started). */
+    NativeOp newer;
+    NativeOp older;
+    /** Started by a repair, for the repair: a later repair drops it rather than start it again. */
+    private final boolean bornInRepair = InFlight.repairing();
 
     /** Where the operation stands with the process's twin (DESIGN §7). */
     private enum TwinStep {
@@ -55,6 +62,7 @@ public abstract class NativeOp {
         this.block = pool.acquireBlock(stagingBytes);
         this.staging = stagingBytes == 0 ? null : block.staging();
         // the request slots are written by the native call that starts the operation
+        InFlight.add(this);
     }
 
     /** The staging bytes reserved at construction (null if none); may be longer than asked for. */
@@ -96,6 +104,9 @@ public abstract class NativeOp {
         if (complete) {
             return true;
         }
+        if (successor != null) {
+            return pollSuccessor();
+        }
         boolean again;
         try {
             if (twoRequests) {
@@ -115,6 +126,7 @@ public abstract class NativeOp {
             switch (twinStep) {
                 case FOLLOWING -> {
                     twinStep = TwinStep.NONE;
+                    twin.received(twinTag);
                     again = afterTwin();
                 }
                 case FORWARDING -> again = false;
@@ -164,10 +176,73 @@ public abstract class NativeOp {
 
     private void finish() {
         complete = true;
+        InFlight.remove(this);
         releaseBuffers();
         pool.release(block);
     }
 
+    private boolean pollSuccessor() {
+        if (!successor.poll()) {
+            return false;
+        }
+        result(successor.resultSource, successor.resultTag, successor.resultBytes);
+        cancelled = successor.cancelled;
+        complete = true;
+        return true;
+    }
+
+    /**
+     * A repair replaced the native communicators this operation was started
+     * on. Its native request may still write into its memory (a receive a
+     * message in flight could still match), so that memory is never returned
+     * to the pool; the operation goes on as {@link #reissue}'s replacement,
+     * which polling this one polls from now on.
+     */
+    public final void abandonForRepair() {
+        if (complete || successor != null) {
+            return;
+        }
+        InFlight.remove(this);
+        if (bornInRepair) {
+            complete = true;
+            return;
+        }
+        if (twinStep == TwinStep.FORWARDING) {
+            // done, and its outcome is in the twin log: a live replica gets it from there
+            complete = true;
+            onComplete();
+            return;
+        }
+        NativeOp next = reissue();
+        if (next == null) {
+            complete = true;
+            onComplete();
+        } else {
+            successor = next;
+        }
+    }
+
+    /**
+     * This operation over the repaired communicators, started afresh from
+     * what it was asked to do, or null when it is already done as far as the
+     * program can tell (a send: the message log resends it if needed).
+     */
+    protected abstract NativeOp reissue();
+
+    /** The sequence number of the twin decision this operation forwards or awaits, or -1. */
+    protected final int twinTag() {
+        return twin == null ? -1 : twinTag;
+    }
+
+    /** What replaced this operation at a repair, or null. */
+    protected final NativeOp successor() {
+        return successor;
+    }
+
+    /** Whether it still waits for its twin's outcome. */
+    protected final boolean followingTwin() {
+        return twinStep == TwinStep.FOLLOWING;
+    }
     /**
      * This operation decides for the replica: when it is done, before it
      * completes, {@link #twinPayload()} is sent to the twin with {@code tag}
@@ -187,6 +262,8 @@ public abstract class NativeOp {
      */
     protected final void followTwin(TwinLink link, int tag, MemorySegment into) {
         this.twinStep = TwinStep.FOLLOWING;
+        this.twin = link;
+        this.twinTag = tag;
         MemorySegment target = into == null ? block.scratch().asSlice(0, 0) : into;
         Empi.irecv(target, (int) target.byteSize(), Empi.BYTE, link.twinRank(), tag, link.comm(), block.request());
     }
@@ -207,6 +284,7 @@ public abstract class NativeOp {
             data = block.scratch().asSlice(0, 0);
         }
         twinStep = TwinStep.FORWARDING;
+        twin.forwarded(twinTag, data);
         Empi.isend(data, (int) data.byteSize(), Empi.BYTE, twin.twinRank(), twinTag, twin.comm(), block.request());
     }
 

@@ -184,6 +184,13 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
         return advance();
     }
 
+    /** Survivors do not yet agree on and replay collectives cut short by a failure (DESIGN §9, step 6). */
+    @Override
+    protected NativeOp reissue() {
+        throw new UnsupportedOperationException("an allreduce was in flight when a process failed; "
+                + "replaying collectives is not implemented yet");
+    }
+
     @Override
     protected void onComplete() {
         if (finish != null) {

@@ -53,6 +53,15 @@ public final class RecvOp extends NativeOp {
     private int matchedTag;
     /** A large payload longer than the receive: taken whole into here, then reported as truncated. */
     private MemorySegment overflow;
+    /** What the program asked for, kept to start the receive again after a repair. */
+    private int postedSource;
+    private int postedTag;
+    private int anySource;
+    private int procNull;
+    /** A replica's wildcard receive that has its twin's decision: it receives exactly that message. */
+    private boolean decided;
+    /** Received through a matched probe's handle: the message cannot be asked for again. */
+    private boolean matchedProbe;
 
     private RecvOp(StagingPool pool, MessageRecords records, CommStructure comm, Channel channel, UserBuffer buf,
                    long startByte, int count, TypeLayout type, int capacity, boolean decides) {
@@ -77,18 +86,60 @@ public final class RecvOp extends NativeOp {
             op.completeLocally();
             return op;
         }
+        TwinLink twin = source == anySource ? comm.twin() : null;
+        return post(pool, records, comm, channel, buf, startByte, count, type, source, tag, procNull, anySource,
+                twin == null ? -1 : twin.nextTag());
+    }
+
+    /** Posts a receive whose twin decision (for a wildcard source) has number {@code twinTag}. */
+    private static RecvOp post(StagingPool pool, MessageRecords records, CommStructure comm, Channel channel,
+                               UserBuffer buf, long startByte, int count, TypeLayout type, int source, int tag,
+                               int procNull, int anySource, int twinTag) {
         int capacity = capacity(count, type);
         TwinLink twin = source == anySource ? comm.twin() : null;
         RecvOp op = new RecvOp(pool, records, comm, channel, buf, startByte, count, type, capacity, twin != null);
+        op.remember(source, tag, anySource, procNull);
         if (twin != null && twin.follows()) {
-            op.followTwin(twin, twin.nextTag(), op.decision());
+            op.followTwin(twin, twinTag, op.decision());
             return op;
         }
         if (twin != null) {
-            op.forwardWhenDone(twin, twin.nextTag(), op.decision());
+            op.forwardWhenDone(twin, twinTag, op.decision());
         }
         op.start(source == anySource ? anySource : source, tag, anySource);
         return op;
+    }
+
+    private void remember(int source, int tag, int anySource, int procNull) {
+        this.postedSource = source;
+        this.postedTag = tag;
+        this.anySource = anySource;
+        this.procNull = procNull;
+    }
+
+    /**
+     * The same receive on the repaired communicator. Whatever this one had
+     * half-received is sent again (nothing unconsumed is lost), so it starts
+     * from the beginning; a replica keeps its twin's wildcard decision, or
+     * makes the decision itself if it was promoted before the decision came.
+     */
+    @Override
+    protected NativeOp reissue() {
+        if (matchedProbe) {
+            throw new IllegalStateException("a message matched by MPI_Mprobe was pending when a process failed; "
+                    + "its receive cannot be repeated");
+        }
+        CommStructure now = comm.current();
+        if (decided) {
+            MemorySegment d = decision();
+            RecvOp op = new RecvOp(pool, records, now, channel, buf, startByte, count, type, capacity, true);
+            op.remember(d.get(ValueLayout.JAVA_INT, 0), d.get(ValueLayout.JAVA_INT, 4), anySource, procNull);
+            op.start(op.postedSource, op.postedTag, anySource);
+            return op;
+        }
+        // a wildcard receive keeps its decision number: the twin (if it survived) uses the same one
+        return post(pool, records, now, channel, buf, startByte, count, type, postedSource, postedTag, procNull,
+                anySource, twinTag());
     }
 
     /** Takes an arrived message if one matches, else posts the native receive. */
@@ -110,6 +161,7 @@ public final class RecvOp extends NativeOp {
                                  long startByte, int count, TypeLayout type, MemorySegment messageHandle) {
         int capacity = capacity(count, type);
         RecvOp op = new RecvOp(pool, records, comm, Channel.USER, buf, startByte, count, type, capacity, false);
+        op.matchedProbe = true;
         Empi.imrecv(op.staging, capacity, Empi.BYTE, messageHandle, op.requestSlot());
         return op;
     }
@@ -119,6 +171,7 @@ public final class RecvOp extends NativeOp {
                                  long startByte, int count, TypeLayout type, ArrivedMessages.Arrival arrival) {
         RecvOp op = new RecvOp(pool, records, comm, Channel.USER, buf, startByte, count, type, capacity(count, type),
                 false);
+        op.remember(arrival.source(), arrival.tag(), Empi.ANY_SOURCE, Empi.PROC_NULL);
         op.takeArrival(arrival);
         return op;
     }
@@ -151,6 +204,7 @@ public final class RecvOp extends NativeOp {
     /** The twin said which message it matched: receive that one. */
     @Override
     protected boolean afterTwin() {
+        decided = true;
         MemorySegment d = decision();
         int source = d.get(ValueLayout.JAVA_INT, 0);
         int tag = d.get(ValueLayout.JAVA_INT, 4);

@@ -51,11 +51,21 @@ public final class SendOp extends NativeOp {
             }
             return new NativeOp[] {CompletedOp.create(pool)};
         }
+        if (comm.alreadyHas(dest, false, sendId)) {
+            primary = null;   // that copy got this message from our twin, before a repair
+        }
+        if (extra != null && comm.alreadyHas(dest, true, sendId)) {
+            extra = null;
+        }
         SendOp first = new SendOp(pool, comm, primary, channel, buf, startByte, count, type, sendId, tag, mode);
         long bytes = MessageHeader.BYTES + first.payload.byteSize();
-        records.sent(bytes);
         if (log != null) {
             log.record(comm.commId(), dest, sendId, tag, first.header, first.payload);
+        }
+        if (primary == null) {
+            first.completeLocally();
+        } else {
+            records.sent(bytes);
         }
         if (extra == null) {
             return new NativeOp[] {first};
@@ -63,6 +73,47 @@ public final class SendOp extends NativeOp {
         records.sent(bytes);
         return new NativeOp[] {first,
                 new SendOp(pool, comm, extra, channel, buf, startByte, count, type, sendId, tag, mode)};
+    }
+
+    /**
+     * Sends a logged message again, to a copy that lacks it after a repair:
+     * the same bytes, tag and channel, its payload apart if it was large.
+     */
+    public static NativeOp resend(StagingPool pool, Endpoint to, SendLog.Entry entry) {
+        return new Resend(pool, to, entry);
+    }
+
+    /** A logged message on its way again; the log keeps its bytes until it is trimmed. */
+    private static final class Resend extends NativeOp {
+        Resend(StagingPool pool, Endpoint to, SendLog.Entry entry) {
+            super(pool);
+            MemorySegment message = entry.message();
+            int flags = MessageHeader.flags(message);
+            Channel channel = (flags & MessageHeader.FLAG_INTERNAL) != 0 ? Channel.INTERNAL : Channel.USER;
+            long nativeComm = to.comm(channel);
+            if ((flags & MessageHeader.FLAG_RENDEZVOUS) != 0) {
+                Empi.isend(message, MessageHeader.BYTES, Empi.BYTE, to.rank(), entry.tag(), nativeComm, requestSlot());
+                MemorySegment payload = message.asSlice(MessageHeader.BYTES);
+                Empi.isend(payload, (int) payload.byteSize(), Empi.BYTE, to.rank(),
+                        MessageHeader.payloadTag(entry.sendId()), to.internal(), secondRequestSlot());
+            } else {
+                Empi.isend(message, (int) message.byteSize(), Empi.BYTE, to.rank(), entry.tag(), nativeComm,
+                        requestSlot());
+            }
+        }
+
+        @Override
+        protected NativeOp reissue() {
+            return null;   // the next repair's resends cover it
+        }
+
+        @Override
+        protected void onComplete() {
+        }
+
+        @Override
+        protected void releaseBuffers() {
+        }
     }
 
     /** Stages one message and, unless {@code to} is null (log only), starts sending it. */
@@ -75,8 +126,9 @@ public final class SendOp extends NativeOp {
         }
         MemorySegment staging = staging();
         boolean rendezvous = payloadBytes >= Rendezvous.THRESHOLD_BYTES;
-        MessageHeader.write(staging, comm.commId(), comm.rank(), sendId,
-                rendezvous ? MessageHeader.FLAG_RENDEZVOUS : 0, (int) payloadBytes);
+        int flags = (rendezvous ? MessageHeader.FLAG_RENDEZVOUS : 0)
+                | (channel == Channel.INTERNAL ? MessageHeader.FLAG_INTERNAL : 0);
+        MessageHeader.write(staging, comm.commId(), comm.rank(), sendId, flags, (int) payloadBytes);
         MemorySegment inPlace = sendsInPlace(buf, count, type)
                 ? buf.directSegment().asSlice(startByte, payloadBytes) : null;
         if (inPlace == null) {
@@ -114,6 +166,12 @@ public final class SendOp extends NativeOp {
 
     private static long stagingBytes(UserBuffer buf, int count, TypeLayout type) {
         return sendsInPlace(buf, count, type) ? MessageHeader.BYTES : MessageHeader.BYTES + count * type.size();
+    }
+
+    /** The message is in the log: the repair's resend delivers it to whichever copy still lacks it. */
+    @Override
+    protected NativeOp reissue() {
+        return null;
     }
 
     @Override

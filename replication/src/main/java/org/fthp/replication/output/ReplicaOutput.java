@@ -13,9 +13,24 @@ import java.nio.charset.StandardCharsets;
  */
 public final class ReplicaOutput {
 
+    private static PrintStream originalOut;
+    private static PrintStream originalErr;
+
     private ReplicaOutput() {}
 
+    /** The replica's twin died and it computes now: what it prints is the rank's output. */
+    public static void promote() {
+        if (originalOut != null) {
+            System.out.flush();
+            System.err.flush();
+            System.setOut(originalOut);
+            System.setErr(originalErr);
+        }
+    }
+
     public static void install(int logicalRank, boolean show) {
+        originalOut = System.out;
+        originalErr = System.err;
         if (show) {
             byte[] prefix = ("[replica " + logicalRank + "] ").getBytes(StandardCharsets.UTF_8);
             System.setOut(new PrintStream(new LinePrefixer(System.out, prefix), true, StandardCharsets.UTF_8));

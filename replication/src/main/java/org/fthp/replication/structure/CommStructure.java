@@ -33,10 +33,13 @@ public final class CommStructure {
     private final Endpoint receiveAny;
     private final TwinLink twin;
     private final int peerOffset;
-    private final SendSequence sendIds;
+    private final LogicalState state;
     private final ArrivedMessages arrived = new ArrivedMessages();
-    private int childSequence;
-    private int collectiveSequence;
+    /** After a repair: the structure over the new native communicators. */
+    private volatile CommStructure successor;
+    /** After a repair: what each copy this one sends to had already consumed (null: nothing to skip). */
+    private ConsumedRecord[] skipPrimary;
+    private ConsumedRecord[] skipExtra;
 
     /**
      * @param members     the member-space layout (which members have a live replica)
@@ -45,6 +48,16 @@ public final class CommStructure {
      */
     public CommStructure(int commId, int logicalRank, int[] worldRanks, int[] remoteWorldRanks, Role role,
                          ReplicaLayout members, int self, int peerOffset, NativeComms natives) {
+        this(null, commId, logicalRank, worldRanks, remoteWorldRanks, role, members, self, peerOffset, natives);
+    }
+
+    /**
+     * The structure of the same communicator over new native communicators
+     * (after a repair): numbering and twin records carry over from {@code predecessor}.
+     */
+    public CommStructure(CommStructure predecessor, int commId, int logicalRank, int[] worldRanks,
+                         int[] remoteWorldRanks, Role role, ReplicaLayout members, int self, int peerOffset,
+                         NativeComms natives) {
         this.commId = commId;
         this.logicalRank = logicalRank;
         this.worldRanks = worldRanks;
@@ -53,7 +66,7 @@ public final class CommStructure {
         this.natives = natives;
         this.peerOffset = peerOffset;
         int peers = remoteWorldRanks != null ? remoteWorldRanks.length : worldRanks.length;
-        this.sendIds = new SendSequence(peers);
+        this.state = predecessor != null ? predecessor.state : new LogicalState(peers);
         this.sendPrimary = new Endpoint[peers];
         this.sendExtra = new Endpoint[peers];
         this.receive = new Endpoint[peers];
@@ -69,7 +82,7 @@ public final class CommStructure {
             this.twin = null;
         } else {
             // in CMP_REP_INTERCOMM the CMP group is in member order, the REP group in replica order
-            this.twin = new TwinLink(natives.cmpRep(), role == Role.CMP ? members.repRank(self) : self, role);
+            this.twin = new TwinLink(natives.cmpRep(), role == Role.CMP ? members.repRank(self) : self, role, state);
         }
     }
 
@@ -128,14 +141,57 @@ public final class CommStructure {
     /** Where a computational copy receives from any source; null on a replica, which never guesses. */
     public Endpoint receiveAny() { return receiveAny; }
 
-    public SendSequence sendIds() { return sendIds; }
+    public SendSequence sendIds() { return state.sendIds; }
+
+    /** The structure that replaced this one at a repair, or null while it is current. */
+    public CommStructure successor() { return successor; }
+
+    /** This communicator's structure now: this one, or what repairs replaced it with. */
+    public CommStructure current() {
+        CommStructure s = this;
+        while (s.successor != null) {
+            s = s.successor;
+        }
+        return s;
+    }
+
+    public void replacedBy(CommStructure next) {
+        this.successor = next;
+    }
+
+    /** Twin decisions and forwards, whichever native link carries them now. */
+    public TwinRecords twinRecords() { return state.twinRecords; }
+
+    /**
+     * A copy this structure sends to had already consumed messages this
+     * process has not sent yet (it got them from a twin that was ahead):
+     * those are only logged, never sent to it again.
+     */
+    public void skipConsumed(int peer, boolean extra, ConsumedRecord record) {
+        ConsumedRecord[] table = extra ? skipExtra : skipPrimary;
+        if (table == null) {
+            table = new ConsumedRecord[sendPrimary.length];
+            if (extra) {
+                skipExtra = table;
+            } else {
+                skipPrimary = table;
+            }
+        }
+        table[peer] = record;
+    }
+
+    /** Whether the copy behind {@code peer}'s primary (or extra) route already has message {@code sendId}. */
+    public boolean alreadyHas(int peer, boolean extra, long sendId) {
+        ConsumedRecord[] table = extra ? skipExtra : skipPrimary;
+        return table != null && table[peer] != null && table[peer].has(sendId);
+    }
 
     /**
      * Numbers the collectives the facade implements itself; every member
      * starts collectives in the same order, so they agree on it.
      */
     public int nextCollectiveSequence() {
-        return collectiveSequence++;
+        return state.collectiveSequence++;
     }
 
     /** Messages taken out of the native library (by a probe) that the program has not received yet. */
@@ -146,7 +202,7 @@ public final class CommStructure {
      * member derives communicators in the same order, so all agree on it.
      */
     public int nextChildId() {
-        long x = ((long) commId << 32) ^ ++childSequence;
+        long x = ((long) commId << 32) ^ ++state.childSequence;
         x ^= x >>> 33;
         x *= 0xff51afd7ed558ccdL;
         x ^= x >>> 33;

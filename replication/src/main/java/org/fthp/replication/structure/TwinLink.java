@@ -1,5 +1,7 @@
 package org.fthp.replication.structure;
 
+import java.lang.foreign.MemorySegment;
+
 import org.fthp.replication.routing.Role;
 
 /**
@@ -21,12 +23,13 @@ public final class TwinLink {
     private final long comm;
     private final int twinRank;
     private final Role role;
-    private int sequence;
+    private final LogicalState state;
 
-    public TwinLink(long comm, int twinRank, Role role) {
+    TwinLink(long comm, int twinRank, Role role, LogicalState state) {
         this.comm = comm;
         this.twinRank = twinRank;
         this.role = role;
+        this.state = state;
     }
 
     /** The intercommunicator between the computational copies and the replicas. */
@@ -40,6 +43,20 @@ public final class TwinLink {
 
     /** The tag of the next decision forwarded or awaited on this communicator. */
     public int nextTag() {
-        return sequence++ & TAG_MASK;
+        return state.twinSequence++ & TAG_MASK;
+    }
+
+    /** The computational copy forwarded {@code data} as decision {@code tag}: kept until the replica has it. */
+    public void forwarded(int tag, MemorySegment data) {
+        state.twinRecords.forwarded(tag, data);
+    }
+
+    /** The replica received decision {@code tag}. */
+    public void received(int tag) {
+        state.twinRecords.received(tag);
+    }
+
+    public TwinRecords records() {
+        return state.twinRecords;
     }
 }

@@ -1,0 +1,341 @@
+package mpi;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.fthp.empi.Empi;
+import org.fthp.msglog.ReceiveLog;
+import org.fthp.msglog.SendLog;
+import org.fthp.replication.failure.FailureWatch;
+import org.fthp.replication.ops.InFlight;
+import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.progress.IdleStrategy;
+import org.fthp.replication.repair.RecoveryRecords;
+import org.fthp.replication.repair.RepairTimes;
+import org.fthp.replication.routing.RankLostException;
+import org.fthp.replication.routing.ReplicaLayout;
+import org.fthp.replication.routing.Role;
+import org.fthp.replication.structure.CommStructure;
+import org.fthp.replication.structure.ConsumedRecord;
+import org.fthp.replication.structure.Endpoint;
+import org.fthp.replication.structure.TwinLink;
+
+/**
+ * Shrink repair (DESIGN §9), run by the thread that calls MPI when the
+ * coordinators announce a failure set, from inside whatever MPI call it is in:
+ *
+ * <ol>
+ *   <li>agree with every survivor on the failure set (messages on a private
+ *       duplicate of COMM_WORLD, tagged by epoch, so no process enters the
+ *       blocking communicator creation with a different set);
+ *   <li>promote the replica of every failed computational copy and rebuild the
+ *       six native communicators of every live communicator over the
+ *       survivors ({@code MPI_Comm_create_group}: only the survivors take part);
+ *   <li>move every operation in flight onto the new communicators;
+ *   <li>exchange receive records with an alltoallv on the new eworld, resend
+ *       from the log whatever a live copy lacks, and resend the decisions a
+ *       replica had not received from its twin.
+ *   </ol>
+ *
+ * <p>Messages already delivered natively but not consumed need no draining:
+ * every unconsumed message is resent on the new communicators, and the old
+ * ones are abandoned, never waited on (their memory is never reused). A newer
+ * failure set arriving mid-repair abandons the attempt and starts over with
+ * it.
+ */
+final class Repair {
+
+    private static final int AGREE_TAG_BASE = 0x4000;
+
+    private static long appliedEpoch;
+    private static long attemptEpoch;
+    private static boolean running;
+    /** Set when a failure left a rank without a copy: only the coordinators can end the job now. */
+    private static boolean hopeless;
+    private static final RepairTimes TIMES = new RepairTimes();
+
+    /** Thrown inside an attempt when a newer failure set arrives: the attempt starts over. */
+    private static final class Superseded extends RuntimeException {
+        Superseded() {
+            super(null, null, false, false);
+        }
+    }
+
+    private Repair() {}
+
+    static RepairTimes times() { return TIMES; }
+
+    /** Whether a failure set arrived that this process has not repaired yet (one volatile read). */
+    static boolean pending() {
+        FailureWatch w = Session.failureWatch();
+        return w != null && !hopeless && w.epoch() > (running ? attemptEpoch : appliedEpoch);
+    }
+
+    /** Repairs up to the latest failure set; inside a repair, abandons the attempt for a newer one. */
+    static void run() {
+        if (running) {
+            throw new Superseded();
+        }
+        FailureWatch watch = Session.failureWatch();
+        running = true;
+        InFlight.repairing(true);
+        try {
+            while (!hopeless && watch.epoch() > appliedEpoch) {
+                FailureWatch.Snapshot failures = watch.latest();
+                attemptEpoch = failures.epoch();
+                try {
+                    attempt(failures, watch.lastEventNanos());
+                    appliedEpoch = failures.epoch();
+                } catch (Superseded again) {
+                    // fold the newer failures in: start over from the structures we have now
+                }
+            }
+        } catch (RuntimeException e) {
+            System.err.println("fthp: repair after a failure failed on native rank " + Session.nativeRank() + ": " + e);
+            System.err.flush();
+            Runtime.getRuntime().halt(70);
+        } finally {
+            InFlight.repairing(false);
+            running = false;
+        }
+    }
+
+    private static void attempt(FailureWatch.Snapshot failures, long detectedNanos) {
+        long t0 = System.nanoTime();
+        ReplicaLayout repaired;
+        try {
+            if (Session.records().sendLog() == null) {
+                throw new RankLostException(-1);
+            }
+            repaired = Session.layout().withFailures(failures.deadNativeRanks());
+        } catch (RankLostException e) {
+            // without a copy of that rank nothing can be repaired; the coordinators end the job
+            hopeless = true;
+            return;
+        }
+        if (repaired.copyOf(Session.nativeRank()) == null) {
+            System.err.println("fthp: the coordinators consider native rank " + Session.nativeRank()
+                    + " dead; it stops");
+            System.err.flush();
+            Runtime.getRuntime().halt(71);
+        }
+        agree(failures.epoch(), repaired.eworld());
+        long t1 = System.nanoTime();
+        Session.adopt(repaired);
+        Map<Integer, CommStructure> byId = new HashMap<>();
+        for (Comm c : Session.liveComms().snapshot()) {
+            if (c.structure != null) {
+                CommStructure next = Structures.rebuild(c.structure.current());
+                c.bind(next);
+                byId.put(next.commId(), next);
+            }
+        }
+        long t2 = System.nanoTime();
+        InFlight.reissueAll();
+        long t3 = System.nanoTime();
+        RecoveryRecords received = exchangeRecords(repaired, byId);
+        resend(received, byId);
+        long t4 = System.nanoTime();
+        TIMES.record(detectedNanos == 0 ? 0 : t0 - detectedNanos, t1 - t0, t2 - t1, t3 - t2, t4 - t3,
+                repaired.copyOf(Session.nativeRank()).role() != Session.role());
+    }
+
+    // ---- 1. agreement on the failure set ----
+
+    /**
+     * Sends this epoch to every survivor and waits for theirs. Each epoch has
+     * its own tag, so a process still at an older epoch never matches; one
+     * that is ahead makes us wait until our coordinator delivers its epoch,
+     * which supersedes this attempt.
+     */
+    private static void agree(long epoch, int[] survivors) {
+        int me = Session.nativeRank();
+        int tag = AGREE_TAG_BASE + (int) (epoch & 0x3fff);
+        int peers = survivors.length - 1;
+        if (peers == 0) {
+            return;
+        }
+        // never freed: an abandoned attempt leaves native requests pointing here
+        Arena arena = Arena.ofShared();
+        MemorySegment requests = Empi.allocateHandles(arena, 2 * peers);
+        MemorySegment mine = arena.allocate(ValueLayout.JAVA_LONG);
+        mine.set(ValueLayout.JAVA_LONG, 0, epoch);
+        MemorySegment theirs = arena.allocate(8L * peers);
+        int k = 0;
+        for (int r : survivors) {
+            if (r == me) {
+                continue;
+            }
+            Empi.irecv(theirs.asSlice(8L * k, 8), 8, Empi.BYTE, r, tag, Session.controlComm(),
+                    requests.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES));
+            Empi.isend(mine, 8, Empi.BYTE, r, tag, Session.controlComm(),
+                    requests.asSlice((long) Empi.HANDLE_BYTES * (peers + k), Empi.HANDLE_BYTES));
+            k++;
+        }
+        awaitAll(arena, requests, 2 * peers);
+    }
+
+    /** Tests native requests until all are done, abandoning them if a newer failure set arrives. */
+    private static void awaitAll(Arena arena, MemorySegment requests, int count) {
+        MemorySegment flag = arena.allocate(ValueLayout.JAVA_INT);
+        MemorySegment statuses = arena.allocate((long) Empi.STATUS_BYTES * count);
+        IdleStrategy idle = new IdleStrategy();
+        idle.reset();
+        while (true) {
+            Empi.testall(count, requests, flag, statuses);
+            if (flag.get(ValueLayout.JAVA_INT, 0) != 0) {
+                return;
+            }
+            if (Session.failureWatch().epoch() > attemptEpoch) {
+                throw new Superseded();
+            }
+            idle.idle();
+        }
+    }
+
+    // ---- 4. message recovery ----
+
+    /**
+     * Every copy tells the live copies of each source it received from how
+     * far it consumed that stream; a replica tells its twin which decisions
+     * it received. One alltoallv over the new COMM_WORLD eworld.
+     */
+    private static RecoveryRecords exchangeRecords(ReplicaLayout layout, Map<Integer, CommStructure> byId) {
+        int[] eworld = layout.eworld();
+        Map<Integer, Integer> indexOfNative = new HashMap<>();
+        for (int i = 0; i < eworld.length; i++) {
+            indexOfNative.put(eworld[i], i);
+        }
+        RecoveryRecords[] out = new RecoveryRecords[eworld.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = new RecoveryRecords();
+        }
+        Role role = Session.role();
+        ReceiveLog consumed = Session.records().receiveLog();
+        consumed.forEachStream((commId, source, through, above) -> {
+            CommStructure s = byId.get(commId);
+            if (s == null) {
+                return;
+            }
+            int senderWorld = s.isInter() ? s.remoteWorldRanks()[source] : s.worldRanks()[source];
+            var record = new RecoveryRecords.Stream(commId, source, s.rank(), role, new ConsumedRecord(through, above));
+            out[indexOfNative.get(layout.cmpNative(senderWorld))].add(record);
+            if (layout.hasReplica(senderWorld)) {
+                out[indexOfNative.get(layout.repNative(senderWorld))].add(record);
+            }
+        });
+        if (role == Role.REP) {
+            int twin = indexOfNative.get(layout.cmpNative(Session.logicalRank()));
+            for (CommStructure s : byId.values()) {
+                if (s.twin() != null) {
+                    var r = s.twinRecords();
+                    out[twin].add(new RecoveryRecords.Twin(s.commId(), new ConsumedRecord(r.receivedThrough(),
+                            r.receivedAbove())));
+                }
+            }
+        }
+        return alltoallv(out, MPI.COMM_WORLD.structure.eworld());
+    }
+
+    private static RecoveryRecords alltoallv(RecoveryRecords[] out, long comm) {
+        int n = out.length;
+        byte[][] blobs = new byte[n][];
+        int total = 0;
+        for (int i = 0; i < n; i++) {
+            blobs[i] = out[i].encode();
+            total += blobs[i].length;
+        }
+        Arena arena = Arena.ofShared();
+        MemorySegment request = Empi.allocateHandles(arena, 1);
+        MemorySegment sendCounts = arena.allocate(4L * n);
+        MemorySegment recvCounts = arena.allocate(4L * n);
+        for (int i = 0; i < n; i++) {
+            sendCounts.setAtIndex(ValueLayout.JAVA_INT, i, blobs[i].length);
+        }
+        Empi.ialltoall(sendCounts, 4, Empi.BYTE, recvCounts, 4, Empi.BYTE, comm, request);
+        awaitAll(arena, request, 1);
+        MemorySegment sendDispls = arena.allocate(4L * n);
+        MemorySegment recvDispls = arena.allocate(4L * n);
+        int recvTotal = 0;
+        for (int i = 0, at = 0; i < n; i++) {
+            sendDispls.setAtIndex(ValueLayout.JAVA_INT, i, at);
+            at += blobs[i].length;
+            recvDispls.setAtIndex(ValueLayout.JAVA_INT, i, recvTotal);
+            recvTotal += recvCounts.getAtIndex(ValueLayout.JAVA_INT, i);
+        }
+        MemorySegment send = arena.allocate(Math.max(1, total));
+        for (int i = 0, at = 0; i < n; i++) {
+            MemorySegment.copy(blobs[i], 0, send, ValueLayout.JAVA_BYTE, at, blobs[i].length);
+            at += blobs[i].length;
+        }
+        MemorySegment recv = arena.allocate(Math.max(1, recvTotal));
+        Empi.ialltoallv(send, sendCounts, sendDispls, Empi.BYTE, recv, recvCounts, recvDispls, Empi.BYTE, comm,
+                request);
+        awaitAll(arena, request, 1);
+        byte[] bytes = recv.asSlice(0, recvTotal).toArray(ValueLayout.JAVA_BYTE);
+        RecoveryRecords in = new RecoveryRecords();
+        for (int i = 0; i < n; i++) {
+            RecoveryRecords.decode(bytes, recvDispls.getAtIndex(ValueLayout.JAVA_INT, i),
+                    recvCounts.getAtIndex(ValueLayout.JAVA_INT, i), in);
+        }
+        arena.close();
+        return in;
+    }
+
+    /**
+     * Resends, for every stream this copy feeds, the logged messages the
+     * receiving copy lacks; remembers what a copy got from our twin ahead of
+     * us, so we never send it again; and, as a computational copy, resends the
+     * decisions its replica had not received.
+     */
+    private static void resend(RecoveryRecords received, Map<Integer, CommStructure> byId) {
+        Map<String, ConsumedRecord> records = new HashMap<>();
+        for (RecoveryRecords.Stream r : received.streams()) {
+            records.put(r.commId() + "/" + r.receiverRank() + "/" + r.receiverRole(), r.consumed());
+        }
+        SendLog log = Session.records().sendLog();
+        Role role = Session.role();
+        ConsumedRecord nothing = new ConsumedRecord(0, new long[0]);
+        for (CommStructure s : byId.values()) {
+            int peers = s.isInter() ? s.remoteSize() : s.size();
+            for (int p = 0; p < peers; p++) {
+                long lastSent = s.sendIds().last(p);
+                for (boolean extra : new boolean[] {false, true}) {
+                    Endpoint to = extra ? s.sendExtra(p) : s.sendPrimary(p);
+                    if (to == null) {
+                        continue;
+                    }
+                    Role receiverRole = extra ? Role.REP : role;
+                    ConsumedRecord r = records.getOrDefault(s.commId() + "/" + p + "/" + receiverRole, nothing);
+                    if (r.highest() > lastSent) {
+                        s.skipConsumed(p, extra, r);
+                    }
+                    if (lastSent == 0) {
+                        continue;
+                    }
+                    List<SendLog.Entry> missing = log.missing(s.commId(), p, r.through(), r.above(), lastSent);
+                    for (SendLog.Entry e : missing) {
+                        Session.orphans().adopt(SendOp.resend(Session.pool(), to, e));
+                        TIMES.resent(e.message().byteSize());
+                    }
+                }
+            }
+        }
+        for (RecoveryRecords.Twin t : received.twins()) {
+            CommStructure s = byId.get(t.commId());
+            TwinLink link = s == null ? null : s.twin();
+            if (link == null || link.follows()) {
+                continue;
+            }
+            for (SendLog.Entry e : s.twinRecords().missing(t.received().through(), t.received().above())) {
+                MemorySegment data = e.message();
+                Session.orphans().adopt(org.fthp.replication.ops.DecisionOp.resend(Session.pool(), link, e.tag(),
+                        data));
+            }
+        }
+    }
+}

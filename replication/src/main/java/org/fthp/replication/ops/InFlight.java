@@ -1,0 +1,84 @@
+package org.fthp.replication.ops;
+
+/**
+ * Every operation started and not yet complete, oldest first: what a repair
+ * must move onto the new communicators, in the order the program started
+ * them (receives from one source with one tag match in that order).
+ *
+ * <p>An intrusive list, so starting and finishing an operation costs two
+ * pointer writes and no allocation. Only the thread that calls MPI touches it.
+ */
+public final class InFlight {
+
+    private static NativeOp oldest;
+    private static NativeOp newest;
+    private static boolean repairing;
+
+    private InFlight() {}
+
+    static void add(NativeOp op) {
+        op.older = newest;
+        op.newer = null;
+        if (newest != null) {
+            newest.newer = op;
+        } else {
+            oldest = op;
+        }
+        newest = op;
+    }
+
+    static void remove(NativeOp op) {
+        if (op.older == null && op.newer == null && oldest != op) {
+            return;
+        }
+        if (op.older != null) {
+            op.older.newer = op.newer;
+        } else {
+            oldest = op.newer;
+        }
+        if (op.newer != null) {
+            op.newer.older = op.older;
+        } else {
+            newest = op.older;
+        }
+        op.older = null;
+        op.newer = null;
+    }
+
+    /**
+     * Moves every operation in flight onto the repaired communicators, oldest
+     * first. Replacements started meanwhile join the list after them and are
+     * not visited again.
+     */
+    public static void reissueAll() {
+        NativeOp last = newest;
+        NativeOp op = oldest;
+        while (op != null) {
+            NativeOp next = op == last ? null : op.newer;
+            op.abandonForRepair();
+            op = next;
+        }
+    }
+
+    /**
+     * Whether a repair is under way: the operations it starts itself (new
+     * communicators, resends) are simply dropped if a newer failure
+     * interrupts it, since the next attempt starts over.
+     */
+    public static void repairing(boolean on) {
+        repairing = on;
+    }
+
+    static boolean repairing() {
+        return repairing;
+    }
+
+    /** How many operations are in flight (for tests and statistics). */
+    public static int count() {
+        int n = 0;
+        for (NativeOp op = oldest; op != null; op = op.newer) {
+            n++;
+        }
+        return n;
+    }
+}
