@@ -8,6 +8,7 @@ import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.ops.CollectiveOp;
+import org.fthp.replication.ops.Staged;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.structure.CommStructure;
 
@@ -98,9 +99,9 @@ final class Collectives {
         return new Region(Args.buffer(buf, start, count, type), start, count, layout);
     }
 
-    static MemorySegment ints(CollectiveOp op, int[] values) {
-        MemorySegment seg = op.stage(4L * Math.max(1, values.length));
-        MemorySegment.copy(values, 0, seg, ValueLayout.JAVA_INT, 0, values.length);
+    static Staged ints(CollectiveOp op, int[] values) {
+        Staged seg = op.stage(4L * Math.max(1, values.length));
+        MemorySegment.copy(values, 0, seg.seg(), ValueLayout.JAVA_INT, 0, values.length);
         return seg;
     }
 
@@ -134,7 +135,7 @@ final class Collectives {
 
     static NativeOp barrier(CommStructure s) {
         CollectiveOp op = new CollectiveOp(Session.pool());
-        return op.start(s, null, req -> Empi.ibarrier(s.cmp(), req), null);
+        return op.start(s, null, (cmp, req) -> Empi.ibarrier(cmp, req), null);
     }
 
     static NativeOp bcast(Comm comm, Object buf, int count, Datatype type, int root) throws MPIException {
@@ -145,12 +146,12 @@ final class Collectives {
         Region r = region(buf, 0, count, type);
         int bytes = toInt(r.bytes());
         CollectiveOp op = new CollectiveOp(Session.pool());
-        MemorySegment seg = op.stage(bytes);
+        Staged seg = op.stage(bytes);
         if (isRoot) {
-            r.packInto(seg, 0);
+            r.packInto(seg.seg(), 0);
         }
-        return op.start(s, seg, req -> Empi.ibcast(seg, bytes, Empi.BYTE, root, s.cmp(), req),
-                () -> { if (receives) r.unpackFrom(seg, 0); });
+        return op.start(s, seg, (cmp, req) -> Empi.ibcast(seg.seg(), bytes, Empi.BYTE, root, cmp, req),
+                () -> { if (receives) r.unpackFrom(seg.seg(), 0); });
     }
 
     static NativeOp gather(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
@@ -167,13 +168,13 @@ final class Collectives {
                 : region(sendbuf, 0, sendcount, sendtype);
         int sbytes = mine == null ? 0 : toInt(mine.bytes());
         int rblock = isRoot ? toInt(recvcount * all.type().size()) : 0;
-        MemorySegment sseg = op.stage(sbytes);
-        MemorySegment rseg = op.stage((long) rblock * peers);
+        Staged sseg = op.stage(sbytes);
+        Staged rseg = op.stage((long) rblock * peers);
         if (mine != null) {
-            mine.packInto(sseg, 0);
+            mine.packInto(sseg.seg(), 0);
         }
-        return op.start(s, rseg, req -> Empi.igather(sseg, sbytes, Empi.BYTE, rseg, rblock, Empi.BYTE, root, s.cmp(), req),
-                () -> { if (isRoot) all.unpackFrom(rseg, 0); });
+        return op.start(s, rseg, (cmp, req) -> Empi.igather(sseg.seg(), sbytes, Empi.BYTE, rseg.seg(), rblock, Empi.BYTE, root, cmp, req),
+                () -> { if (isRoot) all.unpackFrom(rseg.seg(), 0); });
     }
 
     static NativeOp gatherv(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
@@ -188,15 +189,15 @@ final class Collectives {
         CollectiveOp op = new CollectiveOp(Session.pool());
         Region mine = !sends ? null : inPlace && isRoot ? v.blocks()[s.rank()] : region(sendbuf, 0, sendcount, sendtype);
         int sbytes = mine == null ? 0 : toInt(mine.bytes());
-        MemorySegment sseg = op.stage(sbytes);
-        MemorySegment rseg = op.stage(v.totalBytes());
-        MemorySegment cseg = ints(op, v.byteCounts());
-        MemorySegment dseg = ints(op, v.byteDispls());
+        Staged sseg = op.stage(sbytes);
+        Staged rseg = op.stage(v.totalBytes());
+        Staged cseg = ints(op, v.byteCounts());
+        Staged dseg = ints(op, v.byteDispls());
         if (mine != null) {
-            mine.packInto(sseg, 0);
+            mine.packInto(sseg.seg(), 0);
         }
-        return op.start(s, rseg, req -> Empi.igatherv(sseg, sbytes, Empi.BYTE, rseg, cseg, dseg, Empi.BYTE, root, s.cmp(), req),
-                () -> v.unpackFrom(rseg));
+        return op.start(s, rseg, (cmp, req) -> Empi.igatherv(sseg.seg(), sbytes, Empi.BYTE, rseg.seg(), cseg.seg(), dseg.seg(), Empi.BYTE, root, cmp, req),
+                () -> v.unpackFrom(rseg.seg()));
     }
 
     static NativeOp scatter(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
@@ -211,13 +212,13 @@ final class Collectives {
         int sblock = isRoot ? toInt(sendcount * all.type().size()) : 0;
         Region mine = receives ? region(recvbuf, 0, recvcount, recvtype) : null;
         int rbytes = mine != null ? toInt(mine.bytes()) : (inPlace && isRoot && !s.isInter() ? sblock : 0);
-        MemorySegment sseg = op.stage((long) sblock * peers);
-        MemorySegment rseg = op.stage(rbytes);
+        Staged sseg = op.stage((long) sblock * peers);
+        Staged rseg = op.stage(rbytes);
         if (isRoot) {
-            all.packInto(sseg, 0);
+            all.packInto(sseg.seg(), 0);
         }
-        return op.start(s, rseg, req -> Empi.iscatter(sseg, sblock, Empi.BYTE, rseg, rbytes, Empi.BYTE, root, s.cmp(), req),
-                () -> { if (mine != null) mine.unpackFrom(rseg, 0); });
+        return op.start(s, rseg, (cmp, req) -> Empi.iscatter(sseg.seg(), sblock, Empi.BYTE, rseg.seg(), rbytes, Empi.BYTE, root, cmp, req),
+                () -> { if (mine != null) mine.unpackFrom(rseg.seg(), 0); });
     }
 
     static NativeOp scatterv(Comm comm, Object sendbuf, int[] sendcounts, int[] displs, Datatype sendtype,
@@ -232,13 +233,13 @@ final class Collectives {
         CollectiveOp op = new CollectiveOp(Session.pool());
         Region mine = receives ? region(recvbuf, 0, recvcount, recvtype) : null;
         int rbytes = mine != null ? toInt(mine.bytes()) : (isRoot && !s.isInter() ? v.byteCounts()[s.rank()] : 0);
-        MemorySegment sseg = op.stage(v.totalBytes());
-        MemorySegment rseg = op.stage(rbytes);
-        MemorySegment cseg = ints(op, v.byteCounts());
-        MemorySegment dseg = ints(op, v.byteDispls());
-        v.packInto(sseg);
-        return op.start(s, rseg, req -> Empi.iscatterv(sseg, cseg, dseg, Empi.BYTE, rseg, rbytes, Empi.BYTE, root, s.cmp(), req),
-                () -> { if (mine != null) mine.unpackFrom(rseg, 0); });
+        Staged sseg = op.stage(v.totalBytes());
+        Staged rseg = op.stage(rbytes);
+        Staged cseg = ints(op, v.byteCounts());
+        Staged dseg = ints(op, v.byteDispls());
+        v.packInto(sseg.seg());
+        return op.start(s, rseg, (cmp, req) -> Empi.iscatterv(sseg.seg(), cseg.seg(), dseg.seg(), Empi.BYTE, rseg.seg(), rbytes, Empi.BYTE, root, cmp, req),
+                () -> { if (mine != null) mine.unpackFrom(rseg.seg(), 0); });
     }
 
     static NativeOp allGather(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
@@ -251,11 +252,11 @@ final class Collectives {
                 : region(sendbuf, 0, sendcount, sendtype);
         int sbytes = toInt(mine.bytes());
         int rblock = toInt(recvcount * all.type().size());
-        MemorySegment sseg = op.stage(sbytes);
-        MemorySegment rseg = op.stage((long) rblock * peers);
-        mine.packInto(sseg, 0);
-        return op.start(s, rseg, req -> Empi.iallgather(sseg, sbytes, Empi.BYTE, rseg, rblock, Empi.BYTE, s.cmp(), req),
-                () -> all.unpackFrom(rseg, 0));
+        Staged sseg = op.stage(sbytes);
+        Staged rseg = op.stage((long) rblock * peers);
+        mine.packInto(sseg.seg(), 0);
+        return op.start(s, rseg, (cmp, req) -> Empi.iallgather(sseg.seg(), sbytes, Empi.BYTE, rseg.seg(), rblock, Empi.BYTE, cmp, req),
+                () -> all.unpackFrom(rseg.seg(), 0));
     }
 
     static NativeOp allGatherv(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
@@ -267,13 +268,13 @@ final class Collectives {
         CollectiveOp op = new CollectiveOp(Session.pool());
         Region mine = inPlace ? v.blocks()[s.rank()] : region(sendbuf, 0, sendcount, sendtype);
         int sbytes = toInt(mine.bytes());
-        MemorySegment sseg = op.stage(sbytes);
-        MemorySegment rseg = op.stage(v.totalBytes());
-        MemorySegment cseg = ints(op, v.byteCounts());
-        MemorySegment dseg = ints(op, v.byteDispls());
-        mine.packInto(sseg, 0);
-        return op.start(s, rseg, req -> Empi.iallgatherv(sseg, sbytes, Empi.BYTE, rseg, cseg, dseg, Empi.BYTE, s.cmp(), req),
-                () -> v.unpackFrom(rseg));
+        Staged sseg = op.stage(sbytes);
+        Staged rseg = op.stage(v.totalBytes());
+        Staged cseg = ints(op, v.byteCounts());
+        Staged dseg = ints(op, v.byteDispls());
+        mine.packInto(sseg.seg(), 0);
+        return op.start(s, rseg, (cmp, req) -> Empi.iallgatherv(sseg.seg(), sbytes, Empi.BYTE, rseg.seg(), cseg.seg(), dseg.seg(), Empi.BYTE, cmp, req),
+                () -> v.unpackFrom(rseg.seg()));
     }
 
     static NativeOp allToAll(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
@@ -285,11 +286,11 @@ final class Collectives {
         Region out = region(recvbuf, 0, recvcount * peers, recvtype);
         int sblock = toInt(sendcount * in.type().size());
         int rblock = toInt(recvcount * out.type().size());
-        MemorySegment sseg = op.stage((long) sblock * peers);
-        MemorySegment rseg = op.stage((long) rblock * peers);
-        in.packInto(sseg, 0);
-        return op.start(s, rseg, req -> Empi.ialltoall(sseg, sblock, Empi.BYTE, rseg, rblock, Empi.BYTE, s.cmp(), req),
-                () -> out.unpackFrom(rseg, 0));
+        Staged sseg = op.stage((long) sblock * peers);
+        Staged rseg = op.stage((long) rblock * peers);
+        in.packInto(sseg.seg(), 0);
+        return op.start(s, rseg, (cmp, req) -> Empi.ialltoall(sseg.seg(), sblock, Empi.BYTE, rseg.seg(), rblock, Empi.BYTE, cmp, req),
+                () -> out.unpackFrom(rseg.seg(), 0));
     }
 
     static NativeOp allToAllv(Comm comm, Object sendbuf, int[] sendcounts, int[] sdispls, Datatype sendtype,
@@ -355,19 +356,19 @@ final class Collectives {
             rdp[i] = toInt(rTotal);
             rTotal += rc[i];
         }
-        MemorySegment sseg = op.stage(sTotal);
-        MemorySegment rseg = op.stage(rTotal);
+        Staged sseg = op.stage(sTotal);
+        Staged rseg = op.stage(rTotal);
         for (int i = 0; i < peers; i++) {
-            in[i].packInto(sseg, sdp[i]);
+            in[i].packInto(sseg.seg(), sdp[i]);
         }
-        MemorySegment scs = ints(op, sc);
-        MemorySegment sds = ints(op, sdp);
-        MemorySegment rcs = ints(op, rc);
-        MemorySegment rds = ints(op, rdp);
-        return op.start(s, rseg, req -> Empi.ialltoallv(sseg, scs, sds, Empi.BYTE, rseg, rcs, rds, Empi.BYTE, s.cmp(), req),
+        Staged scs = ints(op, sc);
+        Staged sds = ints(op, sdp);
+        Staged rcs = ints(op, rc);
+        Staged rds = ints(op, rdp);
+        return op.start(s, rseg, (cmp, req) -> Empi.ialltoallv(sseg.seg(), scs.seg(), sds.seg(), Empi.BYTE, rseg.seg(), rcs.seg(), rds.seg(), Empi.BYTE, cmp, req),
                 () -> {
                     for (int i = 0; i < peers; i++) {
-                        out[i].unpackFrom(rseg, rdp[i]);
+                        out[i].unpackFrom(rseg.seg(), rdp[i]);
                     }
                 });
     }

@@ -7,6 +7,7 @@ import java.lang.foreign.ValueLayout;
 import org.fthp.empi.Empi;
 import org.fthp.msglog.MessageHeader;
 import org.fthp.replication.ops.CollectiveOp;
+import org.fthp.replication.ops.Staged;
 import org.fthp.replication.progress.IdleStrategy;
 import org.fthp.replication.structure.ArrivedMessages;
 import org.fthp.replication.structure.CommStructure;
@@ -53,10 +54,10 @@ final class Probes {
      */
     static ArrivedMessages.Arrival readHeaderOnly(MemorySegment message, int tag) {
         CollectiveOp op = new CollectiveOp(Session.pool());
-        MemorySegment header = op.stage(MessageHeader.BYTES);
+        Staged header = op.stage(MessageHeader.BYTES);
         byte[] copy = new byte[MessageHeader.BYTES];
-        op.start(req -> Empi.imrecv(header, MessageHeader.BYTES, Empi.BYTE, message, req),
-                () -> MemorySegment.copy(header, ValueLayout.JAVA_BYTE, 0, copy, 0, copy.length));
+        op.start(req -> Empi.imrecv(header.seg(), MessageHeader.BYTES, Empi.BYTE, message, req),
+                () -> MemorySegment.copy(header.seg(), ValueLayout.JAVA_BYTE, 0, copy, 0, copy.length));
         Session.await(op);
         return new ArrivedMessages.Arrival(MessageHeader.logicalSource(MemorySegment.ofArray(copy)), tag, copy);
     }

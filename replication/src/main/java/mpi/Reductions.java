@@ -1,9 +1,12 @@
 package mpi;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.ops.CollectiveLog;
 import org.fthp.replication.ops.CollectiveOp;
+import org.fthp.replication.ops.Staged;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.RecursiveDoublingAllreduce;
 import org.fthp.replication.structure.CommStructure;
@@ -57,14 +60,14 @@ final class Reductions {
             }, root);
         }
         CollectiveOp cop = new CollectiveOp(Session.pool());
-        MemorySegment sseg = cop.stage(bytes);
-        MemorySegment rseg = cop.stage(bytes);
+        Staged sseg = cop.stage(bytes);
+        Staged rseg = cop.stage(bytes);
         if (in != null) {
-            in.packInto(sseg, 0);
+            in.packInto(sseg.seg(), 0);
         }
         int n = elements(count, type);
-        return cop.start(s, rseg, req -> Empi.ireduce(sseg, rseg, n, type.nativeBase(), op.nativeOp(), root, s.cmp(), req),
-                () -> { if (isRoot) out.unpackFrom(rseg, 0); });
+        return cop.start(s, rseg, (cmp, req) -> Empi.ireduce(sseg.seg(), rseg.seg(), n, type.nativeBase(), op.nativeOp(), root, cmp, req),
+                () -> { if (isRoot) out.unpackFrom(rseg.seg(), 0); });
     }
 
     static NativeOp allReduce(Comm comm, Object sendbuf, Object recvbuf, int count, Datatype type, Op op,
@@ -75,15 +78,21 @@ final class Reductions {
         Region in = inPlace ? out : Collectives.region(sendbuf, 0, count, type);
         int bytes = Collectives.toInt(count * Args.type(type).size());
         if (!s.isInter() && bytes <= SMALL_ALLREDUCE_BYTES) {
-            int sequence = s.nextCollectiveSequence();
+            long sequence = CollectiveLog.of(s.commId()).begin();
+            RecursiveDoublingAllreduce.Combiner combiner = (a, b) -> combine(op, a, b, count, type);
             if (s.follows()) {
-                // the twin reduces by recursive doubling and forwards only the result
+                // the twin reduces by recursive doubling and forwards only the result; the replica
+                // keeps its own contribution in case it is promoted before the result comes
                 CollectiveOp cop = new CollectiveOp(Session.pool());
-                MemorySegment rseg = cop.stage(bytes);
-                return cop.start(s, rseg, req -> { }, () -> out.unpackFrom(rseg, 0));
+                Staged rseg = cop.stage(bytes);
+                Staged mine = cop.stage(bytes);
+                in.packInto(mine.seg(), 0);
+                return cop.asComputational((now, wantOutput) -> RecursiveDoublingAllreduce.promoted(Session.pool(),
+                                now, bytes, sequence, combiner, mine.seg().asSlice(0, bytes).toArray(ValueLayout.JAVA_BYTE),
+                                wantOutput ? rd -> out.unpackFrom(rd.result(), 0) : null))
+                        .start(s, sequence, rseg, (cmp, req) -> { }, () -> out.unpackFrom(rseg.seg(), 0));
             }
-            return new RecursiveDoublingAllreduce(Session.pool(), s, bytes, sequence,
-                    (a, b) -> combine(op, a, b, count, type),
+            return new RecursiveDoublingAllreduce(Session.pool(), s, bytes, sequence, combiner,
                     rd -> in.packInto(rd.input(), 0),
                     rd -> out.unpackFrom(rd.result(), 0));
         }
@@ -93,12 +102,12 @@ final class Reductions {
             });
         }
         CollectiveOp cop = new CollectiveOp(Session.pool());
-        MemorySegment sseg = cop.stage(bytes);
-        MemorySegment rseg = cop.stage(bytes);
-        in.packInto(sseg, 0);
+        Staged sseg = cop.stage(bytes);
+        Staged rseg = cop.stage(bytes);
+        in.packInto(sseg.seg(), 0);
         int n = elements(count, type);
-        return cop.start(s, rseg, req -> Empi.iallreduce(sseg, rseg, n, type.nativeBase(), op.nativeOp(), s.cmp(), req),
-                () -> out.unpackFrom(rseg, 0));
+        return cop.start(s, rseg, (cmp, req) -> Empi.iallreduce(sseg.seg(), rseg.seg(), n, type.nativeBase(), op.nativeOp(), cmp, req),
+                () -> out.unpackFrom(rseg.seg(), 0));
     }
 
     static NativeOp reduceScatter(Comm comm, Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op,
@@ -129,17 +138,17 @@ final class Reductions {
             });
         }
         CollectiveOp cop = new CollectiveOp(Session.pool());
-        MemorySegment sseg = cop.stage(bytes);
-        MemorySegment rseg = cop.stage(mineCount * itemBytes);
-        in.packInto(sseg, 0);
+        Staged sseg = cop.stage(bytes);
+        Staged rseg = cop.stage(mineCount * itemBytes);
+        in.packInto(sseg.seg(), 0);
         int per = Op.baseItems(type);
         int[] counts = new int[size];
         for (int i = 0; i < size; i++) {
             counts[i] = Collectives.toInt((long) recvcounts[i] * per);
         }
-        MemorySegment cseg = Collectives.ints(cop, counts);
-        return cop.start(s, rseg, req -> Empi.ireduceScatter(sseg, rseg, cseg, type.nativeBase(), op.nativeOp(), s.cmp(), req),
-                () -> out.unpackFrom(rseg, 0));
+        Staged cseg = Collectives.ints(cop, counts);
+        return cop.start(s, rseg, (cmp, req) -> Empi.ireduceScatter(sseg.seg(), rseg.seg(), cseg.seg(), type.nativeBase(), op.nativeOp(), cmp, req),
+                () -> out.unpackFrom(rseg.seg(), 0));
     }
 
     static NativeOp reduceScatterBlock(Comm comm, Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op,
@@ -167,16 +176,16 @@ final class Reductions {
             });
         }
         CollectiveOp cop = new CollectiveOp(Session.pool());
-        MemorySegment sseg = cop.stage(bytes);
-        MemorySegment rseg = cop.stage(bytes);
-        in.packInto(sseg, 0);
+        Staged sseg = cop.stage(bytes);
+        Staged rseg = cop.stage(bytes);
+        in.packInto(sseg.seg(), 0);
         int n = elements(count, type);
         if (exclusive) {
-            return cop.start(s, rseg, req -> Empi.iexscan(sseg, rseg, n, type.nativeBase(), op.nativeOp(), s.cmp(), req),
-                    () -> { if (rank > 0) out.unpackFrom(rseg, 0); });
+            return cop.start(s, rseg, (cmp, req) -> Empi.iexscan(sseg.seg(), rseg.seg(), n, type.nativeBase(), op.nativeOp(), cmp, req),
+                    () -> { if (rank > 0) out.unpackFrom(rseg.seg(), 0); });
         }
-        return cop.start(s, rseg, req -> Empi.iscan(sseg, rseg, n, type.nativeBase(), op.nativeOp(), s.cmp(), req),
-                () -> out.unpackFrom(rseg, 0));
+        return cop.start(s, rseg, (cmp, req) -> Empi.iscan(sseg.seg(), rseg.seg(), n, type.nativeBase(), op.nativeOp(), cmp, req),
+                () -> out.unpackFrom(rseg.seg(), 0));
     }
 
     static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op) throws MPIException {
@@ -186,12 +195,12 @@ final class Reductions {
         int bytes = Collectives.toInt(in.bytes());
         CollectiveOp scratch = new CollectiveOp(Session.pool());
         try {
-            MemorySegment a = scratch.stage(bytes);
-            MemorySegment b = scratch.stage(bytes);
-            in.packInto(a, 0);
-            inout.packInto(b, 0);
-            op.applyLocal(a.asSlice(0, bytes), b.asSlice(0, bytes), count, type);
-            inout.unpackFrom(b, 0);
+            Staged a = scratch.stage(bytes);
+            Staged b = scratch.stage(bytes);
+            in.packInto(a.seg(), 0);
+            inout.packInto(b.seg(), 0);
+            op.applyLocal(a.seg().asSlice(0, bytes), b.seg().asSlice(0, bytes), count, type);
+            inout.unpackFrom(b.seg(), 0);
         } finally {
             scratch.completeNow(null);
         }
@@ -207,11 +216,11 @@ final class Reductions {
         CommStructure s = comm.live();
         int peers = comm.peers();
         CollectiveOp cop = new CollectiveOp(Session.pool());
-        MemorySegment sseg = cop.stage(bytes);
-        MemorySegment all = cop.stage((long) bytes * peers);
-        in.packInto(sseg, 0);
-        return cop.start(s, all, req -> Empi.iallgather(sseg, bytes, Empi.BYTE, all, bytes, Empi.BYTE, s.cmp(), req),
-                () -> run(combine, all, peers));
+        Staged sseg = cop.stage(bytes);
+        Staged all = cop.stage((long) bytes * peers);
+        in.packInto(sseg.seg(), 0);
+        return cop.start(s, all, (cmp, req) -> Empi.iallgather(sseg.seg(), bytes, Empi.BYTE, all.seg(), bytes, Empi.BYTE, cmp, req),
+                () -> run(combine, all.seg(), peers));
     }
 
     /** Gathers every process's packed input at the root, which runs {@code combine}. */
@@ -221,14 +230,14 @@ final class Reductions {
         int peers = comm.peers();
         CollectiveOp cop = new CollectiveOp(Session.pool());
         int sbytes = in == null ? 0 : bytes;
-        MemorySegment sseg = cop.stage(sbytes);
-        MemorySegment all = cop.stage(isRoot ? (long) bytes * peers : 0);
+        Staged sseg = cop.stage(sbytes);
+        Staged all = cop.stage(isRoot ? (long) bytes * peers : 0);
         if (in != null) {
-            in.packInto(sseg, 0);
+            in.packInto(sseg.seg(), 0);
         }
         int rblock = isRoot ? bytes : 0;
-        return cop.start(s, all, req -> Empi.igather(sseg, sbytes, Empi.BYTE, all, rblock, Empi.BYTE, root, s.cmp(), req),
-                () -> { if (isRoot) run(combine, all, peers); });
+        return cop.start(s, all, (cmp, req) -> Empi.igather(sseg.seg(), sbytes, Empi.BYTE, all.seg(), rblock, Empi.BYTE, root, cmp, req),
+                () -> { if (isRoot) run(combine, all.seg(), peers); });
     }
 
     private static void run(Combine combine, MemorySegment all, int peers) {

@@ -11,6 +11,7 @@ import org.fthp.empi.Empi;
 import org.fthp.msglog.ReceiveLog;
 import org.fthp.msglog.SendLog;
 import org.fthp.replication.failure.FailureWatch;
+import org.fthp.replication.ops.CollectiveLog;
 import org.fthp.replication.ops.InFlight;
 import org.fthp.replication.ops.SendOp;
 import org.fthp.replication.progress.IdleStrategy;
@@ -57,6 +58,14 @@ final class Repair {
     /** Set when a failure left a rank without a copy: only the coordinators can end the job now. */
     private static boolean hopeless;
     private static final RepairTimes TIMES = new RepairTimes();
+    private static final boolean TRACE = System.getenv("FTHP_TRACE_REPAIR") != null;
+
+    private static void trace(String what) {
+        if (TRACE) {
+            System.err.println("fthp-repair[" + Session.nativeRank() + "] " + what);
+            System.err.flush();
+        }
+    }
 
     /** Thrown inside an attempt when a newer failure set arrives: the attempt starts over. */
     private static final class Superseded extends RuntimeException {
@@ -123,7 +132,9 @@ final class Repair {
             System.err.flush();
             Runtime.getRuntime().halt(71);
         }
+        trace("epoch " + failures.epoch() + ": agreeing on " + repaired);
         agree(failures.epoch(), repaired.eworld());
+        trace("agreed");
         long t1 = System.nanoTime();
         Session.adopt(repaired);
         Map<Integer, CommStructure> byId = new HashMap<>();
@@ -134,12 +145,21 @@ final class Repair {
                 byId.put(next.commId(), next);
             }
         }
+        InFlight.settleForwarding();
         long t2 = System.nanoTime();
-        InFlight.reissueAll();
-        long t3 = System.nanoTime();
+        trace("rebuilt " + byId.size() + " communicators, role " + Session.role());
         RecoveryRecords received = exchangeRecords(repaired, byId);
+        planReplays(received, byId);
+        long t3 = System.nanoTime();
+        trace("exchanged records: " + received.streams().size() + " streams, " + received.twins().size()
+                + " twin, " + received.collectives().size() + " collective; " + InFlight.count() + " in flight");
+        InFlight.reissueAll();
+        for (CommStructure s : byId.values()) {
+            CollectiveLog.of(s.commId()).replayRest(s);
+        }
         resend(received, byId);
         long t4 = System.nanoTime();
+        trace("repaired in " + (t4 - t0) / 1000 + " us");
         TIMES.record(detectedNanos == 0 ? 0 : t0 - detectedNanos, t1 - t0, t2 - t1, t3 - t2, t4 - t3,
                 repaired.copyOf(Session.nativeRank()).role() != Session.role());
     }
@@ -228,6 +248,18 @@ final class Repair {
                 out[indexOfNative.get(layout.repNative(senderWorld))].add(record);
             }
         });
+        if (role == Role.CMP) {
+            // to every other computational copy of each communicator: which of its collectives completed here
+            for (CommStructure s : byId.values()) {
+                var record = new RecoveryRecords.Collectives(s.commId(),
+                        CollectiveLog.of(s.commId()).completedRecord());
+                for (int member : membersOf(s)) {
+                    if (member != Session.logicalRank()) {
+                        out[indexOfNative.get(layout.cmpNative(member))].add(record);
+                    }
+                }
+            }
+        }
         if (role == Role.REP) {
             int twin = indexOfNative.get(layout.cmpNative(Session.logicalRank()));
             for (CommStructure s : byId.values()) {
@@ -239,6 +271,39 @@ final class Repair {
             }
         }
         return alltoallv(out, MPI.COMM_WORLD.structure.eworld());
+    }
+
+    /** Logical COMM_WORLD ranks of every member (both groups of an intercommunicator). */
+    private static int[] membersOf(CommStructure s) {
+        int[] local = s.worldRanks();
+        int[] remote = s.remoteWorldRanks();
+        if (remote == null) {
+            return local;
+        }
+        int[] all = java.util.Arrays.copyOf(local, local.length + remote.length);
+        System.arraycopy(remote, 0, all, local.length, remote.length);
+        return all;
+    }
+
+    /**
+     * Every collective this process completed that another computational
+     * copy of the communicator did not is run again, in order, before the
+     * collectives in flight start again (DESIGN §9, step 6).
+     */
+    private static void planReplays(RecoveryRecords received, Map<Integer, CommStructure> byId) {
+        if (Session.role() != Role.CMP) {
+            return;
+        }
+        Map<Integer, List<ConsumedRecord>> others = new HashMap<>();
+        for (RecoveryRecords.Collectives c : received.collectives()) {
+            others.computeIfAbsent(c.commId(), k -> new java.util.ArrayList<>()).add(c.completed());
+        }
+        for (CommStructure s : byId.values()) {
+            CollectiveLog log = CollectiveLog.of(s.commId());
+            log.plan(others.getOrDefault(s.commId(), List.of()));
+            trace("comm " + s.commId() + ": completed " + log.completedRecord().through() + " "
+                    + java.util.Arrays.toString(log.completedRecord().above()) + ", replays " + log.plannedReplays());
+        }
     }
 
     private static RecoveryRecords alltoallv(RecoveryRecords[] out, long comm) {

@@ -81,6 +81,7 @@ final class Session {
                     : new CommStructure(SELF_ID, 0, new int[] {logicalRank}, null, Role.CMP,
                             ReplicaLayout.ofMembers(new boolean[1]), 0, 0,
                             NativeComms.unreplicated(Empi.COMM_SELF, Structures.idup(Empi.COMM_SELF), Empi.COMM_SELF)));
+            org.fthp.replication.ops.CollectiveLog.progressWith(ORPHANS::adopt);
             LIVE_COMMS.add(MPI.COMM_WORLD);
             LIVE_COMMS.add(MPI.COMM_SELF);
             if (layout.replicas() > 0) {

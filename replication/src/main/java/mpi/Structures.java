@@ -8,6 +8,7 @@ import java.util.Arrays;
 import org.fthp.empi.Empi;
 import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.ops.CollectiveOp;
+import org.fthp.replication.ops.Staged;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.RecvOp;
 import org.fthp.replication.ops.SendOp;
@@ -276,12 +277,12 @@ final class Structures {
         int peers = s.isInter() ? s.remoteSize() : s.size();
         CollectiveOp op = new CollectiveOp(Session.pool());
         int bytes = 4 * mine.length;
-        MemorySegment send = op.stage(bytes);
-        MemorySegment recv = op.stage((long) bytes * peers);
-        MemorySegment.copy(mine, 0, send, ValueLayout.JAVA_INT, 0, mine.length);
+        Staged send = op.stage(bytes);
+        Staged recv = op.stage((long) bytes * peers);
+        MemorySegment.copy(mine, 0, send.seg(), ValueLayout.JAVA_INT, 0, mine.length);
         int[] all = new int[mine.length * peers];
-        op.start(s, recv, req -> Empi.iallgather(send, bytes, Empi.BYTE, recv, bytes, Empi.BYTE, s.cmp(), req),
-                () -> MemorySegment.copy(recv, ValueLayout.JAVA_INT, 0, all, 0, all.length));
+        op.start(s, recv, (cmp, req) -> Empi.iallgather(send.seg(), bytes, Empi.BYTE, recv.seg(), bytes, Empi.BYTE, cmp, req),
+                () -> MemorySegment.copy(recv.seg(), ValueLayout.JAVA_INT, 0, all, 0, all.length));
         Session.await(op);
         return all;
     }
@@ -393,12 +394,12 @@ final class Structures {
 
     private static void bcastInts(CommStructure s, int[] values, int root) {
         CollectiveOp op = new CollectiveOp(Session.pool());
-        MemorySegment seg = op.stage(4L * Math.max(1, values.length));
+        Staged seg = op.stage(4L * Math.max(1, values.length));
         if (s.rank() == root) {
-            MemorySegment.copy(values, 0, seg, ValueLayout.JAVA_INT, 0, values.length);
+            MemorySegment.copy(values, 0, seg.seg(), ValueLayout.JAVA_INT, 0, values.length);
         }
-        op.start(s, seg, req -> Empi.ibcast(seg, 4 * values.length, Empi.BYTE, root, s.cmp(), req),
-                () -> MemorySegment.copy(seg, ValueLayout.JAVA_INT, 0, values, 0, values.length));
+        op.start(s, seg, (cmp, req) -> Empi.ibcast(seg.seg(), 4 * values.length, Empi.BYTE, root, cmp, req),
+                () -> MemorySegment.copy(seg.seg(), ValueLayout.JAVA_INT, 0, values, 0, values.length));
         Session.await(op);
     }
 

@@ -73,6 +73,16 @@ public final class InFlight {
         return repairing;
     }
 
+    /** Settles every operation that only waits to hand its outcome to the replica (see {@link NativeOp}). */
+    public static void settleForwarding() {
+        NativeOp op = oldest;
+        while (op != null) {
+            NativeOp next = op.newer;
+            op.settleIfForwarding();
+            op = next;
+        }
+    }
+
     /** How many operations are in flight (for tests and statistics). */
     public static int count() {
         int n = 0;

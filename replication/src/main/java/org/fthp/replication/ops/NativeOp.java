@@ -223,6 +223,21 @@ public abstract class NativeOp {
     }
 
     /**
+     * An operation whose native part is done and whose outcome is on its way
+     * to the replica counts as done before a repair's records are exchanged:
+     * its message was consumed, its collective completed (the outcome is in
+     * the twin log). Its memory is left alone: the forward may still read it.
+     */
+    final void settleIfForwarding() {
+        if (complete || successor != null || twinStep != TwinStep.FORWARDING) {
+            return;
+        }
+        InFlight.remove(this);
+        complete = true;
+        onComplete();
+    }
+
+    /**
      * This operation over the repaired communicators, started afresh from
      * what it was asked to do, or null when it is already done as far as the
      * program can tell (a send: the message log resends it if needed).

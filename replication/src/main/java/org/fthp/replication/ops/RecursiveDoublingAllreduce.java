@@ -36,6 +36,9 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
     private final int pow2;
     private final int rem;
     private final int tagBase;
+    private final long sequence;
+    /** This rank's contribution as first packed, kept for a repeat after a failure. */
+    private final byte[] input;
     private final java.util.function.Consumer<RecursiveDoublingAllreduce> finish;
     private MemorySegment acc;
     private MemorySegment other;
@@ -45,15 +48,28 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
     /**
      * Starts an allreduce of {@code bytes} of packed items: {@code pack} fills
      * {@link #input()} with this rank's contribution, {@code finish} takes
-     * {@link #result()} once every rank's has been combined.
+     * {@link #result()} once every rank's has been combined. The allreduce is
+     * collective number {@code sequence} of its communicator.
      */
-    public RecursiveDoublingAllreduce(StagingPool pool, CommStructure comm, int bytes, int sequence,
+    public RecursiveDoublingAllreduce(StagingPool pool, CommStructure comm, int bytes, long sequence,
                                       Combiner combiner, java.util.function.Consumer<RecursiveDoublingAllreduce> pack,
                                       java.util.function.Consumer<RecursiveDoublingAllreduce> finish) {
+        this(pool, comm, bytes, sequence, combiner, pack, finish, null, comm.twin() == null ? -1 : comm.twin().nextTag());
+    }
+
+    /**
+     * @param input   the contribution as it was first packed (a repeat after a failure), or null
+     * @param twinTag the decision number under which the result goes to the replica, or -1
+     */
+    private RecursiveDoublingAllreduce(StagingPool pool, CommStructure comm, int bytes, long sequence,
+                                       Combiner combiner, java.util.function.Consumer<RecursiveDoublingAllreduce> pack,
+                                       java.util.function.Consumer<RecursiveDoublingAllreduce> finish, byte[] input,
+                                       int twinTag) {
         super(pool, 2L * Math.max(bytes, 1));
         this.comm = comm;
         this.combiner = combiner;
         this.bytes = bytes;
+        this.sequence = sequence;
         this.rank = comm.rank();
         this.size = comm.size();
         int p = Integer.highestOneBit(size);
@@ -61,15 +77,22 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
         this.rem = size - p;
         this.steps = Integer.numberOfTrailingZeros(p);
         // collectives start in the same order everywhere: the sequence keeps overlapping ones apart
-        this.tagBase = TAG_BASE | ((sequence & 0x3ff) << 6);
+        this.tagBase = TAG_BASE | (((int) sequence & 0x3ff) << 6);
         this.finish = finish;
         this.acc = staging().asSlice(0, bytes);
         this.other = staging().asSlice(Math.max(bytes, 1), bytes);
         TwinLink twin = comm.twin();
-        if (twin != null) {
-            forwardWhenDone(twin, twin.nextTag(), null);
+        if (twin != null && twinTag >= 0) {
+            forwardWhenDone(twin, twinTag, null);
         }
-        pack.accept(this);
+        if (input == null) {
+            pack.accept(this);
+            this.input = acc.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+            CollectiveLog.of(comm.commId()).log(sequence, this::replayOn, bytes);
+        } else {
+            this.input = input;
+            MemorySegment.copy(input, 0, acc, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, bytes);
+        }
         if (size == 1) {
             completeLocally();
             return;
@@ -78,6 +101,21 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
         if (!advance()) {
             completeLocally();
         }
+    }
+
+    /** The same allreduce with the same contribution on a repaired communicator, for members that missed it. */
+    private NativeOp replayOn(CommStructure now) {
+        return new RecursiveDoublingAllreduce(pool, now, bytes, sequence, combiner, null, null, input, -1);
+    }
+
+    /**
+     * A replica promoted before its twin's result came runs the allreduce
+     * itself: collective {@code sequence}, with the contribution it packed.
+     */
+    public static NativeOp promoted(StagingPool pool, CommStructure now, int bytes, long sequence, Combiner combiner,
+                                    byte[] input, java.util.function.Consumer<RecursiveDoublingAllreduce> finish) {
+        CollectiveLog.of(now.commId()).replayBefore(sequence, now);
+        return new RecursiveDoublingAllreduce(pool, now, bytes, sequence, combiner, null, finish, input, -1);
     }
 
     /** Where the caller packs this rank's contribution. */
@@ -184,15 +222,18 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
         return advance();
     }
 
-    /** Survivors do not yet agree on and replay collectives cut short by a failure (DESIGN §9, step 6). */
+    /** In flight at a failure: started again on the new communicators, after the replays before it. */
     @Override
     protected NativeOp reissue() {
-        throw new UnsupportedOperationException("an allreduce was in flight when a process failed; "
-                + "replaying collectives is not implemented yet");
+        CommStructure now = comm.current();
+        CollectiveLog.of(comm.commId()).replayBefore(sequence, now);
+        return new RecursiveDoublingAllreduce(pool, now, bytes, sequence, combiner, null, finish, input,
+                now.twin() == null ? -1 : twinTag());
     }
 
     @Override
     protected void onComplete() {
+        CollectiveLog.of(comm.commId()).completed(sequence);
         if (finish != null) {
             finish.accept(this);
         }

@@ -19,6 +19,7 @@ public final class RecoveryRecords {
 
     private static final byte STREAM = 1;
     private static final byte TWIN = 2;
+    private static final byte COLLECTIVES = 3;
 
     /**
      * A receiver's record of one stream.
@@ -33,14 +34,20 @@ public final class RecoveryRecords {
     /** A replica's record of the decisions its twin forwarded on one communicator. */
     public record Twin(int commId, ConsumedRecord received) {}
 
+    /** Which collectives of a communicator a process that runs them natively has completed. */
+    public record Collectives(int commId, ConsumedRecord completed) {}
+
     private final List<Stream> streams = new ArrayList<>();
     private final List<Twin> twins = new ArrayList<>();
+    private final List<Collectives> collectives = new ArrayList<>();
 
     public void add(Stream s) { streams.add(s); }
     public void add(Twin t) { twins.add(t); }
+    public void add(Collectives c) { collectives.add(c); }
     public List<Stream> streams() { return streams; }
     public List<Twin> twins() { return twins; }
-    public boolean isEmpty() { return streams.isEmpty() && twins.isEmpty(); }
+    public List<Collectives> collectives() { return collectives; }
+    public boolean isEmpty() { return streams.isEmpty() && twins.isEmpty() && collectives.isEmpty(); }
 
     public byte[] encode() {
         int bytes = 0;
@@ -49,6 +56,9 @@ public final class RecoveryRecords {
         }
         for (Twin t : twins) {
             bytes += 1 + 4 + 8 + 4 + 8 * t.received().above().length;
+        }
+        for (Collectives c : collectives) {
+            bytes += 1 + 4 + 8 + 4 + 8 * c.completed().above().length;
         }
         ByteBuffer b = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
         for (Stream s : streams) {
@@ -59,6 +69,10 @@ public final class RecoveryRecords {
         for (Twin t : twins) {
             b.put(TWIN).putInt(t.commId());
             putRecord(b, t.received());
+        }
+        for (Collectives c : collectives) {
+            b.put(COLLECTIVES).putInt(c.commId());
+            putRecord(b, c.completed());
         }
         return b.array();
     }
@@ -86,6 +100,10 @@ public final class RecoveryRecords {
                 case TWIN -> {
                     int comm = b.getInt();
                     into.add(new Twin(comm, getRecord(b)));
+                }
+                case COLLECTIVES -> {
+                    int comm = b.getInt();
+                    into.add(new Collectives(comm, getRecord(b)));
                 }
                 default -> throw new IllegalStateException("corrupt recovery record of kind " + kind);
             }

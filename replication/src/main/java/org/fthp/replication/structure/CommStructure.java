@@ -186,14 +186,6 @@ public final class CommStructure {
         return table != null && table[peer] != null && table[peer].has(sendId);
     }
 
-    /**
-     * Numbers the collectives the facade implements itself; every member
-     * starts collectives in the same order, so they agree on it.
-     */
-    public int nextCollectiveSequence() {
-        return state.collectiveSequence++;
-    }
-
     /** Messages taken out of the native library (by a probe) that the program has not received yet. */
     public ArrivedMessages arrived() { return arrived; }
 

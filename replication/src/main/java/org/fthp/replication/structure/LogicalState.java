@@ -13,7 +13,6 @@ final class LogicalState {
     final SendSequence sendIds;
     final TwinRecords twinRecords = new TwinRecords();
     int childSequence;
-    int collectiveSequence;
     int twinSequence;
 
     LogicalState(int peers) {

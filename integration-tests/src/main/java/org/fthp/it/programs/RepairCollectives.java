@@ -1,0 +1,119 @@
+package org.fthp.it.programs;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.LongBuffer;
+
+import mpi.MPI;
+import mpi.Request;
+
+/**
+ * Collectives to kill processes under: every iteration a small allreduce
+ * (recursive doubling), a large one (native), a broadcast from a rotating
+ * root, an allgather, an alltoall, a reduce to a rotating root, a barrier, and
+ * a nonblocking allreduce overlapped with a ring shift, then some
+ * computation. Every result feeds the next iteration, so a collective lost,
+ * repeated or answered twice changes the final line.
+ *
+ * <p>Arguments: iterations (default 1500), microseconds of computation per
+ * iteration (default 2000).
+ */
+public final class RepairCollectives {
+
+    public static void main(String[] args) throws Exception {
+        MPI.Init(args);
+        int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 1500;
+        long computeNanos = (args.length > 1 ? Long.parseLong(args[1]) : 2000) * 1000;
+        var world = MPI.COMM_WORLD;
+        int rank = world.getRank();
+        int size = world.getSize();
+        long state = 0x2545F4914F6CDD1DL * (rank + 3);
+        LongBuffer nbIn = ByteBuffer.allocateDirect(8 * 4).order(ByteOrder.nativeOrder()).asLongBuffer();
+        LongBuffer nbOut = ByteBuffer.allocateDirect(8 * 4).order(ByteOrder.nativeOrder()).asLongBuffer();
+        for (int it = 0; it < iterations; it++) {
+            long[] small = {state, state >>> 7};
+            world.allReduce(small, 2, MPI.LONG, MPI.SUM);
+            state = mix(state, small[0] ^ small[1]);
+
+            long[] large = new long[3000];
+            for (int i = 0; i < large.length; i++) {
+                large[i] = state + i * (long) (rank + 1);
+            }
+            world.allReduce(large, large.length, MPI.LONG, MPI.BXOR);
+            state = mix(state, large[it % large.length]);
+
+            long[] b = {state};
+            world.bcast(b, 1, MPI.LONG, it % size);
+            state = mix(state, b[0]);
+
+            long[] mine = {state};
+            long[] all = new long[size];
+            world.allGather(mine, 1, MPI.LONG, all, 1, MPI.LONG);
+            for (long v : all) {
+                state = mix(state, v);
+            }
+
+            long[] send = new long[size];
+            long[] recv = new long[size];
+            for (int k = 0; k < size; k++) {
+                send[k] = state ^ k;
+            }
+            world.allToAll(send, 1, MPI.LONG, recv, 1, MPI.LONG);
+            for (long v : recv) {
+                state = mix(state, v);
+            }
+
+            long[] red = {state & 0xffffff};
+            long[] total = new long[1];
+            int root = (it * 7) % size;
+            world.reduce(red, total, 1, MPI.LONG, MPI.SUM, root);
+            if (rank == root) {
+                state = mix(state, total[0]);
+            }
+            world.barrier();
+
+            for (int i = 0; i < 4; i++) {
+                nbIn.put(i, state + i);
+            }
+            Request r = world.iAllReduce(nbIn, nbOut, 4, MPI.LONG, MPI.MAX);
+            long[] ring = {state};
+            long[] got = new long[1];
+            world.sendRecv(ring, 1, MPI.LONG, (rank + 1) % size, 9, got, 1, MPI.LONG, (rank + size - 1) % size, 9);
+            r.waitFor();
+            state = mix(mix(state, got[0]), nbOut.get(it % 4));
+            state = compute(state, computeNanos);
+        }
+        long[] mine = {state};
+        long[] all = new long[size];
+        world.gather(mine, 1, MPI.LONG, all, 1, MPI.LONG, 0);
+        if (rank == 0) {
+            for (int k = 0; k < size; k++) {
+                System.out.printf("RepairCollectives rank %d state %016x%n", k, all[k]);
+            }
+            System.out.println("RepairCollectives OK");
+        }
+        MPI.Finalize();
+    }
+
+    private static long mix(long a, long b) {
+        long x = a ^ (b + 0x9E3779B97F4A7C15L + (a << 6) + (a >>> 2));
+        x ^= x >>> 31;
+        x *= 0xBF58476D1CE4E5B9L;
+        return x ^ (x >>> 29);
+    }
+
+    /** Busy for about {@code nanos}; what it computes is thrown away, so timing never changes a result. */
+    private static long compute(long state, long nanos) {
+        long end = System.nanoTime() + nanos;
+        long x = state;
+        while (System.nanoTime() < end) {
+            for (int i = 0; i < 64; i++) {
+                x = x * 6364136223846793005L + 1442695040888963407L;
+            }
+        }
+        sink = x;
+        return state;
+    }
+
+    static volatile long sink;
+}

@@ -1,0 +1,166 @@
+package org.fthp.replication.ops;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+import org.fthp.replication.structure.CommStructure;
+import org.fthp.replication.structure.ConsumedRecord;
+
+/**
+ * The collectives of one communicator, by sequence number (every member
+ * starts them in the same order): which ones this process completed, and
+ * enough of the recent ones to run them again (DESIGN §9, step 6). A
+ * failure can strike while some members have completed collective k and
+ * others have not; then, on the new communicators, everyone who completed it
+ * runs it again with the same input and throws the output away, so the
+ * others can complete it.
+ *
+ * <p>Bounded: the newest {@code -Dfthp.collectiveLog.entries} (256) entries
+ * of each communicator, at most {@code -Dfthp.collectiveLog.limitBytes}
+ * (64 MiB) in all. A repair that needs an older one fails loudly.
+ */
+public final class CollectiveLog {
+
+    /** Runs a logged collective again on the repaired communicator, output discarded. */
+    @FunctionalInterface
+    public interface Replayer {
+        NativeOp replay(CommStructure now);
+    }
+
+    private record Entry(long sequence, Replayer replayer, long bytes) {}
+
+    private static final int KEEP = Integer.getInteger("fthp.collectiveLog.entries", 256);
+    private static final long LIMIT = Long.getLong("fthp.collectiveLog.limitBytes", 64L << 20);
+    private static final Map<Integer, CollectiveLog> LOGS = new HashMap<>();
+    private static long bytesAll;
+    private static Consumer<NativeOp> background = op -> { };
+
+    private final int commId;
+    private long begun;
+    private long doneThrough;
+    private final TreeSet<Long> doneAbove = new TreeSet<>();
+    private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+    private long bytes;
+    private final TreeSet<Long> replays = new TreeSet<>();
+
+    private CollectiveLog(int commId) {
+        this.commId = commId;
+    }
+
+    /** The log of communicator {@code commId} (its id survives repairs). */
+    public static CollectiveLog of(int commId) {
+        return LOGS.computeIfAbsent(commId, CollectiveLog::new);
+    }
+
+    /** Where replays go to be progressed until they complete (the facade's orphan list). */
+    public static void progressWith(Consumer<NativeOp> adopt) {
+        background = adopt;
+    }
+
+    /** Forgets a freed communicator's log. */
+    public static void forget(int commId) {
+        CollectiveLog log = LOGS.remove(commId);
+        if (log != null) {
+            bytesAll -= log.bytes;
+        }
+    }
+
+    /** The next collective's sequence number (from 1). */
+    public long begin() {
+        return ++begun;
+    }
+
+    void completed(long sequence) {
+        if (sequence == doneThrough + 1) {
+            doneThrough++;
+            while (!doneAbove.isEmpty() && doneAbove.first() == doneThrough + 1) {
+                doneThrough = doneAbove.pollFirst();
+            }
+        } else if (sequence > doneThrough) {
+            doneAbove.add(sequence);
+        }
+    }
+
+    /** Which collectives this process completed. */
+    public ConsumedRecord completedRecord() {
+        return new ConsumedRecord(doneThrough, doneAbove.stream().mapToLong(Long::longValue).toArray());
+    }
+
+    void log(long sequence, Replayer replayer, long entryBytes) {
+        entries.addLast(new Entry(sequence, replayer, entryBytes));
+        bytes += entryBytes;
+        bytesAll += entryBytes;
+        while (entries.size() > KEEP || (bytesAll > LIMIT && entries.size() > 1)) {
+            Entry old = entries.pollFirst();
+            bytes -= old.bytes();
+            bytesAll -= old.bytes();
+        }
+    }
+
+    /**
+     * Plans the replays of a repair: every collective this process completed
+     * that one of {@code others} (the other members running collectives
+     * natively now) did not.
+     */
+    public void plan(List<ConsumedRecord> others) {
+        replays.clear();
+        long from = doneThrough;
+        for (ConsumedRecord r : others) {
+            from = Math.min(from, r.through());
+        }
+        long highest = doneAbove.isEmpty() ? doneThrough : doneAbove.last();
+        for (long k = from + 1; k <= highest; k++) {
+            if (!completedHere(k)) {
+                continue;
+            }
+            for (ConsumedRecord r : others) {
+                if (!r.has(k)) {
+                    replays.add(k);
+                    break;
+                }
+            }
+        }
+    }
+
+    private boolean completedHere(long k) {
+        return k <= doneThrough || doneAbove.contains(k);
+    }
+
+    /** Starts the planned replays numbered below {@code sequence}, in order (before collective {@code sequence} starts again). */
+    void replayBefore(long sequence, CommStructure now) {
+        while (!replays.isEmpty() && replays.first() < sequence) {
+            long k = replays.pollFirst();
+            background.accept(entry(k).replayer().replay(now));
+        }
+    }
+
+    /** Starts every planned replay still due, in order. */
+    public void replayRest(CommStructure now) {
+        replayBefore(Long.MAX_VALUE, now);
+    }
+
+    private Entry entry(long k) {
+        for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            if (e.sequence() == k) {
+                return e;
+            }
+        }
+        throw new IllegalStateException("collective " + k + " on communicator " + commId
+                + " must be run again after a failure, but the collective log no longer holds it");
+    }
+
+    /** The replays planned at the last repair and not started yet. */
+    public String plannedReplays() {
+        return replays.toString();
+    }
+
+    public int commId() {
+        return commId;
+    }
+}
