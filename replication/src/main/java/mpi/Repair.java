@@ -12,6 +12,7 @@ import org.fthp.msglog.ReceiveLog;
 import org.fthp.msglog.SendLog;
 import org.fthp.replication.failure.FailureWatch;
 import org.fthp.replication.ops.CollectiveLog;
+import org.fthp.replication.ops.DecisionOp;
 import org.fthp.replication.ops.InFlight;
 import org.fthp.replication.ops.SendOp;
 import org.fthp.replication.progress.IdleStrategy;
@@ -24,6 +25,7 @@ import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.ConsumedRecord;
 import org.fthp.replication.structure.Endpoint;
 import org.fthp.replication.structure.TwinLink;
+import org.fthp.replication.structure.TwinRecords;
 
 /**
  * Shrink repair (DESIGN §9), run by the thread that calls MPI when the
@@ -396,10 +398,8 @@ final class Repair {
             if (link == null || link.follows()) {
                 continue;
             }
-            for (SendLog.Entry e : s.twinRecords().missing(t.received().through(), t.received().above())) {
-                MemorySegment data = e.message();
-                Session.orphans().adopt(org.fthp.replication.ops.DecisionOp.resend(Session.pool(), link, e.tag(),
-                        data));
+            for (TwinRecords.Forward f : s.twinRecords().missing(t.received().through(), t.received().above())) {
+                Session.orphans().adopt(DecisionOp.resend(Session.pool(), link, f.tag(), f.data()));
             }
         }
     }

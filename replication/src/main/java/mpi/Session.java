@@ -88,6 +88,7 @@ final class Session {
                 controlComm = Structures.dupBlocking(Empi.COMM_WORLD);
             }
             coordinator = connectCoordinator(nativeRank, nativeSize);
+            RunStatistics.markReady(nativeRank);
         } catch (EmpiException e) {
             throw Errors.from(e);
         }
@@ -113,7 +114,10 @@ final class Session {
     static synchronized void finish() throws MPIException {
         try {
             ORPHANS.drain();
-            RunStatistics.write(nativeRank, logicalRank, role == Role.REP, records);
+            var watch = failureWatch();
+            RunStatistics.write(nativeRank, logicalRank, role == Role.REP, records,
+                    watch == null ? 0 : watch.latest().deadNativeRanks().size(), Repair.times().promoted(),
+                    Repair.times().repairs().stream().map(r -> r.totalNanos() / 1000).toList());
             if (coordinator != null) {
                 coordinator.finish();
                 coordinator = null;

@@ -71,7 +71,8 @@ public final class FthpRun {
                               Map<String, String> jobEnv, Path java, Path runtimeJar) throws LaunchException {
         FailureInjector injector = options.kills().wanted()
                 ? new FailureInjector(options.kills(), options.ranks(), options.processes(),
-                        options.coordinators().events())
+                        options.coordinators().events(),
+                        Optional.ofNullable(jobEnv.get(MpirunCommand.STATS_DIR_ENV)).map(Path::of))
                 : null;
         if (!options.coordinators().wanted()) {
             return MpirunJob.run(command, jobEnv, job -> {

@@ -119,6 +119,10 @@ public final class LaunchOptionsParser {
         if (javaPart.isEmpty()) {
             throw LaunchException.usage("nothing after \"--\": give a main class or -jar app.jar");
         }
+        if (nodes == 0 && (m > 0 || killPlan.wanted())) {
+            // failures are survived (or reported) only with coordinators watching: one for this machine
+            nodes = 1;
+        }
         CoordinatorPlan plan = nodes == 0 ? new CoordinatorPlan(0, 0, events)
                 : new CoordinatorPlan(nodes, groupSize == 0 ? CoordinatorPlan.defaultGroupSize(nodes) : groupSize, events);
         return parseJavaPart(ranks, m, showReplicaOutput, verbose, mpirunArgs, javaPart, plan, killPlan);

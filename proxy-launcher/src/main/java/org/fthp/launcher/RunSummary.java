@@ -39,7 +39,8 @@ final class RunSummary implements AutoCloseable {
     }
 
     /** Side totals: [0] computational copies, [1] replicas. */
-    private record Totals(long[] messages, long[] bytes, int[] reported, long peakLog, long evicted) {}
+    private record Totals(long[] messages, long[] bytes, int[] reported, long peakLog, long evicted,
+                          int failures, int promotions, int repairs, List<Long> repairMicros) {}
 
     Totals totals() {
         long[] messages = new long[2];
@@ -47,6 +48,10 @@ final class RunSummary implements AutoCloseable {
         int[] reported = new int[2];
         long peak = 0;
         long evicted = 0;
+        int failures = 0;
+        int promotions = 0;
+        int repairs = 0;
+        List<Long> repairMicros = new java.util.ArrayList<>();
         try (Stream<Path> files = Files.list(directory)) {
             for (Path f : files.toList()) {
                 List<String> lines = Files.readAllLines(f);
@@ -62,12 +67,23 @@ final class RunSummary implements AutoCloseable {
                 bytes[side] += Long.parseLong(v[3]);
                 peak = Math.max(peak, Long.parseLong(v[4]));
                 evicted += v.length > 6 ? Long.parseLong(v[6]) : 0;
+                if (v.length > 9) {
+                    failures = Math.max(failures, Integer.parseInt(v[7]));
+                    promotions += Integer.parseInt(v[8]);
+                    if (!v[9].equals("-")) {
+                        String[] each = v[9].split(",");
+                        repairs = Math.max(repairs, each.length);
+                        for (String m : each) {
+                            repairMicros.add(Long.parseLong(m));
+                        }
+                    }
+                }
                 reported[side]++;
             }
         } catch (IOException | NumberFormatException e) {
             // a partial summary is still a summary; the job's exit code is what matters
         }
-        return new Totals(messages, bytes, reported, peak, evicted);
+        return new Totals(messages, bytes, reported, peak, evicted, failures, promotions, repairs, repairMicros);
     }
 
     void print(PrintStream err) {
@@ -78,6 +94,14 @@ final class RunSummary implements AutoCloseable {
                 ranks, replicas, t.messages()[0], bytes(t.bytes()[0]), t.messages()[1], bytes(t.bytes()[1]),
                 bytes(t.peakLog()), t.evicted() == 0 ? "" : t.evicted() + " entries evicted at the log limit; ",
                 t.reported()[0] + t.reported()[1], ranks + replicas);
+        if (t.failures() > 0 || t.repairs() > 0) {
+            List<Long> sorted = t.repairMicros().stream().sorted().toList();
+            err.printf("fthp-run: summary: %d failures detected, %d promotions, %d repairs; repair time median %.1f ms, "
+                            + "max %.1f ms (over %d survivor repairs)%n",
+                    t.failures(), t.promotions(), t.repairs(),
+                    sorted.isEmpty() ? 0.0 : sorted.get(sorted.size() / 2) / 1000.0,
+                    sorted.isEmpty() ? 0.0 : sorted.get(sorted.size() - 1) / 1000.0, sorted.size());
+        }
     }
 
     static String bytes(long b) {

@@ -28,12 +28,15 @@ public final class FailureInjector {
     private final int logicalRanks;
     private final int processes;
     private final Optional<Path> events;
+    private final Optional<Path> readyDir;
 
-    public FailureInjector(KillPlan plan, int logicalRanks, int processes, Optional<Path> events) {
+    public FailureInjector(KillPlan plan, int logicalRanks, int processes, Optional<Path> events,
+                           Optional<Path> readyDir) {
         this.plan = plan;
         this.logicalRanks = logicalRanks;
         this.processes = processes;
         this.events = events;
+        this.readyDir = readyDir;
     }
 
     /** Starts injecting into the job under {@code launcher}; stops by itself when the job ends. */
@@ -45,6 +48,9 @@ public final class FailureInjector {
     }
 
     private void run(ProcessHandle launcher) {
+        if (!awaitReady(launcher)) {
+            return;
+        }
         long start = System.nanoTime();
         List<KillPlan.ScheduledKill> pending = new ArrayList<>(plan.kills());
         pending.sort(Comparator.comparingDouble(KillPlan.ScheduledKill::atSeconds));
@@ -78,6 +84,33 @@ public final class FailureInjector {
                 return;
             }
         }
+    }
+
+    /**
+     * Kill times count from the moment every process has finished MPI_Init
+     * and registered with its coordinator (each leaves a {@code ready-N}
+     * file in the job's statistics directory): a process killed before it
+     * registered could not be told apart from one still starting.
+     */
+    private boolean awaitReady(ProcessHandle launcher) {
+        if (readyDir.isEmpty()) {
+            return true;
+        }
+        while (launcher.isAlive()) {
+            try (var files = Files.list(readyDir.get())) {
+                if (files.filter(f -> f.getFileName().toString().startsWith("ready-")).count() >= processes) {
+                    return true;
+                }
+            } catch (IOException e) {
+                return true;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                return false;
+            }
+        }
+        return false;
     }
 
     private void kill(ProcessHandle launcher, int nativeRank, String cause) {

@@ -17,8 +17,28 @@ public final class RunStatistics {
 
     private RunStatistics() {}
 
-    /** {@code role logical messages bytes logPeakBytes logged evicted} in a file named after the native rank. */
-    public static void write(int nativeRank, int logicalRank, boolean replica, MessageRecords records) {
+    /**
+     * Marks this process as started (MPI_Init done, coordinator connected):
+     * fthp-run's failure injector counts kill times from when all are.
+     */
+    public static void markReady(int nativeRank) {
+        String dir = System.getenv(DIR_ENV);
+        if (dir == null || dir.isBlank()) {
+            return;
+        }
+        try {
+            Files.writeString(Path.of(dir, "ready-" + nativeRank), "");
+        } catch (IOException e) {
+            System.err.println("fthp: cannot write to " + dir + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * {@code role logical messages bytes logPeakBytes logged evicted failuresKnown promoted repairMicros}
+     * in a file named after the native rank; {@code repairMicros} is a comma-separated list ("-" if none).
+     */
+    public static void write(int nativeRank, int logicalRank, boolean replica, MessageRecords records,
+                             int failuresKnown, boolean promoted, java.util.List<Long> repairMicros) {
         String dir = System.getenv(DIR_ENV);
         if (dir == null || dir.isBlank()) {
             return;
@@ -26,7 +46,9 @@ public final class RunStatistics {
         SendLog log = records.sendLog();
         String line = (replica ? "REP" : "CMP") + " " + logicalRank + " " + records.nativeMessages() + " "
                 + records.nativeBytes() + " " + (log == null ? 0 : log.peakBytes()) + " "
-                + (log == null ? 0 : log.logged()) + " " + (log == null ? 0 : log.evicted()) + "\n";
+                + (log == null ? 0 : log.logged()) + " " + (log == null ? 0 : log.evicted()) + " " + failuresKnown
+                + " " + (promoted ? 1 : 0) + " " + (repairMicros.isEmpty() ? "-"
+                : repairMicros.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","))) + "\n";
         try {
             Files.writeString(Path.of(dir, "rank-" + nativeRank + ".stats"), line);
         } catch (IOException e) {

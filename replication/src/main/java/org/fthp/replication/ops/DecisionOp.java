@@ -44,9 +44,10 @@ public final class DecisionOp extends NativeOp {
     }
 
     /** Sends a logged decision again, after a repair, to a twin that had not received it. */
-    public static DecisionOp resend(StagingPool pool, TwinLink twin, int tag, MemorySegment data) {
-        DecisionOp op = new DecisionOp(pool, 0, null, false, tag);
-        Empi.isend(data, (int) data.byteSize(), Empi.BYTE, twin.twinRank(), tag, twin.comm(), op.requestSlot());
+    public static DecisionOp resend(StagingPool pool, TwinLink twin, int tag, byte[] data) {
+        DecisionOp op = new DecisionOp(pool, (data.length + 7) / 8, null, false, tag);
+        MemorySegment.copy(data, 0, op.staging(), ValueLayout.JAVA_BYTE, 0, data.length);
+        Empi.isend(op.staging(), data.length, Empi.BYTE, twin.twinRank(), tag, twin.comm(), op.requestSlot());
         return op;
     }
 

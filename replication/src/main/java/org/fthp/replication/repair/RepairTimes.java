@@ -33,6 +33,11 @@ public final class RepairTimes {
     }
 
     public List<Repair> repairs() { return List.copyOf(repairs); }
+
+    /** Whether one of the repairs made this process the computational copy. */
+    public boolean promoted() {
+        return repairs.stream().anyMatch(Repair::promoted);
+    }
     public long resentMessages() { return resentMessages; }
     public long resentBytes() { return resentBytes; }
 }

@@ -1,10 +1,14 @@
 package org.fthp.replication.structure;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import org.fthp.msglog.ReceiveLog;
-import org.fthp.msglog.SendLog;
 
 /**
  * What went between the twins on one communicator, by decision number: the
@@ -12,24 +16,34 @@ import org.fthp.msglog.SendLog;
  * received one when the native communicators were replaced gets it again),
  * and the ones a replica received (what it tells its twin at a repair).
  *
- * <p>The forwarded log is bounded ({@code -Dfthp.twinLog.limitBytes}); a
- * replica acknowledges what it received at every repair, which trims it.
+ * <p>The forwarded log is bounded ({@code -Dfthp.twinLog.limitBytes}, 64 MiB
+ * with 64 bytes counted per entry); a replica acknowledges what it received
+ * at every repair, which trims it.
  */
 public final class TwinRecords {
 
     private static final long LIMIT = Long.getLong("fthp.twinLog.limitBytes", 64L << 20);
-    private static final MemorySegment NO_HEADER = MemorySegment.ofArray(new byte[0]);
+    /** Heap cost of an entry beyond its bytes, so many tiny decisions are bounded too. */
+    private static final long ENTRY_OVERHEAD = 64;
 
-    private SendLog forwarded;
+    /** A forwarded outcome: its decision number (the native tag) and bytes. */
+    public record Forward(int tag, byte[] data) {}
+
+    /** By decision number + 1: outcomes are forwarded in the order their operations complete. */
+    private final TreeMap<Long, byte[]> forwarded = new TreeMap<>();
+    private long forwardedBytes;
+    private long evictedThrough;
     private ReceiveLog received;
-    private int lastForwarded = -1;
 
     void forwarded(int tag, MemorySegment data) {
-        if (forwarded == null) {
-            forwarded = new SendLog(LIMIT);
+        byte[] copy = data.toArray(ValueLayout.JAVA_BYTE);
+        forwarded.put(tag + 1L, copy);
+        forwardedBytes += copy.length + ENTRY_OVERHEAD;
+        while (forwardedBytes > LIMIT && forwarded.size() > 1) {
+            Map.Entry<Long, byte[]> old = forwarded.pollFirstEntry();
+            forwardedBytes -= old.getValue().length + ENTRY_OVERHEAD;
+            evictedThrough = Math.max(evictedThrough, old.getKey());
         }
-        forwarded.record(0, 0, tag + 1L, tag, NO_HEADER, data);
-        lastForwarded = tag;
     }
 
     void received(int tag) {
@@ -48,17 +62,31 @@ public final class TwinRecords {
         return received == null ? new long[0] : received.consumedAbove(0, 0);
     }
 
-    /** The forwarded outcomes a twin with this record lacks, oldest first; trims what it has. */
-    public List<SendLog.Entry> missing(long through, long[] above) {
-        if (forwarded == null) {
-            return List.of();
+    /**
+     * The forwarded outcomes a twin with this record lacks, oldest first;
+     * drops what it has. Throws if the bound evicted one it may lack.
+     */
+    public List<Forward> missing(long through, long[] above) {
+        forwarded.headMap(through, true).clear();
+        if (evictedThrough > through) {
+            throw new IllegalStateException("the replica lacks decisions its twin no longer holds (the twin log "
+                    + "is limited to " + LIMIT + " bytes): it cannot be kept in step");
         }
-        forwarded.trimThrough(0, 0, through);
-        return forwarded.missing(0, 0, through, above, lastForwarded + 1L);
+        List<Forward> out = new ArrayList<>();
+        for (Map.Entry<Long, byte[]> e : forwarded.entrySet()) {
+            if (Arrays.binarySearch(above, e.getKey()) < 0) {
+                out.add(new Forward((int) (e.getKey() - 1), e.getValue()));
+            }
+        }
+        forwardedBytes = 0;
+        for (byte[] b : forwarded.values()) {
+            forwardedBytes += b.length + ENTRY_OVERHEAD;
+        }
+        return out;
     }
 
     /** Bytes held by the forwarded log. */
     public long bytes() {
-        return forwarded == null ? 0 : forwarded.bytes();
+        return forwardedBytes;
     }
 }

@@ -1,0 +1,110 @@
+package org.fthp.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+import org.fthp.it.programs.RepairCollectives;
+import org.fthp.it.programs.RepairP2p;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Processes killed (SIGKILL, by fthp-run's failure injector) while a
+ * replicated job runs: the job must go on and print exactly what the
+ * failure-free unreplicated run prints. Kill times count from the moment
+ * every process has finished MPI_Init; the programs run for several seconds
+ * beyond the last kill even on a loaded machine, and the event log must show
+ * every kill detected, so a kill that landed after the end cannot pass
+ * unnoticed.
+ */
+class RepairTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(180);
+    private static final Map<String, List<String>> FAILURE_FREE = new ConcurrentHashMap<>();
+    /** Iterations and microseconds of computation each: about 9 s at N = M = 4 on two cores. */
+    private static final String[] WORKLOAD = {"400", "2000"};
+
+    @TempDir
+    Path dir;
+
+    static Stream<Arguments> kills() {
+        return Stream.of(
+                Arguments.of(RepairP2p.class, 4, 4, List.of("1:cmp@2")),
+                Arguments.of(RepairP2p.class, 4, 4, List.of("0:rep@1.5", "2:cmp@3")),
+                Arguments.of(RepairP2p.class, 4, 2, List.of("0:cmp@2", "1:rep@2")),
+                Arguments.of(RepairCollectives.class, 4, 4, List.of("0:cmp@2")),
+                Arguments.of(RepairCollectives.class, 4, 4, List.of("3:rep@1.5", "1:cmp@1.6")),
+                Arguments.of(RepairCollectives.class, 4, 4, List.of("1:cmp@2", "2:cmp@2", "3:rep@2")));
+    }
+
+    @ParameterizedTest(name = "{0} np={1} M={2} kills {3}")
+    @MethodSource("kills")
+    void survivesKillsWithTheFailureFreeOutput(Class<?> program, int np, int replicas, List<String> kills)
+            throws Exception {
+        assertSurvives(program, np, replicas, kills);
+    }
+
+    /** Seeded random kills: distinct ranks, random copies, random times within the run. */
+    static Stream<Arguments> randomKills() {
+        return Stream.of(11L, 23L, 42L).map(seed -> {
+            Random r = new Random(seed);
+            List<Integer> ranks = new ArrayList<>(List.of(0, 1, 2, 3));
+            java.util.Collections.shuffle(ranks, r);
+            List<String> kills = new ArrayList<>();
+            for (int k = 0; k < 2; k++) {
+                kills.add(ranks.get(k) + (r.nextBoolean() ? ":cmp" : ":rep") + "@"
+                        + String.format(java.util.Locale.ROOT, "%.2f", 0.5 + 3 * r.nextDouble()));
+            }
+            return Arguments.of(seed % 2 == 0 ? RepairP2p.class : RepairCollectives.class, kills);
+        });
+    }
+
+    @ParameterizedTest(name = "{0} kills {1}")
+    @MethodSource("randomKills")
+    void survivesSeededRandomKills(Class<?> program, List<String> kills) throws Exception {
+        assertSurvives(program, 4, 4, kills);
+    }
+
+    @Test
+    void losingBothCopiesOfARankEndsTheJobNamingIt() throws Exception {
+        Path events = dir.resolve("events.jsonl");
+        List<String> options = List.of("--replicas", "4", "--events", events.toString(), "--kill", "2:rep@1",
+                "--kill", "2:cmp@2.5");
+        MpiJob.Result r = MpiJob.runWith(options, 4, TIMEOUT, RepairP2p.class, "3000", "2000");
+        assertEquals(4, r.exitCode(), "the coordinators end the job:\n" + r.stderr());
+        assertTrue(r.stderr().contains("logical rank 2 lost all its copies"), r.stderr());
+    }
+
+    private void assertSurvives(Class<?> program, int np, int replicas, List<String> kills) throws Exception {
+        List<String> expected = FAILURE_FREE.computeIfAbsent(program.getName() + "@" + np,
+                k -> MpiJob.run(np, TIMEOUT, program, WORKLOAD).assertSuccess().lines());
+        Path events = dir.resolve("events.jsonl");
+        List<String> options = new ArrayList<>(List.of("--replicas", Integer.toString(replicas), "--nodes", "2",
+                "--events", events.toString()));
+        for (String k : kills) {
+            options.add("--kill");
+            options.add(k);
+        }
+        MpiJob.Result r = MpiJob.runWith(options, np, TIMEOUT, program, WORKLOAD).assertSuccess();
+        assertEquals(expected, r.lines(), "stdout after kills " + kills + " differs from the failure-free run"
+                + "\n--- stderr ---\n" + r.stderr());
+        List<String> log = Files.readAllLines(events);
+        long detected = log.stream().filter(l -> l.contains("\"event\":\"failure-detected\"")).count();
+        assertEquals(kills.size(), detected, "every kill detected while the job ran: " + log);
+        assertTrue(r.stderr().contains("summary: " + kills.size() + " failures detected"),
+                "the summary counts the failures:\n" + r.stderr());
+    }
+}
