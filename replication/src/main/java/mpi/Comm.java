@@ -282,6 +282,9 @@ public class Comm implements Freeable, Cloneable {
             } else {
                 Requests.awaitAll(ops);
             }
+            if (Session.records().overLimit()) {
+                Session.awaitLogRoom();
+            }
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         }

@@ -22,6 +22,17 @@ final class LiveComms {
         comms.remove(c);
     }
 
+    /** The current structure of the live communicator {@code commId}, or null. */
+    synchronized org.fthp.replication.structure.CommStructure byId(int commId) {
+        for (Comm c : comms) {
+            var s = c.structure;
+            if (s != null && s.commId() == commId) {
+                return s;
+            }
+        }
+        return null;
+    }
+
     synchronized List<Comm> snapshot() {
         return new ArrayList<>(comms);
     }

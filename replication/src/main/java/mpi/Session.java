@@ -7,12 +7,14 @@ import java.lang.foreign.ValueLayout;
 import org.fthp.empi.Empi;
 import org.fthp.empi.EmpiException;
 import org.fthp.replication.failure.CoordinatorLink;
+import org.fthp.replication.log.Acknowledgements;
 import org.fthp.replication.log.MessageRecords;
 import org.fthp.replication.log.RunStatistics;
 import org.fthp.replication.output.ReplicaOutput;
 import org.fthp.replication.routing.ReplicaLayout;
 import org.fthp.replication.routing.Role;
 import org.fthp.replication.structure.NativeComms;
+import org.fthp.replication.ops.ControlSend;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.progress.IdleStrategy;
 import org.fthp.replication.staging.StagingPool;
@@ -74,6 +76,8 @@ final class Session {
             records = MessageRecords.create(layout.replicas() > 0);
             if (role == Role.REP) {
                 ReplicaOutput.install(logicalRank, JobLayout.showReplicaOutput());
+            } else if (layout.hasReplica(logicalRank)) {
+                ReplicaOutput.installComputational(logicalRank);
             }
             MPI.COMM_WORLD.bind(Structures.world(WORLD_ID));
             MPI.COMM_SELF.bind(layout.hasReplica(logicalRank)
@@ -86,6 +90,9 @@ final class Session {
             LIVE_COMMS.add(MPI.COMM_SELF);
             if (layout.replicas() > 0) {
                 controlComm = Structures.dupBlocking(Empi.COMM_WORLD);
+                records.acknowledgeWith(new Acknowledgements(records.sendLog(), controlComm, new AckPeers(),
+                        (to, comm, rank, through) -> ORPHANS.adopt(
+                                ControlSend.send(pool, controlComm, to, Acknowledgements.TAG, comm, rank, through))));
             }
             coordinator = connectCoordinator(nativeRank, nativeSize);
             RunStatistics.markReady(nativeRank);
@@ -113,6 +120,8 @@ final class Session {
 
     static synchronized void finish() throws MPIException {
         try {
+            System.out.flush();
+            System.err.flush();
             ORPHANS.drain();
             var watch = failureWatch();
             RunStatistics.write(nativeRank, logicalRank, role == Role.REP, records,
@@ -168,6 +177,10 @@ final class Session {
      */
     static void progress() {
         ORPHANS.progress();
+        Acknowledgements acks = records.acknowledgements();
+        if (acks != null) {
+            acks.progress();
+        }
         if (Repair.pending()) {
             Repair.run();
         }
@@ -200,6 +213,43 @@ final class Session {
             return "FTHP-J over " + abi.family() + " " + abi.version();
         } catch (EmpiException e) {
             return "FTHP-J (native MPI unavailable: " + e.getMessage() + ")";
+        }
+    }
+
+    /**
+     * The send log is over its limit: wait until acknowledgements trim it
+     * (after a blocking send, which MPI allows to wait for its receiver).
+     */
+    static void awaitLogRoom() {
+        IdleStrategy idle = new IdleStrategy();
+        idle.reset();
+        while (records.overLimit()) {
+            progress();
+            idle.idle();
+        }
+    }
+
+    /** The live copies of a peer, from the current layout, for acknowledgements. */
+    private static final class AckPeers implements Acknowledgements.Peers {
+        @Override
+        public int[] copies(int commId, int peer) {
+            CommStructure s = LIVE_COMMS.byId(commId);
+            if (s == null) {
+                return null;
+            }
+            int[] group = s.isInter() ? s.remoteWorldRanks() : s.worldRanks();
+            if (peer < 0 || peer >= group.length) {
+                return null;
+            }
+            int world = group[peer];
+            return layout.hasReplica(world) ? new int[] {layout.cmpNative(world), layout.repNative(world)}
+                    : new int[] {layout.cmpNative(world)};
+        }
+
+        @Override
+        public int selfRank(int commId) {
+            CommStructure s = LIVE_COMMS.byId(commId);
+            return s == null ? -1 : s.rank();
         }
     }
 

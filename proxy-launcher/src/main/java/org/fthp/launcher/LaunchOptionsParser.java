@@ -82,6 +82,11 @@ public final class LaunchOptionsParser {
                 }
                 case "--shape" -> shape = positiveReal(token, valueOf(launcherPart, ++i, token));
                 case "--seed" -> seed = longValue(token, valueOf(launcherPart, ++i, token));
+                case "--log-limit" -> {
+                    // reaches the ranks' environment through mpirun, like the job's other settings
+                    mpirunArgs.add("-x");
+                    mpirunArgs.add("FTHP_LOG_LIMIT=" + byteSize(token, valueOf(launcherPart, ++i, token)));
+                }
                 default -> mpirunArgs.add(token);
             }
         }
@@ -212,6 +217,29 @@ public final class LaunchOptionsParser {
             throw LaunchException.usage(option + " must be a positive integer, not " + ranks);
         }
         return ranks;
+    }
+
+    /** A byte count, optionally with a K, M or G suffix (powers of 1024). */
+    static long byteSize(String option, String value) throws LaunchException {
+        String v = value.strip().toUpperCase(java.util.Locale.ROOT);
+        long unit = 1;
+        if (v.endsWith("K") || v.endsWith("M") || v.endsWith("G")) {
+            unit = switch (v.charAt(v.length() - 1)) {
+                case 'K' -> 1L << 10;
+                case 'M' -> 1L << 20;
+                default -> 1L << 30;
+            };
+            v = v.substring(0, v.length() - 1);
+        }
+        try {
+            long n = Long.parseLong(v);
+            if (n <= 0 || n > Long.MAX_VALUE / unit) {
+                throw LaunchException.usage(option + " needs a positive size in bytes, got " + value);
+            }
+            return n * unit;
+        } catch (NumberFormatException e) {
+            throw LaunchException.usage(option + " needs a size in bytes (e.g. 268435456 or 256M), got " + value);
+        }
     }
 
     private static LaunchOptions parseJavaPart(int ranks, int replicas, boolean showReplicaOutput, boolean verbose,

@@ -40,7 +40,7 @@ final class RunSummary implements AutoCloseable {
 
     /** Side totals: [0] computational copies, [1] replicas. */
     private record Totals(long[] messages, long[] bytes, int[] reported, long peakLog, long evicted,
-                          int failures, int promotions, int repairs, List<Long> repairMicros) {}
+                          int failures, int promotions, int repairs, List<Long> repairMicros, long trimMicros) {}
 
     Totals totals() {
         long[] messages = new long[2];
@@ -52,8 +52,9 @@ final class RunSummary implements AutoCloseable {
         int promotions = 0;
         int repairs = 0;
         List<Long> repairMicros = new java.util.ArrayList<>();
+        long trimMicros = 0;
         try (Stream<Path> files = Files.list(directory)) {
-            for (Path f : files.toList()) {
+            for (Path f : files.filter(f -> f.getFileName().toString().endsWith(".stats")).toList()) {
                 List<String> lines = Files.readAllLines(f);
                 if (lines.isEmpty()) {
                     continue;
@@ -78,21 +79,26 @@ final class RunSummary implements AutoCloseable {
                         }
                     }
                 }
+                if (v.length > 10) {
+                    trimMicros = Math.max(trimMicros, Long.parseLong(v[10]));
+                }
                 reported[side]++;
             }
         } catch (IOException | NumberFormatException e) {
             // a partial summary is still a summary; the job's exit code is what matters
         }
-        return new Totals(messages, bytes, reported, peak, evicted, failures, promotions, repairs, repairMicros);
+        return new Totals(messages, bytes, reported, peak, evicted, failures, promotions, repairs, repairMicros,
+                trimMicros);
     }
 
     void print(PrintStream err) {
         Totals t = totals();
         err.printf("fthp-run: summary: %d logical ranks, %d replicas; computational side sent %d messages "
                         + "(%s), replica side %d messages (%s); peak message log %s per process; "
-                        + "%s%d of %d processes reported%n",
+                        + "log trimming %.1f ms (most in one process); %s%d of %d processes reported%n",
                 ranks, replicas, t.messages()[0], bytes(t.bytes()[0]), t.messages()[1], bytes(t.bytes()[1]),
-                bytes(t.peakLog()), t.evicted() == 0 ? "" : t.evicted() + " entries evicted at the log limit; ",
+                bytes(t.peakLog()), t.trimMicros() / 1000.0,
+                t.evicted() == 0 ? "" : t.evicted() + " entries evicted at the log limit; ",
                 t.reported()[0] + t.reported()[1], ranks + replicas);
         if (t.failures() > 0 || t.repairs() > 0) {
             List<Long> sorted = t.repairMicros().stream().sorted().toList();

@@ -13,7 +13,9 @@ import mpi.Status;
  * shift (sendRecv), a nonblocking halo exchange with both neighbours, and a
  * wildcard gather to rank 0 answered by rank 0 to everyone, then some
  * computation. Every value depends on every earlier one, so a lost,
- * duplicated or reordered message changes the final line.
+ * duplicated or reordered message changes the final line. Rank 0 prints a
+ * line every 20 iterations, so a promotion that loses or repeats output
+ * shows.
  *
  * <p>Arguments: iterations (default 2000), microseconds of computation per
  * iteration (default 2000).
@@ -71,6 +73,10 @@ public final class RepairP2p {
             }
             state = mix(state, answer[0]);
             state = compute(state, computeNanos);
+            if (rank == 0 && it % 20 == 0) {
+                // output while processes die: a promoted replica must continue it exactly
+                System.out.printf("RepairP2p iteration %d answer %d%n", it, answer[0]);
+            }
         }
         long[] all = new long[size];
         if (rank == 0) {

@@ -16,12 +16,38 @@ public final class MessageRecords {
     private long nativeMessages;
     private long nativeBytes;
 
-    /** Bytes a process's send log may hold before it evicts (until trimming by acknowledgements exists). */
-    public static final long LOG_LIMIT_BYTES = Long.getLong("fthp.log.limitBytes", 512L << 20);
+    /**
+     * Bytes a process's send log may hold before a blocking send waits for
+     * acknowledgements (fthp-run --log-limit, FTHP_LOG_LIMIT); nothing a
+     * recovery could need is ever dropped to stay under it.
+     */
+    public static final long LOG_LIMIT_BYTES = limit();
+
+    private Acknowledgements acks;
 
     private MessageRecords(boolean logging) {
-        this.sendLog = logging ? new SendLog(LOG_LIMIT_BYTES) : null;
+        this.sendLog = logging ? new SendLog(Long.MAX_VALUE) : null;
         this.receiveLog = logging ? new ReceiveLog() : null;
+    }
+
+    private static long limit() {
+        String env = System.getenv("FTHP_LOG_LIMIT");
+        if (env != null && !env.isBlank()) {
+            return Long.parseLong(env.strip());
+        }
+        return Long.getLong("fthp.log.limitBytes", 256L << 20);
+    }
+
+    /** From now on consumption is acknowledged to senders, and their acknowledgements trim this log. */
+    public void acknowledgeWith(Acknowledgements acknowledgements) {
+        this.acks = acknowledgements;
+    }
+
+    public Acknowledgements acknowledgements() { return acks; }
+
+    /** Whether the log holds more than its limit: a blocking send then waits for acknowledgements. */
+    public boolean overLimit() {
+        return sendLog != null && sendLog.bytes() > LOG_LIMIT_BYTES;
     }
 
     public static MessageRecords create(boolean replicated) {
@@ -43,6 +69,9 @@ public final class MessageRecords {
     public void consumed(int commId, int source, long sendId) {
         if (receiveLog != null) {
             receiveLog.consumed(commId, source, sendId);
+            if (acks != null) {
+                acks.consumed(commId, source, receiveLog.consumedThrough(commId, source));
+            }
         }
     }
 

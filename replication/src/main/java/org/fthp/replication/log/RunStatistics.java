@@ -34,8 +34,9 @@ public final class RunStatistics {
     }
 
     /**
-     * {@code role logical messages bytes logPeakBytes logged evicted failuresKnown promoted repairMicros}
-     * in a file named after the native rank; {@code repairMicros} is a comma-separated list ("-" if none).
+     * {@code role logical messages bytes logPeakBytes logged evicted failuresKnown promoted repairMicros
+     * trimMicros} in a file named after the native rank; {@code repairMicros} is a comma-separated list
+     * ("-" if none).
      */
     public static void write(int nativeRank, int logicalRank, boolean replica, MessageRecords records,
                              int failuresKnown, boolean promoted, java.util.List<Long> repairMicros) {
@@ -48,7 +49,9 @@ public final class RunStatistics {
                 + records.nativeBytes() + " " + (log == null ? 0 : log.peakBytes()) + " "
                 + (log == null ? 0 : log.logged()) + " " + (log == null ? 0 : log.evicted()) + " " + failuresKnown
                 + " " + (promoted ? 1 : 0) + " " + (repairMicros.isEmpty() ? "-"
-                : repairMicros.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","))) + "\n";
+                : repairMicros.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")))
+                + " " + (records.acknowledgements() == null ? 0 : records.acknowledgements().trimNanos() / 1000)
+                + "\n";
         try {
             Files.writeString(Path.of(dir, "rank-" + nativeRank + ".stats"), line);
         } catch (IOException e) {

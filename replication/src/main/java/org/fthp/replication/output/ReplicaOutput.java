@@ -1,5 +1,8 @@
 package org.fthp.replication.output;
 
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -7,37 +10,126 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A replica's stdout and stderr. Its twin prints the same lines, so while the
- * twin lives they are dropped; for debugging they can be shown, each line
- * prefixed with the replica's rank.
+ * Where each copy's stdout and stderr go. A computational copy with a replica
+ * writes through a counter its replica can read ({@link OutputLedger}). A
+ * replica's twin prints the same bytes, so while the twin lives the
+ * replica's are kept only in a ring of the latest ones (or, for debugging,
+ * shown with a prefix); when the replica is promoted it prints from exactly
+ * where its twin stopped.
  */
 public final class ReplicaOutput {
 
-    private static PrintStream originalOut;
-    private static PrintStream originalErr;
+    /** How far behind its twin a replica's output may be and still be printed exactly. */
+    private static final int RING_BYTES = Integer.getInteger("fthp.output.ringBytes", 4 << 20);
+
+    private static OutputLedger ledger;
+    private static Ring out;
+    private static Ring err;
 
     private ReplicaOutput() {}
 
-    /** The replica's twin died and it computes now: what it prints is the rank's output. */
-    public static void promote() {
-        if (originalOut != null) {
-            System.out.flush();
-            System.err.flush();
-            System.setOut(originalOut);
-            System.setErr(originalErr);
+    /** A computational copy of a replicated rank: count what it writes, for its replica. */
+    public static void installComputational(int logicalRank) {
+        ledger = OutputLedger.open(logicalRank);
+        if (ledger == null) {
+            return;
         }
+        System.setOut(counted(FileDescriptor.out, OutputLedger.STDOUT, 0, 0, ledger));
+        System.setErr(counted(FileDescriptor.err, OutputLedger.STDERR, 0, 0, ledger));
     }
 
     public static void install(int logicalRank, boolean show) {
-        originalOut = System.out;
-        originalErr = System.err;
-        if (show) {
-            byte[] prefix = ("[replica " + logicalRank + "] ").getBytes(StandardCharsets.UTF_8);
-            System.setOut(new PrintStream(new LinePrefixer(System.out, prefix), true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(new LinePrefixer(System.err, prefix), true, StandardCharsets.UTF_8));
-        } else {
-            System.setOut(new PrintStream(OutputStream.nullOutputStream()));
-            System.setErr(new PrintStream(OutputStream.nullOutputStream()));
+        ledger = OutputLedger.open(logicalRank);
+        byte[] prefix = ("[replica " + logicalRank + "] ").getBytes(StandardCharsets.UTF_8);
+        out = new Ring(show ? new LinePrefixer(new FileOutputStream(FileDescriptor.out), prefix) : null);
+        err = new Ring(show ? new LinePrefixer(new FileOutputStream(FileDescriptor.err), prefix) : null);
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The replica's twin died and it computes now: what it prints is the
+     * rank's output, from the byte its twin reached.
+     */
+    public static void promote() {
+        if (out == null) {
+            return;
+        }
+        System.out.flush();
+        System.err.flush();
+        System.setOut(takeOver(out, FileDescriptor.out, OutputLedger.STDOUT));
+        System.setErr(takeOver(err, FileDescriptor.err, OutputLedger.STDERR));
+        out = null;
+        err = null;
+    }
+
+    private static PrintStream takeOver(Ring mine, FileDescriptor fd, int stream) {
+        long twin = ledger == null ? mine.written : ledger.written(stream);
+        long skip = 0;
+        try {
+            if (twin < mine.written) {
+                byte[] missed = mine.since(twin);
+                new FileOutputStream(fd).write(missed);
+            } else {
+                skip = twin - mine.written;
+            }
+        } catch (IOException e) {
+            // nowhere left to report it
+        }
+        return counted(fd, stream, Math.max(twin, mine.written), skip, null);
+    }
+
+    /** Buffered above the counter, so the count is what reached the kernel; flushed at every line. */
+    private static PrintStream counted(FileDescriptor fd, int stream, long written, long skip, OutputLedger to) {
+        return new PrintStream(new BufferedOutputStream(
+                new CountingOutput(new FileOutputStream(fd), to, stream, written, skip), 8192),
+                true, StandardCharsets.UTF_8);
+    }
+
+    /** A replica's output: counted, the latest bytes kept, optionally shown. */
+    private static final class Ring extends OutputStream {
+        private final byte[] ring = new byte[RING_BYTES];
+        private final OutputStream show;
+        long written;
+
+        Ring(OutputStream show) {
+            this.show = show;
+        }
+
+        @Override
+        public synchronized void write(int b) throws IOException {
+            ring[(int) (written++ % ring.length)] = (byte) b;
+            if (show != null) {
+                show.write(b);
+            }
+        }
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) throws IOException {
+            for (int i = 0; i < len; i++) {
+                ring[(int) ((written + i) % ring.length)] = b[off + i];
+            }
+            written += len;
+            if (show != null) {
+                show.write(b, off, len);
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            if (show != null) {
+                show.flush();
+            }
+        }
+
+        /** The bytes written from position {@code from} on (as many as the ring still holds). */
+        synchronized byte[] since(long from) {
+            long start = Math.max(from, written - ring.length);
+            byte[] b = new byte[(int) (written - start)];
+            for (int i = 0; i < b.length; i++) {
+                b[i] = ring[(int) ((start + i) % ring.length)];
+            }
+            return b;
         }
     }
 

@@ -1,0 +1,156 @@
+package org.fthp.replication.log;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.fthp.empi.Empi;
+import org.fthp.msglog.SendLog;
+
+/**
+ * What keeps the send log bounded (DESIGN §8): receivers tell the senders
+ * how far they have consumed each stream, and a sender drops a logged
+ * message once every live copy of its destination has it — no recovery can
+ * need it any more.
+ *
+ * <p>An acknowledgement is 16 bytes (communicator, the receiver's rank as the
+ * sender addresses it, consumed-through id) on a private duplicate of the
+ * native COMM_WORLD, sent to every live copy of the source (both log the
+ * stream) after every {@value #EVERY} messages of a stream, or sooner when
+ * the receiver idles in MPI with some unacknowledged. Senders keep one
+ * receive posted for them and read them whenever the facade progresses.
+ */
+public final class Acknowledgements {
+
+    /** Who the copies are, from the current (repaired) layout. */
+    public interface Peers {
+        /** Native ranks of the live copies of peer {@code peer} of communicator {@code commId}, or null if unknown. */
+        int[] copies(int commId, int peer);
+
+        /** This process's rank in communicator {@code commId} (as its peers address it). */
+        int selfRank(int commId);
+    }
+
+    /** Sends one acknowledgement; the caller progresses it to completion. */
+    public interface Sender {
+        void send(int nativeRank, int commId, int receiverRank, long through);
+    }
+
+    public static final int TAG = 0x3001;
+    static final int EVERY = 64;
+    private static final long IDLE_NANOS = 2_000_000;
+
+    private final SendLog log;
+    private final long control;
+    private final Peers peers;
+    private final Sender sender;
+    private final Map<Long, long[]> unacked = new HashMap<>();   // stream -> {through, unacked count, last ack nanos}
+    private final Map<Long, Map<Integer, Long>> acked = new HashMap<>();   // (comm, dest) -> native rank -> through
+    private final MemorySegment inbox;
+    private final MemorySegment request;
+    private final MemorySegment flag;
+    private final MemorySegment status;
+    private long trimNanos;
+    private long trimmedBytes;
+    private boolean anyUnacked;
+
+    public Acknowledgements(SendLog log, long control, Peers peers, Sender sender) {
+        this.log = log;
+        this.control = control;
+        this.peers = peers;
+        this.sender = sender;
+        Arena arena = Arena.global();
+        this.inbox = arena.allocate(16, 8);
+        this.request = Empi.allocateHandles(arena, 1);
+        this.flag = arena.allocate(ValueLayout.JAVA_INT);
+        this.status = arena.allocate(Empi.STATUS_BYTES);
+        post();
+    }
+
+    private void post() {
+        Empi.irecv(inbox, 16, Empi.BYTE, Empi.ANY_SOURCE, TAG, control, request);
+    }
+
+    /** A message of stream (commId, source) was consumed; {@code through} is the stream's watermark now. */
+    void consumed(int commId, int source, long through) {
+        long key = ((long) commId << 32) | (source & 0xffffffffL);
+        long[] s = unacked.computeIfAbsent(key, k -> new long[3]);
+        s[0] = through;
+        s[1]++;
+        anyUnacked = true;
+        if (s[1] >= EVERY) {
+            acknowledge(commId, source, s);
+        }
+    }
+
+    private void acknowledge(int commId, int source, long[] s) {
+        int[] to = peers.copies(commId, source);
+        int me = peers.selfRank(commId);
+        if (to != null && me >= 0 && s[0] > 0) {
+            for (int nativeRank : to) {
+                sender.send(nativeRank, commId, me, s[0]);
+            }
+        }
+        s[1] = 0;
+        s[2] = System.nanoTime();
+    }
+
+    /**
+     * Called whenever the facade progresses: reads the acknowledgements that
+     * arrived and trims the log, and acknowledges streams left
+     * unacknowledged for a while (a sender may be waiting for room).
+     */
+    public void progress() {
+        while (true) {
+            Empi.test(request, flag, status);
+            if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
+                break;
+            }
+            int from = Empi.statusSource(status, 0);
+            int commId = inbox.get(ValueLayout.JAVA_INT, 0);
+            int dest = inbox.get(ValueLayout.JAVA_INT, 4);
+            long through = inbox.get(ValueLayout.JAVA_LONG, 8);
+            post();
+            trim(commId, dest, from, through);
+        }
+        if (anyUnacked) {
+            long now = System.nanoTime();
+            anyUnacked = false;
+            for (Map.Entry<Long, long[]> e : unacked.entrySet()) {
+                long[] s = e.getValue();
+                if (s[1] > 0) {
+                    if (now - s[2] >= IDLE_NANOS) {
+                        acknowledge((int) (e.getKey() >>> 32), (int) (long) e.getKey(), s);
+                    } else {
+                        anyUnacked = true;
+                    }
+                }
+            }
+        }
+    }
+
+    private void trim(int commId, int dest, int fromNative, long through) {
+        long t0 = System.nanoTime();
+        Map<Integer, Long> byCopy = acked.computeIfAbsent(((long) commId << 32) | (dest & 0xffffffffL),
+                k -> new HashMap<>());
+        byCopy.merge(fromNative, through, Math::max);
+        int[] copies = peers.copies(commId, dest);
+        if (copies != null) {
+            long min = Long.MAX_VALUE;
+            for (int c : copies) {
+                min = Math.min(min, byCopy.getOrDefault(c, 0L));
+            }
+            if (min > 0 && min != Long.MAX_VALUE) {
+                trimmedBytes += log.trimThrough(commId, dest, min);
+            }
+        }
+        trimNanos += System.nanoTime() - t0;
+    }
+
+    /** Time spent trimming the log (the paper's "log removal"). */
+    public long trimNanos() { return trimNanos; }
+
+    public long trimmedBytes() { return trimmedBytes; }
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Randomized kill runs against failure-free output (not in CI: minutes per dozen runs on two cores).
+#
+#   scripts/soak-repair.sh                 # 200 runs, seed 1
+#   RUNS=50 SEED=7 NP=4 scripts/soak-repair.sh
+#
+# Each run picks a program (RepairP2p or RepairCollectives), up to KILLS (3) distinct logical ranks, a
+# random copy of each (computational or replica), and random kill times within the first 4 s after
+# start-up, then runs it fully replicated (--replicas NP) and compares stdout with the failure-free
+# unreplicated run. A rank never loses both copies. Every run has a deadline (TIMEOUT, 180 s); a run
+# that hits it counts as hung and its processes are killed by pid (fthp-run's process group).
+# Prints one line per run and the tally: correct, wrong, hung, failed (non-zero exit).
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/lib.sh"
+fthp_find_jdk >/dev/null
+fthp_ensure_built
+
+RUNS=${RUNS:-200}
+SEED=${SEED:-1}
+NP=${NP:-4}
+KILLS=${KILLS:-3}
+ITERATIONS=${ITERATIONS:-300}
+TIMEOUT=${TIMEOUT:-180}
+root="$(cd "$here/.." && pwd)"
+classes="$root/integration-tests/target/classes"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+RANDOM=$SEED
+
+baseline() {
+    local program=$1
+    if [ ! -f "$work/base-$program" ]; then
+        timeout "$TIMEOUT" "$root/bin/fthp-run" -np "$NP" -- -cp "$classes" "org.fthp.it.programs.$program" \
+            "$ITERATIONS" 2000 > "$work/base-$program" 2>"$work/base-$program.err" \
+            || { echo "failure-free run of $program failed"; cat "$work/base-$program.err"; exit 1; }
+    fi
+}
+
+correct=0 wrong=0 hung=0 failed=0
+for ((run = 1; run <= RUNS; run++)); do
+    if ((RANDOM % 2)); then program=RepairP2p; else program=RepairCollectives; fi
+    baseline "$program"
+    ranks=($(seq 0 $((NP - 1)) | shuf --random-source=<(yes "$SEED$run")))
+    count=$((1 + RANDOM % KILLS))
+    kills=()
+    for ((k = 0; k < count && k < NP; k++)); do
+        copy=$([ $((RANDOM % 2)) = 0 ] && echo cmp || echo rep)
+        at=$(printf '%d.%02d' $((RANDOM % 4)) $((RANDOM % 100)))
+        kills+=(--kill "${ranks[$k]}:$copy@$at")
+    done
+    start=$(date +%s)
+    # setsid: the run and everything it starts share one process group, killed by its leader's pid
+    setsid timeout --kill-after=10 "$TIMEOUT" "$root/bin/fthp-run" -np "$NP" --replicas "$NP" "${kills[@]}" -- \
+        -cp "$classes" "org.fthp.it.programs.$program" "$ITERATIONS" 2000 > "$work/out" 2> "$work/err"
+    code=$?
+    if [ $code = 124 ] || [ $code = 137 ]; then
+        verdict=hung; hung=$((hung + 1))
+    elif [ $code != 0 ]; then
+        verdict="failed($code)"; failed=$((failed + 1))
+    elif cmp -s "$work/out" "$work/base-$program"; then
+        verdict=correct; correct=$((correct + 1))
+    else
+        verdict=wrong; wrong=$((wrong + 1))
+    fi
+    summary=$(grep -o 'summary: [0-9]* failures.*' "$work/err" | head -1)
+    echo "run $run: $program ${kills[*]} -> $verdict ($(( $(date +%s) - start )) s) $summary"
+    if [ "$verdict" != correct ]; then
+        cp "$work/err" "$work/../soak-run-$run.err" 2>/dev/null || true
+    fi
+done
+echo "soak: $RUNS runs: $correct correct, $wrong wrong, $hung hung, $failed failed"
+[ $correct = "$RUNS" ]
