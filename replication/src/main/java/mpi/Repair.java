@@ -15,7 +15,6 @@ import org.fthp.replication.ops.CollectiveLog;
 import org.fthp.replication.ops.DecisionOp;
 import org.fthp.replication.ops.InFlight;
 import org.fthp.replication.ops.SendOp;
-import org.fthp.replication.progress.IdleStrategy;
 import org.fthp.replication.repair.RecoveryRecords;
 import org.fthp.replication.repair.RepairTimes;
 import org.fthp.replication.routing.RankLostException;
@@ -80,10 +79,40 @@ final class Repair {
 
     static RepairTimes times() { return TIMES; }
 
+    /**
+     * Loads and links what a repair runs, at start-up: a repair's first run
+     * otherwise pays class loading and lambda linkage while every survivor
+     * waits for the slowest.
+     */
+    static void warmUp() {
+        RecoveryRecords r = new RecoveryRecords();
+        r.add(new RecoveryRecords.Stream(1, 0, 0, Role.CMP, new ConsumedRecord(1, new long[] {3})));
+        r.add(new RecoveryRecords.Twin(1, new ConsumedRecord(0, new long[0])));
+        r.add(new RecoveryRecords.Collectives(1, new ConsumedRecord(0, new long[0])));
+        byte[] b = r.encode();
+        RecoveryRecords.decode(b, 0, b.length, new RecoveryRecords());
+        Map<String, ConsumedRecord> m = new HashMap<>();
+        m.put("1/0/CMP", r.streams().get(0).consumed());
+        Session.records().receiveLog().forEachStream((c, s, t, a) -> m.size());
+        TIMES.repairs();
+    }
+
     /** Whether a failure set arrived that this process has not repaired yet (one volatile read). */
     static boolean pending() {
         FailureWatch w = Session.failureWatch();
         return w != null && !hopeless && w.epoch() > (running ? attemptEpoch : appliedEpoch);
+    }
+
+    /**
+     * Before a native call that cannot be abandoned: inside a repair, a newer
+     * failure set abandons the attempt now, while it still can. Returns
+     * whether a repair is running (then the call is watched for a wedge).
+     */
+    static boolean beforeBlockingCall() {
+        if (running && Session.failureWatch().epoch() > attemptEpoch) {
+            throw new Superseded();
+        }
+        return running;
     }
 
     /** Repairs up to the latest failure set; inside a repair, abandons the attempt for a newer one. */
@@ -128,6 +157,8 @@ final class Repair {
             hopeless = true;
             return;
         }
+        boolean promoted = Session.role() == Role.REP && repaired.copyOf(Session.nativeRank()) != null
+                && repaired.copyOf(Session.nativeRank()).role() == Role.CMP;
         if (repaired.copyOf(Session.nativeRank()) == null) {
             System.err.println("fthp: the coordinators consider native rank " + Session.nativeRank()
                     + " dead; it stops");
@@ -161,9 +192,11 @@ final class Repair {
         }
         resend(received, byId);
         long t4 = System.nanoTime();
-        trace("repaired in " + (t4 - t0) / 1000 + " us");
-        TIMES.record(detectedNanos == 0 ? 0 : t0 - detectedNanos, t1 - t0, t2 - t1, t3 - t2, t4 - t3,
-                repaired.copyOf(Session.nativeRank()).role() != Session.role());
+        trace("repaired in " + (t4 - t0) / 1000 + " us: agree " + (t1 - t0) / 1000 + ", rebuild " + (t2 - t1) / 1000
+                + ", records " + (t3 - t2) / 1000 + ", reissue+resend " + (t4 - t3) / 1000
+                + (detectedNanos == 0 ? "" : "; waited " + (t0 - detectedNanos) / 1000 + " us before"));
+        TIMES.record(detectedNanos == 0 ? 0 : t0 - detectedNanos, t1 - t0, t2 - t1, t3 - t2, t4 - t3, promoted);
+        TIMES.append(failures.epoch(), Session.nativeRank(), java.time.Instant.now());
     }
 
     // ---- 1. agreement on the failure set ----
@@ -205,8 +238,8 @@ final class Repair {
     private static void awaitAll(Arena arena, MemorySegment requests, int count) {
         MemorySegment flag = arena.allocate(ValueLayout.JAVA_INT);
         MemorySegment statuses = arena.allocate((long) Empi.STATUS_BYTES * count);
-        IdleStrategy idle = new IdleStrategy();
-        idle.reset();
+        // every survivor is in the repair: yield the core to them rather than sleep (parking costs
+        // a millisecond a round on an oversubscribed node)
         while (true) {
             Empi.testall(count, requests, flag, statuses);
             if (flag.get(ValueLayout.JAVA_INT, 0) != 0) {
@@ -215,7 +248,7 @@ final class Repair {
             if (Session.failureWatch().epoch() > attemptEpoch) {
                 throw new Superseded();
             }
-            idle.idle();
+            Thread.yield();
         }
     }
 

@@ -95,6 +95,9 @@ final class Session {
                                 ControlSend.send(pool, controlComm, to, Acknowledgements.TAG, comm, rank, through))));
             }
             coordinator = connectCoordinator(nativeRank, nativeSize);
+            if (coordinator != null && layout.replicas() > 0) {
+                Repair.warmUp();
+            }
             RunStatistics.markReady(nativeRank);
         } catch (EmpiException e) {
             throw Errors.from(e);

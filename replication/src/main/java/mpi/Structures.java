@@ -7,6 +7,7 @@ import java.util.Arrays;
 
 import org.fthp.empi.Empi;
 import org.fthp.replication.datatype.UserBuffer;
+import org.fthp.replication.failure.BlockingCalls;
 import org.fthp.replication.ops.CollectiveOp;
 import org.fthp.replication.ops.Staged;
 import org.fthp.replication.ops.NativeOp;
@@ -208,7 +209,15 @@ final class Structures {
             Empi.groupIncl(parentGroup, nativeRanks.length, ranks, groupOut);
             long group = Empi.getHandle(groupOut, 0);
             MemorySegment commOut = Empi.allocateHandles(a, 1);
-            Empi.commCreateGroup(parent, group, id & 0x3fff, commOut);
+            boolean watched = Repair.beforeBlockingCall();
+            if (watched) {
+                BlockingCalls.enter("MPI_Comm_create_group");
+            }
+            try {
+                Empi.commCreateGroup(parent, group, id & 0x3fff, commOut);
+            } finally {
+                BlockingCalls.exit();
+            }
             long comm = Empi.getHandle(commOut, 0);
             freeGroup(a, group);
             freeGroup(a, parentGroup);
@@ -221,7 +230,15 @@ final class Structures {
     private static long split(long comm, int color, int key) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = Empi.allocateHandles(a, 1);
-            Empi.commSplit(comm, color, key, out);
+            boolean watched = Repair.beforeBlockingCall();
+            if (watched) {
+                BlockingCalls.enter("MPI_Comm_split");
+            }
+            try {
+                Empi.commSplit(comm, color, key, out);
+            } finally {
+                BlockingCalls.exit();
+            }
             long part = Empi.getHandle(out, 0);
             if (part == Empi.COMM_NULL) {
                 return 0;
@@ -235,7 +252,15 @@ final class Structures {
     private static long intercomm(long local, long peer, int remoteLeader, int tag) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = Empi.allocateHandles(a, 1);
-            Empi.intercommCreate(local, 0, peer, remoteLeader, tag, out);
+            boolean watched = Repair.beforeBlockingCall();
+            if (watched) {
+                BlockingCalls.enter("MPI_Intercomm_create");
+            }
+            try {
+                Empi.intercommCreate(local, 0, peer, remoteLeader, tag, out);
+            } finally {
+                BlockingCalls.exit();
+            }
             long comm = Empi.getHandle(out, 0);
             Empi.commSetErrhandler(comm, Empi.ERRORS_RETURN);
             return comm;

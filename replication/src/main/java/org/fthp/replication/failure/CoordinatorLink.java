@@ -25,10 +25,11 @@ public final class CoordinatorLink implements FailureListener {
     public static final String ADDRESSES_ENV = "FTHP_COORDINATORS";
 
     private final CoordinatorClient client;
-    private final FailureWatch watch = new FailureWatch();
+    private final FailureWatch watch;
 
-    private CoordinatorLink(CoordinatorClient client) {
+    private CoordinatorLink(CoordinatorClient client, int nativeRank) {
         this.client = client;
+        this.watch = new FailureWatch(nativeRank);
     }
 
     /** Connects if the job has coordinators; null if it has none. */
@@ -60,7 +61,7 @@ public final class CoordinatorLink implements FailureListener {
                 .ranks(nativeRank, logicalRank, replica ? Role.REP : Role.CMP)
                 .listener(forward)
                 .connect();
-        self[0] = new CoordinatorLink(client);
+        self[0] = new CoordinatorLink(client, nativeRank);
         return self[0];
     }
 

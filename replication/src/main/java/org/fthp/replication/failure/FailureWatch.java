@@ -16,10 +16,14 @@ public final class FailureWatch {
     /** A job-wide failure set: every native rank that died so far, and its epoch. */
     public record Snapshot(long epoch, Set<Integer> deadNativeRanks) {}
 
+    private final int nativeRank;
     private volatile Snapshot latest = new Snapshot(0, Set.of());
     private volatile String abortReason;
-    private final long startNanos = System.nanoTime();
     private volatile long lastEventNanos;
+
+    FailureWatch(int nativeRank) {
+        this.nativeRank = nativeRank;
+    }
 
     void onFailureSet(long epoch, List<FailedProcess> failed) {
         if (epoch <= latest.epoch()) {
@@ -28,6 +32,7 @@ public final class FailureWatch {
         Set<Integer> dead = failed.stream().map(FailedProcess::nativeRank).collect(Collectors.toUnmodifiableSet());
         lastEventNanos = System.nanoTime();
         latest = new Snapshot(epoch, dead);
+        BlockingCalls.failureArrived(nativeRank);
     }
 
     void onAbort(String reason) {

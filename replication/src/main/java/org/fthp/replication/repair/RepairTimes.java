@@ -27,6 +27,32 @@ public final class RepairTimes {
         repairs.add(new Repair(waited, agree, rebuild, reissue, recover, promoted));
     }
 
+    /**
+     * Appends the latest repair as one JSON line to {@code FTHP_REPAIR_LOG}
+     * when that names a file (the recovery benchmark reads it): its epoch,
+     * the wall-clock time this process was back in user code, and each step
+     * in microseconds.
+     */
+    public void append(long epoch, int nativeRank, java.time.Instant end) {
+        String path = System.getenv("FTHP_REPAIR_LOG");
+        if (path == null || path.isBlank() || repairs.isEmpty()) {
+            return;
+        }
+        Repair r = repairs.get(repairs.size() - 1);
+        String line = String.format(java.util.Locale.ROOT, "{\"epoch\":%d,\"nativeRank\":%d,\"endMicros\":%d,"
+                        + "\"waited\":%d,\"agree\":%d,\"rebuild\":%d,\"records\":%d,\"resend\":%d,"
+                        + "\"promoted\":%b}%n",
+                epoch, nativeRank, end.getEpochSecond() * 1_000_000 + end.getNano() / 1000, r.waitedNanos() / 1000,
+                r.agreeNanos() / 1000, r.rebuildNanos() / 1000, r.reissueNanos() / 1000, r.recoverNanos() / 1000,
+                r.promoted());
+        try {
+            java.nio.file.Files.writeString(java.nio.file.Path.of(path), line, java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
+        } catch (java.io.IOException e) {
+            System.err.println("fthp: cannot append to " + path + ": " + e.getMessage());
+        }
+    }
+
     public void resent(long bytes) {
         resentMessages++;
         resentBytes += bytes;
