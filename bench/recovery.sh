@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Recovery time after a process failure (issue 5): N logical ranks fully replicated (2N processes),
+# JOBS runs of RepairP2p with KILLS_PER_JOB kills each (distinct ranks, random copy, 2 s apart), then a
+# table of medians and maxima per repair step over all kills (bench/README.md).
+#
+#   bench/recovery.sh                  # N=8 (16 processes), 7 jobs x 7 kills = 49 kills + 1 more job
+#   N=4 JOBS=2 KILLS_PER_JOB=3 bench/recovery.sh
+set -euo pipefail
+BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$BENCH_DIR/.." && pwd)"
+source "$ROOT/scripts/lib.sh"
+fthp_find_jdk >/dev/null
+fthp_ensure_built
+
+N=${N:-8}
+TARGET_KILLS=${TARGET_KILLS:-50}
+KILLS_PER_JOB=${KILLS_PER_JOB:-7}
+SPACING=${SPACING:-2}
+ITERATIONS=${ITERATIONS:-1500}
+SEED=${SEED:-3}
+TIMEOUT=${TIMEOUT:-600}
+RESULTS="${RESULTS:-$ROOT/bench/target/recovery/$(date +%Y%m%d-%H%M%S)}"
+mkdir -p "$RESULTS"
+RANDOM=$SEED
+
+# 0..n-1 in a random order drawn from $RANDOM (seeded above), so a seed repeats its runs
+shuffled() {
+    local n=$1 i j t
+    local a=($(seq 0 $((n - 1))))
+    for ((i = n - 1; i > 0; i--)); do
+        j=$((RANDOM % (i + 1))); t=${a[$i]}; a[$i]=${a[$j]}; a[$j]=$t
+    done
+    echo "${a[@]}"
+}
+java="$(fthp_jdk_home)/bin/java"
+pairs=()
+kills=0
+job=0
+while ((kills < TARGET_KILLS)); do
+    job=$((job + 1))
+    n=$((TARGET_KILLS - kills < KILLS_PER_JOB ? TARGET_KILLS - kills : KILLS_PER_JOB))
+    ranks=($(shuffled "$N"))
+    args=()
+    for ((k = 0; k < n; k++)); do
+        copy=$([ $((RANDOM % 2)) = 0 ] && echo cmp || echo rep)
+        args+=(--kill "${ranks[$k]}:$copy@$((2 + k * SPACING))")
+    done
+    events="$RESULTS/events-$job.jsonl"
+    repairs="$RESULTS/repairs-$job.jsonl"
+    echo "job $job: ${args[*]}" >&2
+    timeout "$TIMEOUT" "$ROOT/bin/fthp-run" -np "$N" --replicas "$N" --events "$events" \
+        -x "FTHP_REPAIR_LOG=$repairs" "${args[@]}" -- \
+        -cp "$ROOT/integration-tests/target/classes" org.fthp.it.programs.RepairP2p "$ITERATIONS" 2000 \
+        > "$RESULTS/out-$job.txt" 2> "$RESULTS/err-$job.txt" || { echo "job $job failed:"; tail "$RESULTS/err-$job.txt"; exit 1; }
+    grep "summary" "$RESULTS/err-$job.txt" >&2 || true
+    pairs+=("$events" "$repairs")
+    kills=$((kills + n))
+done
+"$java" -cp "$ROOT/bench/target/classes" org.fthp.bench.RecoveryReport "${pairs[@]}" | tee "$RESULTS/report.md"

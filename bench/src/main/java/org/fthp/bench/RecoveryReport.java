@@ -1,0 +1,120 @@
+package org.fthp.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Recovery time per injected kill, from a run's event log (fthp-run
+ * --events: when each kill was injected and detected) and repair log
+ * (FTHP_REPAIR_LOG: when each survivor was back in user code, and its steps):
+ *
+ * <pre>java -cp fthp-bench.jar org.fthp.bench.RecoveryReport events.jsonl repairs.jsonl [more pairs...]</pre>
+ *
+ * <p>For each kill: detection (kill to the coordinators' failure set),
+ * notification-to-start (the longest a survivor took to begin repairing),
+ * then agreement, rebuild, record exchange (message recovery and replay
+ * planning) and reissue/resend/replay, each the longest over the survivors
+ * of that epoch, and the total from the kill to the last survivor back in
+ * user code. Prints a Markdown table of medians and maxima.
+ */
+public final class RecoveryReport {
+
+    private static final Pattern FIELD = Pattern.compile("\"(\\w+)\":(\"[^\"]*\"|[-\\w.:]+)");
+
+    private record Kill(double injectedMicros, double detectedMicros, long epoch) {}
+
+    public static void main(String[] args) throws IOException {
+        if (args.length == 0 || args.length % 2 != 0) {
+            System.err.println("usage: RecoveryReport events.jsonl repairs.jsonl [events.jsonl repairs.jsonl ...]");
+            System.exit(2);
+        }
+        Map<String, List<Double>> steps = new HashMap<>();
+        String[] names = {"detection", "notified-to-start", "agree", "rebuild", "records", "reissue-resend", "total"};
+        for (String n : names) {
+            steps.put(n, new ArrayList<>());
+        }
+        int kills = 0;
+        for (int i = 0; i < args.length; i += 2) {
+            kills += add(Path.of(args[i]), Path.of(args[i + 1]), steps);
+        }
+        System.out.printf("Recovery after %d kills (each step: the longest over the survivors of that failure)%n%n",
+                kills);
+        System.out.println("| step | median ms | max ms |");
+        System.out.println("|---|---:|---:|");
+        for (String n : names) {
+            List<Double> v = steps.get(n).stream().sorted().toList();
+            if (v.isEmpty()) {
+                continue;
+            }
+            System.out.printf(java.util.Locale.ROOT, "| %s | %.1f | %.1f |%n", n, v.get(v.size() / 2) / 1000,
+                    v.get(v.size() - 1) / 1000);
+        }
+    }
+
+    private static int add(Path eventsFile, Path repairsFile, Map<String, List<Double>> steps) throws IOException {
+        Map<Integer, Double> injectedByRank = new HashMap<>();
+        List<Kill> kills = new ArrayList<>();
+        for (String line : Files.readAllLines(eventsFile)) {
+            Map<String, String> f = fields(line);
+            double t = micros(Instant.parse(f.get("time")));
+            int rank = Integer.parseInt(f.get("nativeRank"));
+            switch (f.get("event")) {
+                case "failure-injected" -> injectedByRank.put(rank, t);
+                case "failure-detected" -> {
+                    Double injected = injectedByRank.get(rank);
+                    if (injected != null) {
+                        kills.add(new Kill(injected, t, Long.parseLong(f.get("epoch"))));
+                    }
+                }
+                default -> { }
+            }
+        }
+        Map<Long, List<Map<String, String>>> repairs = new HashMap<>();
+        for (String line : Files.readAllLines(repairsFile)) {
+            Map<String, String> f = fields(line);
+            repairs.computeIfAbsent(Long.parseLong(f.get("epoch")), k -> new ArrayList<>()).add(f);
+        }
+        int counted = 0;
+        for (Kill k : kills) {
+            List<Map<String, String>> survivors = repairs.get(k.epoch());
+            if (survivors == null) {
+                continue;   // folded into a later epoch's repair
+            }
+            counted++;
+            steps.get("detection").add(k.detectedMicros() - k.injectedMicros());
+            steps.get("notified-to-start").add(max(survivors, "waited"));
+            steps.get("agree").add(max(survivors, "agree"));
+            steps.get("rebuild").add(max(survivors, "rebuild"));
+            steps.get("records").add(max(survivors, "records"));
+            steps.get("reissue-resend").add(max(survivors, "resend"));
+            steps.get("total").add(max(survivors, "endMicros") - k.injectedMicros());
+        }
+        return counted;
+    }
+
+    private static double max(List<Map<String, String>> rows, String key) {
+        return rows.stream().mapToDouble(r -> Double.parseDouble(r.get(key))).max().orElse(0);
+    }
+
+    private static double micros(Instant t) {
+        return t.getEpochSecond() * 1e6 + t.getNano() / 1e3;
+    }
+
+    static Map<String, String> fields(String jsonLine) {
+        Map<String, String> out = new HashMap<>();
+        Matcher m = FIELD.matcher(jsonLine);
+        while (m.find()) {
+            String v = m.group(2);
+            out.put(m.group(1), v.startsWith("\"") ? v.substring(1, v.length() - 1) : v);
+        }
+        return out;
+    }
+}
