@@ -81,7 +81,9 @@ for ((run = 1; run <= RUNS; run++)); do
     summary=$(grep -o 'summary: [0-9]* failures.*' "$work/err" | head -1)
     echo "run $run: $program ${kills[*]} -> $verdict ($(( $(date +%s) - start )) s) $summary"
     if [ "$verdict" != correct ]; then
+        # kept for a look: the run's stdout and stderr, next to the (deleted) work directory
         cp "$work/err" "$work/../soak-run-$run.err" 2>/dev/null || true
+        cp "$work/out" "$work/../soak-run-$run.out" 2>/dev/null || true
     fi
 done
 echo "soak: $RUNS runs: $correct correct, $wrong wrong, $hung hung, $failed failed"

@@ -11,6 +11,7 @@ import org.fthp.empi.Empi;
 import org.fthp.msglog.ReceiveLog;
 import org.fthp.msglog.SendLog;
 import org.fthp.replication.failure.FailureWatch;
+import org.fthp.replication.failure.Fatal;
 import org.fthp.replication.ops.CollectiveLog;
 import org.fthp.replication.ops.DecisionOp;
 import org.fthp.replication.ops.InFlight;
@@ -61,9 +62,10 @@ final class Repair {
     private static final RepairTimes TIMES = new RepairTimes();
     private static final boolean TRACE = System.getenv("FTHP_TRACE_REPAIR") != null;
 
-    private static void trace(String what) {
+    /** With FTHP_TRACE_REPAIR set, each step of a repair on stderr (built only then). */
+    private static void trace(java.util.function.Supplier<String> what) {
         if (TRACE) {
-            System.err.println("fthp-repair[" + Session.nativeRank() + "] " + what);
+            System.err.println("fthp-repair[" + Session.nativeRank() + "] " + what.get());
             System.err.flush();
         }
     }
@@ -135,9 +137,7 @@ final class Repair {
                 }
             }
         } catch (RuntimeException e) {
-            System.err.println("fthp: repair after a failure failed on native rank " + Session.nativeRank() + ": " + e);
-            System.err.flush();
-            Runtime.getRuntime().halt(70);
+            Fatal.stop("repair after a failure failed on native rank " + Session.nativeRank() + ": " + e, 70);
         } finally {
             InFlight.repairing(false);
             running = false;
@@ -160,14 +160,11 @@ final class Repair {
         boolean promoted = Session.role() == Role.REP && repaired.copyOf(Session.nativeRank()) != null
                 && repaired.copyOf(Session.nativeRank()).role() == Role.CMP;
         if (repaired.copyOf(Session.nativeRank()) == null) {
-            System.err.println("fthp: the coordinators consider native rank " + Session.nativeRank()
-                    + " dead; it stops");
-            System.err.flush();
-            Runtime.getRuntime().halt(71);
+            Fatal.stop("the coordinators consider native rank " + Session.nativeRank() + " dead; it stops", 71);
         }
-        trace("epoch " + failures.epoch() + ": agreeing on " + repaired);
+        trace(() -> "epoch " + failures.epoch() + ": agreeing on " + repaired);
         agree(failures.epoch(), repaired.eworld());
-        trace("agreed");
+        trace(() -> "agreed");
         long t1 = System.nanoTime();
         Session.adopt(repaired);
         Map<Integer, CommStructure> byId = new HashMap<>();
@@ -180,11 +177,11 @@ final class Repair {
         }
         InFlight.settleForwarding();
         long t2 = System.nanoTime();
-        trace("rebuilt " + byId.size() + " communicators, role " + Session.role());
+        trace(() -> "rebuilt " + byId.size() + " communicators, role " + Session.role());
         RecoveryRecords received = exchangeRecords(repaired, byId);
         planReplays(received, byId);
         long t3 = System.nanoTime();
-        trace("exchanged records: " + received.streams().size() + " streams, " + received.twins().size()
+        trace(() -> "exchanged records: " + received.streams().size() + " streams, " + received.twins().size()
                 + " twin, " + received.collectives().size() + " collective; " + InFlight.count() + " in flight");
         InFlight.reissueAll();
         for (CommStructure s : byId.values()) {
@@ -192,7 +189,7 @@ final class Repair {
         }
         resend(received, byId);
         long t4 = System.nanoTime();
-        trace("repaired in " + (t4 - t0) / 1000 + " us: agree " + (t1 - t0) / 1000 + ", rebuild " + (t2 - t1) / 1000
+        trace(() -> "repaired in " + (t4 - t0) / 1000 + " us: agree " + (t1 - t0) / 1000 + ", rebuild " + (t2 - t1) / 1000
                 + ", records " + (t3 - t2) / 1000 + ", reissue+resend " + (t4 - t3) / 1000
                 + (detectedNanos == 0 ? "" : "; waited " + (t0 - detectedNanos) / 1000 + " us before"));
         TIMES.record(detectedNanos == 0 ? 0 : t0 - detectedNanos, t1 - t0, t2 - t1, t3 - t2, t4 - t3, promoted);
@@ -336,7 +333,7 @@ final class Repair {
         for (CommStructure s : byId.values()) {
             CollectiveLog log = CollectiveLog.of(s.commId());
             log.plan(others.getOrDefault(s.commId(), List.of()));
-            trace("comm " + s.commId() + ": completed " + log.completedRecord().through() + " "
+            trace(() -> "comm " + s.commId() + ": completed " + log.completedRecord().through() + " "
                     + java.util.Arrays.toString(log.completedRecord().above()) + ", replays " + log.plannedReplays());
         }
     }

@@ -51,11 +51,9 @@ public final class BlockingCalls {
                 return;
             }
             if (since == started) {
-                System.err.println("fthp: native rank " + nativeRank + ": a process failed while " + what
+                Fatal.stop("native rank " + nativeRank + ": a process failed while " + what
                         + " was rebuilding communicators; Open MPI 4.1 cannot abandon that call, so this process"
-                        + " stops (the job ends unless every rank keeps a copy)");
-                System.err.flush();
-                Runtime.getRuntime().halt(72);
+                        + " stops (the job ends unless every rank keeps a copy)", 72);
             }
         }, "fthp-wedge-watchdog");
         watchdog.setDaemon(true);

@@ -258,6 +258,7 @@ public abstract class NativeOp {
     protected final boolean followingTwin() {
         return twinStep == TwinStep.FOLLOWING;
     }
+
     /**
      * This operation decides for the replica: when it is done, before it
      * completes, {@link #twinPayload()} is sent to the twin with {@code tag}
