@@ -150,6 +150,8 @@ public final class CollectiveOp extends NativeOp {
         next.snapshot = snapshot;
         next.finish = asReplay ? null : finish;
         next.replay = asReplay;
+        // a replica's stand-in must survive a repair that does not promote it: the next one may
+        next.asComputational = asComputational;
         return next;
     }
 
