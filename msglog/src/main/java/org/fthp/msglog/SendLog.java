@@ -1,6 +1,5 @@
 package org.fthp.msglog;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -16,30 +15,27 @@ import java.util.Map;
  * whichever survives can resend.
  *
  * <p>Entries of one (communicator, destination) stream are kept in send-id
- * order. Trimming (dropping what every live copy of the destination has
- * consumed, learned from acknowledgements) comes with repair. Until then a
- * byte limit keeps a long run from exhausting memory: past it the oldest
- * entries are evicted, and the evictions are counted and reported, because a
- * recovery could have needed them.
+ * order. {@link #trimThrough} drops what every live copy of the destination
+ * has consumed (learned from acknowledgements). A byte limit given at
+ * construction evicts the oldest entries beyond it, counted and reported
+ * because a recovery could have needed them; the facade gives no limit and
+ * waits for acknowledgements instead.
  *
- * <p>Entries live off the Java heap, each in its own arena freed the moment
- * the entry goes: hundreds of megabytes of logged payload on the heap made
- * every garbage collection copy them. The log belongs to the thread that
- * sends (the MPI thread).
+ * <p>Entries live off the Java heap ({@link EntryMemory}): hundreds of
+ * megabytes of logged payload on the heap made every garbage collection copy
+ * them. The log belongs to the thread that sends (the MPI thread).
  */
 public final class SendLog {
 
     /** One logged message: the native tag it travelled with and its bytes (header first). */
-    public record Entry(long sendId, int tag, MemorySegment message, Arena arena) {
+    public record Entry(long sendId, int tag, MemorySegment message, EntryMemory.Block block) {
 
         long bytes() {
             return message.byteSize();
         }
-
-        void free() {
-            arena.close();
-        }
     }
+
+    private final EntryMemory memory = new EntryMemory();
 
     private final Map<Long, ArrayDeque<Entry>> streams = new HashMap<>();
     private final long limitBytes;
@@ -70,13 +66,13 @@ public final class SendLog {
             throw new IllegalStateException("send id " + sendId + " to " + dest + " on communicator " + commId
                     + " after " + last.sendId());
         }
-        Arena arena = Arena.ofConfined();
-        MemorySegment copy = arena.allocate(h + p, 8);
+        EntryMemory.Block block = memory.acquire(h + p);
+        MemorySegment copy = block.segment().asSlice(0, h + p);
         MemorySegment.copy(header, 0, copy, 0, h);
         if (p > 0) {
             MemorySegment.copy(payload, 0, copy, h, p);
         }
-        stream.addLast(new Entry(sendId, tag, copy, arena));
+        stream.addLast(new Entry(sendId, tag, copy, block));
         bytes += copy.byteSize();
         peakBytes = Math.max(peakBytes, bytes);
         entries++;
@@ -101,7 +97,7 @@ public final class SendLog {
     private void drop(ArrayDeque<Entry> stream) {
         Entry e = stream.pollFirst();
         bytes -= e.bytes();
-        e.free();
+        memory.release(e.block());
         entries--;
         evicted++;
     }
@@ -118,7 +114,7 @@ public final class SendLog {
         while (stream != null && !stream.isEmpty() && stream.peekFirst().sendId() <= sendId) {
             Entry e = stream.pollFirst();
             freed += e.bytes();
-            e.free();
+            memory.release(e.block());
             entries--;
         }
         bytes -= freed;

@@ -86,8 +86,10 @@ public final class SendOp extends NativeOp {
     /** A logged message on its way again; the log keeps its bytes until it is trimmed. */
     private static final class Resend extends NativeOp {
         Resend(StagingPool pool, Endpoint to, SendLog.Entry entry) {
-            super(pool);
-            MemorySegment message = entry.message();
+            super(pool, entry.message().byteSize());
+            // a copy: acknowledgements may trim the entry, and its memory is reused, before this completes
+            MemorySegment message = staging().asSlice(0, entry.message().byteSize());
+            MemorySegment.copy(entry.message(), 0, message, 0, message.byteSize());
             int flags = MessageHeader.flags(message);
             Channel channel = (flags & MessageHeader.FLAG_INTERNAL) != 0 ? Channel.INTERNAL : Channel.USER;
             long nativeComm = to.comm(channel);
