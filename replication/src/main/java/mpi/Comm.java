@@ -214,6 +214,7 @@ public class Comm implements Freeable, Cloneable {
             return null;
         });
         Session.liveComms().remove(this);
+        org.fthp.replication.ops.CollectiveLog.forget(s.commId());
         structure = null;
     }
 

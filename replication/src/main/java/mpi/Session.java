@@ -43,7 +43,7 @@ final class Session {
     private static MessageRecords records;
     private static final OrphanRequests ORPHANS = new OrphanRequests();
     private static final LiveComms LIVE_COMMS = new LiveComms();
-    /** Native COMM_WORLD's duplicate, for repair's agreement messages only (0 without repair). */
+    /** Native COMM_WORLD's duplicate for the facade's bookkeeping: repair agreement, acknowledgements (0 without replicas). */
     private static long controlComm;
 
     private Session() {}
