@@ -23,15 +23,6 @@ RESULTS="${RESULTS:-$ROOT/bench/target/recovery/$(date +%Y%m%d-%H%M%S)}"
 mkdir -p "$RESULTS"
 RANDOM=$SEED
 
-# 0..n-1 in a random order drawn from $RANDOM (seeded above), so a seed repeats its runs
-shuffled() {
-    local n=$1 i j t
-    local a=($(seq 0 $((n - 1))))
-    for ((i = n - 1; i > 0; i--)); do
-        j=$((RANDOM % (i + 1))); t=${a[$i]}; a[$i]=${a[$j]}; a[$j]=$t
-    done
-    echo "${a[@]}"
-}
 java="$(fthp_jdk_home)/bin/java"
 pairs=()
 kills=0
@@ -39,7 +30,7 @@ job=0
 while ((kills < TARGET_KILLS)); do
     job=$((job + 1))
     n=$((TARGET_KILLS - kills < KILLS_PER_JOB ? TARGET_KILLS - kills : KILLS_PER_JOB))
-    ranks=($(shuffled "$N"))
+    ranks=($(fthp_shuffled "$N"))
     args=()
     for ((k = 0; k < n; k++)); do
         copy=$([ $((RANDOM % 2)) = 0 ] && echo cmp || echo rep)

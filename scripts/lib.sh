@@ -98,3 +98,13 @@ fthp_ensure_built() {
   fi
   return 0
 }
+
+# 0..n-1 in a random order drawn from $RANDOM (seed it first), so a seed repeats its runs
+fthp_shuffled() {
+  local n=$1 i j t
+  local a=($(seq 0 $((n - 1))))
+  for ((i = n - 1; i > 0; i--)); do
+    j=$((RANDOM % (i + 1))); t=${a[$i]}; a[$i]=${a[$j]}; a[$j]=$t
+  done
+  echo "${a[@]}"
+}

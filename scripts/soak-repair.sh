@@ -31,16 +31,6 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 RANDOM=$SEED
 
-# 0..n-1 in a random order drawn from $RANDOM (seeded above), so a seed repeats its runs
-shuffled() {
-    local n=$1 i j t
-    local a=($(seq 0 $((n - 1))))
-    for ((i = n - 1; i > 0; i--)); do
-        j=$((RANDOM % (i + 1))); t=${a[$i]}; a[$i]=${a[$j]}; a[$j]=$t
-    done
-    echo "${a[@]}"
-}
-
 baseline() {
     local program=$1
     if [ ! -f "$work/base-$program" ]; then
@@ -54,7 +44,7 @@ correct=0 wrong=0 hung=0 failed=0
 for ((run = 1; run <= RUNS; run++)); do
     if ((RANDOM % 2)); then program=RepairP2p; else program=RepairCollectives; fi
     baseline "$program"
-    ranks=($(shuffled "$NP"))
+    ranks=($(fthp_shuffled "$NP"))
     count=$((1 + RANDOM % KILLS))
     kills=()
     at=0

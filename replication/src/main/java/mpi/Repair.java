@@ -417,7 +417,6 @@ final class Repair {
                     List<SendLog.Entry> missing = log.missing(s.commId(), p, r.through(), r.above(), lastSent);
                     for (SendLog.Entry e : missing) {
                         Session.orphans().adopt(SendOp.resend(Session.pool(), to, e));
-                        TIMES.resent(e.message().byteSize());
                     }
                 }
             }

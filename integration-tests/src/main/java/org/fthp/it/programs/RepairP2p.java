@@ -4,6 +4,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.IntBuffer;
 
+import static org.fthp.it.programs.RepairWorkload.compute;
+import static org.fthp.it.programs.RepairWorkload.mix;
+
 import mpi.MPI;
 import mpi.Request;
 import mpi.Status;
@@ -95,26 +98,4 @@ public final class RepairP2p {
         }
         MPI.Finalize();
     }
-
-    private static long mix(long a, long b) {
-        long x = a ^ (b + 0x9E3779B97F4A7C15L + (a << 6) + (a >>> 2));
-        x ^= x >>> 31;
-        x *= 0xBF58476D1CE4E5B9L;
-        return x ^ (x >>> 29);
-    }
-
-    /** Busy for about {@code nanos}; what it computes is thrown away, so timing never changes a result. */
-    private static long compute(long state, long nanos) {
-        long end = System.nanoTime() + nanos;
-        long x = state;
-        while (System.nanoTime() < end) {
-            for (int i = 0; i < 64; i++) {
-                x = x * 6364136223846793005L + 1442695040888963407L;
-            }
-        }
-        sink = x;
-        return state;
-    }
-
-    static volatile long sink;
 }

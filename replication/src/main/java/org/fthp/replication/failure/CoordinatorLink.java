@@ -78,7 +78,6 @@ public final class CoordinatorLink implements FailureListener {
 
     @Override
     public void onJobAbort(String reason, int lostRank) {
-        watch.onAbort(reason);
         System.err.println("fthp: the coordinators end the job: " + reason);
     }
 

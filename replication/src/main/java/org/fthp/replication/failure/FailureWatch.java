@@ -18,7 +18,6 @@ public final class FailureWatch {
 
     private final int nativeRank;
     private volatile Snapshot latest = new Snapshot(0, Set.of());
-    private volatile String abortReason;
     private volatile long lastEventNanos;
 
     FailureWatch(int nativeRank) {
@@ -35,17 +34,10 @@ public final class FailureWatch {
         BlockingCalls.failureArrived(nativeRank);
     }
 
-    void onAbort(String reason) {
-        abortReason = reason;
-    }
-
     public Snapshot latest() { return latest; }
 
     public long epoch() { return latest.epoch(); }
 
     /** When the latest failure set arrived (System.nanoTime), 0 if none has. */
     public long lastEventNanos() { return lastEventNanos; }
-
-    /** Set once the coordinators decided the job cannot go on. */
-    public String abortReason() { return abortReason; }
 }

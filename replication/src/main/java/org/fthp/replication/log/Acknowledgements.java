@@ -53,7 +53,6 @@ public final class Acknowledgements {
     private final MemorySegment flag;
     private final MemorySegment status;
     private long trimNanos;
-    private long trimmedBytes;
     private boolean anyUnacked;
 
     public Acknowledgements(SendLog log, long control, Peers peers, Sender sender) {
@@ -143,7 +142,7 @@ public final class Acknowledgements {
                 min = Math.min(min, byCopy.getOrDefault(c, 0L));
             }
             if (min > 0 && min != Long.MAX_VALUE) {
-                trimmedBytes += log.trimThrough(commId, dest, min);
+                log.trimThrough(commId, dest, min);
             }
         }
         trimNanos += System.nanoTime() - t0;
@@ -151,6 +150,4 @@ public final class Acknowledgements {
 
     /** Time spent trimming the log (the paper's "log removal"). */
     public long trimNanos() { return trimNanos; }
-
-    public long trimmedBytes() { return trimmedBytes; }
 }

@@ -159,8 +159,4 @@ public final class CollectiveLog {
     public String plannedReplays() {
         return replays.toString();
     }
-
-    public int commId() {
-        return commId;
-    }
 }

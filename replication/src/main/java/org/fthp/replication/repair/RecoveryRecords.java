@@ -47,7 +47,6 @@ public final class RecoveryRecords {
     public List<Stream> streams() { return streams; }
     public List<Twin> twins() { return twins; }
     public List<Collectives> collectives() { return collectives; }
-    public boolean isEmpty() { return streams.isEmpty() && twins.isEmpty() && collectives.isEmpty(); }
 
     public byte[] encode() {
         int bytes = 0;

@@ -12,19 +12,17 @@ import java.util.List;
 public final class RepairTimes {
 
     /** One repair, in nanoseconds per step. */
-    public record Repair(long waitedNanos, long agreeNanos, long rebuildNanos, long reissueNanos,
-                         long recoverNanos, boolean promoted) {
+    public record Repair(long waitedNanos, long agreeNanos, long rebuildNanos, long recordsNanos,
+                         long resendNanos, boolean promoted) {
         public long totalNanos() {
-            return agreeNanos + rebuildNanos + reissueNanos + recoverNanos;
+            return agreeNanos + rebuildNanos + recordsNanos + resendNanos;
         }
     }
 
     private final List<Repair> repairs = new ArrayList<>();
-    private long resentMessages;
-    private long resentBytes;
 
-    public void record(long waited, long agree, long rebuild, long reissue, long recover, boolean promoted) {
-        repairs.add(new Repair(waited, agree, rebuild, reissue, recover, promoted));
+    public void record(long waited, long agree, long rebuild, long records, long resend, boolean promoted) {
+        repairs.add(new Repair(waited, agree, rebuild, records, resend, promoted));
     }
 
     /**
@@ -43,7 +41,7 @@ public final class RepairTimes {
                         + "\"waited\":%d,\"agree\":%d,\"rebuild\":%d,\"records\":%d,\"resend\":%d,"
                         + "\"promoted\":%b}%n",
                 epoch, nativeRank, end.getEpochSecond() * 1_000_000 + end.getNano() / 1000, r.waitedNanos() / 1000,
-                r.agreeNanos() / 1000, r.rebuildNanos() / 1000, r.reissueNanos() / 1000, r.recoverNanos() / 1000,
+                r.agreeNanos() / 1000, r.rebuildNanos() / 1000, r.recordsNanos() / 1000, r.resendNanos() / 1000,
                 r.promoted());
         try {
             java.nio.file.Files.writeString(java.nio.file.Path.of(path), line, java.nio.file.StandardOpenOption.CREATE,
@@ -53,17 +51,10 @@ public final class RepairTimes {
         }
     }
 
-    public void resent(long bytes) {
-        resentMessages++;
-        resentBytes += bytes;
-    }
-
     public List<Repair> repairs() { return List.copyOf(repairs); }
 
     /** Whether one of the repairs made this process the computational copy. */
     public boolean promoted() {
         return repairs.stream().anyMatch(Repair::promoted);
     }
-    public long resentMessages() { return resentMessages; }
-    public long resentBytes() { return resentBytes; }
 }

@@ -84,9 +84,4 @@ public final class TwinRecords {
         }
         return out;
     }
-
-    /** Bytes held by the forwarded log. */
-    public long bytes() {
-        return forwardedBytes;
-    }
 }
