@@ -109,10 +109,13 @@ public class Comm implements Freeable, Cloneable {
 
     /** Runs a body, routing every failure through the error handler. */
     final <T> T guard(Body<T> body) throws MPIException {
+        Gate.enter();
         try {
             return body.run();
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
+        } finally {
+            Gate.exit();
         }
     }
 
@@ -210,12 +213,12 @@ public class Comm implements Freeable, Cloneable {
             throw fail(Errors.error(MPI.ERR_COMM, "MPI.COMM_WORLD and MPI.COMM_SELF cannot be freed"));
         }
         guard(() -> {
-            Structures.free(s);
+            Structures.free(structure);
+            Session.liveComms().remove(this);
+            org.fthp.replication.ops.CollectiveLog.forget(structure.commId());
+            structure = null;
             return null;
         });
-        Session.liveComms().remove(this);
-        org.fthp.replication.ops.CollectiveLog.forget(s.commId());
-        structure = null;
     }
 
     public final boolean isNull() {
@@ -276,6 +279,7 @@ public class Comm implements Freeable, Cloneable {
 
     private void sendBlocking(Object buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
             throws MPIException {
+        Gate.enter();
         try {   // no guard(lambda) on the hottest paths: every nanosecond shows in small-message latency
             NativeOp[] ops = startSend(buf, count, type, dest, tag, mode);
             if (ops.length == 1) {
@@ -288,6 +292,8 @@ public class Comm implements Freeable, Cloneable {
             }
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
+        } finally {
+            Gate.exit();
         }
     }
 
@@ -296,12 +302,15 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
+        Gate.enter();
         try {
             RecvOp op = startRecv(buf, count, type, source, tag);
             Session.await(op);
             return Requests.status(op);
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
+        } finally {
+            Gate.exit();
         }
     }
 

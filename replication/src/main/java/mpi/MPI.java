@@ -243,13 +243,23 @@ public final class MPI {
     }
 
     public static void Finalize() throws MPIException {
-        check();
-        Session.finish();
+        Gate.enter();
+        try {
+            check();
+            Session.finish();
+        } finally {
+            Gate.exit();
+        }
     }
 
     public static double wtime() throws MPIException {
-        check();
-        return Session.wtime();
+        Gate.enter();
+        try {
+            check();
+            return Session.wtime();
+        } finally {
+            Gate.exit();
+        }
     }
 
     public static double wtick() throws MPIException {
@@ -266,8 +276,13 @@ public final class MPI {
     }
 
     public static String getProcessorName() throws MPIException {
-        check();
-        return Session.processorName();
+        Gate.enter();
+        try {
+            check();
+            return Session.processorName();
+        } finally {
+            Gate.exit();
+        }
     }
 
     public static boolean isInitialized() throws MPIException {

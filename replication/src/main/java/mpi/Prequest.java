@@ -38,19 +38,24 @@ public final class Prequest extends Request {
     }
 
     public void start() throws MPIException {
-        MPI.check();
-        if (freed || starter == null) {
-            throw Errors.error(MPI.ERR_REQUEST, "persistent request has been freed");
-        }
-        if (ops != null) {
-            throw Errors.error(MPI.ERR_REQUEST, "persistent request is already active");
-        }
+        Gate.enter();
         try {
-            NativeOp[] started = starter.start();
-            ops = started;
-            setResult(started[started.length - 1]);
-        } catch (MPIException | RuntimeException e) {
-            throw comm.fail(e);
+            MPI.check();
+            if (freed || starter == null) {
+                throw Errors.error(MPI.ERR_REQUEST, "persistent request has been freed");
+            }
+            if (ops != null) {
+                throw Errors.error(MPI.ERR_REQUEST, "persistent request is already active");
+            }
+            try {
+                NativeOp[] started = starter.start();
+                ops = started;
+                setResult(started[started.length - 1]);
+            } catch (MPIException | RuntimeException e) {
+                throw comm.fail(e);
+            }
+        } finally {
+            Gate.exit();
         }
     }
 
@@ -62,8 +67,13 @@ public final class Prequest extends Request {
 
     @Override
     public void free() throws MPIException {
-        super.free();
-        freed = true;
-        handle = 0;
+        Gate.enter();
+        try {
+            super.free();
+            freed = true;
+            handle = 0;
+        } finally {
+            Gate.exit();
+        }
     }
 }

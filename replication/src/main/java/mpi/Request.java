@@ -93,25 +93,35 @@ public class Request implements Freeable {
 
     @Override
     public void free() throws MPIException {
-        MPI.check();
-        if (ops != null) {
-            for (NativeOp op : ops) {
-                Session.orphans().adopt(op);
+        Gate.enter();
+        try {
+            MPI.check();
+            if (ops != null) {
+                for (NativeOp op : ops) {
+                    Session.orphans().adopt(op);
+                }
             }
+            retire();
+        } finally {
+            Gate.exit();
         }
-        retire();
     }
 
     public final void cancel() throws MPIException {
-        MPI.check();
-        if (ops != null) {
-            try {
-                for (NativeOp op : ops) {
-                    op.cancel();
+        Gate.enter();
+        try {
+            MPI.check();
+            if (ops != null) {
+                try {
+                    for (NativeOp op : ops) {
+                        op.cancel();
+                    }
+                } catch (RuntimeException e) {
+                    throw failure(e);
                 }
-            } catch (RuntimeException e) {
-                throw failure(e);
             }
+        } finally {
+            Gate.exit();
         }
     }
 
@@ -128,12 +138,17 @@ public class Request implements Freeable {
     }
 
     public final Status waitStatus() throws MPIException {
-        MPI.check();
-        if (ops == null) {
-            return emptyStatus();
+        Gate.enter();
+        try {
+            MPI.check();
+            if (ops == null) {
+                return emptyStatus();
+            }
+            awaitDone();
+            return complete();
+        } finally {
+            Gate.exit();
         }
-        awaitDone();
-        return complete();
     }
 
     /** Progresses this request until it is done (not yet completed for the program). */
@@ -172,19 +187,29 @@ public class Request implements Freeable {
     }
 
     public final Status testStatus() throws MPIException {
-        MPI.check();
-        if (ops == null) {
-            return emptyStatus();
+        Gate.enter();
+        try {
+            MPI.check();
+            if (ops == null) {
+                return emptyStatus();
+            }
+            return doneNow() ? complete() : null;
+        } finally {
+            Gate.exit();
         }
-        return doneNow() ? complete() : null;
     }
 
     public final Status getStatus() throws MPIException {
-        MPI.check();
-        if (ops == null) {
-            return emptyStatus();
+        Gate.enter();
+        try {
+            MPI.check();
+            if (ops == null) {
+                return emptyStatus();
+            }
+            return doneNow() ? (resultOp == null ? emptyStatus() : Requests.status(resultOp)) : null;
+        } finally {
+            Gate.exit();
         }
-        return doneNow() ? (resultOp == null ? emptyStatus() : Requests.status(resultOp)) : null;
     }
 
     public final boolean test() throws MPIException {
@@ -234,26 +259,31 @@ public class Request implements Freeable {
     }
 
     public static Status waitAnyStatus(Request[] requests) throws MPIException {
-        MPI.check();
-        if (!anyActive(requests)) {
-            return emptyStatus().withIndex(MPI.UNDEFINED);
-        }
-        CommStructure t = Twins.world();
-        int i;
-        long[] d = Twins.follows(t) ? Twins.await(t, 1) : null;
-        if (d != null) {
-            i = (int) d[0];
-            requests[i].awaitDone();
-        } else {
-            IdleStrategy idle = new IdleStrategy();
-            idle.reset();
-            while ((i = pollAny(requests)) < 0) {
-                Session.progress();
-                idle.idle();
+        Gate.enter();
+        try {
+            MPI.check();
+            if (!anyActive(requests)) {
+                return emptyStatus().withIndex(MPI.UNDEFINED);
             }
-            Twins.decide(t, i);
+            CommStructure t = Twins.world();
+            int i;
+            long[] d = Twins.follows(t) ? Twins.await(t, 1) : null;
+            if (d != null) {
+                i = (int) d[0];
+                requests[i].awaitDone();
+            } else {
+                IdleStrategy idle = new IdleStrategy();
+                idle.reset();
+                while ((i = pollAny(requests)) < 0) {
+                    Session.progress();
+                    idle.idle();
+                }
+                Twins.decide(t, i);
+            }
+            return requests[i].complete().withIndex(i);
+        } finally {
+            Gate.exit();
         }
-        return requests[i].complete().withIndex(i);
     }
 
     public static int waitAny(Request[] requests) throws MPIException {
@@ -261,25 +291,30 @@ public class Request implements Freeable {
     }
 
     public static Status testAnyStatus(Request[] requests) throws MPIException {
-        MPI.check();
-        if (!anyActive(requests)) {
-            return emptyStatus().withIndex(MPI.UNDEFINED);
-        }
-        CommStructure t = Twins.world();
-        int i;
-        long[] d = Twins.follows(t) ? Twins.await(t, 1) : null;
-        if (d != null) {
-            i = (int) d[0];
-            if (i < 0) {
-                pollAny(requests);
-                return null;
+        Gate.enter();
+        try {
+            MPI.check();
+            if (!anyActive(requests)) {
+                return emptyStatus().withIndex(MPI.UNDEFINED);
             }
-            requests[i].awaitDone();
-        } else {
-            i = pollAny(requests);
-            Twins.decide(t, i);
+            CommStructure t = Twins.world();
+            int i;
+            long[] d = Twins.follows(t) ? Twins.await(t, 1) : null;
+            if (d != null) {
+                i = (int) d[0];
+                if (i < 0) {
+                    pollAny(requests);
+                    return null;
+                }
+                requests[i].awaitDone();
+            } else {
+                i = pollAny(requests);
+                Twins.decide(t, i);
+            }
+            return i < 0 ? null : requests[i].complete().withIndex(i);
+        } finally {
+            Gate.exit();
         }
-        return i < 0 ? null : requests[i].complete().withIndex(i);
     }
 
     public static int testAny(Request[] requests) throws MPIException {
@@ -288,9 +323,14 @@ public class Request implements Freeable {
     }
 
     public static Status[] waitAllStatus(Request[] requests) throws MPIException {
-        MPI.check();
-        awaitAll(requests);
-        return completeAll(requests);
+        Gate.enter();
+        try {
+            MPI.check();
+            awaitAll(requests);
+            return completeAll(requests);
+        } finally {
+            Gate.exit();
+        }
     }
 
     private static Status[] completeAll(Request[] requests) {
@@ -307,20 +347,25 @@ public class Request implements Freeable {
     }
 
     public static Status[] testAllStatus(Request[] requests) throws MPIException {
-        MPI.check();
-        CommStructure t = Twins.world();
-        long[] d = Twins.follows(t) ? Twins.await(t, 1) : null;
-        if (d != null) {
-            if (d[0] == 0) {
-                pollAll(requests);
-                return null;
+        Gate.enter();
+        try {
+            MPI.check();
+            CommStructure t = Twins.world();
+            long[] d = Twins.follows(t) ? Twins.await(t, 1) : null;
+            if (d != null) {
+                if (d[0] == 0) {
+                    pollAll(requests);
+                    return null;
+                }
+                awaitAll(requests);
+                return completeAll(requests);
             }
-            awaitAll(requests);
-            return completeAll(requests);
+            boolean all = pollAll(requests);
+            Twins.decide(t, all ? 1 : 0);
+            return all ? completeAll(requests) : null;
+        } finally {
+            Gate.exit();
         }
-        boolean all = pollAll(requests);
-        Twins.decide(t, all ? 1 : 0);
-        return all ? completeAll(requests) : null;
     }
 
     public static boolean testAll(Request[] requests) throws MPIException {
@@ -379,8 +424,13 @@ public class Request implements Freeable {
     }
 
     public static Status[] waitSomeStatus(Request[] requests) throws MPIException {
-        MPI.check();
-        return collectSome(requests, true);
+        Gate.enter();
+        try {
+            MPI.check();
+            return collectSome(requests, true);
+        } finally {
+            Gate.exit();
+        }
     }
 
     public static int[] waitSome(Request[] requests) throws MPIException {
@@ -388,15 +438,25 @@ public class Request implements Freeable {
     }
 
     public static Status[] testSomeStatus(Request[] requests) throws MPIException {
-        MPI.check();
-        Status[] s = collectSome(requests, false);
-        return s == null ? new Status[0] : s;
+        Gate.enter();
+        try {
+            MPI.check();
+            Status[] s = collectSome(requests, false);
+            return s == null ? new Status[0] : s;
+        } finally {
+            Gate.exit();
+        }
     }
 
     public static int[] testSome(Request[] requests) throws MPIException {
-        MPI.check();
-        Status[] s = collectSome(requests, false);
-        return s == null ? new int[0] : indexes(s);
+        Gate.enter();
+        try {
+            MPI.check();
+            Status[] s = collectSome(requests, false);
+            return s == null ? new int[0] : indexes(s);
+        } finally {
+            Gate.exit();
+        }
     }
 
     private static int[] indexes(Status[] statuses) {

@@ -45,6 +45,7 @@ final class Session {
     private static final LiveComms LIVE_COMMS = new LiveComms();
     /** Native COMM_WORLD's duplicate for the facade's bookkeeping: repair agreement, acknowledgements (0 without replicas). */
     private static long controlComm;
+    private static RepairThread repairThread;
 
     private Session() {}
 
@@ -61,7 +62,8 @@ final class Session {
         int provided;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ValueLayout.JAVA_INT);
-            Empi.initThread(MemorySegment.NULL, MemorySegment.NULL, required, out);
+            // at least SERIALIZED natively: the repair thread calls the library while the program computes
+            Empi.initThread(MemorySegment.NULL, MemorySegment.NULL, Math.max(required, MPI.THREAD_SERIALIZED), out);
             provided = out.get(ValueLayout.JAVA_INT, 0);
             Empi.commSetErrhandler(Empi.COMM_WORLD, Empi.ERRORS_RETURN);
             Empi.commSetErrhandler(Empi.COMM_SELF, Empi.ERRORS_RETURN);
@@ -97,6 +99,9 @@ final class Session {
             coordinator = connectCoordinator(nativeRank, nativeSize);
             if (coordinator != null && layout.replicas() > 0) {
                 Repair.warmUp();
+                if (provided >= MPI.THREAD_SERIALIZED) {
+                    repairThread = RepairThread.start(coordinator.watch());
+                }
             }
             RunStatistics.markReady(nativeRank);
         } catch (EmpiException e) {
@@ -104,7 +109,7 @@ final class Session {
         }
         // the facade's own state (send ids, collective sequences, pools' shared stacks aside) is
         // not guarded for concurrent calls: promise no more than one thread at a time
-        threadLevel = Math.min(provided, MPI.THREAD_SERIALIZED);
+        threadLevel = Math.min(provided, Math.min(Math.max(required, MPI.THREAD_SINGLE), MPI.THREAD_SERIALIZED));
         mainThread = Thread.currentThread();
         initialized = true;
         return threadLevel;
@@ -125,6 +130,9 @@ final class Session {
         try {
             System.out.flush();
             System.err.flush();
+            if (repairThread != null) {
+                repairThread.stop();
+            }
             ORPHANS.drain();
             var watch = failureWatch();
             RunStatistics.write(nativeRank, logicalRank, role == Role.REP, records,

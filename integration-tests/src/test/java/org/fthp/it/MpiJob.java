@@ -60,6 +60,12 @@ public final class MpiJob {
     /** As {@link #run}, with fthp-run options (before "--") such as {@code --nodes 2}. */
     public static Result runWith(List<String> launcherOptions, int np, Duration timeout, Class<?> program,
                                  String... args) {
+        return runWith(launcherOptions, java.util.Map.of(), np, timeout, program, args);
+    }
+
+    /** As above, with extra environment variables for the launcher and every process. */
+    public static Result runWith(List<String> launcherOptions, java.util.Map<String, String> env, int np,
+                                 Duration timeout, Class<?> program, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(home().resolve("bin/fthp-run").toString());
         cmd.add("-np");
@@ -72,7 +78,7 @@ public final class MpiJob {
         cmd.add(System.getProperty("fthp.programs", "target/classes"));
         cmd.add(program.getName());
         cmd.addAll(List.of(args));
-        return exec(cmd, timeout);
+        return exec(cmd, timeout, env);
     }
 
     static Result exec(List<String> cmd, Duration timeout) {

@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 
 import org.fthp.it.programs.RepairCollectives;
 import org.fthp.it.programs.RepairP2p;
+import org.fthp.it.programs.RepairWhileComputing;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -86,6 +87,29 @@ class RepairTest {
         MpiJob.Result r = MpiJob.runWith(options, 4, TIMEOUT, RepairP2p.class, "3000", "2000");
         assertEquals(4, r.exitCode(), "the coordinators end the job:\n" + r.stderr());
         assertTrue(r.stderr().contains("logical rank 2 lost all its copies"), r.stderr());
+    }
+
+    /**
+     * Every rank computes outside MPI for 8 s when a process is killed 2 s
+     * after start-up: the survivors' repair threads must repair then, not
+     * when the program next calls MPI. Each process's repair log gives the
+     * time from the failure's announcement to its repair's start; without
+     * the repair thread it would be the rest of the stretch, about 6 s.
+     */
+    @Test
+    void repairsWhileEveryRankComputesOutsideMpi() throws Exception {
+        List<String> expected = MpiJob.run(4, TIMEOUT, RepairWhileComputing.class).assertSuccess().lines();
+        Path repairs = dir.resolve("repairs.jsonl");
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "4", "--kill", "1:cmp@2"),
+                Map.of("FTHP_REPAIR_LOG", repairs.toString()), 4, TIMEOUT, RepairWhileComputing.class)
+                .assertSuccess();
+        assertEquals(expected, r.lines(), "stdout differs from the failure-free run\n--- stderr ---\n" + r.stderr());
+        List<String> log = Files.readAllLines(repairs);
+        assertEquals(7, log.size(), "one repair per survivor: " + log);
+        for (String line : log) {
+            long waitedMicros = Long.parseLong(line.replaceAll(".*\"waited\":(\\d+).*", "$1"));
+            assertTrue(waitedMicros < 3_000_000, "a survivor waited for the end of the computation to repair: " + line);
+        }
     }
 
     private void assertSurvives(Class<?> program, int np, int replicas, List<String> kills) throws Exception {

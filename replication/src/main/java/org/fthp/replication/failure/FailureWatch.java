@@ -19,6 +19,7 @@ public final class FailureWatch {
     private final int nativeRank;
     private volatile Snapshot latest = new Snapshot(0, Set.of());
     private volatile long lastEventNanos;
+    private volatile Thread waiter;
 
     FailureWatch(int nativeRank) {
         this.nativeRank = nativeRank;
@@ -32,6 +33,15 @@ public final class FailureWatch {
         lastEventNanos = System.nanoTime();
         latest = new Snapshot(epoch, dead);
         BlockingCalls.failureArrived(nativeRank);
+        Thread w = waiter;
+        if (w != null) {
+            java.util.concurrent.locks.LockSupport.unpark(w);
+        }
+    }
+
+    /** The thread to wake (unpark) when a new failure set arrives: the repair thread. */
+    public void wake(Thread thread) {
+        this.waiter = thread;
     }
 
     public Snapshot latest() { return latest; }

@@ -34,8 +34,8 @@ public final class ReplicaOutput {
         if (ledger == null) {
             return;
         }
-        System.setOut(counted(FileDescriptor.out, OutputLedger.STDOUT, 0, 0, ledger));
-        System.setErr(counted(FileDescriptor.err, OutputLedger.STDERR, 0, 0, ledger));
+        System.setOut(new PrintStream(counted(FileDescriptor.out, OutputLedger.STDOUT, 0, 0, ledger), true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(counted(FileDescriptor.err, OutputLedger.STDERR, 0, 0, ledger), true, StandardCharsets.UTF_8));
     }
 
     public static void install(int logicalRank, boolean show) {
@@ -63,27 +63,35 @@ public final class ReplicaOutput {
         err = null;
     }
 
+    /**
+     * Under the ring's lock, so a line the program is printing right now (the
+     * repair thread may promote while the program computes) is either in the
+     * ring already, and reprinted if the twin had not, or goes on to the new
+     * stream: nothing between the two is lost.
+     */
     private static PrintStream takeOver(Ring mine, FileDescriptor fd, int stream) {
-        long twin = ledger == null ? mine.written : ledger.written(stream);
-        long skip = 0;
-        try {
-            if (twin < mine.written) {
-                byte[] missed = mine.since(twin);
-                new FileOutputStream(fd).write(missed);
-            } else {
-                skip = twin - mine.written;
+        synchronized (mine) {
+            long twin = ledger == null ? mine.written : ledger.written(stream);
+            long skip = 0;
+            try {
+                if (twin < mine.written) {
+                    byte[] missed = mine.since(twin);
+                    new FileOutputStream(fd).write(missed);
+                } else {
+                    skip = twin - mine.written;
+                }
+            } catch (IOException e) {
+                // nowhere left to report it
             }
-        } catch (IOException e) {
-            // nowhere left to report it
+            OutputStream next = counted(fd, stream, Math.max(twin, mine.written), skip, null);
+            mine.successor = next;
+            return new PrintStream(next, true, StandardCharsets.UTF_8);
         }
-        return counted(fd, stream, Math.max(twin, mine.written), skip, null);
     }
 
     /** Buffered above the counter, so the count is what reached the kernel; flushed at every line. */
-    private static PrintStream counted(FileDescriptor fd, int stream, long written, long skip, OutputLedger to) {
-        return new PrintStream(new BufferedOutputStream(
-                new CountingOutput(new FileOutputStream(fd), to, stream, written, skip), 8192),
-                true, StandardCharsets.UTF_8);
+    private static OutputStream counted(FileDescriptor fd, int stream, long written, long skip, OutputLedger to) {
+        return new BufferedOutputStream(new CountingOutput(new FileOutputStream(fd), to, stream, written, skip), 8192);
     }
 
     /** A replica's output: counted, the latest bytes kept, optionally shown. */
@@ -91,6 +99,8 @@ public final class ReplicaOutput {
         private final byte[] ring = new byte[RING_BYTES];
         private final OutputStream show;
         long written;
+        /** After promotion: where writes through a stream taken before it go. */
+        OutputStream successor;
 
         Ring(OutputStream show) {
             this.show = show;
@@ -98,6 +108,10 @@ public final class ReplicaOutput {
 
         @Override
         public synchronized void write(int b) throws IOException {
+            if (successor != null) {
+                successor.write(b);
+                return;
+            }
             ring[(int) (written++ % ring.length)] = (byte) b;
             if (show != null) {
                 show.write(b);
@@ -106,6 +120,10 @@ public final class ReplicaOutput {
 
         @Override
         public synchronized void write(byte[] b, int off, int len) throws IOException {
+            if (successor != null) {
+                successor.write(b, off, len);
+                return;
+            }
             for (int i = 0; i < len; i++) {
                 ring[(int) ((written + i) % ring.length)] = b[off + i];
             }
@@ -116,8 +134,10 @@ public final class ReplicaOutput {
         }
 
         @Override
-        public void flush() throws IOException {
-            if (show != null) {
+        public synchronized void flush() throws IOException {
+            if (successor != null) {
+                successor.flush();
+            } else if (show != null) {
                 show.flush();
             }
         }

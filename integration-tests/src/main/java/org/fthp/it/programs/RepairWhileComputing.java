@@ -1,0 +1,50 @@
+package org.fthp.it.programs;
+
+import static org.fthp.it.programs.RepairWorkload.compute;
+import static org.fthp.it.programs.RepairWorkload.mix;
+
+import mpi.MPI;
+
+/**
+ * A long stretch of computation outside MPI between two phases of ring
+ * shifts: a failure during the stretch must be repaired by the repair
+ * thread while every rank computes, not at the next MPI call.
+ *
+ * <p>Arguments: iterations per phase (default 200), seconds of computation
+ * between the phases (default 8).
+ */
+public final class RepairWhileComputing {
+
+    public static void main(String[] args) throws Exception {
+        MPI.Init(args);
+        int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 200;
+        double stretch = args.length > 1 ? Double.parseDouble(args[1]) : 8;
+        var world = MPI.COMM_WORLD;
+        int rank = world.getRank();
+        int size = world.getSize();
+        long state = 0x9E3779B97F4A7C15L * (rank + 1);
+        state = shifts(world, rank, size, state, iterations);
+        state = compute(state, (long) (stretch * 1e9));
+        state = shifts(world, rank, size, state, iterations);
+        long[] all = new long[size];
+        world.gather(new long[] {state}, 1, MPI.LONG, all, 1, MPI.LONG, 0);
+        if (rank == 0) {
+            for (int k = 0; k < size; k++) {
+                System.out.printf("RepairWhileComputing rank %d state %016x%n", k, all[k]);
+            }
+            System.out.println("RepairWhileComputing OK");
+        }
+        MPI.Finalize();
+    }
+
+    private static long shifts(mpi.Intracomm world, int rank, int size, long state, int iterations)
+            throws mpi.MPIException {
+        for (int it = 0; it < iterations; it++) {
+            long[] got = new long[1];
+            world.sendRecv(new long[] {state}, 1, MPI.LONG, (rank + 1) % size, 1, got, 1, MPI.LONG,
+                    (rank + size - 1) % size, 1);
+            state = mix(state, got[0]);
+        }
+        return state;
+    }
+}
