@@ -21,15 +21,27 @@ final class OrphanRequests {
         }
     }
 
+    /**
+     * Polls every orphan once. An orphan completing may adopt new ones (a
+     * receive's completion sends an acknowledgement), so this walks by index
+     * and lets the list grow underneath.
+     */
     synchronized void progress() {
-        if (!ops.isEmpty()) {
-            ops.removeIf(op -> {
-                try {
-                    return op.poll();
-                } catch (RuntimeException e) {
-                    return true; // nobody is left to report it to
-                }
-            });
+        for (int i = 0; i < ops.size(); ) {
+            NativeOp op = ops.get(i);
+            boolean done;
+            try {
+                done = op.poll();
+            } catch (RuntimeException e) {
+                done = true;   // nobody is left to report it to
+            }
+            if (done) {
+                int last = ops.size() - 1;
+                ops.set(i, ops.get(last));
+                ops.remove(last);
+            } else {
+                i++;
+            }
         }
     }
 

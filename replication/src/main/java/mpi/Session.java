@@ -92,9 +92,11 @@ final class Session {
             LIVE_COMMS.add(MPI.COMM_SELF);
             if (layout.replicas() > 0) {
                 controlComm = Structures.dupBlocking(Empi.COMM_WORLD);
-                records.acknowledgeWith(new Acknowledgements(records.sendLog(), controlComm, new AckPeers(),
+                Acknowledgements acks = new Acknowledgements(records.sendLog(), controlComm, new AckPeers(),
                         (to, comm, rank, through) -> ORPHANS.adopt(
-                                ControlSend.send(pool, controlComm, to, Acknowledgements.TAG, comm, rank, through))));
+                                ControlSend.send(pool, controlComm, to, Acknowledgements.TAG, comm, rank, through)));
+                records.acknowledgeWith(acks);
+                org.fthp.replication.structure.TwinLink.acknowledgeWith(acks::twinReceived);
             }
             coordinator = connectCoordinator(nativeRank, nativeSize);
             if (coordinator != null && layout.replicas() > 0) {
@@ -261,6 +263,19 @@ final class Session {
         public int selfRank(int commId) {
             CommStructure s = LIVE_COMMS.byId(commId);
             return s == null ? -1 : s.rank();
+        }
+
+        @Override
+        public int computationalTwin() {
+            return role == Role.REP ? layout.cmpNative(logicalRank) : -1;
+        }
+
+        @Override
+        public void twinReceived(int commId, long through) {
+            CommStructure s = LIVE_COMMS.byId(commId);
+            if (s != null) {
+                s.twinRecords().trimThrough(through);
+            }
         }
     }
 

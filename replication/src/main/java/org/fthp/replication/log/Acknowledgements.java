@@ -31,6 +31,12 @@ public final class Acknowledgements {
 
         /** This process's rank in communicator {@code commId} (as its peers address it). */
         int selfRank(int commId);
+
+        /** A replica's computational twin (native rank), or -1 when this process has none or is not a replica. */
+        int computationalTwin();
+
+        /** This computational copy's replica has received every decision on {@code commId} up to {@code through}. */
+        void twinReceived(int commId, long through);
     }
 
     /** Sends one acknowledgement; the caller progresses it to completion. */
@@ -40,6 +46,8 @@ public final class Acknowledgements {
 
     public static final int TAG = 0x3001;
     static final int EVERY = 64;
+    /** The "receiver rank" of a twin acknowledgement, and the "source" of its stream here. */
+    static final int TWIN = -1;
     private static final long IDLE_NANOS = 2_000_000;
 
     private final SendLog log;
@@ -84,7 +92,21 @@ public final class Acknowledgements {
         }
     }
 
+    /** A replica received its twin's decisions on {@code commId} up to {@code through}. */
+    public void twinReceived(int commId, long through) {
+        consumed(commId, TWIN, through);
+    }
+
     private void acknowledge(int commId, int source, long[] s) {
+        if (source == TWIN) {
+            int twin = peers.computationalTwin();
+            if (twin >= 0 && s[0] > 0) {
+                sender.send(twin, commId, TWIN, s[0]);
+            }
+            s[1] = 0;
+            s[2] = System.nanoTime();
+            return;
+        }
         int[] to = peers.copies(commId, source);
         int me = peers.selfRank(commId);
         if (to != null && me >= 0 && s[0] > 0) {
@@ -112,7 +134,13 @@ public final class Acknowledgements {
             int dest = inbox.get(ValueLayout.JAVA_INT, 4);
             long through = inbox.get(ValueLayout.JAVA_LONG, 8);
             post();
-            trim(commId, dest, from, through);
+            if (dest == TWIN) {
+                long t0 = System.nanoTime();
+                peers.twinReceived(commId, through);
+                trimNanos += System.nanoTime() - t0;
+            } else {
+                trim(commId, dest, from, through);
+            }
         }
         if (anyUnacked) {
             long now = System.nanoTime();

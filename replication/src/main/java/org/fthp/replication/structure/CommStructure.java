@@ -82,7 +82,8 @@ public final class CommStructure {
             this.twin = null;
         } else {
             // in CMP_REP_INTERCOMM the CMP group is in member order, the REP group in replica order
-            this.twin = new TwinLink(natives.cmpRep(), role == Role.CMP ? members.repRank(self) : self, role, state);
+            this.twin = new TwinLink(commId, natives.cmpRep(), role == Role.CMP ? members.repRank(self) : self, role,
+                    state);
         }
     }
 

@@ -20,12 +20,22 @@ public final class TwinLink {
     /** Tags stay below Open MPI's minimum guaranteed tag bound (2^15 would do; 2^30 is ours). */
     private static final int TAG_MASK = 0x3fffffff;
 
+    /** Told how far a replica has received its twin's decisions, so the twin can drop them from its log. */
+    @FunctionalInterface
+    public interface Acknowledger {
+        void received(int commId, long through);
+    }
+
+    private static Acknowledger acknowledger;
+
+    private final int commId;
     private final long comm;
     private final int twinRank;
     private final Role role;
     private final LogicalState state;
 
-    TwinLink(long comm, int twinRank, Role role, LogicalState state) {
+    TwinLink(int commId, long comm, int twinRank, Role role, LogicalState state) {
+        this.commId = commId;
         this.comm = comm;
         this.twinRank = twinRank;
         this.role = role;
@@ -51,9 +61,19 @@ public final class TwinLink {
         state.twinRecords.forwarded(tag, data);
     }
 
+    /** Set once, at start-up of a replicated job: where a replica's received decisions are acknowledged. */
+    public static void acknowledgeWith(Acknowledger a) {
+        acknowledger = a;
+    }
+
     /** The replica received decision {@code tag}. */
     public void received(int tag) {
-        state.twinRecords.received(tag);
+        TwinRecords records = state.twinRecords;
+        records.received(tag);
+        Acknowledger a = acknowledger;
+        if (a != null) {
+            a.received(commId, records.receivedThrough());
+        }
     }
 
     public TwinRecords records() {

@@ -16,9 +16,11 @@ import org.fthp.msglog.ReceiveLog;
  * received one when the native communicators were replaced gets it again),
  * and the ones a replica received (what it tells its twin at a repair).
  *
- * <p>The forwarded log is bounded ({@code -Dfthp.twinLog.limitBytes}, 64 MiB
- * with 64 bytes counted per entry); a replica acknowledges what it received
- * at every repair, which trims it.
+ * <p>The replica acknowledges what it received (with the message
+ * acknowledgements, {@code log.Acknowledgements}) and at every repair; both
+ * trim the forwarded log. A bound ({@code -Dfthp.twinLog.limitBytes}, 64 MiB
+ * with 64 bytes counted per entry) caps it should a replica stop
+ * acknowledging; a repair that then needs an evicted entry fails loudly.
  */
 public final class TwinRecords {
 
@@ -51,6 +53,15 @@ public final class TwinRecords {
             received = new ReceiveLog();
         }
         received.consumed(0, 0, tag + 1L);
+    }
+
+    /** The replica acknowledged every decision up to this count: none of them can be needed again. */
+    public void trimThrough(long through) {
+        var done = forwarded.headMap(through, true);
+        for (byte[] b : done.values()) {
+            forwardedBytes -= b.length + ENTRY_OVERHEAD;
+        }
+        done.clear();
     }
 
     /** Decisions received: every one up to this count, plus {@link #receivedAbove()}. */
