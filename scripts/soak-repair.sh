@@ -74,6 +74,7 @@ for ((run = 1; run <= RUNS; run++)); do
         # kept for a look: the run's stdout and stderr, next to the (deleted) work directory
         cp "$work/err" "$work/../soak-run-$run.err" 2>/dev/null || true
         cp "$work/out" "$work/../soak-run-$run.out" 2>/dev/null || true
+        cp "$work/base-$program" "$work/../soak-run-$run.expected" 2>/dev/null || true
     fi
 done
 echo "soak: $RUNS runs: $correct correct, $wrong wrong, $hung hung, $failed failed"
