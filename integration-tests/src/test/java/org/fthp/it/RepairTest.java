@@ -112,6 +112,21 @@ class RepairTest {
         }
     }
 
+    /**
+     * Ranks 0, 2 and 3 wait in a blocking receive from rank 1 while it
+     * computes for 8 s and two processes die: the receive, restarted on the
+     * first repair's communicators, must be restarted again on the second's.
+     */
+    @Test
+    void aReceivePendingThroughTwoRepairsCompletes() throws Exception {
+        String[] args = {"200", "8", "one"};
+        List<String> expected = MpiJob.run(4, TIMEOUT, RepairWhileComputing.class, args).assertSuccess().lines();
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "4", "--kill", "2:cmp@1.5", "--kill", "3:rep@3.5"),
+                4, TIMEOUT, RepairWhileComputing.class, args).assertSuccess();
+        assertEquals(expected, r.lines(), "stdout differs from the failure-free run\n--- stderr ---\n" + r.stderr());
+        assertTrue(r.stderr().contains("summary: 2 failures detected, 1 promotions, 2 repairs"), r.stderr());
+    }
+
     private void assertSurvives(Class<?> program, int np, int replicas, List<String> kills) throws Exception {
         List<String> expected = FAILURE_FREE.computeIfAbsent(program.getName() + "@" + np,
                 k -> MpiJob.run(np, TIMEOUT, program, WORKLOAD).assertSuccess().lines());

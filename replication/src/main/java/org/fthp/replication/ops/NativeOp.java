@@ -38,8 +38,13 @@ public abstract class NativeOp {
     /** Links in the list of operations in flight (repair walks it in the order they were started). */
     NativeOp newer;
     NativeOp older;
-    /** Started by a repair, for the repair: a later repair drops it rather than start it again. */
-    private final boolean bornInRepair = InFlight.repairing();
+    /**
+     * Started by a repair, for the repair (a communicator it builds, a
+     * replay, a resend): a later repair drops it rather than start it again,
+     * since that repair plans its own. A replacement for an operation of the
+     * program is not one of these: it must carry on through every later repair.
+     */
+    private boolean bornInRepair = InFlight.repairing();
 
     /** Where the operation stands with the process's twin (DESIGN §7). */
     private enum TwinStep {
@@ -218,6 +223,7 @@ public abstract class NativeOp {
             complete = true;
             onComplete();
         } else {
+            next.bornInRepair = bornInRepair;
             successor = next;
         }
     }
