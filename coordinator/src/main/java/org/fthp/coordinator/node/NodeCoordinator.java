@@ -179,8 +179,9 @@ public final class NodeCoordinator implements AutoCloseable {
             }
         }
         if (failed == null) {
-            LOG.log(Level.INFO, "coordinator node {0}: reported pid {1} is not a live registered process",
-                    new Object[] {nodeId(), pid});
+            // the usual case when the lost connection came first: the same death, already handled
+            LOG.log(Level.FINE, "coordinator node {0}: reported pid {1} is not a live registered process",
+                    new Object[] {nodeId(), Long.toString(pid)});
             return false;
         }
         channel.close();
@@ -228,7 +229,7 @@ public final class NodeCoordinator implements AutoCloseable {
             }
         }
         LOG.log(Level.INFO, "coordinator node {0}: reported pid {1} did not register here",
-                new Object[] {nodeId(), pid});
+                new Object[] {nodeId(), Long.toString(pid)});
         unownedPidReported(pid, nodeId());
     }
 
