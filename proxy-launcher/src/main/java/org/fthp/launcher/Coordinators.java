@@ -25,6 +25,11 @@ import java.util.function.Consumer;
  * <p>The per-job secret is generated here and handed over in the environment
  * only. The primary prints {@code FTHP_JOB_ABORT ...} when a rank has lost
  * every copy; whoever registered with {@link #onAbort} is told, once.
+ *
+ * <p>Each coordinator names on its ready line the named pipe it reads the
+ * proxy library's death reports from; {@link #reportPipes} lists them for the
+ * proxy, which writes every report to all of them (on one host every
+ * coordinator is told, and the one that owns the pid acts).
  */
 final class Coordinators implements AutoCloseable {
 
@@ -35,14 +40,19 @@ final class Coordinators implements AutoCloseable {
     private static final String ABORT = "FTHP_JOB_ABORT";
     private static final long READY_SECONDS = 30;
 
+    private static final String REPORTS_FIELD = " reports=";
+
     private final List<Process> processes = new ArrayList<>();
+    /** Each node's proxy report pipe, by node id, filled in from the ready lines. */
+    private final String[] reportPipes;
     private final String secretHex;
     private final String addresses;
     private final CompletableFuture<String> abort = new CompletableFuture<>();
 
-    private Coordinators(String secretHex, String addresses) {
+    private Coordinators(String secretHex, String addresses, int nodes) {
         this.secretHex = secretHex;
         this.addresses = addresses;
+        this.reportPipes = new String[nodes];
     }
 
     static Coordinators start(CoordinatorPlan plan, int ranks, int replicas, Path java, Path runtimeJar)
@@ -54,11 +64,13 @@ final class Coordinators implements AutoCloseable {
         for (int port : ports) {
             nodes.add("127.0.0.1:" + port);
         }
-        Coordinators c = new Coordinators(HexFormat.of().formatHex(secret), String.join(",", nodes));
+        Coordinators c = new Coordinators(HexFormat.of().formatHex(secret), String.join(",", nodes), plan.nodes());
         CountDownLatch ready = new CountDownLatch(plan.nodes());
         try {
             for (int id = 0; id < plan.nodes(); id++) {
-                List<String> cmd = new ArrayList<>(List.of(java.toString(), "-XX:+UseSerialGC",
+                // native access: the coordinator creates its report pipe with libc mkfifo through FFM
+                List<String> cmd = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
+                        "-XX:+UseSerialGC",
                         "-XX:TieredStopAtLevel=1", "-Dio.netty.noUnsafe=true", "-cp", runtimeJar.toString(), MAIN,
                         "--node-id", Integer.toString(id), "--nodes", c.addresses,
                         "--group-size", Integer.toString(plan.groupSize()),
@@ -124,6 +136,12 @@ final class Coordinators implements AutoCloseable {
                 String line;
                 while ((line = in.readLine()) != null) {
                     if (line.startsWith(READY)) {
+                        int at = line.indexOf(REPORTS_FIELD);
+                        if (at >= 0) {
+                            synchronized (reportPipes) {
+                                reportPipes[id] = line.substring(at + REPORTS_FIELD.length()).strip();
+                            }
+                        }
                         onReady.run();
                     } else if (line.startsWith(ABORT)) {
                         abort.complete(line.substring(ABORT.length()).strip());
@@ -143,6 +161,24 @@ final class Coordinators implements AutoCloseable {
         env.put(SECRET_ENV, secretHex);
         env.put(ADDRESSES_ENV, addresses);
         return env;
+    }
+
+    /**
+     * Every coordinator's proxy report pipe, colon-separated, for FTHP_PROXY_REPORT. Complete once
+     * {@link #start} has returned (every ready line has been read).
+     */
+    String reportPipes() throws LaunchException {
+        List<String> pipes = new ArrayList<>();
+        synchronized (reportPipes) {
+            for (int id = 0; id < reportPipes.length; id++) {
+                String pipe = reportPipes[id];
+                if (pipe == null || pipe.isEmpty() || pipe.contains(":")) {
+                    throw LaunchException.environment("coordinator " + id + " named no usable report pipe: " + pipe);
+                }
+                pipes.add(pipe);
+            }
+        }
+        return String.join(":", pipes);
     }
 
     /** Runs {@code action} with the primary's abort line (e.g. "rank=1 reason=...") if the job is aborted. */

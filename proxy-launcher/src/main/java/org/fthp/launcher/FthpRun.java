@@ -1,7 +1,5 @@
 package org.fthp.launcher;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -82,18 +80,13 @@ public final class FthpRun {
             });
         }
         Path proxy = FthpHome.proxyLibrary(env);
-        Path reports;
-        try {
-            reports = Files.createTempFile("fthp-proxy-", ".pids");
-        } catch (IOException e) {
-            throw LaunchException.environment("cannot create a temporary file: " + e.getMessage());
-        }
         try (Coordinators coordinators = Coordinators.start(options.coordinators(), options.ranks(),
                 options.replicas(), java, runtimeJar)) {
             jobEnv.putAll(coordinators.environment());
             // preloaded into mpirun only: the library removes itself from the environment the ranks get
             jobEnv.put("LD_PRELOAD", proxy.toString());
-            jobEnv.put("FTHP_PROXY_REPORT", reports.toString());
+            // the proxy writes the pid of every child it hides to each of these pipes, read by the coordinators
+            jobEnv.put(PROXY_REPORT_ENV, coordinators.reportPipes());
             int code = MpirunJob.run(command, jobEnv, job -> {
                 if (injector != null) {
                     injector.start(job.toHandle());
@@ -102,14 +95,11 @@ public final class FthpRun {
             });
             // mpirun may notice the death and end first; the coordinators' verdict is what counts
             return code != 0 && coordinators.awaitAbort(ABORT_GRACE_SECONDS) ? EXIT_RANK_LOST : code;
-        } finally {
-            try {
-                Files.deleteIfExists(reports);
-            } catch (IOException ignored) {
-                // a temporary file; nothing else to do
-            }
         }
     }
+
+    /** Read by the proxy library in mpirun: colon-separated paths its death reports go to. */
+    static final String PROXY_REPORT_ENV = "FTHP_PROXY_REPORT";
 
     private static final long ABORT_GRACE_SECONDS = 3;
 
@@ -125,6 +115,9 @@ public final class FthpRun {
         MpirunJob.stop(mpirun);
     }
 
-    /** Exit code when the coordinators end the job because a rank lost every copy. */
+    /**
+     * Exit code when the coordinators end the job: a rank lost every copy, or a process died before it
+     * registered with them.
+     */
     static final int EXIT_RANK_LOST = 4;
 }

@@ -18,6 +18,10 @@ public interface FailureListener {
      */
     void onFailureSet(long epoch, List<FailedProcess> failed);
 
-    /** Logical rank {@code lostRank} has no copy left; the job cannot continue. Delivered at most once. */
+    /**
+     * Logical rank {@code lostRank} has no copy left, or ({@code lostRank} is
+     * {@link org.fthp.coordinator.wire.Message.JobAbort#NO_RANK}) a process died before it registered; the job
+     * cannot continue. Delivered at most once.
+     */
     void onJobAbort(String reason, int lostRank);
 }

@@ -43,8 +43,9 @@ public final class EventLog implements JobEvents, AutoCloseable {
 
     @Override
     public synchronized void jobAborted(String reason, int lostRank) {
-        write("{\"time\":\"" + clock.instant() + "\",\"event\":\"job-aborted\",\"logicalRank\":" + lostRank
-                + ",\"reason\":" + quote(reason) + "}");
+        String rank = lostRank == NO_RANK ? "" : "\"logicalRank\":" + lostRank + ",";
+        write("{\"time\":\"" + clock.instant() + "\",\"event\":\"job-aborted\"," + rank
+                + "\"reason\":" + quote(reason) + "}");
     }
 
     private void write(String line) {

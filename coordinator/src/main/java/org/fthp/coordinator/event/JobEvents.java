@@ -9,6 +9,9 @@ import java.util.List;
  */
 public interface JobEvents {
 
+    /** The {@code lostRank} of an abort caused by a process that died before it had a rank to lose. */
+    int NO_RANK = -1;
+
     JobEvents NONE = new JobEvents() {
         @Override
         public void failuresDetected(long epoch, List<FailedProcess> newlyFailed) {
@@ -22,6 +25,6 @@ public interface JobEvents {
     /** Processes first known dead in this epoch. */
     void failuresDetected(long epoch, List<FailedProcess> newlyFailed);
 
-    /** Every copy of {@code lostRank} is dead: the job cannot go on. */
+    /** Every copy of {@code lostRank} is dead (or a process died unregistered: {@link #NO_RANK}): the job cannot go on. */
     void jobAborted(String reason, int lostRank);
 }

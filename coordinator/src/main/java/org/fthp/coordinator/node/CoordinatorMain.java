@@ -26,10 +26,12 @@ import org.fthp.coordinator.wire.NodeAddress;
  * </pre>
  * Every node gets the same {@code --nodes} list and listens on the port its own entry names; {@code --bind}
  * defaults to loopback and must name an interface the other hosts can reach on a multi-host run. The secret is
- * read from the environment only. Prints one {@code FTHP_COORDINATOR_READY node=I address=host:port} line on
- * stdout once listening, then connects to its parent, retrying while the parent is still starting. The
- * primary appends detected failures and aborts to {@code --events} (JSON lines) and prints one
- * {@code FTHP_JOB_ABORT rank=R reason=...} line on stdout when a rank has lost every copy, for the launcher.
+ * read from the environment only. Creates its proxy report pipe ({@link ProxyReportPipe}), prints one
+ * {@code FTHP_COORDINATOR_READY node=I address=host:port reports=/path/to/fifo} line on stdout once listening,
+ * then connects to its parent, retrying while the parent is still starting. The primary appends detected failures
+ * and aborts to {@code --events} (JSON lines) and prints one {@code FTHP_JOB_ABORT [rank=R] reason=...} line on
+ * stdout when the job must end, for the launcher ({@code rank=} is left out when the process that ended it died
+ * before it registered).
  */
 public final class CoordinatorMain {
     private static final Duration PARENT_WAIT = Duration.ofSeconds(30);
@@ -52,11 +54,14 @@ public final class CoordinatorMain {
             node.setJobEvents(new LauncherEvents(eventsFile == null ? null : new EventLog(Path.of(eventsFile))));
         }
         NodeAddress bound = node.start();
-        System.out.println("FTHP_COORDINATOR_READY node=" + config.nodeId() + " address=" + bound);
+        ProxyReportPipe reports = ProxyReportPipe.open(node::pidReported, "fthp-proxy-reports-" + config.nodeId());
+        System.out.println("FTHP_COORDINATOR_READY node=" + config.nodeId() + " address=" + bound
+                + " reports=" + reports.path());
         System.out.flush();
         connectWithRetry(node);
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            reports.close();
             node.close();
             stop.countDown();
         }, "fthp-coordinator-shutdown"));
@@ -104,7 +109,8 @@ public final class CoordinatorMain {
             if (log != null) {
                 log.jobAborted(reason, lostRank);
             }
-            System.out.println("FTHP_JOB_ABORT rank=" + lostRank + " reason=" + reason);
+            System.out.println("FTHP_JOB_ABORT " + (lostRank == NO_RANK ? "" : "rank=" + lostRank + " ")
+                    + "reason=" + reason);
             System.out.flush();
         }
     }

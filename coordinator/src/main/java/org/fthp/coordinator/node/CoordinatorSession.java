@@ -12,8 +12,8 @@ import org.fthp.coordinator.wire.PeerRole;
 /**
  * Server-side state machine of one accepted connection, after {@code ServerAuthHandler} has let it through:
  * the first message must be the registration matching the authenticated role, after which a process may only say
- * PROCESS_DONE and a child coordinator may only send FAILURE_REPORTs. Anything else closes the connection — a
- * peer that knows the secret but misbehaves is a bug, and dropping it is safer than guessing.
+ * PROCESS_DONE and a child coordinator may only send FAILURE_REPORTs and UNOWNED_PIDs. Anything else closes the
+ * connection — a peer that knows the secret but misbehaves is a bug, and dropping it is safer than guessing.
  */
 final class CoordinatorSession extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = Logger.getLogger(CoordinatorSession.class.getName());
@@ -68,6 +68,8 @@ final class CoordinatorSession extends ChannelInboundHandlerAdapter {
             case COORDINATOR -> {
                 if (m instanceof Message.FailureReport r) {
                     node.failuresReported(r.failed());
+                } else if (m instanceof Message.UnownedPid u) {
+                    node.unownedPidReported(u.pid(), u.nodeId());
                 } else {
                     drop(ctx, "child coordinator sent " + m.type());
                 }

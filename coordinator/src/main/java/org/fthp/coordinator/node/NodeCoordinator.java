@@ -1,8 +1,10 @@
 package org.fthp.coordinator.node;
 
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +12,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -44,13 +47,25 @@ import org.fthp.coordinator.wire.UpstreamConnection;
  * live processes. When the failed set holds every copy of a logical rank, the primary sends JOB_ABORT down the same
  * tree, after the FAILURE_SET that caused it.
  *
+ * <p>Proxy reports ({@link #pidReported}) reach every node coordinator of the host, so each node acts only on the
+ * pids registered with it. A pid nobody registered is a process that died before it got that far (e.g. inside
+ * MPI_Init); the native job cannot complete its start-up without it, so the primary ends the job.
+ *
  * <p>Threading: every connection, accepted or outgoing, lives on the node's single I/O thread, and propagation
  * runs there too ({@link #reportFailedPid} hands it over), so sends are totally ordered. The state is still guarded
  * by {@code lock} because the observation methods and {@link #reportFailedPid} are called from other threads.
  */
 public final class NodeCoordinator implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(NodeCoordinator.class.getName());
-    public static final String CONNECTION_LOST = "connection lost";
+    /** Causes of a failure, as the event log shows them: which of the two detectors saw the death first. */
+    public static final String CONNECTION_LOST = "connection-lost";
+    public static final String PROXY_REPORT = "proxy-report";
+    /**
+     * How long a reported pid that has not registered here is remembered: a process may send REGISTER_PROCESS
+     * and die at once, and its report can then overtake its registration. Two seconds is far longer than that
+     * race and short enough that a job whose process died during MPI_Init ends promptly.
+     */
+    public static final Duration REPORT_GRACE = Duration.ofSeconds(2);
 
     private final CoordinatorConfig config;
     private final EventLoopGroup acceptGroup = new NioEventLoopGroup(1);
@@ -65,11 +80,16 @@ public final class NodeCoordinator implements AutoCloseable {
     /** Processes that are registered, not finished and not known dead: the ones that receive failure sets. */
     private final Map<Channel, LocalProcess> liveProcesses = new HashMap<>();
     private final Set<Channel> children = new LinkedHashSet<>();
-    /** Failures detected before the uplink is registered; sent as soon as it is. */
-    private final List<FailedProcess> unsentReports = new ArrayList<>();
+    /** Every pid that ever registered here, finished or failed included: the pids this node owns. */
+    private final Set<Long> registeredPids = new HashSet<>();
+    /** Reported pids not (yet) registered here, each waiting out {@link #REPORT_GRACE}. */
+    private final Set<Long> unclaimedPids = new HashSet<>();
+    /** Reports (failures, unowned pids) made before the uplink is registered; sent as soon as it is. */
+    private final List<Message> unsentUpward = new ArrayList<>();
     private Channel uplink;
     /** Only the primary owns the job-wide set; other nodes just remember the latest snapshot they were sent. */
     private final FailureLedger ledger;
+    private final UnownedPidVotes unownedVotes;
     private FailureSnapshot latest;
     private Message.JobAbort abort;
     private volatile boolean closed;
@@ -78,6 +98,8 @@ public final class NodeCoordinator implements AutoCloseable {
     public NodeCoordinator(CoordinatorConfig config) {
         this.config = config;
         this.ledger = config.isPrimary() ? new FailureLedger() : null;
+        // On one host fthp-run hands every node coordinator's pipe to the proxy, so every node votes.
+        this.unownedVotes = config.isPrimary() ? new UnownedPidVotes(config.layout().nodeCount()) : null;
     }
 
     /** Where the primary reports detected failures and aborts (the event log, the launcher). */
@@ -157,8 +179,9 @@ public final class NodeCoordinator implements AutoCloseable {
             }
         }
         if (failed == null) {
-            LOG.log(Level.INFO, "coordinator node {0}: reported pid {1} is not a live registered process",
-                    new Object[] {nodeId(), pid});
+            // the usual case when the lost connection came first: the same death, already handled
+            LOG.log(Level.FINE, "coordinator node {0}: reported pid {1} is not a live registered process",
+                    new Object[] {nodeId(), Long.toString(pid)});
             return false;
         }
         channel.close();
@@ -167,15 +190,64 @@ public final class NodeCoordinator implements AutoCloseable {
         return true;
     }
 
+    /**
+     * A pid the launcher's proxy reported killed by a signal (read from {@link ProxyReportPipe}). The rule, which
+     * needs no agreement beyond one vote per node:
+     * <ul>
+     * <li>a pid that registered here is this node's: if still live it fails exactly as a lost connection would
+     *     (whichever of the two comes first wins; the second finds the process gone and does nothing); if it
+     *     already finished or failed, the report is ignored;
+     * <li>any other pid is remembered for {@link #REPORT_GRACE}: a registration with it in that time is failed at
+     *     once; otherwise this node tells the primary that the pid is not its own (UNOWNED_PID). The owner never
+     *     says so, so when every node has, nobody owns the pid and the primary ends the job.
+     * </ul>
+     */
+    public void pidReported(long pid) {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            if (!registeredPids.contains(pid)) {
+                if (unclaimedPids.add(pid)) {
+                    try {
+                        ioGroup.schedule(() -> graceOver(pid), REPORT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+                    } catch (RejectedExecutionException e) {
+                        // shutting down: nothing left to decide
+                    }
+                }
+                return;
+            }
+        }
+        reportFailedPid(pid, PROXY_REPORT);
+    }
+
+    /** On the I/O thread, {@link #REPORT_GRACE} after a report of a pid that had not registered here. */
+    private void graceOver(long pid) {
+        synchronized (lock) {
+            if (!unclaimedPids.remove(pid) || closed) {
+                return;   // it registered meanwhile and was failed then
+            }
+        }
+        LOG.log(Level.INFO, "coordinator node {0}: reported pid {1} did not register here",
+                new Object[] {nodeId(), Long.toString(pid)});
+        unownedPidReported(pid, nodeId());
+    }
+
     // ---- called by CoordinatorSession ----
 
     void processRegistered(Channel channel, LocalProcess process) {
+        boolean alreadyReportedDead;
         synchronized (lock) {
             liveProcesses.put(channel, process);
+            registeredPids.add(process.pid());
+            alreadyReportedDead = unclaimedPids.remove(process.pid());
             channel.write(new Message.Registered(nodeId()));
             catchUp(channel);
         }
         LOG.log(Level.FINE, "coordinator node {0}: registered {1}", new Object[] {nodeId(), process});
+        if (alreadyReportedDead) {
+            reportFailedPid(process.pid(), PROXY_REPORT);
+        }
     }
 
     void processDone(Channel channel) {
@@ -227,10 +299,29 @@ public final class NodeCoordinator implements AutoCloseable {
         synchronized (lock) {
             if (ledger != null) {
                 ledger.record(failed).ifPresent(this::publishNewEpoch);
-            } else if (uplink != null) {
-                uplink.writeAndFlush(new Message.FailureReport(failed));
             } else {
-                unsentReports.addAll(failed);
+                sendUp(new Message.FailureReport(failed));
+            }
+        }
+    }
+
+    /**
+     * Node {@code claimingNode} says a reported pid never registered with it: the primary counts the claim (and
+     * ends the job when every node has made it), everyone else passes it up.
+     */
+    void unownedPidReported(long pid, int claimingNode) {
+        if (closed) {
+            return;
+        }
+        synchronized (lock) {
+            if (unownedVotes == null) {
+                sendUp(new Message.UnownedPid(pid, claimingNode));
+            } else if (claimingNode >= config.layout().nodeCount()) {
+                LOG.log(Level.WARNING, "coordinator primary: ignoring an unowned-pid claim from unknown node {0}",
+                        claimingNode);
+            } else if (unownedVotes.vote(pid, claimingNode)) {
+                abortJob("a process (pid " + pid + ") died before it registered with the coordinators;"
+                        + " the job cannot continue", Message.JobAbort.NO_RANK);
             }
         }
     }
@@ -246,13 +337,27 @@ public final class NodeCoordinator implements AutoCloseable {
         LOG.log(Level.INFO, "coordinator primary: epoch {0}, {1} failed",
                 new Object[] {snapshot.epoch(), snapshot.failed().size()});
         sendDown(new Message.FailureSet(snapshot.epoch(), snapshot.failed()));
-        if (abort == null) {
-            config.jobShape().firstLostRank(snapshot.failed()).ifPresent(rank -> {
-                abort = new Message.JobAbort("logical rank " + rank + " lost all its copies", rank);
-                LOG.log(Level.SEVERE, "coordinator primary: {0}; aborting the job", abort.reason());
-                sendDown(abort);
-                events.jobAborted(abort.reason(), rank);
-            });
+        config.jobShape().firstLostRank(snapshot.failed())
+                .ifPresent(rank -> abortJob("logical rank " + rank + " lost all its copies", rank));
+    }
+
+    /** Primary only, under lock: the first reason to end the job is sent down the tree; later ones are moot. */
+    private void abortJob(String reason, int lostRank) {
+        if (abort != null) {
+            return;
+        }
+        abort = new Message.JobAbort(reason, lostRank);
+        LOG.log(Level.SEVERE, "coordinator primary: {0}; aborting the job", reason);
+        sendDown(abort);
+        events.jobAborted(reason, lostRank);
+    }
+
+    /** Under lock: to the parent, or kept until the parent has acknowledged this node. */
+    private void sendUp(Message message) {
+        if (uplink != null) {
+            uplink.writeAndFlush(message);
+        } else {
+            unsentUpward.add(message);
         }
     }
 
@@ -285,10 +390,11 @@ public final class NodeCoordinator implements AutoCloseable {
     private void uplinkRegistered(Channel channel) {
         synchronized (lock) {
             uplink = channel;
-            if (!unsentReports.isEmpty()) {
-                channel.writeAndFlush(new Message.FailureReport(List.copyOf(unsentReports)));
-                unsentReports.clear();
+            for (Message m : unsentUpward) {
+                channel.write(m);
             }
+            unsentUpward.clear();
+            channel.flush();
         }
     }
 

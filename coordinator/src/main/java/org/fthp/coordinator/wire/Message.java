@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 import org.fthp.coordinator.event.FailedProcess;
+import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.event.Role;
 
 /** Every message of the coordinator protocol, one record per {@link MessageType}. */
@@ -77,9 +78,16 @@ public sealed interface Message {
         @Override public MessageType type() { return MessageType.FAILURE_SET; }
     }
 
+    /** @param lostRank the logical rank that lost every copy, or {@link #NO_RANK} when the dead process had no rank yet */
     record JobAbort(String reason, int lostRank) implements Message {
+        /** A process died before it registered: no logical rank is known for it. */
+        public static final int NO_RANK = JobEvents.NO_RANK;
+
         public JobAbort {
             Objects.requireNonNull(reason, "reason");
+            if (lostRank < NO_RANK) {
+                throw new IllegalArgumentException("lost rank must be >= 0 or NO_RANK: " + lostRank);
+            }
         }
         @Override public MessageType type() { return MessageType.JOB_ABORT; }
     }
@@ -90,5 +98,15 @@ public sealed interface Message {
 
     record Registered(int nodeId) implements Message {
         @Override public MessageType type() { return MessageType.REGISTERED; }
+    }
+
+    /** Node {@code nodeId} was told {@code pid} died and no process with that pid registered there in time. */
+    record UnownedPid(long pid, int nodeId) implements Message {
+        public UnownedPid {
+            if (pid <= 0 || nodeId < 0) {
+                throw new IllegalArgumentException("need pid > 0 and node id >= 0: pid " + pid + ", node " + nodeId);
+            }
+        }
+        @Override public MessageType type() { return MessageType.UNOWNED_PID; }
     }
 }

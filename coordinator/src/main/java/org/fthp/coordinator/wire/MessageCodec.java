@@ -55,6 +55,10 @@ public final class MessageCodec {
             }
             case Message.ProcessDone d -> { }
             case Message.Registered r -> out.writeInt(r.nodeId());
+            case Message.UnownedPid u -> {
+                out.writeLong(u.pid());
+                out.writeInt(u.nodeId());
+            }
         }
     }
 
@@ -90,10 +94,23 @@ public final class MessageCodec {
             }
             case JOB_ABORT -> {
                 String reason = readText(in, "reason");
-                yield new Message.JobAbort(reason, readRank(in, "lost rank"));
+                need(in, 4, "lost rank");
+                int lostRank = in.readInt();
+                if (lostRank < Message.JobAbort.NO_RANK) {
+                    throw new MalformedFrameException("lost rank " + lostRank);
+                }
+                yield new Message.JobAbort(reason, lostRank);
             }
             case PROCESS_DONE -> new Message.ProcessDone();
             case REGISTERED -> new Message.Registered(readRank(in, "node id"));
+            case UNOWNED_PID -> {
+                need(in, 8, "pid");
+                long pid = in.readLong();
+                if (pid <= 0) {
+                    throw new MalformedFrameException("pid " + pid);
+                }
+                yield new Message.UnownedPid(pid, readRank(in, "node id"));
+            }
         };
         if (in.isReadable()) {
             throw new MalformedFrameException(in.readableBytes() + " trailing bytes after " + type);

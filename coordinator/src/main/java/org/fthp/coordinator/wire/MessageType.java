@@ -24,7 +24,12 @@ public enum MessageType {
     /** process → node: finished normally, so the coming disconnect is not a failure. */
     PROCESS_DONE(8),
     /** server → peer: registration accepted; from here on the peer will receive failure sets. */
-    REGISTERED(9);
+    REGISTERED(9),
+    /**
+     * upward: the launcher's proxy reported a pid that never registered with node {@code nodeId} within the grace
+     * period; the primary ends the job once every node that receives the reports has said so.
+     */
+    UNOWNED_PID(10);
 
     private final byte code;
 

@@ -26,13 +26,16 @@ class EventLogTest {
         }
         try (EventLog log = new EventLog(file, clock)) {
             log.jobAborted("logical rank 1 lost all its copies", 1);
+            log.jobAborted("a process (pid 77) died before it registered", JobEvents.NO_RANK);
         }
         List<String> lines = Files.readAllLines(file);
         assertEquals(List.of(
                 "{\"time\":\"2026-11-22T12:00:00Z\",\"event\":\"failure-detected\",\"epoch\":1,\"pid\":123,"
                         + "\"nativeRank\":5,\"logicalRank\":1,\"role\":\"REP\",\"cause\":\"connection \\\"lost\\\"\"}",
                 "{\"time\":\"2026-11-22T12:00:00Z\",\"event\":\"job-aborted\",\"logicalRank\":1,"
-                        + "\"reason\":\"logical rank 1 lost all its copies\"}"), lines);
+                        + "\"reason\":\"logical rank 1 lost all its copies\"}",
+                "{\"time\":\"2026-11-22T12:00:00Z\",\"event\":\"job-aborted\","
+                        + "\"reason\":\"a process (pid 77) died before it registered\"}"), lines);
     }
 
     @Test

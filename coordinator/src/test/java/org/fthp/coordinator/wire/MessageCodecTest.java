@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Timeout(10)
 class MessageCodecTest {
     private static final List<FailedProcess> FAILED = List.of(
-            new FailedProcess(4242, 1, 1, Role.CMP, "connection lost"),
+            new FailedProcess(4242, 1, 1, Role.CMP, "connection-lost"),
             new FailedProcess(4343, 6, 2, Role.REP, "killed by proxy: signal 9 — ünïcode"));
 
     static Stream<Message> everyMessageType() {
@@ -41,8 +41,10 @@ class MessageCodecTest {
                 new Message.FailureReport(List.of()),
                 new Message.FailureSet(2, FAILED),
                 new Message.JobAbort("logical rank 1 lost all its copies", 1),
+                new Message.JobAbort("a process (pid 77) died before it registered", Message.JobAbort.NO_RANK),
                 new Message.ProcessDone(),
-                new Message.Registered(0));
+                new Message.Registered(0),
+                new Message.UnownedPid(4_194_303L, 2));
     }
 
     @Test
@@ -132,6 +134,21 @@ class MessageCodecTest {
         negativeRank.writeByte(MessageType.REGISTER_COORDINATOR.code());
         negativeRank.writeInt(-1);
         assertThrows(MalformedFrameException.class, () -> MessageCodec.decode(negativeRank));
+
+        ByteBuf abortBelowNoRank = Unpooled.buffer();
+        abortBelowNoRank.writeByte(MessageType.JOB_ABORT.code());
+        abortBelowNoRank.writeShort(0).writeInt(-2);
+        assertThrows(MalformedFrameException.class, () -> MessageCodec.decode(abortBelowNoRank));
+
+        ByteBuf zeroPid = Unpooled.buffer();
+        zeroPid.writeByte(MessageType.UNOWNED_PID.code());
+        zeroPid.writeLong(0).writeInt(1);
+        assertThrows(MalformedFrameException.class, () -> MessageCodec.decode(zeroPid));
+
+        ByteBuf negativeNode = Unpooled.buffer();
+        negativeNode.writeByte(MessageType.UNOWNED_PID.code());
+        negativeNode.writeLong(4242).writeInt(-1);
+        assertThrows(MalformedFrameException.class, () -> MessageCodec.decode(negativeNode));
     }
 
     @Test

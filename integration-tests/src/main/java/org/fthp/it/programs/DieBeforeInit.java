@@ -1,0 +1,24 @@
+package org.fthp.it.programs;
+
+import mpi.MPI;
+
+/**
+ * Native rank 1 dies by SIGKILL before it calls MPI.Init, so it never registers with a coordinator; every other
+ * rank waits in MPI.Init for it. mpirun's proxy library hides the death from mpirun, so only the coordinators,
+ * told of it by that library, can end this job.
+ */
+public final class DieBeforeInit {
+
+    public static void main(String[] args) throws Throwable {
+        // Open MPI sets this before the program starts; MPI.Init is exactly what rank 1 must not reach.
+        if ("1".equals(System.getenv("OMPI_COMM_WORLD_RANK"))) {
+            System.out.println("rank 1 pid " + ProcessHandle.current().pid() + " dies before MPI.Init");
+            System.out.flush();
+            SelfKill.now();
+        }
+        MPI.Init(args);
+        MPI.COMM_WORLD.barrier();
+        System.out.println("NOT REACHED");
+        MPI.Finalize();
+    }
+}
