@@ -62,6 +62,7 @@ class BadInputTest {
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         String all = "\n--- stdout ---\n" + r.stdout() + "\n--- stderr ---\n" + r.stderr();
         assertNotEquals(0, r.exitCode(), "the job must fail" + all);
+        r.assertNoLeftovers();
         assertTrue(took.compareTo(Duration.ofSeconds(30)) < 0, "abort took " + took + all);
         assertEquals(4, r.lines().stream().filter(l -> l.startsWith("STARTED rank ")).count(), "all ranks started" + all);
         assertFalse(r.stdout().contains("NOT ABORTED"), "code after the fatal error ran" + all);

@@ -38,6 +38,7 @@ class CoordinatorJobTest {
                 4, Duration.ofSeconds(60), FailureHalt.class);
         double seconds = (System.nanoTime() - start) / 1e9;
         assertNotEquals(0, r.exitCode(), "the job must fail");
+        r.assertNoLeftovers();
         assertTrue(seconds < 30, "ended by the failure machinery, not a timeout: " + seconds + " s");
         assertTrue(!r.stdout().contains("NOT REACHED"), r.stdout());
         List<String> lines = Files.readAllLines(events);
@@ -54,6 +55,7 @@ class CoordinatorJobTest {
         MpiJob.Result r = MpiJob.runWith(List.of("--nodes", "2", "--events", events.toString(), "--kill", "1@8"),
                 4, Duration.ofSeconds(60), FailureHalt.class, "wait");
         assertEquals(4, r.exitCode(), "the coordinators end the job: " + r.stderr());
+        r.assertNoLeftovers();
         assertTrue(r.stderr().contains("rank=1"), r.stderr());
         // the proxy library kept the death from mpirun: the coordinators, not mpirun, ended the job
         assertFalse(r.stderr().contains("exited on signal"), r.stderr());

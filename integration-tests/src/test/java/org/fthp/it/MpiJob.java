@@ -17,13 +17,29 @@ public final class MpiJob {
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(120);
 
-    public record Result(int exitCode, String stdout, String stderr, List<String> command) {
+    public record Result(int exitCode, String stdout, String stderr, List<String> command, JobProcesses processes) {
 
-        /** Fails with everything the job printed unless it exited 0. */
+        /** How long a job's processes may take to go once the launcher has exited. */
+        private static final Duration TEARDOWN = Duration.ofSeconds(10);
+
+        /**
+         * Fails with everything the job printed unless it exited 0 and left no
+         * process behind (every process it started, checked by handle).
+         */
         public Result assertSuccess() {
             if (exitCode != 0) {
                 throw new AssertionError("job failed with exit code " + exitCode + "\ncommand: "
                         + String.join(" ", command) + "\n--- stdout ---\n" + stdout + "\n--- stderr ---\n" + stderr);
+            }
+            return assertNoLeftovers();
+        }
+
+        /** Fails if a process the job started outlives it (after a short teardown); kills those that do. */
+        public Result assertNoLeftovers() {
+            List<String> left = processes.leftovers(TEARDOWN);
+            if (!left.isEmpty()) {
+                throw new AssertionError("the job ended but left processes running (now killed): " + left
+                        + "\ncommand: " + String.join(" ", command));
             }
             return this;
         }
@@ -97,13 +113,21 @@ public final class MpiJob {
                         .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
                 pb.environment().putAll(env);
                 Process p = pb.start();
-                if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                JobProcesses processes = new JobProcesses();
+                long deadline = System.nanoTime() + timeout.toNanos();
+                boolean ended;
+                do {
+                    processes.sample(p.toHandle());
+                    ended = p.waitFor(200, TimeUnit.MILLISECONDS);
+                } while (!ended && System.nanoTime() < deadline);
+                if (!ended) {
                     killTree(p.toHandle());
+                    processes.leftovers(Duration.ZERO);
                     p.waitFor(10, TimeUnit.SECONDS);
                     throw new AssertionError("job timed out after " + timeout + ": " + String.join(" ", cmd)
                             + "\n--- stdout ---\n" + Files.readString(out) + "\n--- stderr ---\n" + Files.readString(err));
                 }
-                return new Result(p.exitValue(), Files.readString(out), Files.readString(err), cmd);
+                return new Result(p.exitValue(), Files.readString(out), Files.readString(err), cmd, processes);
             } finally {
                 Files.deleteIfExists(out);
                 Files.deleteIfExists(err);

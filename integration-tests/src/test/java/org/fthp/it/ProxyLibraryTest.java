@@ -39,6 +39,7 @@ class ProxyLibraryTest {
         MpiJob.Result r = MpiJob.exec(List.of("mpicc", "-o", program.toString(), source.toString()),
                 Duration.ofSeconds(60), Map.of());
         assertEquals(0, r.exitCode(), r.stderr());
+        r.assertNoLeftovers();
     }
 
     private static List<String> mpirun(boolean hideDeaths) {
@@ -61,6 +62,7 @@ class ProxyLibraryTest {
         MpiJob.Result r = MpiJob.exec(mpirun(true), Duration.ofSeconds(60),
                 Map.of("LD_PRELOAD", library.toString(), "FTHP_PROXY_REPORT", reports.toString()));
         assertEquals(0, r.exitCode(), "mpirun must finish cleanly:\n" + r.stdout() + r.stderr());
+        r.assertNoLeftovers();
         assertTrue(r.stdout().contains("rank 0 create_group rc 0 size 2"), r.stdout());
         assertTrue(r.stdout().contains("rank 2 finalized"), r.stdout());
         assertTrue(r.stdout().contains("rank 0 finalized"), r.stdout());
@@ -71,5 +73,6 @@ class ProxyLibraryTest {
     void withoutTheLibraryMpirunAbortsTheJob() {
         MpiJob.Result r = MpiJob.exec(mpirun(false), Duration.ofSeconds(60), Map.of());
         assertNotEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        r.assertNoLeftovers();
     }
 }

@@ -38,6 +38,7 @@ class ProxyReportJobTest {
         String pid = find(r.stdout(), "rank 1 pid (\\d+) dies before MPI.Init").orElseThrow(
                 () -> new AssertionError("rank 1 did not say its pid:\n" + r.stdout() + r.stderr()));
         assertEquals(4, r.exitCode(), "the coordinators end the job:\n" + r.stdout() + r.stderr());
+        r.assertNoLeftovers();
         assertTrue(r.stderr().contains("a process (pid " + pid + ") died before it registered with the coordinators"),
                 r.stderr());
         assertTrue(seconds < 40, "ended by the coordinators, not a timeout: " + seconds + " s");

@@ -86,6 +86,7 @@ class RepairTest {
                 "--kill", "2:cmp@2.5");
         MpiJob.Result r = MpiJob.runWith(options, 4, TIMEOUT, RepairP2p.class, "3000", "2000");
         assertEquals(4, r.exitCode(), "the coordinators end the job:\n" + r.stderr());
+        r.assertNoLeftovers();
         assertTrue(r.stderr().contains("logical rank 2 lost all its copies"), r.stderr());
     }
 
