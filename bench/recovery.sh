@@ -4,6 +4,7 @@
 # table of medians and maxima per repair step over all kills (bench/README.md).
 #
 #   bench/recovery.sh                  # N=8 (16 processes), 7 jobs x 7 kills = 49 kills + 1 more job
+#                                      # on NODES=4 emulated nodes in groups of GROUP_SIZE=2
 #   N=4 JOBS=2 KILLS_PER_JOB=3 bench/recovery.sh
 set -euo pipefail
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -13,6 +14,8 @@ fthp_find_jdk >/dev/null
 fthp_ensure_built
 
 N=${N:-8}
+NODES=${NODES:-4}
+GROUP_SIZE=${GROUP_SIZE:-2}
 TARGET_KILLS=${TARGET_KILLS:-50}
 KILLS_PER_JOB=${KILLS_PER_JOB:-7}
 SPACING=${SPACING:-2}
@@ -39,7 +42,8 @@ while ((kills < TARGET_KILLS)); do
     events="$RESULTS/events-$job.jsonl"
     repairs="$RESULTS/repairs-$job.jsonl"
     echo "job $job: ${args[*]}" >&2
-    timeout "$TIMEOUT" "$ROOT/bin/fthp-run" -np "$N" --replicas "$N" --events "$events" \
+    timeout "$TIMEOUT" "$ROOT/bin/fthp-run" -np "$N" --replicas "$N" --nodes "$NODES" --group-size "$GROUP_SIZE" \
+        --events "$events" \
         -x "FTHP_REPAIR_LOG=$repairs" "${args[@]}" -- \
         -cp "$ROOT/integration-tests/target/classes" org.fthp.it.programs.RepairP2p "$ITERATIONS" 2000 \
         > "$RESULTS/out-$job.txt" 2> "$RESULTS/err-$job.txt" || { echo "job $job failed:"; tail "$RESULTS/err-$job.txt"; exit 1; }
