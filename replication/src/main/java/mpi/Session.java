@@ -88,6 +88,7 @@ final class Session {
                             ReplicaLayout.ofMembers(new boolean[1]), 0, 0,
                             NativeComms.unreplicated(Empi.COMM_SELF, Structures.idup(Empi.COMM_SELF), Empi.COMM_SELF)));
             org.fthp.replication.ops.CollectiveLog.progressWith(ORPHANS::adopt);
+            org.fthp.replication.ops.CollectiveLog.keepEntries(layout.replicas() > 0);
             LIVE_COMMS.add(MPI.COMM_WORLD);
             LIVE_COMMS.add(MPI.COMM_SELF);
             if (layout.replicas() > 0) {

@@ -39,6 +39,7 @@ public final class CollectiveLog {
     private static final Map<Integer, CollectiveLog> LOGS = new HashMap<>();
     private static long bytesAll;
     private static Consumer<NativeOp> background = op -> { };
+    private static boolean keeping = true;
 
     private final int commId;
     private long begun;
@@ -60,6 +61,19 @@ public final class CollectiveLog {
     /** Where replays go to be progressed until they complete (the facade's orphan list). */
     public static void progressWith(Consumer<NativeOp> adopt) {
         background = adopt;
+    }
+
+    /**
+     * Whether collectives are logged for replay at all: without replicas a
+     * failure ends the job, nothing is ever replayed, and the copy of every
+     * collective's input would be pure cost.
+     */
+    public static void keepEntries(boolean keep) {
+        keeping = keep;
+    }
+
+    static boolean keepsEntries() {
+        return keeping;
     }
 
     /** Forgets a freed communicator's log. */

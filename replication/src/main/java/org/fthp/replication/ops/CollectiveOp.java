@@ -88,12 +88,14 @@ public final class CollectiveOp extends NativeOp {
         this.output = output;
         this.recipe = start;
         this.finish = finish;
-        takeSnapshot();
-        long logged = 0;
-        for (byte[] b : snapshot) {
-            logged += b.length;
+        if (CollectiveLog.keepsEntries()) {
+            takeSnapshot();
+            long logged = 0;
+            for (byte[] b : snapshot) {
+                logged += b.length;
+            }
+            CollectiveLog.of(comm.commId()).log(sequence, this::replayOn, logged);
         }
-        CollectiveLog.of(comm.commId()).log(sequence, this::replayOn, logged);
         TwinLink twin = comm.twin();
         launch(comm, twin == null ? -1 : twin.nextTag());
         return this;

@@ -87,8 +87,12 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
         }
         if (input == null) {
             pack.accept(this);
-            this.input = acc.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
-            CollectiveLog.of(comm.commId()).log(sequence, this::replayOn, bytes);
+            if (CollectiveLog.keepsEntries()) {
+                this.input = acc.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+                CollectiveLog.of(comm.commId()).log(sequence, this::replayOn, bytes);
+            } else {
+                this.input = null;   // never repeated: without replicas a failure ends the job
+            }
         } else {
             this.input = input;
             MemorySegment.copy(input, 0, acc, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, bytes);
