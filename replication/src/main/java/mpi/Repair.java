@@ -53,6 +53,8 @@ import org.fthp.replication.structure.TwinRecords;
 final class Repair {
 
     private static final int AGREE_TAG_BASE = 0x4000;
+    /** Tags of the "about to enter a blocking call" exchanges, by epoch (after the agreement's range). */
+    private static final int READY_TAG_BASE = 0x8000;
 
     private static long appliedEpoch;
     private static long attemptEpoch;
@@ -106,15 +108,24 @@ final class Repair {
     }
 
     /**
-     * Before a native call that cannot be abandoned: inside a repair, a newer
-     * failure set abandons the attempt now, while it still can. Returns
-     * whether a repair is running (then the call is watched for a wedge).
+     * Before a native call that cannot be abandoned, inside a repair: first
+     * every process {@code involved} in it says it is about to enter (one
+     * message each way, nonblocking, tagged by epoch), so the wait for a
+     * late process happens here, where a newer failure set can still abandon
+     * the attempt, rather than inside the call, where a death leaves every
+     * member wedged. What remains exposed is a death in the microseconds
+     * between this exchange and the call's end. Returns whether a repair is
+     * running (then the call is watched for a wedge).
      */
-    static boolean beforeBlockingCall() {
-        if (running && Session.failureWatch().epoch() > attemptEpoch) {
+    static boolean beforeBlockingCall(int[] involved) {
+        if (!running) {
+            return false;
+        }
+        if (Session.failureWatch().epoch() > attemptEpoch) {
             throw new Superseded();
         }
-        return running;
+        exchangeEpoch(attemptEpoch, involved, READY_TAG_BASE + (int) (attemptEpoch & 0x3fff));
+        return true;
     }
 
     /** Repairs up to the latest failure set; inside a repair, abandons the attempt for a newer one. */
@@ -205,9 +216,22 @@ final class Repair {
      * which supersedes this attempt.
      */
     private static void agree(long epoch, int[] survivors) {
+        exchangeEpoch(epoch, survivors, AGREE_TAG_BASE + (int) (epoch & 0x3fff));
+    }
+
+    /**
+     * Sends {@code epoch} to every other process of {@code nativeRanks} and
+     * waits for each of theirs, on the control communicator with {@code tag};
+     * a newer failure set abandons the wait.
+     */
+    private static void exchangeEpoch(long epoch, int[] nativeRanks, int tag) {
         int me = Session.nativeRank();
-        int tag = AGREE_TAG_BASE + (int) (epoch & 0x3fff);
-        int peers = survivors.length - 1;
+        int peers = 0;
+        for (int r : nativeRanks) {
+            if (r != me) {
+                peers++;
+            }
+        }
         if (peers == 0) {
             return;
         }
@@ -218,7 +242,7 @@ final class Repair {
         mine.set(ValueLayout.JAVA_LONG, 0, epoch);
         MemorySegment theirs = arena.allocate(8L * peers);
         int k = 0;
-        for (int r : survivors) {
+        for (int r : nativeRanks) {
             if (r == me) {
                 continue;
             }

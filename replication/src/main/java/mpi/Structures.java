@@ -157,13 +157,14 @@ final class Structures {
         }
         long eworld = isWorld ? Empi.COMM_WORLD : createGroup(Empi.COMM_WORLD, copies, id);
         if (layout.replicas() == 0) {
-            return NativeComms.unreplicated(eworld, idup(eworld), collectiveOf(eworld, self, firstGroup));
+            return NativeComms.unreplicated(eworld, idup(eworld), collectiveOf(eworld, self, firstGroup, copies));
         }
         int eworldRank = role == Role.CMP ? self : n + layout.repRank(self);
-        long side = split(eworld, role == Role.CMP ? 0 : 1, eworldRank);
+        long side = split(eworld, role == Role.CMP ? 0 : 1, eworldRank, copies);
         long sideInternal = idup(side);
-        long cmpNoRep = split(eworld, role == Role.CMP && !layout.hasReplica(self) ? 0 : Empi.UNDEFINED, eworldRank);
-        long cmpRep = intercomm(side, eworld, role == Role.CMP ? n : 0, TAG_CMP_REP);
+        long cmpNoRep = split(eworld, role == Role.CMP && !layout.hasReplica(self) ? 0 : Empi.UNDEFINED, eworldRank,
+                copies);
+        long cmpRep = intercomm(side, eworld, role == Role.CMP ? n : 0, TAG_CMP_REP, copies);
         long noRepToRep = 0;
         long noRepToRepInternal = 0;
         int firstNoRep = -1;
@@ -173,13 +174,18 @@ final class Structures {
             }
         }
         if (firstNoRep >= 0 && (role == Role.REP || !layout.hasReplica(self))) {
+            // the computational copies without a replica and every replica
+            int[] involved = new int[n];
+            for (int i = 0; i < n; i++) {
+                involved[i] = layout.hasReplica(i) ? world.repNative(members[i]) : world.cmpNative(members[i]);
+            }
             noRepToRep = intercomm(role == Role.CMP ? cmpNoRep : side, eworld, role == Role.CMP ? n : firstNoRep,
-                    TAG_NO_REP);
+                    TAG_NO_REP, involved);
             noRepToRepInternal = idup(noRepToRep);
         }
         if (role == Role.CMP) {
             return new NativeComms(eworld, side, sideInternal, 0, 0, cmpRep, cmpNoRep, noRepToRep,
-                    noRepToRepInternal, collectiveOf(side, self, firstGroup));
+                    noRepToRepInternal, collectiveOf(side, self, firstGroup, Arrays.copyOf(copies, n)));
         }
         return new NativeComms(eworld, 0, 0, side, sideInternal, cmpRep, 0, noRepToRep, noRepToRepInternal, 0);
     }
@@ -189,13 +195,13 @@ final class Structures {
      * or for an intercommunicator a native intercommunicator between the two
      * groups' computational copies.
      */
-    private static long collectiveOf(long cmp, int self, int firstGroup) {
+    private static long collectiveOf(long cmp, int self, int firstGroup, int[] cmpNatives) {
         if (firstGroup < 0) {
             return cmp;
         }
         int color = self < firstGroup ? 0 : 1;
-        long group = split(cmp, color, self);
-        long inter = intercomm(group, cmp, color == 0 ? firstGroup : 0, TAG_INTER);
+        long group = split(cmp, color, self, cmpNatives);
+        long inter = intercomm(group, cmp, color == 0 ? firstGroup : 0, TAG_INTER, cmpNatives);
         free(group);
         return inter;
     }
@@ -209,7 +215,7 @@ final class Structures {
             Empi.groupIncl(parentGroup, nativeRanks.length, ranks, groupOut);
             long group = Empi.getHandle(groupOut, 0);
             MemorySegment commOut = Empi.allocateHandles(a, 1);
-            boolean watched = Repair.beforeBlockingCall();
+            boolean watched = Repair.beforeBlockingCall(nativeRanks);
             if (watched) {
                 BlockingCalls.enter("MPI_Comm_create_group");
             }
@@ -226,11 +232,11 @@ final class Structures {
         }
     }
 
-    /** MPI_Comm_split; 0 for a process that is in no part. */
-    private static long split(long comm, int color, int key) {
+    /** MPI_Comm_split; 0 for a process that is in no part. {@code involved}: the members' native ranks. */
+    private static long split(long comm, int color, int key, int[] involved) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = Empi.allocateHandles(a, 1);
-            boolean watched = Repair.beforeBlockingCall();
+            boolean watched = Repair.beforeBlockingCall(involved);
             if (watched) {
                 BlockingCalls.enter("MPI_Comm_split");
             }
@@ -248,11 +254,14 @@ final class Structures {
         }
     }
 
-    /** An intercommunicator from {@code local} (leader: its rank 0) to the group led by {@code remoteLeader} of {@code peer}. */
-    private static long intercomm(long local, long peer, int remoteLeader, int tag) {
+    /**
+     * An intercommunicator from {@code local} (leader: its rank 0) to the group led by {@code remoteLeader} of
+     * {@code peer}; {@code involved}: the native ranks of both groups.
+     */
+    private static long intercomm(long local, long peer, int remoteLeader, int tag, int[] involved) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = Empi.allocateHandles(a, 1);
-            boolean watched = Repair.beforeBlockingCall();
+            boolean watched = Repair.beforeBlockingCall(involved);
             if (watched) {
                 BlockingCalls.enter("MPI_Intercomm_create");
             }
