@@ -121,10 +121,12 @@ public final class FailureInjector {
         }
         boolean replica = nativeRank >= logicalRanks;
         int logical = replica ? nativeRank - logicalRanks : nativeRank;
-        target.destroyForcibly();   // SIGKILL
+        // logged before the signal: the proxy's report can reach the primary, which logs the detection in the
+        // same file, before this thread would get past destroyForcibly()
         log("{\"time\":\"" + Instant.now() + "\",\"event\":\"failure-injected\",\"pid\":" + target.pid()
                 + ",\"nativeRank\":" + nativeRank + ",\"logicalRank\":" + logical + ",\"role\":\""
                 + (replica ? "REP" : "CMP") + "\",\"cause\":\"" + cause + "\"}");
+        target.destroyForcibly();   // SIGKILL
         System.err.println("fthp-run: injected failure: killed native rank " + nativeRank + " (pid " + target.pid()
                 + ", " + cause + ")");
     }
