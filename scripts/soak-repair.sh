@@ -56,13 +56,11 @@ for ((run = 1; run <= RUNS; run++)); do
     done
     start=$(date +%s)
     # setsid: the run and everything it starts share one process group, killed by its leader's pid
-    # replicas' output shown (prefixed) and repair steps traced, for a look at a run that goes wrong;
-    # only the computational copies' lines are compared
+    # repair steps traced (computational copies), for a look at a run that goes wrong
     FTHP_TRACE_REPAIR=1 setsid timeout --kill-after=10 "$TIMEOUT" "$root/bin/fthp-run" -np "$NP" --replicas "$NP" \
-        --show-replica-output "${kills[@]}" -- \
-        -cp "$classes" "org.fthp.it.programs.$program" "$ITERATIONS" 2000 > "$work/all" 2> "$work/err"
+        "${kills[@]}" -- \
+        -cp "$classes" "org.fthp.it.programs.$program" "$ITERATIONS" 2000 > "$work/out" 2> "$work/err"
     code=$?
-    grep -v '^\[replica ' "$work/all" > "$work/out"
     if [ $code = 124 ] || [ $code = 137 ]; then
         verdict=hung; hung=$((hung + 1))
     elif [ $code != 0 ]; then
@@ -77,7 +75,7 @@ for ((run = 1; run <= RUNS; run++)); do
     if [ "$verdict" != correct ]; then
         # kept for a look: the run's stdout and stderr, next to the (deleted) work directory
         cp "$work/err" "$work/../soak-run-$run.err" 2>/dev/null || true
-        cp "$work/all" "$work/../soak-run-$run.out" 2>/dev/null || true
+        cp "$work/out" "$work/../soak-run-$run.out" 2>/dev/null || true
         cp "$work/base-$program" "$work/../soak-run-$run.expected" 2>/dev/null || true
     fi
 done
