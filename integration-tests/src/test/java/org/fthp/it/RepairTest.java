@@ -115,14 +115,17 @@ class RepairTest {
 
     /**
      * Ranks 0, 2 and 3 wait in a blocking receive from rank 1 while it
-     * computes for 8 s and two processes die: the receive, restarted on the
+     * computes for 10 s and two processes die: the receive, restarted on the
      * first repair's communicators, must be restarted again on the second's.
+     * The kills are 4.5 s apart: a second death while the first repair is
+     * inside a blocking communicator call would wedge it (see README), and a
+     * loaded CI machine has taken over 2 s for a repair.
      */
     @Test
     void aReceivePendingThroughTwoRepairsCompletes() throws Exception {
-        String[] args = {"200", "8", "one"};
+        String[] args = {"200", "10", "one"};
         List<String> expected = MpiJob.run(4, TIMEOUT, RepairWhileComputing.class, args).assertSuccess().lines();
-        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "4", "--kill", "2:cmp@1.5", "--kill", "3:rep@3.5"),
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "4", "--kill", "2:cmp@1.5", "--kill", "3:rep@6"),
                 4, TIMEOUT, RepairWhileComputing.class, args).assertSuccess();
         assertEquals(expected, r.lines(), "stdout differs from the failure-free run\n--- stderr ---\n" + r.stderr());
         assertTrue(r.stderr().contains("summary: 2 failures detected, 1 promotions, 2 repairs"), r.stderr());
