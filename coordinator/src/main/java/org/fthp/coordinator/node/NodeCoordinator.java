@@ -348,8 +348,9 @@ public final class NodeCoordinator implements AutoCloseable {
         }
         abort = new Message.JobAbort(reason, lostRank);
         LOG.log(Level.SEVERE, "coordinator primary: {0}; aborting the job", reason);
-        sendDown(abort);
+        // recorded before anyone is told, so the event log and the launcher never lag what processes see
         events.jobAborted(reason, lostRank);
+        sendDown(abort);
     }
 
     /** Under lock: to the parent, or kept until the parent has acknowledged this node. */
