@@ -78,7 +78,7 @@ public final class TwinRecords {
      * drops what it has. Throws if the bound evicted one it may lack.
      */
     public List<Forward> missing(long through, long[] above) {
-        forwarded.headMap(through, true).clear();
+        trimThrough(through);
         if (evictedThrough > through) {
             throw new IllegalStateException("the replica lacks decisions its twin no longer holds (the twin log "
                     + "is limited to " + LIMIT + " bytes): it cannot be kept in step");
@@ -88,10 +88,6 @@ public final class TwinRecords {
             if (Arrays.binarySearch(above, e.getKey()) < 0) {
                 out.add(new Forward((int) (e.getKey() - 1), e.getValue()));
             }
-        }
-        forwardedBytes = 0;
-        for (byte[] b : forwarded.values()) {
-            forwardedBytes += b.length + ENTRY_OVERHEAD;
         }
         return out;
     }
