@@ -59,7 +59,16 @@ public final class FthpRun {
         jobEnv.put(MpirunCommand.SHOW_REPLICA_OUTPUT_ENV, options.showReplicaOutput() ? "1" : "0");
         try (RunSummary summary = RunSummary.create(options.ranks(), options.replicas())) {
             jobEnv.put(MpirunCommand.STATS_DIR_ENV, summary.directory().toString());
-            int code = runJob(options, env, command, jobEnv, java, runtimeJar);
+            int code;
+            if (options.replicas() > 0) {
+                jobEnv.put(RankOutputRelay.DIR_ENV, summary.directory().toString());
+                try (RankOutputRelay output = RankOutputRelay.start(summary.directory(), options.ranks(),
+                        System.out, System.err)) {
+                    code = runJob(options, env, command, jobEnv, java, runtimeJar);
+                }
+            } else {
+                code = runJob(options, env, command, jobEnv, java, runtimeJar);
+            }
             summary.print(System.err);
             return code;
         }

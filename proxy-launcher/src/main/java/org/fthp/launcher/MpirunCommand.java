@@ -50,6 +50,11 @@ public final class MpirunCommand {
             command.add("-x");
             command.add(name);
         }
+        if (options.replicas() > 0) {
+            // replicated ranks print through files fthp-run relays (RankOutputRelay)
+            command.add("-x");
+            command.add(RankOutputRelay.DIR_ENV);
+        }
         if (options.coordinators().wanted()) {
             // names only: the values (the secret among them) travel in the environment, never on a command line
             command.add("-x");

@@ -38,6 +38,8 @@ class MpirunCommandTest {
         List<String> command = build(USER_EIGHT_CORES, "-np", "6", "--replicas", "3", "--", "Main");
         assertEquals("9", command.get(command.indexOf("-np") + 1));
         assertTrue(command.contains("--oversubscribe"), "9 processes on 8 cores");
+        assertEquals("-x", command.get(command.indexOf(RankOutputRelay.DIR_ENV) - 1),
+                "replicated ranks are told where their output files are");
     }
 
     @Test

@@ -11,35 +11,42 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Where each copy's stdout and stderr go. A computational copy with a replica
- * writes through a counter its replica can read ({@link OutputLedger}). A
- * replica's twin prints the same bytes, so while the twin lives the
- * replica's are kept only in a ring of the latest ones (or, for debugging,
- * shown with a prefix); when the replica is promoted it prints from exactly
- * where its twin stopped.
+ * appends to the rank's output files, which fthp-run relays
+ * ({@link RankOutputFiles}). A replica's twin prints the same bytes, so while
+ * the twin lives the replica's are kept only in a ring of the latest ones
+ * (or, for debugging, shown with a prefix); when the replica is promoted it
+ * prints from exactly where its twin stopped: the files' length.
  */
 public final class ReplicaOutput {
 
     /** How far behind its twin a replica's output may be and still be printed exactly. */
     private static final int RING_BYTES = Integer.getInteger("fthp.output.ringBytes", 4 << 20);
 
-    private static OutputLedger ledger;
+    private static RankOutputFiles files;
     private static Ring out;
     private static Ring err;
 
     private ReplicaOutput() {}
 
-    /** A computational copy of a replicated rank: count what it writes, for its replica. */
+    /** A computational copy of a replicated rank: write to the rank's files, where its replica can see how far it got. */
     public static void installComputational(int logicalRank) {
-        ledger = OutputLedger.open(logicalRank);
-        if (ledger == null) {
+        files = RankOutputFiles.of(logicalRank);
+        if (files == null) {
             return;
         }
-        System.setOut(new PrintStream(counted(FileDescriptor.out, OutputLedger.STDOUT, 0, 0, ledger), true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(counted(FileDescriptor.err, OutputLedger.STDERR, 0, 0, ledger), true, StandardCharsets.UTF_8));
+        try {
+            OutputStream stdout = files.append(RankOutputFiles.STDOUT);
+            OutputStream stderr = files.append(RankOutputFiles.STDERR);
+            System.setOut(lineFlushed(stdout));
+            System.setErr(lineFlushed(stderr));
+        } catch (IOException e) {
+            // the replica then reprints from the start of the (empty) files after a promotion
+            System.err.println("fthp: cannot open the output files of rank " + logicalRank + ": " + e.getMessage());
+        }
     }
 
     public static void install(int logicalRank, boolean show) {
-        ledger = OutputLedger.open(logicalRank);
+        files = RankOutputFiles.of(logicalRank);
         byte[] prefix = ("[replica " + logicalRank + "] ").getBytes(StandardCharsets.UTF_8);
         out = new Ring(show ? new LinePrefixer(new FileOutputStream(FileDescriptor.out), prefix) : null);
         err = new Ring(show ? new LinePrefixer(new FileOutputStream(FileDescriptor.err), prefix) : null);
@@ -57,8 +64,8 @@ public final class ReplicaOutput {
         }
         System.out.flush();
         System.err.flush();
-        System.setOut(takeOver(out, FileDescriptor.out, OutputLedger.STDOUT));
-        System.setErr(takeOver(err, FileDescriptor.err, OutputLedger.STDERR));
+        System.setOut(takeOver(out, FileDescriptor.out, RankOutputFiles.STDOUT));
+        System.setErr(takeOver(err, FileDescriptor.err, RankOutputFiles.STDERR));
         out = null;
         err = null;
     }
@@ -68,30 +75,44 @@ public final class ReplicaOutput {
      * repair thread may promote while the program computes) is either in the
      * ring already, and reprinted if the twin had not, or goes on to the new
      * stream: nothing between the two is lost.
+     *
+     * <p>The twin is dead (the coordinators learn of a death when its socket
+     * closes or the launcher reaps it, after its last write), so the file's
+     * length no longer moves.
      */
     private static PrintStream takeOver(Ring mine, FileDescriptor fd, int stream) {
         synchronized (mine) {
-            long twin = ledger == null ? mine.written : ledger.written(stream);
+            OutputStream sink = null;
+            long twin = mine.written;
+            if (files != null) {
+                try {
+                    sink = files.append(stream);
+                    twin = files.written(stream);
+                } catch (IOException e) {
+                    // without the files only what comes next can be printed
+                }
+            }
+            if (sink == null) {
+                sink = new FileOutputStream(fd);
+            }
             long skip = 0;
             try {
                 if (twin < mine.written) {
-                    byte[] missed = mine.since(twin);
-                    new FileOutputStream(fd).write(missed);
+                    sink.write(mine.since(twin));
                 } else {
                     skip = twin - mine.written;
                 }
             } catch (IOException e) {
                 // nowhere left to report it
             }
-            OutputStream next = counted(fd, stream, Math.max(twin, mine.written), skip, null);
+            OutputStream next = new BufferedOutputStream(new SkippingOutput(sink, skip), 8192);
             mine.successor = next;
             return new PrintStream(next, true, StandardCharsets.UTF_8);
         }
     }
 
-    /** Buffered above the counter, so the count is what reached the kernel; flushed at every line. */
-    private static OutputStream counted(FileDescriptor fd, int stream, long written, long skip, OutputLedger to) {
-        return new BufferedOutputStream(new CountingOutput(new FileOutputStream(fd), to, stream, written, skip), 8192);
+    private static PrintStream lineFlushed(OutputStream file) {
+        return new PrintStream(new BufferedOutputStream(file, 8192), true, StandardCharsets.UTF_8);
     }
 
     /** A replica's output: counted, the latest bytes kept, optionally shown. */

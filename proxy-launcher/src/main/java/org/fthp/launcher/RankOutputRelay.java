@@ -1,0 +1,182 @@
+package org.fthp.launcher;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
+
+/**
+ * Prints the output files of a replicated job's ranks on fthp-run's own
+ * stdout and stderr, whole lines at a time, as they grow.
+ *
+ * <p>The ranks write their output to files rather than to mpirun because a
+ * file's length survives its writer: after a promotion the replica continues
+ * exactly where its dead twin's last write ended (see the replication
+ * module's {@code RankOutputFiles}). Whole lines per write keep one rank's
+ * line from being cut by another's, as mpirun's own forwarding does.
+ */
+final class RankOutputRelay implements AutoCloseable {
+
+    /** Read by the ranks: the directory holding {@code stdout-<rank>} and {@code stderr-<rank>}. */
+    static final String DIR_ENV = "FTHP_OUTPUT_DIR";
+
+    /** A line longer than this (a progress bar without newlines, say) is printed in pieces. */
+    private static final int MAX_PENDING = 64 << 10;
+    /** Backstop for a missed file-change event. */
+    private static final long IDLE_MILLIS = 50;
+
+    private final List<Tail> tails;
+    private final WatchService changes;
+    private final Thread relay;
+
+    private RankOutputRelay(List<Tail> tails, WatchService changes) {
+        this.tails = tails;
+        this.changes = changes;
+        this.relay = new Thread(this::relayUntilClosed, "fthp-run-output");
+        relay.setDaemon(true);
+    }
+
+    /** Creates the files of logical ranks 0..ranks-1 in {@code dir} and starts relaying them. */
+    static RankOutputRelay start(Path dir, int ranks, OutputStream stdout, OutputStream stderr) throws LaunchException {
+        List<Tail> tails = new ArrayList<>();
+        try {
+            for (int r = 0; r < ranks; r++) {
+                tails.add(new Tail(dir.resolve("stdout-" + r), stdout));
+                tails.add(new Tail(dir.resolve("stderr-" + r), stderr));
+            }
+            WatchService changes = dir.getFileSystem().newWatchService();
+            dir.register(changes, ENTRY_MODIFY);
+            RankOutputRelay relay = new RankOutputRelay(tails, changes);
+            relay.relay.start();
+            return relay;
+        } catch (IOException e) {
+            for (Tail t : tails) {
+                t.closeQuietly();
+            }
+            throw LaunchException.environment("cannot set up the ranks' output files in " + dir + ": " + e.getMessage());
+        }
+    }
+
+    private void relayUntilClosed() {
+        try {
+            while (true) {
+                WatchKey key = changes.poll(IDLE_MILLIS, TimeUnit.MILLISECONDS);
+                if (key != null) {
+                    key.pollEvents();
+                    key.reset();
+                }
+                drainAll(false);
+            }
+        } catch (ClosedWatchServiceException | InterruptedException e) {
+            // closing: the final drain is the closer's
+        }
+    }
+
+    private void drainAll(boolean end) {
+        for (Tail t : tails) {
+            t.drain(end);
+        }
+    }
+
+    /** Prints everything still unprinted, a last unterminated line included. Call once the ranks are gone. */
+    @Override
+    public void close() {
+        try {
+            changes.close();
+        } catch (IOException e) {
+            // nothing to release then
+        }
+        try {
+            relay.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        drainAll(true);
+        for (Tail t : tails) {
+            t.closeQuietly();
+        }
+    }
+
+    /** One file: what was read of it, and the line begun but not yet ended. */
+    private static final class Tail {
+        private final Path path;
+        private final FileChannel file;
+        private final OutputStream sink;
+        private final ByteBuffer chunk = ByteBuffer.allocate(64 << 10);
+        private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+        private boolean failed;
+
+        Tail(Path path, OutputStream sink) throws IOException {
+            this.path = path;
+            // created here, before any rank starts, so every file exists to be watched and read
+            this.file = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+            this.sink = sink;
+        }
+
+        void drain(boolean end) {
+            if (failed) {
+                return;
+            }
+            try {
+                while (file.read(chunk) > 0) {
+                    chunk.flip();
+                    take(chunk.array(), chunk.limit());
+                    chunk.clear();
+                }
+                if (end && pending.size() > 0) {
+                    emit();
+                }
+            } catch (IOException e) {
+                failed = true;
+                System.err.println("fthp-run: stopped relaying " + path + ": " + e.getMessage());
+            }
+        }
+
+        private void take(byte[] b, int len) throws IOException {
+            int lastEnd = -1;
+            for (int i = len - 1; i >= 0; i--) {
+                if (b[i] == '\n') {
+                    lastEnd = i;
+                    break;
+                }
+            }
+            pending.write(b, 0, lastEnd + 1);
+            if (lastEnd >= 0) {
+                emit();
+            }
+            pending.write(b, lastEnd + 1, len - lastEnd - 1);
+            if (pending.size() > MAX_PENDING) {
+                emit();
+            }
+        }
+
+        private void emit() throws IOException {
+            synchronized (sink) {
+                pending.writeTo(sink);
+                sink.flush();
+            }
+            pending.reset();
+        }
+
+        void closeQuietly() {
+            try {
+                file.close();
+            } catch (IOException e) {
+                // read-only use; nothing lost
+            }
+        }
+    }
+}
