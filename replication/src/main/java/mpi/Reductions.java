@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 import org.fthp.empi.Empi;
 import org.fthp.replication.ops.CollectiveLog;
 import org.fthp.replication.ops.CollectiveOp;
+import org.fthp.replication.staging.HeapCopy;
 import org.fthp.replication.ops.Staged;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.RecursiveDoublingAllreduce;
@@ -88,7 +89,7 @@ final class Reductions {
                 Staged mine = cop.stage(bytes);
                 in.packInto(mine.seg(), 0);
                 return cop.asComputational((now, wantOutput) -> RecursiveDoublingAllreduce.promoted(Session.pool(),
-                                now, bytes, sequence, combiner, mine.seg().asSlice(0, bytes).toArray(ValueLayout.JAVA_BYTE),
+                                now, bytes, sequence, combiner, HeapCopy.of(mine.seg(), bytes),
                                 wantOutput ? rd -> out.unpackFrom(rd.result(), 0) : null))
                         .start(s, sequence, rseg, (cmp, req) -> { }, () -> out.unpackFrom(rseg.seg(), 0));
             }

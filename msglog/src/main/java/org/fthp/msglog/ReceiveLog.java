@@ -23,10 +23,25 @@ public final class ReceiveLog {
 
     private final Map<Long, Stream> streams = new HashMap<>();
     private long consumed;
+    /** The stream of the previous call: consecutive messages mostly share one. */
+    private long lastKey;
+    private Stream last;
 
     /** Records that the message {@code sendId} from {@code source} on {@code commId} was consumed. */
     public void consumed(int commId, int source, long sendId) {
-        Stream s = streams.computeIfAbsent(key(commId, source), k -> new Stream());
+        long key = key(commId, source);
+        Stream s = last;
+        if (s == null || key != lastKey) {
+            s = streams.computeIfAbsent(key, k -> new Stream());
+            last = s;
+            lastKey = key;
+        }
+        if (sendId == s.through + 1 && s.above.isEmpty()) {
+            // the common case, in order: no set to touch
+            s.through = sendId;
+            consumed++;
+            return;
+        }
         if (sendId <= s.through || !s.above.add(sendId)) {
             throw new IllegalStateException("message " + sendId + " from " + source + " on communicator " + commId
                     + " consumed twice");

@@ -32,4 +32,22 @@ class ReceiveLogTest {
         r.consumed(1, 0, 5);
         assertThrows(IllegalStateException.class, () -> r.consumed(1, 0, 5));
     }
+
+    @Test
+    void interleavedStreamsKeepTheirOwnWatermarks() {
+        ReceiveLog r = new ReceiveLog();
+        for (long id = 1; id <= 5; id++) {
+            r.consumed(1, 0, id);
+            r.consumed(1, 1, id * 2);   // every other id: the odd ones stay missing
+            r.consumed(2, 0, id);
+        }
+        assertEquals(5, r.consumedThrough(1, 0));
+        assertEquals(0, r.consumedThrough(1, 1));
+        assertEquals(5, r.consumedAbove(1, 1).length);
+        assertEquals(5, r.consumedThrough(2, 0));
+        r.consumed(1, 1, 1);
+        assertEquals(2, r.consumedThrough(1, 1), "an in-order id still folds the ones above it");
+        assertThrows(IllegalStateException.class, () -> r.consumed(1, 0, 5));
+        assertEquals(16, r.consumed());
+    }
 }

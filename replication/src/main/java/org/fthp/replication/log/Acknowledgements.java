@@ -49,6 +49,7 @@ public final class Acknowledgements {
     /** The "receiver rank" of a twin acknowledgement, and the "source" of its stream here. */
     static final int TWIN = -1;
     private static final long IDLE_NANOS = 2_000_000;
+    private static final long INBOX_TEST_NANOS = 20_000;
 
     private final SendLog log;
     private final long control;
@@ -56,12 +57,18 @@ public final class Acknowledgements {
     private final Sender sender;
     private final Map<Long, long[]> unacked = new HashMap<>();   // stream -> {through, unacked count, last ack nanos}
     private final Map<Long, Map<Integer, Long>> acked = new HashMap<>();   // (comm, dest) -> native rank -> through
+    private long lastKey;
+    private long[] lastStream;
     private final MemorySegment inbox;
     private final MemorySegment request;
     private final MemorySegment flag;
     private final MemorySegment status;
     private long trimNanos;
-    private boolean anyUnacked;
+    /** Some stream has messages not yet acknowledged; none is due for an idle acknowledgement before {@link #nextIdleDue}. */
+    private boolean idlePending;
+    private long nextIdleDue;
+    /** The inbox is tested again only after this (nanoTime): see {@link #progress()}. */
+    private long nextInboxTest;
 
     public Acknowledgements(SendLog log, long control, Peers peers, Sender sender) {
         this.log = log;
@@ -83,12 +90,18 @@ public final class Acknowledgements {
     /** A message of stream (commId, source) was consumed; {@code through} is the stream's watermark now. */
     void consumed(int commId, int source, long through) {
         long key = ((long) commId << 32) | (source & 0xffffffffL);
-        long[] s = unacked.computeIfAbsent(key, k -> new long[3]);
+        long[] s = lastStream;
+        if (s == null || key != lastKey) {
+            // most calls repeat the previous stream (a replica's decisions all come on one): no boxing then
+            s = unacked.computeIfAbsent(key, k -> new long[3]);
+            lastStream = s;
+            lastKey = key;
+        }
         s[0] = through;
-        s[1]++;
-        anyUnacked = true;
-        if (s[1] >= EVERY) {
+        if (++s[1] >= EVERY) {
             acknowledge(commId, source, s);
+        } else if (s[1] == 1) {
+            idleDueAt(s[2] + IDLE_NANOS);
         }
     }
 
@@ -124,6 +137,18 @@ public final class Acknowledgements {
      * unacknowledged for a while (a sender may be waiting for room).
      */
     public void progress() {
+        long now = System.nanoTime();
+        // progress loops spin; an acknowledgement is never urgent enough to cost every spin a native test
+        if (now - nextInboxTest >= 0) {
+            nextInboxTest = now + INBOX_TEST_NANOS;
+            readInbox();
+        }
+        if (idlePending && now - nextIdleDue >= 0) {
+            acknowledgeIdle(now);
+        }
+    }
+
+    private void readInbox() {
         while (true) {
             Empi.test(request, flag, status);
             if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
@@ -142,19 +167,26 @@ public final class Acknowledgements {
                 trim(commId, dest, from, through);
             }
         }
-        if (anyUnacked) {
-            long now = System.nanoTime();
-            anyUnacked = false;
-            for (Map.Entry<Long, long[]> e : unacked.entrySet()) {
-                long[] s = e.getValue();
-                if (s[1] > 0) {
-                    if (now - s[2] >= IDLE_NANOS) {
-                        acknowledge((int) (e.getKey() >>> 32), (int) (long) e.getKey(), s);
-                    } else {
-                        anyUnacked = true;
-                    }
+    }
+
+    private void acknowledgeIdle(long now) {
+        idlePending = false;
+        for (Map.Entry<Long, long[]> e : unacked.entrySet()) {
+            long[] s = e.getValue();
+            if (s[1] > 0) {
+                if (now - s[2] >= IDLE_NANOS) {
+                    acknowledge((int) (e.getKey() >>> 32), (int) (long) e.getKey(), s);
+                } else {
+                    idleDueAt(s[2] + IDLE_NANOS);
                 }
             }
+        }
+    }
+
+    private void idleDueAt(long due) {
+        if (!idlePending || due - nextIdleDue < 0) {
+            nextIdleDue = due;
+            idlePending = true;
         }
     }
 

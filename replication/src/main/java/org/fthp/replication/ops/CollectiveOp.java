@@ -5,6 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.fthp.replication.staging.HeapCopy;
 import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.TwinLink;
@@ -127,7 +128,7 @@ public final class CollectiveOp extends NativeOp {
         snapshot = new byte[staged.size()][];
         for (int i = 0; i < staged.size(); i++) {
             Staged s = staged.get(i);
-            snapshot[i] = s.seg().asSlice(0, s.bytes()).toArray(ValueLayout.JAVA_BYTE);
+            snapshot[i] = HeapCopy.of(s.seg(), s.bytes());
         }
     }
 

@@ -3,6 +3,7 @@ package org.fthp.replication.ops;
 import java.lang.foreign.MemorySegment;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.staging.HeapCopy;
 import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.TwinLink;
@@ -88,7 +89,7 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
         if (input == null) {
             pack.accept(this);
             if (CollectiveLog.keepsEntries()) {
-                this.input = acc.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+                this.input = HeapCopy.of(acc, bytes);
                 CollectiveLog.of(comm.commId()).log(sequence, this::replayOn, bytes);
             } else {
                 this.input = null;   // never repeated: without replicas a failure ends the job

@@ -38,7 +38,7 @@ public final class TwinRecords {
     private ReceiveLog received;
 
     void forwarded(int tag, MemorySegment data) {
-        byte[] copy = data.toArray(ValueLayout.JAVA_BYTE);
+        byte[] copy = org.fthp.replication.staging.HeapCopy.of(data, data.byteSize());
         forwarded.put(tag + 1L, copy);
         forwardedBytes += copy.length + ENTRY_OVERHEAD;
         while (forwardedBytes > LIMIT && forwarded.size() > 1) {
