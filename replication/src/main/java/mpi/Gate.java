@@ -16,11 +16,25 @@ import java.util.concurrent.locks.ReentrantLock;
 final class Gate {
 
     private static final ReentrantLock LOCK = new ReentrantLock();
+    /** Entries left before this process kills itself ({@code --kill R#CALL}); 0: never. */
+    private static long entriesBeforeKill;
+    private static int nativeRank;
+    private static long killAt;
 
     private Gate() {}
 
     static void enter() {
         LOCK.lock();
+        if (entriesBeforeKill > 0 && --entriesBeforeKill == 0) {
+            org.fthp.replication.failure.CallKill.now(nativeRank, killAt);
+        }
+    }
+
+    /** This process dies as it enters its {@code call}-th call from now (0: never). */
+    static void killAtCall(int rank, long call) {
+        nativeRank = rank;
+        killAt = call;
+        entriesBeforeKill = call;
     }
 
     static void exit() {

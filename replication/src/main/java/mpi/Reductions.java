@@ -1,15 +1,14 @@
 package mpi;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 import org.fthp.empi.Empi;
 import org.fthp.replication.ops.CollectiveLog;
 import org.fthp.replication.ops.CollectiveOp;
-import org.fthp.replication.staging.HeapCopy;
 import org.fthp.replication.ops.Staged;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.RecursiveDoublingAllreduce;
+import org.fthp.replication.staging.HeapCopy;
 import org.fthp.replication.structure.CommStructure;
 
 import mpi.Collectives.Region;

@@ -67,8 +67,7 @@ final class Repair {
     /** With FTHP_TRACE_REPAIR set, each step of a repair on stderr (built only then). */
     private static void trace(java.util.function.Supplier<String> what) {
         if (TRACE) {
-            System.err.println("fthp-repair[" + Session.nativeRank() + "] " + what.get());
-            System.err.flush();
+            org.fthp.replication.output.RuntimeMessages.say("fthp-repair[" + Session.nativeRank() + "] " + what.get());
         }
     }
 

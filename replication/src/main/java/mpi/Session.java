@@ -76,10 +76,15 @@ final class Session {
             logicalRank = me.logical();
             role = me.role();
             records = MessageRecords.create(layout.replicas() > 0);
-            if (role == Role.REP) {
-                ReplicaOutput.install(logicalRank, JobLayout.showReplicaOutput());
-            } else if (layout.hasReplica(logicalRank)) {
-                ReplicaOutput.installComputational(logicalRank);
+            try {
+                if (role == Role.REP) {
+                    ReplicaOutput.install(logicalRank, JobLayout.showReplicaOutput());
+                } else if (layout.hasReplica(logicalRank)) {
+                    ReplicaOutput.installComputational(logicalRank);
+                }
+            } catch (java.io.IOException e) {
+                throw Errors.error(MPI.ERR_OTHER, "cannot set up the output of rank " + logicalRank + ": "
+                        + e.getMessage());
             }
             MPI.COMM_WORLD.bind(Structures.world(WORLD_ID));
             MPI.COMM_SELF.bind(layout.hasReplica(logicalRank)
@@ -114,6 +119,12 @@ final class Session {
         // not guarded for concurrent calls: promise no more than one thread at a time
         threadLevel = Math.min(provided, Math.min(Math.max(required, MPI.THREAD_SINGLE), MPI.THREAD_SERIALIZED));
         mainThread = Thread.currentThread();
+        try {
+            Gate.killAtCall(nativeRank, org.fthp.replication.failure.CallKill.callFor(nativeRank,
+                    System.getenv(org.fthp.replication.failure.CallKill.ENV)));
+        } catch (IllegalArgumentException e) {
+            throw Errors.error(MPI.ERR_OTHER, e.getMessage());
+        }
         initialized = true;
         return threadLevel;
     }

@@ -57,6 +57,9 @@ public final class FthpRun {
         jobEnv.put(MpirunCommand.LOGICAL_SIZE_ENV, Integer.toString(options.ranks()));
         jobEnv.put(MpirunCommand.REPLICAS_ENV, Integer.toString(options.replicas()));
         jobEnv.put(MpirunCommand.SHOW_REPLICA_OUTPUT_ENV, options.showReplicaOutput() ? "1" : "0");
+        if (!options.kills().callKills().isEmpty()) {
+            jobEnv.put(MpirunCommand.KILL_AT_CALL_ENV, options.kills().callKillsByNativeRank(options.ranks()));
+        }
         try (RunSummary summary = RunSummary.create(options.ranks(), options.replicas())) {
             jobEnv.put(MpirunCommand.STATS_DIR_ENV, summary.directory().toString());
             int code;
@@ -76,7 +79,7 @@ public final class FthpRun {
 
     private static int runJob(LaunchOptions options, Map<String, String> env, List<String> command,
                               Map<String, String> jobEnv, Path java, Path runtimeJar) throws LaunchException {
-        FailureInjector injector = options.kills().wanted()
+        FailureInjector injector = options.kills().injectorWanted()
                 ? new FailureInjector(options.kills(), options.ranks(), options.processes(),
                         options.coordinators().events(),
                         Optional.ofNullable(jobEnv.get(MpirunCommand.STATS_DIR_ENV)).map(Path::of))

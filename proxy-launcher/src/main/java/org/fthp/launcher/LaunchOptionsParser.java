@@ -47,7 +47,7 @@ public final class LaunchOptionsParser {
         int nodes = 0;
         int groupSize = 0;
         Optional<Path> events = Optional.empty();
-        List<KillPlan.ScheduledKill> kills = new ArrayList<>();
+        List<KillPlan.Kill> kills = new ArrayList<>();
         String inject = null;
         Double mtbf = null;
         boolean perProcess = false;
@@ -117,6 +117,16 @@ public final class LaunchOptionsParser {
             throw LaunchException.usage("--replicas " + m + " is more than the " + ranks
                     + " ranks: each rank has at most one replica");
         }
+        for (KillPlan.Kill k : kills) {
+            if (k.logicalRank() >= ranks) {
+                throw LaunchException.usage("--kill names rank " + k.logicalRank() + ", but the job has ranks 0.."
+                        + (ranks - 1));
+            }
+            if (k.replica() && k.logicalRank() >= m) {
+                throw LaunchException.usage("--kill names the replica of rank " + k.logicalRank()
+                        + ", which has none (--replicas " + m + ": ranks 0.." + (m - 1) + " have one)");
+            }
+        }
         if (separator < 0) {
             throw LaunchException.usage("missing \"--\" between the fthp-run/mpirun options and the java command");
         }
@@ -133,7 +143,7 @@ public final class LaunchOptionsParser {
         return parseJavaPart(ranks, m, showReplicaOutput, verbose, mpirunArgs, javaPart, plan, killPlan);
     }
 
-    private static KillPlan.ScheduledKill killSpec(String spec) throws LaunchException {
+    private static KillPlan.Kill killSpec(String spec) throws LaunchException {
         try {
             return KillPlan.parseKill(spec);
         } catch (IllegalArgumentException e) {

@@ -23,6 +23,8 @@ public final class MpirunCommand {
     static final String REPLICAS_ENV = "FTHP_REPLICAS";
     static final String SHOW_REPLICA_OUTPUT_ENV = "FTHP_SHOW_REPLICA_OUTPUT";
     static final String STATS_DIR_ENV = "FTHP_STATS_DIR";
+    /** {@code NATIVE:CALL,...}: the processes that kill themselves at their CALL-th MPI call (--kill R#CALL). */
+    static final String KILL_AT_CALL_ENV = "FTHP_KILL_AT_CALL";
     static final List<String> JOB_ENV = List.of(ABI_ENV, LOGICAL_SIZE_ENV, REPLICAS_ENV, SHOW_REPLICA_OUTPUT_ENV,
             STATS_DIR_ENV);
 
@@ -49,6 +51,10 @@ public final class MpirunCommand {
         for (String name : JOB_ENV) {
             command.add("-x");
             command.add(name);
+        }
+        if (!options.kills().callKills().isEmpty()) {
+            command.add("-x");
+            command.add(KILL_AT_CALL_ENV);
         }
         if (options.replicas() > 0) {
             // replicated ranks print through files fthp-run relays (RankOutputRelay)

@@ -37,15 +37,23 @@ final class RankOutputRelay implements AutoCloseable {
     /** Backstop for a missed file-change event. */
     private static final long IDLE_MILLIS = 50;
 
+    /** Reads per file and round while the relay runs, so one busy rank does not hold up the others. */
+    private static final int READS_PER_ROUND = 16;
+
     private final List<Tail> tails;
     private final WatchService changes;
     private final Thread relay;
+    /** Prints what is left if fthp-run is interrupted (^C) before it closes the relay itself. */
+    private final Thread atShutdown;
+    private final ByteBuffer chunk = ByteBuffer.allocate(64 << 10);
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private RankOutputRelay(List<Tail> tails, WatchService changes) {
         this.tails = tails;
         this.changes = changes;
         this.relay = new Thread(this::relayUntilClosed, "fthp-run-output");
         relay.setDaemon(true);
+        this.atShutdown = new Thread(this::finish, "fthp-run-output-at-exit");
     }
 
     /** Creates the files of logical ranks 0..ranks-1 in {@code dir} and starts relaying them. */
@@ -60,6 +68,7 @@ final class RankOutputRelay implements AutoCloseable {
             dir.register(changes, ENTRY_MODIFY);
             RankOutputRelay relay = new RankOutputRelay(tails, changes);
             relay.relay.start();
+            Runtime.getRuntime().addShutdownHook(relay.atShutdown);
             return relay;
         } catch (IOException e) {
             for (Tail t : tails) {
@@ -77,35 +86,54 @@ final class RankOutputRelay implements AutoCloseable {
                     key.pollEvents();
                     key.reset();
                 }
-                drainAll(false);
+                for (Tail t : tails) {
+                    t.drain(chunk, READS_PER_ROUND);
+                }
             }
         } catch (ClosedWatchServiceException | InterruptedException e) {
             // closing: the final drain is the closer's
         }
     }
 
-    private void drainAll(boolean end) {
-        for (Tail t : tails) {
-            t.drain(end);
-        }
-    }
-
     /** Prints everything still unprinted, a last unterminated line included. Call once the ranks are gone. */
     @Override
     public void close() {
+        finish();
+        try {
+            Runtime.getRuntime().removeShutdownHook(atShutdown);
+        } catch (IllegalStateException e) {
+            // shutting down already: the hook has run finish(), which did nothing the second time
+        }
+    }
+
+    private void finish() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         try {
             changes.close();
         } catch (IOException e) {
             // nothing to release then
         }
-        try {
-            relay.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        // the relay thread must be out of every Tail before this thread reads them
+        boolean interrupted = false;
+        while (relay.isAlive()) {
+            try {
+                relay.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
         }
-        drainAll(true);
+        // whole lines of every rank first, so an unterminated last line cannot glue itself to another's
         for (Tail t : tails) {
+            t.drain(chunk, Integer.MAX_VALUE);
+        }
+        for (Tail t : tails) {
+            t.flushPending();
             t.closeQuietly();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -114,35 +142,50 @@ final class RankOutputRelay implements AutoCloseable {
         private final Path path;
         private final FileChannel file;
         private final OutputStream sink;
-        private final ByteBuffer chunk = ByteBuffer.allocate(64 << 10);
         private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
         private boolean failed;
 
         Tail(Path path, OutputStream sink) throws IOException {
             this.path = path;
-            // created here, before any rank starts, so every file exists to be watched and read
-            this.file = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
+            // created here, before any rank starts: the ranks only append to it (and refuse to start without it)
+            Files.createFile(path);
+            this.file = FileChannel.open(path, StandardOpenOption.READ);
             this.sink = sink;
         }
 
-        void drain(boolean end) {
+        /** Prints the whole lines written since the last call, reading at most {@code reads} chunks. */
+        void drain(ByteBuffer chunk, int reads) {
             if (failed) {
                 return;
             }
             try {
-                while (file.read(chunk) > 0) {
-                    chunk.flip();
-                    take(chunk.array(), chunk.limit());
+                for (int r = 0; r < reads; r++) {
                     chunk.clear();
-                }
-                if (end && pending.size() > 0) {
-                    emit();
+                    if (file.read(chunk) <= 0) {
+                        break;
+                    }
+                    take(chunk.array(), chunk.position());
                 }
             } catch (IOException e) {
-                failed = true;
-                System.err.println("fthp-run: stopped relaying " + path + ": " + e.getMessage());
+                fail(e);
             }
+        }
+
+        /** The rank is gone: its unterminated last line, as it is. */
+        void flushPending() {
+            if (failed || pending.size() == 0) {
+                return;
+            }
+            try {
+                emit();
+            } catch (IOException e) {
+                fail(e);
+            }
+        }
+
+        private void fail(IOException e) {
+            failed = true;
+            System.err.println("fthp-run: stopped relaying " + path + ": " + e.getMessage());
         }
 
         private void take(byte[] b, int len) throws IOException {
@@ -164,10 +207,8 @@ final class RankOutputRelay implements AutoCloseable {
         }
 
         private void emit() throws IOException {
-            synchronized (sink) {
-                pending.writeTo(sink);
-                sink.flush();
-            }
+            pending.writeTo(sink);
+            sink.flush();
             pending.reset();
         }
 

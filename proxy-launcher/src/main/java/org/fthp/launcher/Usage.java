@@ -25,8 +25,10 @@ final class Usage {
               --group-size G        coordinators per group leader (default: about sqrt(K))
               --events FILE         failure log (JSON lines): injected kills, and with --nodes the
                                     failures the coordinators detect
-              --kill R[:cmp|rep]@S  SIGKILL that copy of logical rank R S seconds after launch
-                                    (repeatable)
+              --kill R[:cmp|rep]@S  SIGKILL that copy of logical rank R S seconds after every
+                                    process finished MPI_Init (repeatable)
+              --kill R[:cmp|rep]#C  that copy SIGKILLs itself as it enters its C-th MPI call
+                                    after MPI_Init: the same point of the program every run
               --inject weibull      random SIGKILLs at Weibull inter-arrival times, with
                 --mtbf S            system mean time between failures, or
                 --mtbf-per-process S  per-process MTBF (divided by the process count)

@@ -71,7 +71,7 @@ class LaunchOptionsParserTest {
 
     @Test
     void failureInjectionOptions() throws LaunchException {
-        LaunchOptions o = parse("-np", "4", "--kill", "1@2", "--kill", "0:rep@3.5", "--inject", "weibull",
+        LaunchOptions o = parse("-np", "4", "--replicas", "1", "--kill", "1@2", "--kill", "0:rep@3.5", "--inject", "weibull",
                 "--mtbf-per-process", "100", "--shape", "0.5", "--seed", "9", "--", "Main");
         assertEquals(2, o.kills().kills().size());
         assertEquals(new org.fthp.launcher.inject.KillPlan.Weibull(100, true, 0.5, 9), o.kills().weibull().orElseThrow());
@@ -80,6 +80,10 @@ class LaunchOptionsParserTest {
         assertThrows(LaunchException.class, () -> parse("-np", "2", "--mtbf", "1", "--", "Main"));
         assertThrows(LaunchException.class, () -> parse("-np", "2", "--kill", "a@b", "--", "Main"));
         assertFalse(parse("-np", "2", "--", "Main").kills().wanted());
+        assertThrows(LaunchException.class, () -> parse("-np", "2", "--kill", "2@1", "--", "Main"), "no rank 2");
+        assertThrows(LaunchException.class, () -> parse("-np", "2", "--replicas", "1", "--kill", "1:rep#3", "--", "Main"),
+                "rank 1 has no replica");
+        assertEquals(1, parse("-np", "2", "--replicas", "2", "--kill", "1:rep#3", "--", "Main").kills().callKills().size());
     }
 
     @Test

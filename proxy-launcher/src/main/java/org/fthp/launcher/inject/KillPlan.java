@@ -5,16 +5,31 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The failures fthp-run injects: deterministic kills ({@code --kill
- * RANK[:cmp|rep]@SECONDS}, several allowed) and a Weibull process
+ * The failures fthp-run injects: deterministic kills at a time ({@code --kill
+ * RANK[:cmp|rep]@SECONDS}) or at a point of the program ({@code --kill
+ * RANK[:cmp|rep]#CALL}), several allowed, and a Weibull process
  * ({@code --inject weibull --mtbf S | --mtbf-per-process S [--shape K] [--seed S]}).
  */
-public record KillPlan(List<ScheduledKill> kills, Optional<Weibull> weibull) {
+public record KillPlan(List<ScheduledKill> kills, List<CallKill> callKills, Optional<Weibull> weibull) {
 
-    public static final KillPlan NONE = new KillPlan(List.of(), Optional.empty());
+    public static final KillPlan NONE = new KillPlan(List.of(), List.of(), Optional.empty());
+
+    /** One {@code --kill}. */
+    public sealed interface Kill permits ScheduledKill, CallKill {
+        int logicalRank();
+
+        boolean replica();
+    }
 
     /** Kill the given copy of a logical rank at a fixed time after launch. */
-    public record ScheduledKill(int logicalRank, boolean replica, double atSeconds) {}
+    public record ScheduledKill(int logicalRank, boolean replica, double atSeconds) implements Kill {}
+
+    /**
+     * The given copy of a logical rank kills itself (SIGKILL) as it enters its
+     * {@code call}-th MPI call after MPI_Init: the same point of the program
+     * in every run, however fast the machine is.
+     */
+    public record CallKill(int logicalRank, boolean replica, long call) implements Kill {}
 
     /**
      * Random kills: {@code mtbfSeconds} is the system MTBF, or the per-process
@@ -29,17 +44,28 @@ public record KillPlan(List<ScheduledKill> kills, Optional<Weibull> weibull) {
 
     public KillPlan {
         kills = List.copyOf(kills);
+        callKills = List.copyOf(callKills);
     }
 
     public boolean wanted() {
+        return !kills.isEmpty() || !callKills.isEmpty() || weibull.isPresent();
+    }
+
+    /** Whether fthp-run itself has to kill anything (call kills are the ranks' own). */
+    public boolean injectorWanted() {
         return !kills.isEmpty() || weibull.isPresent();
     }
 
-    /** Parses {@code RANK[:cmp|rep]@SECONDS}. */
-    public static ScheduledKill parseKill(String spec) {
+    /** Parses {@code RANK[:cmp|rep]@SECONDS} or {@code RANK[:cmp|rep]#CALL}. */
+    public static Kill parseKill(String spec) {
         int at = spec.indexOf('@');
+        boolean byCall = at < 0;
+        if (byCall) {
+            at = spec.indexOf('#');
+        }
         if (at <= 0 || at == spec.length() - 1) {
-            throw new IllegalArgumentException("--kill takes RANK[:cmp|rep]@SECONDS, not \"" + spec + "\"");
+            throw new IllegalArgumentException("--kill takes RANK[:cmp|rep]@SECONDS or RANK[:cmp|rep]#CALL, not \""
+                    + spec + "\"");
         }
         String who = spec.substring(0, at);
         boolean replica = false;
@@ -54,18 +80,48 @@ public record KillPlan(List<ScheduledKill> kills, Optional<Weibull> weibull) {
         }
         try {
             int rank = Integer.parseInt(who);
+            if (byCall) {
+                long call = Long.parseLong(spec.substring(at + 1));
+                if (rank < 0 || call < 1) {
+                    throw new NumberFormatException();
+                }
+                return new CallKill(rank, replica, call);
+            }
             double seconds = Double.parseDouble(spec.substring(at + 1));
             if (rank < 0 || !(seconds >= 0)) {
                 throw new NumberFormatException();
             }
             return new ScheduledKill(rank, replica, seconds);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--kill takes RANK[:cmp|rep]@SECONDS with RANK >= 0 and SECONDS >= 0, not \""
-                    + spec + "\"");
+            throw new IllegalArgumentException("--kill takes RANK[:cmp|rep]@SECONDS (RANK >= 0, SECONDS >= 0) or "
+                    + "RANK[:cmp|rep]#CALL (CALL >= 1), not \"" + spec + "\"");
         }
     }
 
-    public static KillPlan of(List<ScheduledKill> kills, Weibull weibull) {
-        return new KillPlan(new ArrayList<>(kills), Optional.ofNullable(weibull));
+    public static KillPlan of(List<? extends Kill> kills, Weibull weibull) {
+        List<ScheduledKill> timed = new ArrayList<>();
+        List<CallKill> byCall = new ArrayList<>();
+        for (Kill k : kills) {
+            switch (k) {
+                case ScheduledKill t -> timed.add(t);
+                case CallKill c -> byCall.add(c);
+            }
+        }
+        return new KillPlan(timed, byCall, Optional.ofNullable(weibull));
+    }
+
+    /**
+     * The call kills for the ranks, as {@code NATIVE:CALL} pairs separated by
+     * commas ({@code FTHP_KILL_AT_CALL}); empty when there are none.
+     */
+    public String callKillsByNativeRank(int logicalRanks) {
+        StringBuilder b = new StringBuilder();
+        for (CallKill k : callKills) {
+            if (!b.isEmpty()) {
+                b.append(',');
+            }
+            b.append(k.replica() ? logicalRanks + k.logicalRank() : k.logicalRank()).append(':').append(k.call());
+        }
+        return b.toString();
     }
 }

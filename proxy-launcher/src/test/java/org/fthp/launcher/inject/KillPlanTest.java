@@ -15,8 +15,25 @@ class KillPlanTest {
     }
 
     @Test
+    void parsesKillsAtACall() {
+        assertEquals(new KillPlan.CallKill(2, true, 40), KillPlan.parseKill("2:rep#40"));
+        assertEquals(new KillPlan.CallKill(1, false, 1), KillPlan.parseKill("1#1"));
+    }
+
+    @Test
+    void callKillsGoToTheRanksByNativeRankAndNeedNoInjector() {
+        KillPlan plan = KillPlan.of(java.util.List.of(KillPlan.parseKill("2:rep#40"), KillPlan.parseKill("1:cmp#7")),
+                null);
+        assertEquals("6:40,1:7", plan.callKillsByNativeRank(4));
+        assertEquals(false, plan.injectorWanted());
+        assertEquals(true, plan.wanted());
+        assertEquals(true, KillPlan.of(java.util.List.of(KillPlan.parseKill("1@2")), null).injectorWanted());
+    }
+
+    @Test
     void refusesMalformedSpecs() {
-        for (String bad : new String[] {"3", "@1", "3@", "x@1", "-1@2", "3:foo@1", "3@-1", "3@abc"}) {
+        for (String bad : new String[] {"3", "@1", "3@", "x@1", "-1@2", "3:foo@1", "3@-1", "3@abc", "3#0", "3#1.5",
+                "3#", "#4", "3:rep#-2"}) {
             assertThrows(IllegalArgumentException.class, () -> KillPlan.parseKill(bad), bad);
         }
     }

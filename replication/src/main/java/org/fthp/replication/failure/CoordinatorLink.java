@@ -78,7 +78,7 @@ public final class CoordinatorLink implements FailureListener {
 
     @Override
     public void onJobAbort(String reason, int lostRank) {
-        System.err.println("fthp: the coordinators end the job: " + reason);
+        org.fthp.replication.output.RuntimeMessages.say("fthp: the coordinators end the job: " + reason);
     }
 
     public FailureWatch watch() {

@@ -93,7 +93,7 @@ public final class Acknowledgements {
         long[] s = lastStream;
         if (s == null || key != lastKey) {
             // most calls repeat the previous stream (a replica's decisions all come on one): no boxing then
-            s = unacked.computeIfAbsent(key, k -> new long[3]);
+            s = unacked.computeIfAbsent(key, k -> new long[] {0, 0, System.nanoTime() - IDLE_NANOS});
             lastStream = s;
             lastKey = key;
         }

@@ -29,7 +29,7 @@ public final class RunStatistics {
         try {
             Files.writeString(Path.of(dir, "ready-" + nativeRank), "");
         } catch (IOException e) {
-            System.err.println("fthp: cannot write to " + dir + ": " + e.getMessage());
+            org.fthp.replication.output.RuntimeMessages.say("fthp: cannot write to " + dir + ": " + e.getMessage());
         }
     }
 
@@ -55,7 +55,7 @@ public final class RunStatistics {
         try {
             Files.writeString(Path.of(dir, "rank-" + nativeRank + ".stats"), line);
         } catch (IOException e) {
-            System.err.println("fthp: cannot write run statistics to " + dir + ": " + e.getMessage());
+            org.fthp.replication.output.RuntimeMessages.say("fthp: cannot write run statistics to " + dir + ": " + e.getMessage());
         }
     }
 }

@@ -33,8 +33,13 @@ final class RankOutputFiles {
         this.files = files;
     }
 
-    /** The files of logical rank {@code logical}, or null when fthp-run relays no output files. */
-    static RankOutputFiles of(int logical) {
+    /**
+     * The files of logical rank {@code logical}, or null when fthp-run relays
+     * no output files. fthp-run creates them before any rank starts: a missing
+     * one means this process does not see fthp-run's directory (another host),
+     * and then neither copy could continue the other's output exactly.
+     */
+    static RankOutputFiles of(int logical) throws IOException {
         String dir = System.getenv(DIR_ENV);
         if (dir == null || dir.isBlank()) {
             return null;
@@ -42,6 +47,10 @@ final class RankOutputFiles {
         File[] files = new File[NAMES.length];
         for (int s = 0; s < NAMES.length; s++) {
             files[s] = Path.of(dir, NAMES[s] + logical).toFile();
+            if (!files[s].isFile()) {
+                throw new IOException(files[s] + " does not exist: the ranks of a replicated job must run where "
+                        + "fthp-run can relay their output (one host)");
+            }
         }
         return new RankOutputFiles(files);
     }

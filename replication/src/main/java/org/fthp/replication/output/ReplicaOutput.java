@@ -28,24 +28,29 @@ public final class ReplicaOutput {
 
     private ReplicaOutput() {}
 
-    /** A computational copy of a replicated rank: write to the rank's files, where its replica can see how far it got. */
-    public static void installComputational(int logicalRank) {
+    /**
+     * A computational copy of a replicated rank: write to the rank's files,
+     * where its replica can see how far it got. Fails rather than print
+     * elsewhere: the replica would then reprint everything at a promotion.
+     */
+    public static void installComputational(int logicalRank) throws IOException {
         files = RankOutputFiles.of(logicalRank);
         if (files == null) {
             return;
         }
+        OutputStream stdout = files.append(RankOutputFiles.STDOUT);
+        OutputStream stderr;
         try {
-            OutputStream stdout = files.append(RankOutputFiles.STDOUT);
-            OutputStream stderr = files.append(RankOutputFiles.STDERR);
-            System.setOut(lineFlushed(stdout));
-            System.setErr(lineFlushed(stderr));
+            stderr = files.append(RankOutputFiles.STDERR);
         } catch (IOException e) {
-            // the replica then reprints from the start of the (empty) files after a promotion
-            System.err.println("fthp: cannot open the output files of rank " + logicalRank + ": " + e.getMessage());
+            stdout.close();
+            throw e;
         }
+        System.setOut(lineFlushed(stdout));
+        System.setErr(lineFlushed(stderr));
     }
 
-    public static void install(int logicalRank, boolean show) {
+    public static void install(int logicalRank, boolean show) throws IOException {
         files = RankOutputFiles.of(logicalRank);
         byte[] prefix = ("[replica " + logicalRank + "] ").getBytes(StandardCharsets.UTF_8);
         out = new Ring(show ? new LinePrefixer(new FileOutputStream(FileDescriptor.out), prefix) : null);

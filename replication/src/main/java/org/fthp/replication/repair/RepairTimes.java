@@ -47,7 +47,7 @@ public final class RepairTimes {
             java.nio.file.Files.writeString(java.nio.file.Path.of(path), line, java.nio.file.StandardOpenOption.CREATE,
                     java.nio.file.StandardOpenOption.APPEND);
         } catch (java.io.IOException e) {
-            System.err.println("fthp: cannot append to " + path + ": " + e.getMessage());
+            org.fthp.replication.output.RuntimeMessages.say("fthp: cannot append to " + path + ": " + e.getMessage());
         }
     }
 

@@ -1,7 +1,6 @@
 package org.fthp.replication.structure;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -9,6 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.fthp.msglog.ReceiveLog;
+import org.fthp.replication.staging.HeapCopy;
 
 /**
  * What went between the twins on one communicator, by decision number: the
@@ -38,7 +38,7 @@ public final class TwinRecords {
     private ReceiveLog received;
 
     void forwarded(int tag, MemorySegment data) {
-        byte[] copy = org.fthp.replication.staging.HeapCopy.of(data, data.byteSize());
+        byte[] copy = HeapCopy.of(data, data.byteSize());
         forwarded.put(tag + 1L, copy);
         forwardedBytes += copy.length + ENTRY_OVERHEAD;
         while (forwardedBytes > LIMIT && forwarded.size() > 1) {

@@ -1,0 +1,57 @@
+package org.fthp.replication.failure;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+
+import org.fthp.replication.output.RuntimeMessages;
+
+/**
+ * fthp-run's {@code --kill R[:cmp|rep]#CALL}: this process dies by SIGKILL as
+ * it enters its CALL-th MPI call after MPI_Init. A kill at a time lands
+ * wherever a loaded machine happens to be; a kill at a call lands at the same
+ * point of the program in every run, so a test can aim at a short program's
+ * middle, or at its MPI_Finalize.
+ */
+public final class CallKill {
+
+    /** {@code NATIVE:CALL,...}, set by fthp-run. */
+    public static final String ENV = "FTHP_KILL_AT_CALL";
+    private static final int SIGKILL = 9;
+
+    private CallKill() {}
+
+    /** The call at which native rank {@code nativeRank} dies, or 0 if it is not to. */
+    public static long callFor(int nativeRank, String spec) {
+        if (spec == null || spec.isBlank()) {
+            return 0;
+        }
+        for (String pair : spec.split(",")) {
+            int colon = pair.indexOf(':');
+            try {
+                if (colon > 0 && Integer.parseInt(pair.substring(0, colon).strip()) == nativeRank) {
+                    return Long.parseLong(pair.substring(colon + 1).strip());
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(ENV + " holds NATIVE:CALL pairs, not \"" + pair + "\"");
+            }
+        }
+        return 0;
+    }
+
+    /** SIGKILL to this process, as a failure injector or the OOM killer would send it. Does not return. */
+    public static void now(int nativeRank, long call) {
+        RuntimeMessages.say("fthp: native rank " + nativeRank + " kills itself at MPI call " + call
+                + " (--kill ...#" + call + ")");
+        Linker linker = Linker.nativeLinker();
+        MethodHandle kill = linker.downcallHandle(linker.defaultLookup().find("kill").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+        try {
+            int rc = (int) kill.invokeExact((int) ProcessHandle.current().pid(), SIGKILL);
+            throw new IllegalStateException("kill(self, SIGKILL) returned " + rc);
+        } catch (Throwable t) {
+            throw new IllegalStateException("cannot SIGKILL this process", t);
+        }
+    }
+}
