@@ -16,25 +16,29 @@ import java.util.concurrent.locks.ReentrantLock;
 final class Gate {
 
     private static final ReentrantLock LOCK = new ReentrantLock();
-    /** Entries left before this process kills itself ({@code --kill R#CALL}); 0: never. */
-    private static long entriesBeforeKill;
-    private static int nativeRank;
+    /** Entries so far: the program's MPI calls, nested ones included (what {@code --kill R#CALL} counts). */
+    private static long entries;
+    /** The entry at which this process kills itself; 0: never. */
     private static long killAt;
+    private static int nativeRank;
 
     private Gate() {}
 
     static void enter() {
         LOCK.lock();
-        if (entriesBeforeKill > 0 && --entriesBeforeKill == 0) {
+        if (++entries == killAt) {
             org.fthp.replication.failure.CallKill.now(nativeRank, killAt);
         }
+    }
+
+    static long entries() {
+        return entries;
     }
 
     /** This process dies as it enters its {@code call}-th call from now (0: never). */
     static void killAtCall(int rank, long call) {
         nativeRank = rank;
-        killAt = call;
-        entriesBeforeKill = call;
+        killAt = call == 0 ? 0 : entries + call;
     }
 
     static void exit() {

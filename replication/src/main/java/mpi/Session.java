@@ -141,6 +141,11 @@ final class Session {
     }
 
     static synchronized void finish() throws MPIException {
+        if ("1".equals(System.getenv("FTHP_REPORT_CALLS"))) {
+            // where a --kill R#CALL can aim: this Finalize is the last of them
+            org.fthp.replication.output.RuntimeMessages.say("fthp: native rank " + nativeRank + " made "
+                    + Gate.entries() + " MPI calls");
+        }
         try {
             System.out.flush();
             System.err.flush();

@@ -1,0 +1,105 @@
+package org.fthp.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import org.fthp.it.programs.CollBlocking;
+import org.fthp.it.programs.CollInter;
+import org.fthp.it.programs.CollNeighborWildcard;
+import org.fthp.it.programs.CollNonblocking;
+import org.fthp.it.programs.CommsGroupsTopo;
+import org.fthp.it.programs.CommsProcNull;
+import org.fthp.it.programs.P2pBasics;
+import org.fthp.it.programs.P2pLarge;
+import org.fthp.it.programs.P2pNonblocking;
+import org.fthp.it.programs.P2pProbe;
+import org.fthp.it.programs.TypesAndOps;
+import org.fthp.it.programs.TypesSlice;
+import org.fthp.it.programs.TypesStructExtent;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The integration suite's programs, fully replicated (N = M = 4), with
+ * processes killed at seeded random points: every point-to-point, collective,
+ * communicator and datatype path they take must survive a failure and print
+ * what the failure-free unreplicated run prints.
+ *
+ * <p>These programs finish in a fraction of a second, too fast for a kill at
+ * a time to land reliably inside them, so each kill is at a call: the copy
+ * SIGKILLs itself as it enters its K-th MPI call ({@code --kill R:cmp#K}),
+ * from the first call to the last (MPI_Finalize).
+ */
+class SuiteUnderKillsTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(150);
+
+    /**
+     * MPI calls every process of the program makes at N = M = 4, at least:
+     * measured with {@code -x FTHP_REPORT_CALLS=1}; lower than measured for
+     * the programs whose test loops make the count vary from run to run.
+     * A kill beyond a process's last call would never happen, and the test
+     * fails saying so.
+     */
+    private record Target(Class<?> program, int calls) {}
+
+    private static final List<Target> TARGETS = List.of(
+            new Target(P2pBasics.class, 380), new Target(P2pNonblocking.class, 120),
+            new Target(P2pProbe.class, 29), new Target(P2pLarge.class, 18),
+            new Target(CollBlocking.class, 117), new Target(CollNonblocking.class, 40),
+            new Target(CollInter.class, 23), new Target(CollNeighborWildcard.class, 10),
+            new Target(CommsGroupsTopo.class, 61), new Target(CommsProcNull.class, 6),
+            new Target(TypesAndOps.class, 55), new Target(TypesSlice.class, 9),
+            new Target(TypesStructExtent.class, 3));
+
+    @TempDir
+    Path dir;
+
+    /** One kill per program, two (distinct ranks) for programs of 50 calls or more. */
+    static Stream<Arguments> kills() {
+        return IntStream.range(0, TARGETS.size()).mapToObj(i -> {
+            Target t = TARGETS.get(i);
+            Random r = new Random(1000 + i);
+            List<Integer> ranks = new ArrayList<>(List.of(0, 1, 2, 3));
+            java.util.Collections.shuffle(ranks, r);
+            List<String> kills = new ArrayList<>();
+            for (int k = 0; k < (t.calls() >= 50 ? 2 : 1); k++) {
+                kills.add(ranks.get(k) + (r.nextBoolean() ? ":cmp" : ":rep") + "#" + (1 + r.nextInt(t.calls())));
+            }
+            return Arguments.of(t.program().getSimpleName(), t.program(), kills);
+        });
+    }
+
+    @ParameterizedTest(name = "{0} kills {2}")
+    @MethodSource("kills")
+    void survivesKillsWithTheFailureFreeOutput(String name, Class<?> program, List<String> kills) throws Exception {
+        List<String> expected = FailureFreeRuns.sortedLines(program, 4, TIMEOUT);
+        Path events = dir.resolve("events.jsonl");
+        List<String> options = new ArrayList<>(List.of("--replicas", "4", "--events", events.toString()));
+        for (String k : kills) {
+            options.add("--kill");
+            options.add(k);
+        }
+        MpiJob.Result r = MpiJob.runWith(options, 4, TIMEOUT, program).assertSuccess();
+        assertEquals(expected, FailureFreeRuns.sorted(r), "stdout after kills " + kills
+                + " differs from the failure-free run\n--- stderr ---\n" + r.stderr());
+        long killed = r.stderr().lines().filter(l -> l.contains("kills itself at MPI call")).count();
+        assertEquals(kills.size(), killed, "every kill happened (a program making fewer calls now needs a lower "
+                + "count in TARGETS):\n" + r.stderr());
+        List<String> log = Files.readAllLines(events);
+        long detected = log.stream().filter(l -> l.contains("\"event\":\"failure-detected\"")).count();
+        assertEquals(kills.size(), detected, "every kill detected: " + log);
+        assertTrue(r.stderr().contains("summary: 4 logical ranks, 4 replicas"), r.stderr());
+    }
+}
