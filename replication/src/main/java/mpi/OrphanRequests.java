@@ -45,10 +45,17 @@ final class OrphanRequests {
         }
     }
 
-    void drain() {
+    /**
+     * At MPI_Finalize: completes what can complete within {@code nanos}. By
+     * then every process has finished its communication (FinalizeBarrier), so
+     * what is left are acknowledgements and forwards nobody waits for; one
+     * addressed to a process that died since would never complete.
+     */
+    void drain(long nanos) {
         IdleStrategy idle = new IdleStrategy();
         idle.reset();
-        while (true) {
+        long deadline = System.nanoTime() + nanos;
+        while (System.nanoTime() - deadline < 0) {
             synchronized (this) {
                 progress();
                 if (ops.isEmpty()) {

@@ -61,6 +61,10 @@ final class Repair {
     private static boolean running;
     /** Set when a failure left a rank without a copy: only the coordinators can end the job now. */
     private static boolean hopeless;
+    /** During MPI_Finalize: says when another process has left for the native finalize, so no repair can finish. */
+    private static java.util.function.BooleanSupplier released = () -> false;
+    /** Once {@link #released} said so: the job is over for this process, failures no longer matter. */
+    private static boolean over;
     private static final RepairTimes TIMES = new RepairTimes();
     private static final boolean TRACE = System.getenv("FTHP_TRACE_REPAIR") != null;
 
@@ -81,6 +85,26 @@ final class Repair {
     private Repair() {}
 
     static RepairTimes times() { return TIMES; }
+
+    /** The failure set the current structures were built for. */
+    static long appliedEpoch() { return appliedEpoch; }
+
+    /**
+     * From now on (MPI_Finalize) every wait of a repair also asks {@code when}
+     * whether another process has left; if so the repair is abandoned and no
+     * other is started: every process had finished its communication already.
+     */
+    static void releaseWhen(java.util.function.BooleanSupplier when) {
+        released = when;
+    }
+
+    /** Whether {@link #releaseWhen}'s condition has been seen (checked now, once more). */
+    static boolean over() {
+        if (!over && released.getAsBoolean()) {
+            over = true;
+        }
+        return over;
+    }
 
     /**
      * Loads and links what a repair runs, at start-up: a repair's first run
@@ -103,7 +127,7 @@ final class Repair {
     /** Whether a failure set arrived that this process has not repaired yet (one volatile read). */
     static boolean pending() {
         FailureWatch w = Session.failureWatch();
-        return w != null && !hopeless && w.epoch() > (running ? attemptEpoch : appliedEpoch);
+        return w != null && !hopeless && !over && w.epoch() > (running ? attemptEpoch : appliedEpoch);
     }
 
     /**
@@ -136,7 +160,7 @@ final class Repair {
         running = true;
         InFlight.repairing(true);
         try {
-            while (!hopeless && watch.epoch() > appliedEpoch) {
+            while (!hopeless && !over && watch.epoch() > appliedEpoch) {
                 FailureWatch.Snapshot failures = watch.latest();
                 attemptEpoch = failures.epoch();
                 try {
@@ -265,7 +289,7 @@ final class Repair {
             if (flag.get(ValueLayout.JAVA_INT, 0) != 0) {
                 return;
             }
-            if (Session.failureWatch().epoch() > attemptEpoch) {
+            if (Session.failureWatch().epoch() > attemptEpoch || over()) {
                 throw new Superseded();
             }
             Thread.yield();

@@ -149,10 +149,15 @@ final class Session {
         try {
             System.out.flush();
             System.err.flush();
+            if (controlComm != 0) {
+                // replicated: wait here, repairing, until nobody can need this process in a repair
+                FinalizeBarrier.await();
+            }
             if (repairThread != null) {
                 repairThread.stop();
             }
-            ORPHANS.drain();
+            // unreplicated: a freed request must still complete, however long it takes
+            ORPHANS.drain(controlComm != 0 ? 2_000_000_000L : Long.MAX_VALUE);
             var watch = failureWatch();
             RunStatistics.write(nativeRank, logicalRank, role == Role.REP, records,
                     watch == null ? 0 : watch.latest().deadNativeRanks().size(), Repair.times().promoted(),

@@ -216,9 +216,7 @@ final class Structures {
             long group = Empi.getHandle(groupOut, 0);
             MemorySegment commOut = Empi.allocateHandles(a, 1);
             boolean watched = Repair.beforeBlockingCall(nativeRanks);
-            if (watched) {
-                BlockingCalls.enter("MPI_Comm_create_group");
-            }
+            BlockingCalls.enter("MPI_Comm_create_group", watched ? null : nativeRanks);
             try {
                 Empi.commCreateGroup(parent, group, id & 0x3fff, commOut);
             } finally {
@@ -237,9 +235,7 @@ final class Structures {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = Empi.allocateHandles(a, 1);
             boolean watched = Repair.beforeBlockingCall(involved);
-            if (watched) {
-                BlockingCalls.enter("MPI_Comm_split");
-            }
+            BlockingCalls.enter("MPI_Comm_split", watched ? null : involved);
             try {
                 Empi.commSplit(comm, color, key, out);
             } finally {
@@ -262,9 +258,7 @@ final class Structures {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = Empi.allocateHandles(a, 1);
             boolean watched = Repair.beforeBlockingCall(involved);
-            if (watched) {
-                BlockingCalls.enter("MPI_Intercomm_create");
-            }
+            BlockingCalls.enter("MPI_Intercomm_create", watched ? null : involved);
             try {
                 Empi.intercommCreate(local, 0, peer, remoteLeader, tag, out);
             } finally {

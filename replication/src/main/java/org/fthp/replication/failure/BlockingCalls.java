@@ -4,10 +4,12 @@ package org.fthp.replication.failure;
  * The native calls that cannot be abandoned: communicator creation blocks in
  * MPI 3.1 (split, Intercomm_create, Comm_create_group), and if a member dies
  * before contributing, it never returns (Open MPI 4.1 has no ULFM to revoke
- * it). Repair checks for newer failures before each such call; a failure
- * that strikes inside one leaves this process wedged, and rather than hang
- * the job it stops after {@code -Dfthp.wedgeSeconds} (5) with a message, so
- * the coordinators end the job.
+ * it). Before each such call the members say they are about to enter
+ * (inside a repair), so a death before that is folded into the repair; a
+ * death inside the call, in a repair or while the program creates a
+ * communicator, leaves this process wedged. Rather than hang the job it
+ * stops after {@code -Dfthp.wedgeSeconds} (5) with a message, and the
+ * coordinators end the job if a rank lost every copy.
  */
 public final class BlockingCalls {
 
@@ -16,17 +18,19 @@ public final class BlockingCalls {
 
     private static volatile long since;
     private static volatile String what;
+    /** The native ranks the call waits for; null: any failure may wedge it (inside a repair). */
+    private static volatile int[] members;
 
     private BlockingCalls() {}
 
     /**
-     * Marks the start of a blocking native call inside a repair (every
-     * survivor is already in the repair, so only a death can keep it from
-     * returning). Outside repairs a member may just be late, so nothing is
-     * watched.
+     * Marks the start of a blocking native call that waits for {@code
+     * involved} (native ranks), or for anyone ({@code null}: inside a repair,
+     * where any newer failure changes who takes part).
      */
-    public static void enter(String call) {
+    public static void enter(String call, int[] involved) {
         what = call;
+        members = involved;
         since = System.nanoTime();
     }
 
@@ -36,12 +40,17 @@ public final class BlockingCalls {
 
     /**
      * A new failure set arrived (coordinator thread): if the thread calling
-     * MPI is inside a blocking call, it may never return; check again after
-     * the grace period.
+     * MPI is inside a blocking call that waits for one of the dead, it may
+     * never return; check again after the grace period. (A member that is
+     * merely late is no reason: nothing is watched without a death.)
      */
-    static void failureArrived(int nativeRank) {
+    static void failureArrived(int nativeRank, java.util.Set<Integer> dead) {
         long started = since;
         if (started == 0) {
+            return;
+        }
+        int[] waitsFor = members;
+        if (waitsFor != null && java.util.Arrays.stream(waitsFor).noneMatch(dead::contains)) {
             return;
         }
         Thread watchdog = new Thread(() -> {
@@ -51,8 +60,8 @@ public final class BlockingCalls {
                 return;
             }
             if (since == started) {
-                Fatal.stop("native rank " + nativeRank + ": a process failed while " + what
-                        + " was rebuilding communicators; Open MPI 4.1 cannot abandon that call, so this process"
+                Fatal.stop("native rank " + nativeRank + ": a process died while " + what
+                        + " waited for it; Open MPI 4.1 cannot abandon that call, so this process"
                         + " stops (the job ends unless every rank keeps a copy)", 72);
             }
         }, "fthp-wedge-watchdog");

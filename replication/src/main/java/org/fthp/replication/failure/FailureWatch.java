@@ -32,7 +32,7 @@ public final class FailureWatch {
         Set<Integer> dead = failed.stream().map(FailedProcess::nativeRank).collect(Collectors.toUnmodifiableSet());
         lastEventNanos = System.nanoTime();
         latest = new Snapshot(epoch, dead);
-        BlockingCalls.failureArrived(nativeRank);
+        BlockingCalls.failureArrived(nativeRank, dead);
         Thread w = waiter;
         if (w != null) {
             java.util.concurrent.locks.LockSupport.unpark(w);
