@@ -142,6 +142,10 @@ final class Repair {
      */
     static boolean beforeBlockingCall(int[] involved) {
         if (!running) {
+            if (CommCreation.active()) {
+                // the program creates a communicator: wait for late members where a failure can still abandon it
+                CommCreation.ready(involved);
+            }
             return false;
         }
         if (Session.failureWatch().epoch() > attemptEpoch) {
@@ -462,6 +466,10 @@ final class Repair {
                         continue;
                     }
                     List<SendLog.Entry> missing = log.missing(s.commId(), p, r.through(), r.above(), lastSent);
+                    final int peer = p;
+                    trace(() -> "resend comm " + s.commId() + " to " + peer + (extra ? " (rep)" : "") + ": sent through "
+                            + lastSent + ", it has " + r.through() + " " + java.util.Arrays.toString(r.above()) + ", "
+                            + missing.size() + " again");
                     for (SendLog.Entry e : missing) {
                         Session.orphans().adopt(SendOp.resend(Session.pool(), to, e));
                     }

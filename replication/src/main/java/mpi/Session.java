@@ -217,7 +217,12 @@ final class Session {
             acks.progress();
         }
         if (Repair.pending()) {
-            Repair.run();
+            if (CommCreation.active()) {
+                // no repair in the middle of making native communicators: the creation is abandoned instead
+                CommCreation.failureArrived();
+            } else {
+                Repair.run();
+            }
         }
     }
 

@@ -50,7 +50,7 @@ final class Structures {
      * rank order), or null when this process holds no copy of one of them.
      */
     static CommStructure intra(int id, int[] members) throws MPIException {
-        return intra(null, id, members);
+        return CommCreation.attempt(() -> intra(null, id, members));
     }
 
     private static CommStructure intra(CommStructure predecessor, int id, int[] members) {
@@ -111,7 +111,7 @@ final class Structures {
      * computational copies.
      */
     static CommStructure inter(int id, int[] localWorld, int[] remoteWorld, int localRank) throws MPIException {
-        return inter(null, id, localWorld, remoteWorld, localRank);
+        return CommCreation.attempt(() -> inter(null, id, localWorld, remoteWorld, localRank));
     }
 
     private static CommStructure inter(CommStructure predecessor, int id, int[] localWorld, int[] remoteWorld,
@@ -155,9 +155,17 @@ final class Structures {
                 copies[k++] = world.repNative(members[i]);
             }
         }
+        boolean attempt = CommCreation.active();
+        if (attempt) {
+            CommCreation.members(copies);
+        }
         long eworld = isWorld ? Empi.COMM_WORLD : createGroup(Empi.COMM_WORLD, copies, id);
         if (layout.replicas() == 0) {
-            return NativeComms.unreplicated(eworld, idup(eworld), collectiveOf(eworld, self, firstGroup, copies));
+            NativeComms made = NativeComms.unreplicated(eworld, idup(eworld), collectiveOf(eworld, self, firstGroup, copies));
+            if (attempt) {
+                CommCreation.done(copies);
+            }
+            return made;
         }
         int eworldRank = role == Role.CMP ? self : n + layout.repRank(self);
         long side = split(eworld, role == Role.CMP ? 0 : 1, eworldRank, copies);
@@ -183,11 +191,14 @@ final class Structures {
                     TAG_NO_REP, involved);
             noRepToRepInternal = idup(noRepToRep);
         }
-        if (role == Role.CMP) {
-            return new NativeComms(eworld, side, sideInternal, 0, 0, cmpRep, cmpNoRep, noRepToRep,
-                    noRepToRepInternal, collectiveOf(side, self, firstGroup, Arrays.copyOf(copies, n)));
+        NativeComms made = role == Role.CMP
+                ? new NativeComms(eworld, side, sideInternal, 0, 0, cmpRep, cmpNoRep, noRepToRep,
+                        noRepToRepInternal, collectiveOf(side, self, firstGroup, Arrays.copyOf(copies, n)))
+                : new NativeComms(eworld, 0, 0, side, sideInternal, cmpRep, 0, noRepToRep, noRepToRepInternal, 0);
+        if (attempt) {
+            CommCreation.done(copies);
         }
-        return new NativeComms(eworld, 0, 0, side, sideInternal, cmpRep, 0, noRepToRep, noRepToRepInternal, 0);
+        return made;
     }
 
     /**
@@ -288,7 +299,13 @@ final class Structures {
             MemorySegment out = Empi.allocateHandles(a, 1);
             CollectiveOp op = new CollectiveOp(Session.pool());
             op.start(req -> Empi.commIdup(comm, out, req), null);
-            Session.await(op);
+            try {
+                Session.await(op);
+            } catch (RuntimeException e) {
+                // a failure abandoned the communicator being created (CommCreation)
+                op.abandon();
+                throw e;
+            }
             copy = Empi.getHandle(out, 0);
         }
         Empi.commSetErrhandler(copy, Empi.ERRORS_RETURN);
@@ -301,7 +318,9 @@ final class Structures {
      * Every member's ints, gathered in rank order (from the remote group, on an
      * intercommunicator); replicas take the result from their twins.
      */
-    static int[] allGatherInts(CommStructure s, int... mine) {
+    static int[] allGatherInts(CommStructure given, int... mine) {
+        // a repair during an earlier step of a creation replaced the structure the caller holds
+        CommStructure s = given.current();
         int peers = s.isInter() ? s.remoteSize() : s.size();
         CollectiveOp op = new CollectiveOp(Session.pool());
         int bytes = 4 * mine.length;
@@ -408,7 +427,8 @@ final class Structures {
     }
 
     /** Sends {@code mine} to {@code peerRank} and receives {@code theirs} ints from it, on the internal channel. */
-    private static int[] exchange(CommStructure s, int peerRank, int tag, int[] mine, int theirs) throws MPIException {
+    private static int[] exchange(CommStructure given, int peerRank, int tag, int[] mine, int theirs) throws MPIException {
+        CommStructure s = given.current();
         int[] out = new int[theirs];
         var type = Args.type(MPI.INT);
         RecvOp r = RecvOp.post(Session.pool(), Session.records(), s, Channel.INTERNAL,
@@ -420,7 +440,8 @@ final class Structures {
         return out;
     }
 
-    private static void bcastInts(CommStructure s, int[] values, int root) {
+    private static void bcastInts(CommStructure given, int[] values, int root) {
+        CommStructure s = given.current();
         CollectiveOp op = new CollectiveOp(Session.pool());
         Staged seg = op.stage(4L * Math.max(1, values.length));
         if (s.rank() == root) {

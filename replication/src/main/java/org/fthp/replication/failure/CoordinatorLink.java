@@ -24,11 +24,11 @@ public final class CoordinatorLink implements FailureListener {
 
     public static final String ADDRESSES_ENV = "FTHP_COORDINATORS";
 
-    private final CoordinatorClient client;
+    /** Set once connected; failure sets may arrive before (the catch-up right after registering). */
+    private volatile CoordinatorClient client;
     private final FailureWatch watch;
 
-    private CoordinatorLink(CoordinatorClient client, int nativeRank) {
-        this.client = client;
+    private CoordinatorLink(int nativeRank) {
         this.watch = new FailureWatch(nativeRank);
     }
 
@@ -43,26 +43,16 @@ public final class CoordinatorLink implements FailureListener {
         System.setProperty("io.netty.noUnsafe", "true");
         String[] nodes = list.split(",");
         NodeAddress mine = NodeAddress.parse(nodes[nodeOf(nativeRank, nativeSize, nodes.length)].strip());
-        CoordinatorLink[] self = new CoordinatorLink[1];
-        FailureListener forward = new FailureListener() {
-            @Override
-            public void onFailureSet(long epoch, List<FailedProcess> failed) {
-                self[0].onFailureSet(epoch, failed);
-            }
-
-            @Override
-            public void onJobAbort(String reason, int lostRank) {
-                self[0].onJobAbort(reason, lostRank);
-            }
-        };
-        CoordinatorClient client = CoordinatorClient.builder()
+        // the link listens before it connects: a process registering after a failure is sent the current
+        // failure set at once, possibly before connect() returns here
+        CoordinatorLink link = new CoordinatorLink(nativeRank);
+        link.client = CoordinatorClient.builder()
                 .coordinator(mine)
                 .secret(JobSecret.fromEnvironment())
                 .ranks(nativeRank, logicalRank, replica ? Role.REP : Role.CMP)
-                .listener(forward)
+                .listener(link)
                 .connect();
-        self[0] = new CoordinatorLink(client, nativeRank);
-        return self[0];
+        return link;
     }
 
     /** Emulated nodes are blocks of consecutive native ranks, as even as the counts allow. */

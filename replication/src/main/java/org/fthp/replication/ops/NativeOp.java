@@ -197,6 +197,18 @@ public abstract class NativeOp {
     }
 
     /**
+     * Given up with the communicator it was helping to create, when a failure
+     * abandoned the creation: never reissued, and its memory never returned
+     * (the native request may still write into it).
+     */
+    public final void abandon() {
+        if (!complete && successor == null) {
+            InFlight.remove(this);
+            complete = true;
+        }
+    }
+
+    /**
      * A repair replaced the native communicators this operation was started
      * on. Its native request may still write into its memory (a receive a
      * message in flight could still match), so that memory is never returned

@@ -1,0 +1,248 @@
+package mpi;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import org.fthp.empi.Empi;
+import org.fthp.replication.failure.FailureWatch;
+
+/**
+ * A communicator the program creates while processes may die: the native
+ * communicators are made by blocking calls (MPI 3.1), so a member that dies
+ * before entering one would leave the others inside it for good. In a
+ * replicated job every such creation is an attempt that either completes on
+ * every member or is abandoned by every member, then made again after the
+ * repair over who is live.
+ *
+ * <p>Three nonblocking messages among the members' copies, on the control
+ * communicator, tagged by the attempt's epoch:
+ * <ul>
+ *   <li>READY before each blocking call: the wait for a late member happens
+ *       here, where a failure set can still abandon the attempt;
+ *   <li>DONE after the last call: the attempt completes once every member
+ *       still live has said DONE (a dead one's silence counts as DONE: it had
+ *       passed every call its members needed, or someone would be waiting
+ *       for its READY);
+ *   <li>ABORT from a member that gave up, to all: whoever has not completed
+ *       gives up too.
+ * </ul>
+ * A member gives up when a failure set arrives before it has said DONE;
+ * after DONE it only gives up on an ABORT. Completing needs every live
+ * member's DONE, and a member that gave up never sends it, so an attempt
+ * never completes for some members and not others. Repairs wait until the
+ * attempt is settled: none runs in the middle of one.
+ *
+ * <p>A death inside a blocking call, after its READY exchange, still wedges
+ * the members in it (Open MPI 4.1 cannot abandon the call); those stop after
+ * a grace period (failure.BlockingCalls).
+ */
+final class CommCreation {
+
+    private static final int READY_TAG_BASE = 0xF000;
+    private static final int DONE_TAG_BASE = 0xF400;
+    private static final int ABORT_TAG_BASE = 0xF800;
+
+    /** The attempt running now (the program's thread, gate held), or null. */
+    private static Attempt current;
+
+    /** Thrown inside an attempt that is given up; caught where the attempt began. */
+    private static final class Abandoned extends RuntimeException {
+        Abandoned() {
+            super(null, null, false, false);
+        }
+    }
+
+    private CommCreation() {}
+
+    /**
+     * Builds a communicator with {@code build} (which makes the native
+     * communicators through {@link Structures}), again after a repair as
+     * often as a failure abandons the attempt.
+     */
+    static <T> T attempt(Supplier<T> build) {
+        if (current != null || Session.failureWatch() == null || Session.controlComm() == 0) {
+            return build.get();
+        }
+        while (true) {
+            if (Repair.pending()) {
+                Repair.run();
+            }
+            Attempt a = new Attempt(Repair.appliedEpoch());
+            current = a;
+            try {
+                T made = build.get();
+                current = null;
+                a.cancelReceives();
+                return made;
+            } catch (Abandoned e) {
+                current = null;
+                a.tellAbandoned();
+                a.cancelReceives();
+                // the failure that made someone give up reaches every process: wait for it (progress repairs it
+                // as soon as it is here, now that no attempt runs), then try again over who is live
+                FailureWatch watch = Session.failureWatch();
+                while (watch.epoch() <= a.epoch) {
+                    Session.progress();
+                    Thread.yield();
+                }
+            } catch (RuntimeException | Error e) {
+                current = null;
+                throw e;
+            }
+        }
+    }
+
+    /** Whether an attempt is running: a failure set does not start a repair then, it abandons the attempt. */
+    static boolean active() {
+        return current != null;
+    }
+
+    /** From a progress loop inside an attempt (an idup of the new communicators) when a failure set arrived. */
+    static void failureArrived() {
+        current.giveUpUnlessDone();
+    }
+
+    /** At the start of the attempt's native calls: every copy of every member (native ranks), told if it gives up. */
+    static void members(int[] copies) {
+        current.copies = copies.clone();
+    }
+
+    /** Before a blocking call of the attempt that waits for {@code involved} (native ranks). */
+    static void ready(int[] involved) {
+        current.exchange(READY_TAG_BASE, involved, false);
+    }
+
+    /** After the attempt's last call: every copy of every member ({@code copies}, native ranks). */
+    static void done(int[] copies) {
+        current.exchange(DONE_TAG_BASE, copies, true);
+    }
+
+    /** One attempt: its epoch, its receives (cancelled at the end), whether DONE went out. */
+    private static final class Attempt {
+        private final long epoch;
+        // never freed: sends abandoned with the attempt may still point here
+        private final Arena arena = Arena.ofShared();
+        private final List<MemorySegment> receives = new ArrayList<>();
+        private final MemorySegment abortRequest;
+        private final MemorySegment flag;
+        private final MemorySegment status;
+        private int[] copies = new int[0];
+        private boolean saidDone;
+
+        Attempt(long epoch) {
+            this.epoch = epoch;
+            flag = arena.allocate(ValueLayout.JAVA_INT);
+            status = arena.allocate(Empi.STATUS_BYTES);
+            abortRequest = Empi.allocateHandles(arena, 1);
+            Empi.irecv(arena.allocate(8), 8, Empi.BYTE, Empi.ANY_SOURCE, tag(ABORT_TAG_BASE), Session.controlComm(),
+                    abortRequest);
+            receives.add(abortRequest);
+        }
+
+        private int tag(int base) {
+            return base + (int) (epoch & 0x3ff);
+        }
+
+        void giveUpUnlessDone() {
+            if (!saidDone) {
+                throw new Abandoned();
+            }
+        }
+
+        /**
+         * Sends to and awaits a message from every other process of {@code
+         * peers}; gives up on an ABORT, or on a failure set before DONE.
+         * For DONE, a dead peer's message is not awaited.
+         */
+        void exchange(int base, int[] peers, boolean isDone) {
+            int me = Session.nativeRank();
+            int count = 0;
+            for (int r : peers) {
+                if (r != me) {
+                    count++;
+                }
+            }
+            if (isDone) {
+                saidDone = true;
+            }
+            if (count == 0) {
+                return;
+            }
+            MemorySegment requests = Empi.allocateHandles(arena, 2 * count);
+            MemorySegment payload = arena.allocate(8);
+            int[] from = new int[count];
+            int k = 0;
+            for (int r : peers) {
+                if (r == me) {
+                    continue;
+                }
+                MemorySegment recv = requests.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES);
+                Empi.irecv(arena.allocate(8), 8, Empi.BYTE, r, tag(base), Session.controlComm(), recv);
+                receives.add(recv);
+                Empi.isend(payload, 8, Empi.BYTE, r, tag(base), Session.controlComm(),
+                        requests.asSlice((long) Empi.HANDLE_BYTES * (count + k), Empi.HANDLE_BYTES));
+                from[k++] = r;
+            }
+            boolean[] arrived = new boolean[count];
+            FailureWatch watch = Session.failureWatch();
+            while (true) {
+                int missing = 0;
+                Set<Integer> dead = watch.latest().deadNativeRanks();
+                for (int i = 0; i < count; i++) {
+                    if (!arrived[i]) {
+                        Empi.test(requests.asSlice((long) Empi.HANDLE_BYTES * i, Empi.HANDLE_BYTES), flag, status);
+                        arrived[i] = flag.get(ValueLayout.JAVA_INT, 0) != 0;
+                    }
+                    if (!arrived[i] && !(isDone && dead.contains(from[i]))) {
+                        missing++;
+                    }
+                }
+                if (missing == 0) {
+                    return;
+                }
+                Empi.test(abortRequest, flag, status);
+                if (flag.get(ValueLayout.JAVA_INT, 0) != 0) {
+                    throw new Abandoned();
+                }
+                if (watch.epoch() > epoch) {
+                    giveUpUnlessDone();
+                }
+                Thread.yield();
+            }
+        }
+
+        /** Tells every copy of every member that this one gave up (fire and forget: some may be dead). */
+        void tellAbandoned() {
+            MemorySegment payload = arena.allocate(8);
+            MemorySegment requests = Empi.allocateHandles(arena, Math.max(copies.length, 1));
+            for (int k = 0; k < copies.length; k++) {
+                if (copies[k] != Session.nativeRank()) {
+                    Empi.isend(payload, 8, Empi.BYTE, copies[k], tag(ABORT_TAG_BASE), Session.controlComm(),
+                            requests.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES));
+                }
+            }
+        }
+
+        /**
+         * Cancels what was never matched (a dead peer's DONE, the ABORT that
+         * never came): a receive left posted would take a later attempt's
+         * message of the same epoch.
+         */
+        void cancelReceives() {
+            for (MemorySegment r : receives) {
+                if (Empi.getHandle(r, 0) == Empi.REQUEST_NULL) {
+                    continue;
+                }
+                Empi.cancel(r);
+                do {
+                    Empi.test(r, flag, status);
+                } while (flag.get(ValueLayout.JAVA_INT, 0) == 0);
+            }
+        }
+    }
+}
