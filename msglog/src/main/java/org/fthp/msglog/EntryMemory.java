@@ -28,7 +28,8 @@ final class EntryMemory {
 
     Block acquire(long bytes) {
         if (bytes > LARGEST_POOLED) {
-            Arena own = Arena.ofConfined();
+            // shared, not confined: the repair thread resends and trims entries the program's thread logged
+            Arena own = Arena.ofShared();
             return new Block(own.allocate(bytes, 8), own);
         }
         int c = sizeClass(bytes);
