@@ -32,8 +32,9 @@ import org.fthp.replication.structure.NativeComms;
  * facade's own collectives, so replicas take it from their twins.
  *
  * <p>Communicator creation in MPI 3.1 has no nonblocking form except dup:
- * these native calls block, among live processes (repair will need to guard
- * them).
+ * these native calls block. Before each one the processes involved say they
+ * are about to enter, inside a repair (Repair) or while the program creates a
+ * communicator (CommCreation), so a failure before it abandons the attempt.
  */
 final class Structures {
 
