@@ -5,11 +5,12 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 
 import org.fthp.empi.Empi;
 import org.fthp.replication.failure.FailureWatch;
+import org.fthp.replication.repair.ControlExchange;
 
 /**
  * A communicator the program creates while processes may die: the native
@@ -77,12 +78,12 @@ final class CommCreation {
             try {
                 T made = build.get();
                 current = null;
-                a.cancelReceives();
+                a.finish();
                 return made;
             } catch (Abandoned e) {
                 current = null;
                 a.tellAbandoned();
-                a.cancelReceives();
+                a.finish();
                 // the failure that made someone give up reaches every process: wait for it (progress repairs it
                 // as soon as it is here, now that no attempt runs), then try again over who is live
                 FailureWatch watch = Session.failureWatch();
@@ -122,17 +123,18 @@ final class CommCreation {
         current.exchange(DONE_TAG_BASE, copies, true);
     }
 
-    /** One attempt: its epoch, its receives (cancelled at the end), whether DONE went out. */
+    /** One attempt: its epoch, its rounds and ABORT receive (cancelled at the end), whether DONE went out. */
     private static final class Attempt {
         private final long epoch;
-        // never freed: sends abandoned with the attempt may still point here
+        /** The ABORT receive and the ABORT sends; freed at the end unless this attempt sent ABORT. */
         private final Arena arena = Arena.ofShared();
-        private final List<MemorySegment> receives = new ArrayList<>();
+        private final List<ControlExchange> rounds = new ArrayList<>();
         private final MemorySegment abortRequest;
         private final MemorySegment flag;
         private final MemorySegment status;
         private int[] copies = new int[0];
         private boolean saidDone;
+        private boolean saidAbort;
 
         Attempt(long epoch) {
             this.epoch = epoch;
@@ -141,7 +143,6 @@ final class CommCreation {
             abortRequest = Empi.allocateHandles(arena, 1);
             Empi.irecv(arena.allocate(8), 8, Empi.BYTE, Empi.ANY_SOURCE, tag(ABORT_TAG_BASE), Session.controlComm(),
                     abortRequest);
-            receives.add(abortRequest);
         }
 
         private int tag(int base) {
@@ -160,51 +161,15 @@ final class CommCreation {
          * For DONE, a dead peer's message is not awaited.
          */
         void exchange(int base, int[] peers, boolean isDone) {
-            int me = Session.nativeRank();
-            int count = 0;
-            for (int r : peers) {
-                if (r != me) {
-                    count++;
-                }
-            }
             if (isDone) {
                 saidDone = true;
             }
-            if (count == 0) {
-                return;
-            }
-            MemorySegment requests = Empi.allocateHandles(arena, 2 * count);
-            MemorySegment payload = arena.allocate(8);
-            int[] from = new int[count];
-            int k = 0;
-            for (int r : peers) {
-                if (r == me) {
-                    continue;
-                }
-                MemorySegment recv = requests.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES);
-                Empi.irecv(arena.allocate(8), 8, Empi.BYTE, r, tag(base), Session.controlComm(), recv);
-                receives.add(recv);
-                Empi.isend(payload, 8, Empi.BYTE, r, tag(base), Session.controlComm(),
-                        requests.asSlice((long) Empi.HANDLE_BYTES * (count + k), Empi.HANDLE_BYTES));
-                from[k++] = r;
-            }
-            boolean[] arrived = new boolean[count];
+            ControlExchange round = new ControlExchange(Session.controlComm(), Session.nativeRank(), peers, tag(base),
+                    epoch);
+            rounds.add(round);
             FailureWatch watch = Session.failureWatch();
-            while (true) {
-                int missing = 0;
-                Set<Integer> dead = watch.latest().deadNativeRanks();
-                for (int i = 0; i < count; i++) {
-                    if (!arrived[i]) {
-                        Empi.test(requests.asSlice((long) Empi.HANDLE_BYTES * i, Empi.HANDLE_BYTES), flag, status);
-                        arrived[i] = flag.get(ValueLayout.JAVA_INT, 0) != 0;
-                    }
-                    if (!arrived[i] && !(isDone && dead.contains(from[i]))) {
-                        missing++;
-                    }
-                }
-                if (missing == 0) {
-                    return;
-                }
+            IntPredicate excused = isDone ? r -> watch.latest().deadNativeRanks().contains(r) : r -> false;
+            while (!round.heardFromAll(excused)) {
                 Empi.test(abortRequest, flag, status);
                 if (flag.get(ValueLayout.JAVA_INT, 0) != 0) {
                     throw new Abandoned();
@@ -218,6 +183,7 @@ final class CommCreation {
 
         /** Tells every copy of every member that this one gave up (fire and forget: some may be dead). */
         void tellAbandoned() {
+            saidAbort = true;
             MemorySegment payload = arena.allocate(8);
             MemorySegment requests = Empi.allocateHandles(arena, Math.max(copies.length, 1));
             for (int k = 0; k < copies.length; k++) {
@@ -233,15 +199,16 @@ final class CommCreation {
          * never came): a receive left posted would take a later attempt's
          * message of the same epoch.
          */
-        void cancelReceives() {
-            for (MemorySegment r : receives) {
-                if (Empi.getHandle(r, 0) == Empi.REQUEST_NULL) {
-                    continue;
-                }
-                Empi.cancel(r);
+        void finish() {
+            rounds.forEach(ControlExchange::close);
+            if (Empi.getHandle(abortRequest, 0) != Empi.REQUEST_NULL) {
+                Empi.cancel(abortRequest);
                 do {
-                    Empi.test(r, flag, status);
+                    Empi.test(abortRequest, flag, status);
                 } while (flag.get(ValueLayout.JAVA_INT, 0) == 0);
+            }
+            if (!saidAbort) {
+                arena.close(); // an ABORT sent to a dead copy keeps pointing here: only then is it kept
             }
         }
     }

@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.repair.ControlExchange;
 import org.fthp.replication.progress.IdleStrategy;
 
 /**
@@ -37,7 +38,7 @@ final class FinalizeBarrier {
     /** Returns when this process may enter the native MPI_Finalize. */
     static void await() {
         long control = Session.controlComm();
-        // never freed: requests abandoned by a failure may still point here at exit
+        // never freed: the LEFT receive and sends stay posted until exit
         Arena arena = Arena.ofShared();
         MemorySegment leftRequest = Empi.allocateHandles(arena, 1);
         MemorySegment leftFlag = arena.allocate(ValueLayout.JAVA_INT);
@@ -51,18 +52,19 @@ final class FinalizeBarrier {
         while (!Repair.over()) {
             long epoch = Repair.appliedEpoch();
             int[] live = Session.layout().eworld();
-            Round round = new Round(arena, control, epoch, live);
-            idle.reset();
-            while (!Repair.over() && Repair.appliedEpoch() == epoch) {
-                Session.progress();
-                if (round.everyoneEntered() && !Repair.pending()) {
-                    tellLeaving(arena, control, live);
-                    return;
+            try (ControlExchange round = new ControlExchange(control, Session.nativeRank(), live,
+                    ENTERED_TAG_BASE + (int) (epoch & 0x1fff), epoch)) {
+                idle.reset();
+                while (!Repair.over() && Repair.appliedEpoch() == epoch) {
+                    Session.progress();
+                    if (round.heardFromAll() && !Repair.pending()) {
+                        tellLeaving(arena, control, live);
+                        return;
+                    }
+                    idle.idle();
                 }
-                idle.idle();
             }
-            // a repair changed who is live: this round's receives stay posted, unmatched (their tag is
-            // the old epoch's), never waited on
+            // a repair changed who is live: a new round among them, under the new epoch's tag
         }
     }
 
@@ -75,45 +77,6 @@ final class FinalizeBarrier {
                 Empi.isend(payload, 8, Empi.BYTE, live[k], LEFT_TAG, control,
                         requests.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES));
             }
-        }
-    }
-
-    /** One exchange of "entered Finalize" among the processes live at one epoch. */
-    private static final class Round {
-        private final MemorySegment receives;
-        private final int count;
-        private final MemorySegment flag;
-        private final MemorySegment statuses;
-
-        Round(Arena arena, long control, long epoch, int[] live) {
-            int tag = ENTERED_TAG_BASE + (int) (epoch & 0x1fff);
-            int me = Session.nativeRank();
-            count = live.length - 1;
-            receives = Empi.allocateHandles(arena, Math.max(count, 1));
-            MemorySegment sends = Empi.allocateHandles(arena, Math.max(count, 1));
-            MemorySegment mine = arena.allocate(ValueLayout.JAVA_LONG);
-            mine.set(ValueLayout.JAVA_LONG, 0, epoch);
-            flag = arena.allocate(ValueLayout.JAVA_INT);
-            statuses = arena.allocate((long) Empi.STATUS_BYTES * Math.max(count, 1));
-            int k = 0;
-            for (int r : live) {
-                if (r == me) {
-                    continue;
-                }
-                Empi.irecv(arena.allocate(8), 8, Empi.BYTE, r, tag, control,
-                        receives.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES));
-                Empi.isend(mine, 8, Empi.BYTE, r, tag, control,
-                        sends.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES));
-                k++;
-            }
-        }
-
-        boolean everyoneEntered() {
-            if (count == 0) {
-                return true;
-            }
-            Empi.testall(count, receives, flag, statuses);
-            return flag.get(ValueLayout.JAVA_INT, 0) != 0;
         }
     }
 }

@@ -16,6 +16,7 @@ import org.fthp.replication.ops.CollectiveLog;
 import org.fthp.replication.ops.DecisionOp;
 import org.fthp.replication.ops.InFlight;
 import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.repair.ControlExchange;
 import org.fthp.replication.repair.RecoveryRecords;
 import org.fthp.replication.repair.RepairTimes;
 import org.fthp.replication.routing.RankLostException;
@@ -36,12 +37,17 @@ import org.fthp.replication.structure.TwinRecords;
  *       duplicate of COMM_WORLD, tagged by epoch, so no process enters the
  *       blocking communicator creation with a different set);
  *   <li>promote the replica of every failed computational copy and rebuild the
- *       six native communicators of every live communicator over the
- *       survivors ({@code MPI_Comm_create_group}: only the survivors take part);
- *   <li>move every operation in flight onto the new communicators;
- *   <li>exchange receive records with an alltoallv on the new eworld, resend
- *       from the log whatever a live copy lacks, and resend the decisions a
- *       replica had not received from its twin.
+ *       six native communicators of every live communicator that had a copy
+ *       among the failed over the survivors ({@code MPI_Comm_create_group}:
+ *       only the survivors take part); a communicator whose copies all live
+ *       (COMM_SELF of an untouched rank, a group away from the failure) keeps
+ *       its natives, its operations and its messages as they are;
+ *   <li>move every operation in flight on a rebuilt communicator onto the new
+ *       natives;
+ *   <li>exchange receive records of the rebuilt communicators with an
+ *       alltoallv on the new eworld, resend from the log whatever a live copy
+ *       lacks, and resend the decisions a replica had not received from its
+ *       twin.
  *   </ol>
  *
  * <p>Messages already delivered natively but not consumed need no draining:
@@ -59,6 +65,13 @@ final class Repair {
     private static long appliedEpoch;
     private static long attemptEpoch;
     private static boolean running;
+    /**
+     * The survivors, from the agreement until the first blocking call: that
+     * call, over the same processes (COMM_WORLD's new eworld), needs no
+     * readiness exchange, since the agreement was one and nothing came
+     * between.
+     */
+    private static int[] justAgreed;
     /** Set when a failure left a rank without a copy: only the coordinators can end the job now. */
     private static boolean hopeless;
     /** During MPI_Finalize: says when another process has left for the native finalize, so no repair can finish. */
@@ -66,6 +79,13 @@ final class Repair {
     /** Once {@link #released} said so: the job is over for this process, failures no longer matter. */
     private static boolean over;
     private static final RepairTimes TIMES = new RepairTimes();
+    /**
+     * The communicators rebuilt since the last completed repair, by id: an
+     * attempt abandoned after rebuilding some leaves their messages and
+     * operations for the next attempt to recover, even if the newer failure
+     * does not touch them.
+     */
+    private static final Map<Integer, CommStructure> REBUILT = new HashMap<>();
     private static final boolean TRACE = System.getenv("FTHP_TRACE_REPAIR") != null;
 
     /** With FTHP_TRACE_REPAIR set, each step of a repair on stderr (built only then). */
@@ -151,8 +171,20 @@ final class Repair {
         if (Session.failureWatch().epoch() > attemptEpoch) {
             throw new Superseded();
         }
-        exchangeEpoch(attemptEpoch, involved, READY_TAG_BASE + (int) (attemptEpoch & 0x3fff));
+        int[] agreed = justAgreed;
+        justAgreed = null;
+        if (agreed == null || !sameProcesses(agreed, involved)) {
+            exchangeEpoch(attemptEpoch, involved, READY_TAG_BASE + (int) (attemptEpoch & 0x3fff));
+        }
         return true;
+    }
+
+    private static boolean sameProcesses(int[] a, int[] b) {
+        int[] x = a.clone();
+        int[] y = b.clone();
+        java.util.Arrays.sort(x);
+        java.util.Arrays.sort(y);
+        return java.util.Arrays.equals(x, y);
     }
 
     /** Repairs up to the latest failure set; inside a repair, abandons the attempt for a newer one. */
@@ -170,6 +202,7 @@ final class Repair {
                 try {
                     attempt(failures, watch.lastEventNanos());
                     appliedEpoch = failures.epoch();
+                    REBUILT.clear();
                 } catch (Superseded again) {
                     // fold the newer failures in: start over from the structures we have now
                 }
@@ -179,6 +212,7 @@ final class Repair {
         } finally {
             InFlight.repairing(false);
             running = false;
+            justAgreed = null;
         }
     }
 
@@ -205,14 +239,20 @@ final class Repair {
         trace(() -> "agreed");
         long t1 = System.nanoTime();
         Session.adopt(repaired);
-        Map<Integer, CommStructure> byId = new HashMap<>();
+        java.util.Set<Integer> live = new java.util.HashSet<>();
+        for (int r : repaired.eworld()) {
+            live.add(r);
+        }
         for (Comm c : Session.liveComms().snapshot()) {
-            if (c.structure != null) {
+            if (c.structure != null && !c.structure.current().natives().allIn(live)) {
+                long b0 = System.nanoTime();
                 CommStructure next = Structures.rebuild(c.structure.current());
                 c.bind(next);
-                byId.put(next.commId(), next);
+                REBUILT.put(next.commId(), next);
+                trace(() -> "rebuilt comm " + next.commId() + " in " + (System.nanoTime() - b0) / 1000 + " us");
             }
         }
+        Map<Integer, CommStructure> byId = new HashMap<>(REBUILT);
         InFlight.settleForwarding();
         long t2 = System.nanoTime();
         trace(() -> "rebuilt " + byId.size() + " communicators, role " + Session.role());
@@ -244,6 +284,7 @@ final class Repair {
      */
     private static void agree(long epoch, int[] survivors) {
         exchangeEpoch(epoch, survivors, AGREE_TAG_BASE + (int) (epoch & 0x3fff));
+        justAgreed = survivors;
     }
 
     /**
@@ -252,52 +293,31 @@ final class Repair {
      * a newer failure set abandons the wait.
      */
     private static void exchangeEpoch(long epoch, int[] nativeRanks, int tag) {
-        int me = Session.nativeRank();
-        int peers = 0;
-        for (int r : nativeRanks) {
-            if (r != me) {
-                peers++;
-            }
+        ControlExchange round = new ControlExchange(Session.controlComm(), Session.nativeRank(), nativeRanks, tag,
+                epoch);
+        try {
+            await(round::heardFromAll);
+        } finally {
+            round.close();
         }
-        if (peers == 0) {
-            return;
-        }
-        // never freed: an abandoned attempt leaves native requests pointing here
-        Arena arena = Arena.ofShared();
-        MemorySegment requests = Empi.allocateHandles(arena, 2 * peers);
-        MemorySegment mine = arena.allocate(ValueLayout.JAVA_LONG);
-        mine.set(ValueLayout.JAVA_LONG, 0, epoch);
-        MemorySegment theirs = arena.allocate(8L * peers);
-        int k = 0;
-        for (int r : nativeRanks) {
-            if (r == me) {
-                continue;
-            }
-            Empi.irecv(theirs.asSlice(8L * k, 8), 8, Empi.BYTE, r, tag, Session.controlComm(),
-                    requests.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES));
-            Empi.isend(mine, 8, Empi.BYTE, r, tag, Session.controlComm(),
-                    requests.asSlice((long) Empi.HANDLE_BYTES * (peers + k), Empi.HANDLE_BYTES));
-            k++;
-        }
-        awaitAll(arena, requests, 2 * peers);
     }
 
-    /** Tests native requests until all are done, abandoning them if a newer failure set arrives. */
-    private static void awaitAll(Arena arena, MemorySegment requests, int count) {
-        MemorySegment flag = arena.allocate(ValueLayout.JAVA_INT);
-        MemorySegment statuses = arena.allocate((long) Empi.STATUS_BYTES * count);
+    /** Waits until {@code done} says so; a newer failure set abandons the attempt. */
+    private static void await(java.util.function.BooleanSupplier done) {
         // every survivor is in the repair: yield the core to them rather than sleep (parking costs
         // a millisecond a round on an oversubscribed node)
-        while (true) {
-            Empi.testall(count, requests, flag, statuses);
-            if (flag.get(ValueLayout.JAVA_INT, 0) != 0) {
-                return;
-            }
+        while (!done.getAsBoolean()) {
             if (Session.failureWatch().epoch() > attemptEpoch || over()) {
                 throw new Superseded();
             }
             Thread.yield();
         }
+    }
+
+    /** Whether the native request is done (tests it). */
+    private static boolean completed(MemorySegment request, MemorySegment flag, MemorySegment status) {
+        Empi.test(request, flag, status);
+        return flag.get(ValueLayout.JAVA_INT, 0) != 0;
     }
 
     // ---- 4. message recovery ----
@@ -399,13 +419,15 @@ final class Repair {
         }
         Arena arena = Arena.ofShared();
         MemorySegment request = Empi.allocateHandles(arena, 1);
+        MemorySegment flag = arena.allocate(ValueLayout.JAVA_INT);
+        MemorySegment status = arena.allocate(Empi.STATUS_BYTES);
         MemorySegment sendCounts = arena.allocate(4L * n);
         MemorySegment recvCounts = arena.allocate(4L * n);
         for (int i = 0; i < n; i++) {
             sendCounts.setAtIndex(ValueLayout.JAVA_INT, i, blobs[i].length);
         }
         Empi.ialltoall(sendCounts, 4, Empi.BYTE, recvCounts, 4, Empi.BYTE, comm, request);
-        awaitAll(arena, request, 1);
+        await(() -> completed(request, flag, status));
         MemorySegment sendDispls = arena.allocate(4L * n);
         MemorySegment recvDispls = arena.allocate(4L * n);
         int recvTotal = 0;
@@ -423,7 +445,7 @@ final class Repair {
         MemorySegment recv = arena.allocate(Math.max(1, recvTotal));
         Empi.ialltoallv(send, sendCounts, sendDispls, Empi.BYTE, recv, recvCounts, recvDispls, Empi.BYTE, comm,
                 request);
-        awaitAll(arena, request, 1);
+        await(() -> completed(request, flag, status));
         byte[] bytes = recv.asSlice(0, recvTotal).toArray(ValueLayout.JAVA_BYTE);
         RecoveryRecords in = new RecoveryRecords();
         for (int i = 0; i < n; i++) {
@@ -471,7 +493,7 @@ final class Repair {
                             + lastSent + ", it has " + r.through() + " " + java.util.Arrays.toString(r.above()) + ", "
                             + missing.size() + " again");
                     for (SendLog.Entry e : missing) {
-                        Session.orphans().adopt(SendOp.resend(Session.pool(), to, e));
+                        Session.orphans().adopt(SendOp.resend(Session.pool(), s, to, e));
                     }
                 }
             }
@@ -483,7 +505,7 @@ final class Repair {
                 continue;
             }
             for (TwinRecords.Forward f : s.twinRecords().missing(t.received().through(), t.received().above())) {
-                Session.orphans().adopt(DecisionOp.resend(Session.pool(), link, f.tag(), f.data()));
+                Session.orphans().adopt(DecisionOp.resend(Session.pool(), s, f.tag(), f.data()));
             }
         }
     }

@@ -91,7 +91,8 @@ final class Session {
                     ? Structures.intra(SELF_ID, new int[] {logicalRank})
                     : new CommStructure(SELF_ID, 0, new int[] {logicalRank}, null, Role.CMP,
                             ReplicaLayout.ofMembers(new boolean[1]), 0, 0,
-                            NativeComms.unreplicated(Empi.COMM_SELF, Structures.idup(Empi.COMM_SELF), Empi.COMM_SELF)));
+                            NativeComms.unreplicated(Empi.COMM_SELF, Structures.idup(Empi.COMM_SELF), Empi.COMM_SELF,
+                                    new int[] {nativeRank()})));
             org.fthp.replication.ops.CollectiveLog.progressWith(ORPHANS::adopt);
             org.fthp.replication.ops.CollectiveLog.keepEntries(layout.replicas() > 0);
             LIVE_COMMS.add(MPI.COMM_WORLD);

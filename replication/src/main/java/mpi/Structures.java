@@ -97,7 +97,8 @@ final class Structures {
         } else if (old.commId() == Session.SELF_ID && !Session.layout().hasReplica(Session.logicalRank())) {
             next = new CommStructure(old, Session.SELF_ID, 0, new int[] {Session.logicalRank()}, null, Role.CMP,
                     ReplicaLayout.ofMembers(new boolean[1]), 0, 0,
-                    NativeComms.unreplicated(Empi.COMM_SELF, idup(Empi.COMM_SELF), Empi.COMM_SELF));
+                    NativeComms.unreplicated(Empi.COMM_SELF, idup(Empi.COMM_SELF), Empi.COMM_SELF,
+                            new int[] {Session.nativeRank()}));
         } else {
             next = intra(old, old.commId(), old.worldRanks());
         }
@@ -162,17 +163,29 @@ final class Structures {
         }
         long eworld = isWorld ? Empi.COMM_WORLD : createGroup(Empi.COMM_WORLD, copies, id);
         if (layout.replicas() == 0) {
-            NativeComms made = NativeComms.unreplicated(eworld, idup(eworld), collectiveOf(eworld, self, firstGroup, copies));
+            NativeComms made = NativeComms.unreplicated(eworld, idup(eworld),
+                    collectiveOf(eworld, self, firstGroup, copies), copies);
             if (attempt) {
                 CommCreation.done(copies);
             }
             return made;
         }
-        int eworldRank = role == Role.CMP ? self : n + layout.repRank(self);
-        long side = split(eworld, role == Role.CMP ? 0 : 1, eworldRank, copies);
+        // each side, and the computational copies without a replica, made by their own processes only: the
+        // other side neither takes part nor waits (MPI_Comm_split would need every copy for each)
+        int[] cmpCopies = Arrays.copyOf(copies, n);
+        long side = role == Role.CMP ? createGroup(Empi.COMM_WORLD, cmpCopies, id)
+                : createGroup(Empi.COMM_WORLD, Arrays.copyOfRange(copies, n, copies.length), id);
         long sideInternal = idup(side);
-        long cmpNoRep = split(eworld, role == Role.CMP && !layout.hasReplica(self) ? 0 : Empi.UNDEFINED, eworldRank,
-                copies);
+        long cmpNoRep = 0;
+        if (role == Role.CMP && !layout.hasReplica(self)) {
+            int[] unreplicated = new int[n - layout.replicas()];
+            for (int i = 0, k = 0; i < n; i++) {
+                if (!layout.hasReplica(i)) {
+                    unreplicated[k++] = cmpCopies[i];
+                }
+            }
+            cmpNoRep = createGroup(Empi.COMM_WORLD, unreplicated, id);
+        }
         long cmpRep = intercomm(side, eworld, role == Role.CMP ? n : 0, TAG_CMP_REP, copies);
         long noRepToRep = 0;
         long noRepToRepInternal = 0;
@@ -194,8 +207,9 @@ final class Structures {
         }
         NativeComms made = role == Role.CMP
                 ? new NativeComms(eworld, side, sideInternal, 0, 0, cmpRep, cmpNoRep, noRepToRep,
-                        noRepToRepInternal, collectiveOf(side, self, firstGroup, Arrays.copyOf(copies, n)))
-                : new NativeComms(eworld, 0, 0, side, sideInternal, cmpRep, 0, noRepToRep, noRepToRepInternal, 0);
+                        noRepToRepInternal, collectiveOf(side, self, firstGroup, Arrays.copyOf(copies, n)), copies)
+                : new NativeComms(eworld, 0, 0, side, sideInternal, cmpRep, 0, noRepToRep, noRepToRepInternal, 0,
+                        copies);
         if (attempt) {
             CommCreation.done(copies);
         }

@@ -174,6 +174,11 @@ public final class CollectiveOp extends NativeOp {
      * replays that precede it.
      */
     @Override
+    protected CommStructure structure() {
+        return comm;
+    }
+
+    @Override
     protected NativeOp reissue() {
         if (comm == null) {
             throw new UnsupportedOperationException("a communicator was being created when a process failed");

@@ -44,8 +44,9 @@ public final class DecisionOp extends NativeOp {
     }
 
     /** Sends a logged decision again, after a repair, to a twin that had not received it. */
-    public static DecisionOp resend(StagingPool pool, TwinLink twin, int tag, byte[] data) {
-        DecisionOp op = new DecisionOp(pool, (data.length + 7) / 8, null, false, tag);
+    public static DecisionOp resend(StagingPool pool, CommStructure comm, int tag, byte[] data) {
+        TwinLink twin = comm.twin();
+        DecisionOp op = new DecisionOp(pool, (data.length + 7) / 8, comm, false, tag);
         MemorySegment.copy(data, 0, op.staging(), ValueLayout.JAVA_BYTE, 0, data.length);
         Empi.isend(op.staging(), data.length, Empi.BYTE, twin.twinRank(), tag, twin.comm(), op.requestSlot());
         return op;
@@ -72,6 +73,11 @@ public final class DecisionOp extends NativeOp {
     }
 
     /** A forwarded decision is in the twin log; an awaited one is awaited again, unless nobody is left to send it. */
+    @Override
+    protected CommStructure structure() {
+        return comm;
+    }
+
     @Override
     protected NativeOp reissue() {
         if (!receiving) {

@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 import org.fthp.empi.Empi;
 import org.fthp.replication.staging.OpBlock;
 import org.fthp.replication.staging.StagingPool;
+import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.TwinLink;
 
 /**
@@ -216,7 +217,7 @@ public abstract class NativeOp {
      * which polling this one polls from now on.
      */
     public final void abandonForRepair() {
-        if (complete || successor != null) {
+        if (complete || successor != null || standsThroughRepair()) {
             return;
         }
         InFlight.remove(this);
@@ -247,7 +248,7 @@ public abstract class NativeOp {
      * the twin log). Its memory is left alone: the forward may still read it.
      */
     final void settleIfForwarding() {
-        if (complete || successor != null || twinStep != TwinStep.FORWARDING) {
+        if (complete || successor != null || twinStep != TwinStep.FORWARDING || standsThroughRepair()) {
             return;
         }
         InFlight.remove(this);
@@ -261,6 +262,25 @@ public abstract class NativeOp {
      * program can tell (a send: the message log resends it if needed).
      */
     protected abstract NativeOp reissue();
+
+    /**
+     * The communicator structure whose native communicators this operation
+     * runs on, or null for one that every repair abandons (no communicator,
+     * or one being created).
+     */
+    protected CommStructure structure() {
+        return null;
+    }
+
+    /**
+     * Whether the repair left this operation's communicators standing (no
+     * copy of theirs failed): it carries on untouched, and its messages
+     * arrive as if nothing happened.
+     */
+    private boolean standsThroughRepair() {
+        CommStructure s = structure();
+        return s != null && s.successor() == null;
+    }
 
     /** The sequence number of the twin decision this operation forwards or awaits, or -1. */
     protected final int twinTag() {

@@ -229,6 +229,11 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
 
     /** In flight at a failure: started again on the new communicators, after the replays before it. */
     @Override
+    protected CommStructure structure() {
+        return comm;
+    }
+
+    @Override
     protected NativeOp reissue() {
         CommStructure now = comm.current();
         CollectiveLog.of(comm.commId()).replayBefore(sequence, now);

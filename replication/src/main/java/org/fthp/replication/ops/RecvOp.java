@@ -124,6 +124,11 @@ public final class RecvOp extends NativeOp {
      * makes the decision itself if it was promoted before the decision came.
      */
     @Override
+    protected CommStructure structure() {
+        return comm;
+    }
+
+    @Override
     protected NativeOp reissue() {
         if (matchedProbe) {
             throw new IllegalStateException("a message matched by MPI_Mprobe was pending when a process failed; "

@@ -24,6 +24,7 @@ public final class SendOp extends NativeOp {
 
     public enum Mode { STANDARD, SYNCHRONOUS, BUFFERED, READY }
 
+    private final CommStructure comm;
     private final MemorySegment header;
     private final MemorySegment payload;
 
@@ -79,14 +80,17 @@ public final class SendOp extends NativeOp {
      * Sends a logged message again, to a copy that lacks it after a repair:
      * the same bytes, tag and channel, its payload apart if it was large.
      */
-    public static NativeOp resend(StagingPool pool, Endpoint to, SendLog.Entry entry) {
-        return new Resend(pool, to, entry);
+    public static NativeOp resend(StagingPool pool, CommStructure comm, Endpoint to, SendLog.Entry entry) {
+        return new Resend(pool, comm, to, entry);
     }
 
     /** A logged message on its way again; the log keeps its bytes until it is trimmed. */
     private static final class Resend extends NativeOp {
-        Resend(StagingPool pool, Endpoint to, SendLog.Entry entry) {
+        private final CommStructure comm;
+
+        Resend(StagingPool pool, CommStructure comm, Endpoint to, SendLog.Entry entry) {
             super(pool, entry.message().byteSize());
+            this.comm = comm;
             // a copy: acknowledgements may trim the entry, and its memory is reused, before this completes
             MemorySegment message = staging().asSlice(0, entry.message().byteSize());
             MemorySegment.copy(entry.message(), 0, message, 0, message.byteSize());
@@ -110,6 +114,11 @@ public final class SendOp extends NativeOp {
         }
 
         @Override
+        protected CommStructure structure() {
+            return comm;
+        }
+
+        @Override
         protected void onComplete() {
         }
 
@@ -122,6 +131,7 @@ public final class SendOp extends NativeOp {
     private SendOp(StagingPool pool, CommStructure comm, Endpoint to, Channel channel, UserBuffer buf, long startByte,
                    int count, TypeLayout type, long sendId, int tag, Mode mode) {
         super(pool, stagingBytes(buf, count, type));
+        this.comm = comm;
         long payloadBytes = count * type.size();
         if (MessageHeader.BYTES + payloadBytes > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("message of " + payloadBytes + " bytes is larger than 2 GiB");
@@ -174,6 +184,11 @@ public final class SendOp extends NativeOp {
     @Override
     protected NativeOp reissue() {
         return null;
+    }
+
+    @Override
+    protected CommStructure structure() {
+        return comm;
     }
 
     @Override

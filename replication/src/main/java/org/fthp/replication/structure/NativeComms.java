@@ -17,13 +17,25 @@ package org.fthp.replication.structure;
  * @param collective         where the computational copies run collectives: {@code cmp} for an
  *                           intracommunicator, an intercommunicator between the two groups' computational
  *                           copies for an intercommunicator (null on replicas)
+ * @param copies             the native COMM_WORLD rank of every process of {@code eworld}: whether a failure
+ *                           touches these communicators at all
  */
 public record NativeComms(long eworld, long cmp, long cmpInternal, long rep, long repInternal, long cmpRep,
-                          long cmpNoRep, long noRepToRep, long noRepToRepInternal, long collective) {
+                          long cmpNoRep, long noRepToRep, long noRepToRepInternal, long collective, int[] copies) {
 
     /** Without replicas: the computational copies are the whole eworld. */
-    public static NativeComms unreplicated(long cmp, long cmpInternal, long collective) {
-        return new NativeComms(cmp, cmp, cmpInternal, 0, 0, 0, 0, 0, 0, collective);
+    public static NativeComms unreplicated(long cmp, long cmpInternal, long collective, int[] copies) {
+        return new NativeComms(cmp, cmp, cmpInternal, 0, 0, 0, 0, 0, 0, collective, copies);
+    }
+
+    /** Whether every process of {@code eworld} is among {@code live} (native ranks): a failure left these alone. */
+    public boolean allIn(java.util.Set<Integer> live) {
+        for (int c : copies) {
+            if (!live.contains(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Every distinct handle this process holds, for freeing (the eworld last: the others came from it). */

@@ -49,11 +49,11 @@ class CommStructureRoutesTest {
             boolean anyNoRep = m < n;
             NativeComms cmp = new NativeComms(1, CMP, CMP + INTERNAL, 0, 0, m > 0 ? CMP_REP : 0,
                     noRep ? NO_REP : 0, noRep && m > 0 ? NO_REP_TO_REP : 0,
-                    noRep && m > 0 ? NO_REP_TO_REP + INTERNAL : 0, CMP);
+                    noRep && m > 0 ? NO_REP_TO_REP + INTERNAL : 0, CMP, new int[0]);
             out.add(new Copy(l, Role.CMP, new CommStructure(1, l, members, null, Role.CMP, layout, l, 0, cmp)));
             if (layout.hasReplica(l)) {
                 NativeComms rep = new NativeComms(1, 0, 0, REP, REP + INTERNAL, CMP_REP, 0,
-                        anyNoRep ? NO_REP_TO_REP : 0, anyNoRep ? NO_REP_TO_REP + INTERNAL : 0, 0);
+                        anyNoRep ? NO_REP_TO_REP : 0, anyNoRep ? NO_REP_TO_REP + INTERNAL : 0, 0, new int[0]);
                 out.add(new Copy(l, Role.REP, new CommStructure(1, l, members, null, Role.REP, layout, l, 0, rep)));
             }
         }

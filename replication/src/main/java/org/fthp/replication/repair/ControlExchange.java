@@ -1,0 +1,116 @@
+package org.fthp.replication.repair;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.function.IntPredicate;
+
+import org.fthp.empi.Empi;
+
+/**
+ * One round of "I am here" among a set of processes, on the control
+ * communicator: an 8-byte message to every other process and one awaited
+ * from each, all nonblocking, under one tag. The repair's agreement and
+ * readiness, Finalize's barrier and a communicator creation's READY and DONE
+ * are all such rounds; they differ only in when the caller gives up, which
+ * stays with the caller: this class never waits.
+ *
+ * <p>Memory is what makes an abandoned round delicate: a receive still posted,
+ * or a send to a process that died before matching it, keeps a native pointer
+ * into it. {@link #close} cancels the receives and frees the memory only when
+ * every send has completed too; otherwise the round's few dozen bytes stay
+ * allocated for the rest of the process, which happens once per failure at
+ * most.
+ */
+public final class ControlExchange implements AutoCloseable {
+
+    private final Arena arena = Arena.ofShared();
+    private final int[] peers;
+    private final MemorySegment receives;
+    private final MemorySegment sends;
+    private final boolean[] heard;
+    private final MemorySegment flag;
+    private final MemorySegment status;
+    private boolean closed;
+
+    /**
+     * Posts the round: {@code value} to every process of {@code processes}
+     * but {@code me} (ranks of {@code comm}), and a receive from each.
+     */
+    public ControlExchange(long comm, int me, int[] processes, int tag, long value) {
+        this.peers = java.util.Arrays.stream(processes).filter(r -> r != me).toArray();
+        int n = Math.max(peers.length, 1);
+        receives = Empi.allocateHandles(arena, n);
+        sends = Empi.allocateHandles(arena, n);
+        heard = new boolean[peers.length];
+        flag = arena.allocate(ValueLayout.JAVA_INT);
+        status = arena.allocate(Empi.STATUS_BYTES);
+        MemorySegment mine = arena.allocate(ValueLayout.JAVA_LONG);
+        mine.set(ValueLayout.JAVA_LONG, 0, value);
+        MemorySegment theirs = arena.allocate(8L * n);
+        for (int k = 0; k < peers.length; k++) {
+            Empi.irecv(theirs.asSlice(8L * k, 8), 8, Empi.BYTE, peers[k], tag, comm, handle(receives, k));
+            Empi.isend(mine, 8, Empi.BYTE, peers[k], tag, comm, handle(sends, k));
+        }
+    }
+
+    /** Whether every peer's message has arrived (tests the ones still missing). */
+    public boolean heardFromAll() {
+        return heardFromAll(peer -> false);
+    }
+
+    /**
+     * Whether every peer's message has arrived, not counting the peers
+     * {@code excused} names (a dead one, whose silence the caller accepts).
+     */
+    public boolean heardFromAll(IntPredicate excused) {
+        boolean all = true;
+        for (int k = 0; k < peers.length; k++) {
+            if (!heard[k]) {
+                heard[k] = done(handle(receives, k));
+                if (!heard[k] && !excused.test(peers[k])) {
+                    all = false;
+                }
+            }
+        }
+        return all;
+    }
+
+    /**
+     * Cancels every receive that has not matched (a later round with the same
+     * tag must not be taken by it) and frees the round's memory if all its
+     * sends have completed.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (int k = 0; k < peers.length; k++) {
+            MemorySegment r = handle(receives, k);
+            if (!heard[k] && Empi.getHandle(r, 0) != Empi.REQUEST_NULL) {
+                Empi.cancel(r);
+                while (!done(r)) {
+                    // a cancelled receive completes locally, at once
+                    Thread.onSpinWait();
+                }
+            }
+        }
+        for (int k = 0; k < peers.length; k++) {
+            if (!done(handle(sends, k))) {
+                return; // a peer that died before matching it: the send keeps pointing here
+            }
+        }
+        arena.close();
+    }
+
+    private boolean done(MemorySegment request) {
+        Empi.test(request, flag, status);
+        return flag.get(ValueLayout.JAVA_INT, 0) != 0;
+    }
+
+    private static MemorySegment handle(MemorySegment handles, int k) {
+        return handles.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES);
+    }
+}
