@@ -89,10 +89,8 @@ final class Repair {
     private static final boolean TRACE = System.getenv("FTHP_TRACE_REPAIR") != null;
 
     /** With FTHP_TRACE_REPAIR set, each step of a repair on stderr (built only then). */
-    private static void trace(java.util.function.Supplier<String> what) {
-        if (TRACE) {
-            org.fthp.replication.output.RuntimeMessages.say("fthp-repair[" + Session.nativeRank() + "] " + what.get());
-        }
+    private static void trace(String what) {
+        org.fthp.replication.output.RuntimeMessages.say("fthp-repair[" + Session.nativeRank() + "] " + what);
     }
 
     /** Thrown inside an attempt when a newer failure set arrives: the attempt starts over. */
@@ -234,9 +232,13 @@ final class Repair {
         if (repaired.copyOf(Session.nativeRank()) == null) {
             Fatal.stop("the coordinators consider native rank " + Session.nativeRank() + " dead; it stops", 71);
         }
-        trace(() -> "epoch " + failures.epoch() + ": agreeing on " + repaired);
+        if (TRACE) {
+            trace("epoch " + failures.epoch() + ": agreeing on " + repaired);
+        }
         agree(failures.epoch(), repaired.eworld());
-        trace(() -> "agreed");
+        if (TRACE) {
+            trace("agreed");
+        }
         long t1 = System.nanoTime();
         Session.adopt(repaired);
         java.util.Set<Integer> live = new java.util.HashSet<>();
@@ -249,27 +251,35 @@ final class Repair {
                 CommStructure next = Structures.rebuild(c.structure.current());
                 c.bind(next);
                 REBUILT.put(next.commId(), next);
-                trace(() -> "rebuilt comm " + next.commId() + " in " + (System.nanoTime() - b0) / 1000 + " us");
+                if (TRACE) {
+                    trace("rebuilt comm " + next.commId() + " in " + (System.nanoTime() - b0) / 1000 + " us");
+                }
             }
         }
         Map<Integer, CommStructure> byId = new HashMap<>(REBUILT);
         InFlight.settleForwarding();
         long t2 = System.nanoTime();
-        trace(() -> "rebuilt " + byId.size() + " communicators, role " + Session.role());
+        if (TRACE) {
+            trace("rebuilt " + byId.size() + " communicators, role " + Session.role());
+        }
         RecoveryRecords received = exchangeRecords(repaired, byId);
         planReplays(received, byId);
         long t3 = System.nanoTime();
-        trace(() -> "exchanged records: " + received.streams().size() + " streams, " + received.twins().size()
-                + " twin, " + received.collectives().size() + " collective; " + InFlight.count() + " in flight");
+        if (TRACE) {
+            trace("exchanged records: " + received.streams().size() + " streams, " + received.twins().size()
+                    + " twin, " + received.collectives().size() + " collective; " + InFlight.count() + " in flight");
+        }
         InFlight.reissueAll();
         for (CommStructure s : byId.values()) {
             CollectiveLog.of(s.commId()).replayRest(s);
         }
         resend(received, byId);
         long t4 = System.nanoTime();
-        trace(() -> "repaired in " + (t4 - t0) / 1000 + " us: agree " + (t1 - t0) / 1000 + ", rebuild " + (t2 - t1) / 1000
-                + ", records " + (t3 - t2) / 1000 + ", reissue+resend " + (t4 - t3) / 1000
-                + (detectedNanos == 0 ? "" : "; waited " + (t0 - detectedNanos) / 1000 + " us before"));
+        if (TRACE) {
+            trace("repaired in " + (t4 - t0) / 1000 + " us: agree " + (t1 - t0) / 1000 + ", rebuild " + (t2 - t1) / 1000
+                    + ", records " + (t3 - t2) / 1000 + ", reissue+resend " + (t4 - t3) / 1000
+                    + (detectedNanos == 0 ? "" : "; waited " + (t0 - detectedNanos) / 1000 + " us before"));
+        }
         TIMES.record(detectedNanos == 0 ? 0 : t0 - detectedNanos, t1 - t0, t2 - t1, t3 - t2, t4 - t3, promoted);
         TIMES.append(failures.epoch(), Session.nativeRank(), java.time.Instant.now());
     }
@@ -404,8 +414,10 @@ final class Repair {
         for (CommStructure s : byId.values()) {
             CollectiveLog log = CollectiveLog.of(s.commId());
             log.plan(others.getOrDefault(s.commId(), List.of()));
-            trace(() -> "comm " + s.commId() + ": completed " + log.completedRecord().through() + " "
-                    + java.util.Arrays.toString(log.completedRecord().above()) + ", replays " + log.plannedReplays());
+            if (TRACE) {
+                trace("comm " + s.commId() + ": completed " + log.completedRecord().through() + " "
+                        + java.util.Arrays.toString(log.completedRecord().above()) + ", replays " + log.plannedReplays());
+            }
         }
     }
 
@@ -456,6 +468,11 @@ final class Repair {
         return in;
     }
 
+    /** One receiving copy of a stream: communicator, rank in it, role (no string building on the repair's path). */
+    private static long streamKey(int commId, int receiverRank, Role receiverRole) {
+        return ((long) commId << 32) | ((long) receiverRank << 1) | (receiverRole == Role.REP ? 1 : 0);
+    }
+
     /**
      * Resends, for every stream this copy feeds, the logged messages the
      * receiving copy lacks; remembers what a copy got from our twin ahead of
@@ -463,9 +480,9 @@ final class Repair {
      * decisions its replica had not received.
      */
     private static void resend(RecoveryRecords received, Map<Integer, CommStructure> byId) {
-        Map<String, ConsumedRecord> records = new HashMap<>();
+        Map<Long, ConsumedRecord> records = new HashMap<>();
         for (RecoveryRecords.Stream r : received.streams()) {
-            records.put(r.commId() + "/" + r.receiverRank() + "/" + r.receiverRole(), r.consumed());
+            records.put(streamKey(r.commId(), r.receiverRank(), r.receiverRole()), r.consumed());
         }
         SendLog log = Session.records().sendLog();
         Role role = Session.role();
@@ -480,7 +497,7 @@ final class Repair {
                         continue;
                     }
                     Role receiverRole = extra ? Role.REP : role;
-                    ConsumedRecord r = records.getOrDefault(s.commId() + "/" + p + "/" + receiverRole, nothing);
+                    ConsumedRecord r = records.getOrDefault(streamKey(s.commId(), p, receiverRole), nothing);
                     if (r.highest() > lastSent) {
                         s.skipConsumed(p, extra, r);
                     }
@@ -488,10 +505,11 @@ final class Repair {
                         continue;
                     }
                     List<SendLog.Entry> missing = log.missing(s.commId(), p, r.through(), r.above(), lastSent);
-                    final int peer = p;
-                    trace(() -> "resend comm " + s.commId() + " to " + peer + (extra ? " (rep)" : "") + ": sent through "
-                            + lastSent + ", it has " + r.through() + " " + java.util.Arrays.toString(r.above()) + ", "
-                            + missing.size() + " again");
+                    if (TRACE) {
+                        trace("resend comm " + s.commId() + " to " + p + (extra ? " (rep)" : "") + ": sent through "
+                                + lastSent + ", it has " + r.through() + " " + java.util.Arrays.toString(r.above()) + ", "
+                                + missing.size() + " again");
+                    }
                     for (SendLog.Entry e : missing) {
                         Session.orphans().adopt(SendOp.resend(Session.pool(), s, to, e));
                     }

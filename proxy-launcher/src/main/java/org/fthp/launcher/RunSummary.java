@@ -102,12 +102,17 @@ final class RunSummary implements AutoCloseable {
                 t.reported()[0] + t.reported()[1], ranks + replicas);
         if (t.failures() > 0 || t.repairs() > 0) {
             List<Long> sorted = t.repairMicros().stream().sorted().toList();
-            err.printf("fthp-run: summary: %d failures detected, %d promotions, %d repairs; repair time median %.1f ms, "
+            err.printf("fthp-run: summary: %s detected, %s, %s; repair time median %.1f ms, "
                             + "max %.1f ms (over %d survivor repairs)%n",
-                    t.failures(), t.promotions(), t.repairs(),
+                    counted(t.failures(), "failure"), counted(t.promotions(), "promotion"),
+                    counted(t.repairs(), "repair"),
                     sorted.isEmpty() ? 0.0 : sorted.get(sorted.size() / 2) / 1000.0,
                     sorted.isEmpty() ? 0.0 : sorted.get(sorted.size() - 1) / 1000.0, sorted.size());
         }
+    }
+
+    private static String counted(long n, String thing) {
+        return n + " " + thing + (n == 1 ? "" : "s");
     }
 
     static String bytes(long b) {
