@@ -4,7 +4,7 @@
 #   scripts/soak-repair.sh                 # 200 runs, seed 1
 #   RUNS=50 SEED=7 NP=4 scripts/soak-repair.sh
 #
-# Each run picks a program (RepairP2p or RepairCollectives), up to KILLS (3) distinct logical ranks, a
+# Each run picks a program (RepairP2p, RepairCollectives or RepairSubcomms), up to KILLS (3) distinct logical ranks, a
 # random copy of each (computational or replica), and random kill times: the first within the first
 # 2 s after start-up, each next one GAP (1.0) to GAP+2 s after the previous, then runs it fully
 # replicated (--replicas NP) and compares stdout with the failure-free unreplicated run. A rank never
@@ -42,7 +42,8 @@ baseline() {
 
 correct=0 wrong=0 hung=0 failed=0
 for ((run = 1; run <= RUNS; run++)); do
-    if ((RANDOM % 2)); then program=RepairP2p; else program=RepairCollectives; fi
+    programs=(RepairP2p RepairCollectives RepairSubcomms)
+    program=${programs[$((RANDOM % 3))]}
     baseline "$program"
     ranks=($(fthp_shuffled "$NP"))
     count=$((1 + RANDOM % KILLS))

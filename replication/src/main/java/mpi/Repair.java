@@ -68,8 +68,10 @@ final class Repair {
     /**
      * The survivors, from the agreement until the first blocking call: that
      * call, over the same processes (COMM_WORLD's new eworld), needs no
-     * readiness exchange, since the agreement was one and nothing came
-     * between.
+     * readiness exchange. The agreement was one: whoever finished it got
+     * every survivor's message, so each of them had begun the same round
+     * and will reach the call after local work only, exactly as after a
+     * readiness round.
      */
     private static int[] justAgreed;
     /** Set when a failure left a rank without a copy: only the coordinators can end the job now. */
@@ -80,10 +82,11 @@ final class Repair {
     private static boolean over;
     private static final RepairTimes TIMES = new RepairTimes();
     /**
-     * The communicators rebuilt since the last completed repair, by id: an
+     * The communicators rebuilt since the last completed repair, by id. An
      * attempt abandoned after rebuilding some leaves their messages and
-     * operations for the next attempt to recover, even if the newer failure
-     * does not touch them.
+     * operations for the next attempt to recover, so the next attempt
+     * rebuilds them again: a fellow member may have been abandoned before
+     * finishing them, and still holds the structure with the dead copy.
      */
     private static final Map<Integer, CommStructure> REBUILT = new HashMap<>();
     private static final boolean TRACE = System.getenv("FTHP_TRACE_REPAIR") != null;
@@ -246,7 +249,10 @@ final class Repair {
             live.add(r);
         }
         for (Comm c : Session.liveComms().snapshot()) {
-            if (c.structure != null && !c.structure.current().natives().allIn(live)) {
+            // every member decides alike: a member that rebuilt it in an abandoned attempt has it in REBUILT,
+            // one that had not still holds the structure with the copy that died then
+            if (c.structure != null && (REBUILT.containsKey(c.structure.commId())
+                    || !c.structure.current().natives().allIn(live))) {
                 long b0 = System.nanoTime();
                 CommStructure next = Structures.rebuild(c.structure.current());
                 c.bind(next);

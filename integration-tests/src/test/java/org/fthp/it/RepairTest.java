@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 
 import org.fthp.it.programs.RepairCollectives;
 import org.fthp.it.programs.RepairP2p;
+import org.fthp.it.programs.RepairSubcomms;
 import org.fthp.it.programs.RepairWhileComputing;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,7 +49,9 @@ class RepairTest {
                 Arguments.of(RepairP2p.class, 4, 2, List.of("0:cmp@2", "1:rep@2")),
                 Arguments.of(RepairCollectives.class, 4, 4, List.of("0:cmp@2")),
                 Arguments.of(RepairCollectives.class, 4, 4, List.of("3:rep@1.5", "1:cmp@1.6")),
-                Arguments.of(RepairCollectives.class, 4, 4, List.of("1:cmp@2", "2:cmp@2", "3:rep@2")));
+                Arguments.of(RepairCollectives.class, 4, 4, List.of("1:cmp@2", "2:cmp@2", "3:rep@2")),
+                // a death in one half: the other half's communicator stands, with its operations in flight
+                Arguments.of(RepairSubcomms.class, 4, 4, List.of("0:cmp@1.5", "3:rep@3")));
     }
 
     @ParameterizedTest(name = "{0} np={1} M={2} kills {3}")
