@@ -5,8 +5,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import org.fthp.empi.Empi;
-import org.fthp.replication.repair.ControlExchange;
 import org.fthp.replication.progress.IdleStrategy;
+import org.fthp.replication.repair.ControlExchange;
 
 /**
  * MPI_Finalize of a replicated job: nobody enters the native MPI_Finalize

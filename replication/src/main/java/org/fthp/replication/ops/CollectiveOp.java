@@ -168,16 +168,16 @@ public final class CollectiveOp extends NativeOp {
         return again;
     }
 
-    /**
-     * In flight when a process failed: started again on the new
-     * communicators, with its original input and decision number, after the
-     * replays that precede it.
-     */
     @Override
     protected CommStructure structure() {
         return comm;
     }
 
+    /**
+     * In flight when a process failed: started again on the new
+     * communicators, with its original input and decision number, after the
+     * replays that precede it.
+     */
     @Override
     protected NativeOp reissue() {
         if (comm == null) {

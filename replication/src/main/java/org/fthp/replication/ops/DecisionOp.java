@@ -72,12 +72,12 @@ public final class DecisionOp extends NativeOp {
         return orphaned ? null : values;
     }
 
-    /** A forwarded decision is in the twin log; an awaited one is awaited again, unless nobody is left to send it. */
     @Override
     protected CommStructure structure() {
         return comm;
     }
 
+    /** A forwarded decision is in the twin log; an awaited one is awaited again, unless nobody is left to send it. */
     @Override
     protected NativeOp reissue() {
         if (!receiving) {

@@ -227,12 +227,12 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
         return advance();
     }
 
-    /** In flight at a failure: started again on the new communicators, after the replays before it. */
     @Override
     protected CommStructure structure() {
         return comm;
     }
 
+    /** In flight at a failure: started again on the new communicators, after the replays before it. */
     @Override
     protected NativeOp reissue() {
         CommStructure now = comm.current();

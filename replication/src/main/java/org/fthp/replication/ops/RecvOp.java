@@ -117,17 +117,17 @@ public final class RecvOp extends NativeOp {
         this.procNull = procNull;
     }
 
+    @Override
+    protected CommStructure structure() {
+        return comm;
+    }
+
     /**
      * The same receive on the repaired communicator. Whatever this one had
      * half-received is sent again (nothing unconsumed is lost), so it starts
      * from the beginning; a replica keeps its twin's wildcard decision, or
      * makes the decision itself if it was promoted before the decision came.
      */
-    @Override
-    protected CommStructure structure() {
-        return comm;
-    }
-
     @Override
     protected NativeOp reissue() {
         if (matchedProbe) {
