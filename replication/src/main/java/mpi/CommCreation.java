@@ -77,6 +77,7 @@ final class CommCreation {
             current = a;
             try {
                 T made = build.get();
+                a.sayDone();
                 current = null;
                 a.finish();
                 return made;
@@ -118,11 +119,6 @@ final class CommCreation {
         current.exchange(READY_TAG_BASE, involved, false);
     }
 
-    /** After the attempt's last call: every copy of every member ({@code copies}, native ranks). */
-    static void done(int[] copies) {
-        current.exchange(DONE_TAG_BASE, copies, true);
-    }
-
     /** One attempt: its epoch, its rounds and ABORT receive (cancelled at the end), whether DONE went out. */
     private static final class Attempt {
         private final long epoch;
@@ -147,6 +143,17 @@ final class CommCreation {
 
         private int tag(int base) {
             return base + (int) (epoch & 0x3ff);
+        }
+
+        /**
+         * After the attempt's last native call: DONE to and from every copy
+         * of every member; nothing if this process made no native
+         * communicator (it holds no copy of a member).
+         */
+        void sayDone() {
+            if (copies.length > 0) {
+                exchange(DONE_TAG_BASE, copies, true);
+            }
         }
 
         void giveUpUnlessDone() {
@@ -201,12 +208,7 @@ final class CommCreation {
          */
         void finish() {
             rounds.forEach(ControlExchange::close);
-            if (Empi.getHandle(abortRequest, 0) != Empi.REQUEST_NULL) {
-                Empi.cancel(abortRequest);
-                do {
-                    Empi.test(abortRequest, flag, status);
-                } while (flag.get(ValueLayout.JAVA_INT, 0) == 0);
-            }
+            ControlExchange.cancelReceive(abortRequest, flag, status);
             if (!saidAbort) {
                 arena.close(); // an ABORT sent to a dead copy keeps pointing here: only then is it kept
             }

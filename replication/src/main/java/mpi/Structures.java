@@ -157,18 +157,13 @@ final class Structures {
                 copies[k++] = world.repNative(members[i]);
             }
         }
-        boolean attempt = CommCreation.active();
-        if (attempt) {
+        if (CommCreation.active()) {
             CommCreation.members(copies);
         }
         long eworld = isWorld ? Empi.COMM_WORLD : createGroup(Empi.COMM_WORLD, copies, id);
         if (layout.replicas() == 0) {
-            NativeComms made = NativeComms.unreplicated(eworld, idup(eworld),
-                    collectiveOf(eworld, self, firstGroup, copies), copies);
-            if (attempt) {
-                CommCreation.done(copies);
-            }
-            return made;
+            return NativeComms.unreplicated(eworld, idup(eworld), collectiveOf(eworld, self, firstGroup, copies),
+                    copies);
         }
         // each side, and the computational copies without a replica, made by their own processes only: the
         // other side neither takes part nor waits (MPI_Comm_split would need every copy for each)
@@ -205,15 +200,11 @@ final class Structures {
                     TAG_NO_REP, involved);
             noRepToRepInternal = idup(noRepToRep);
         }
-        NativeComms made = role == Role.CMP
+        return role == Role.CMP
                 ? new NativeComms(eworld, side, sideInternal, 0, 0, cmpRep, cmpNoRep, noRepToRep,
-                        noRepToRepInternal, collectiveOf(side, self, firstGroup, Arrays.copyOf(copies, n)), copies)
+                        noRepToRepInternal, collectiveOf(side, self, firstGroup, cmpCopies), copies)
                 : new NativeComms(eworld, 0, 0, side, sideInternal, cmpRep, 0, noRepToRep, noRepToRepInternal, 0,
                         copies);
-        if (attempt) {
-            CommCreation.done(copies);
-        }
-        return made;
     }
 
     /**

@@ -90,13 +90,8 @@ public final class ControlExchange implements AutoCloseable {
         }
         closed = true;
         for (int k = 0; k < peers.length; k++) {
-            MemorySegment r = handle(receives, k);
-            if (!heard[k] && Empi.getHandle(r, 0) != Empi.REQUEST_NULL) {
-                Empi.cancel(r);
-                while (!done(r)) {
-                    // a cancelled receive completes locally, at once
-                    Thread.onSpinWait();
-                }
+            if (!heard[k]) {
+                cancelReceive(handle(receives, k), flag, status);
             }
         }
         for (int k = 0; k < peers.length; k++) {
@@ -109,6 +104,22 @@ public final class ControlExchange implements AutoCloseable {
             }
         }
         arena.close();
+    }
+
+    /**
+     * Cancels a control receive that may never match (its sender died, or
+     * never had a reason to send) and completes it, so a later message with
+     * the same tag is not taken by it; nothing if it already completed.
+     */
+    public static void cancelReceive(MemorySegment request, MemorySegment flag, MemorySegment status) {
+        if (Empi.getHandle(request, 0) == Empi.REQUEST_NULL) {
+            return;
+        }
+        Empi.cancel(request);
+        do {
+            // a cancelled receive completes locally, at once
+            Empi.test(request, flag, status);
+        } while (flag.get(ValueLayout.JAVA_INT, 0) == 0);
     }
 
     private boolean done(MemorySegment request) {
