@@ -86,15 +86,7 @@ public final class RepairCollectives {
             state = mix(mix(state, got[0]), nbOut.get(it % 4));
             state = compute(state, computeNanos);
         }
-        long[] mine = {state};
-        long[] all = new long[size];
-        world.gather(mine, 1, MPI.LONG, all, 1, MPI.LONG, 0);
-        if (rank == 0) {
-            for (int k = 0; k < size; k++) {
-                System.out.printf("RepairCollectives rank %d state %016x%n", k, all[k]);
-            }
-            System.out.println("RepairCollectives OK");
-        }
+        RepairWorkload.reportStates(world, "RepairCollectives", state);
         MPI.Finalize();
     }
 }

@@ -60,15 +60,7 @@ public final class RepairSubcomms {
             state = mix(state, all[0]);
             state = compute(state, computeNanos);
         }
-        long[] last = {state};
-        long[] every = new long[size];
-        world.gather(last, 1, MPI.LONG, every, 1, MPI.LONG, 0);
-        if (rank == 0) {
-            for (int k = 0; k < size; k++) {
-                System.out.printf("RepairSubcomms rank %d state %016x%n", k, every[k]);
-            }
-            System.out.println("RepairSubcomms OK");
-        }
+        RepairWorkload.reportStates(world, "RepairSubcomms", state);
         across.free();
         mine.free();
         MPI.Finalize();

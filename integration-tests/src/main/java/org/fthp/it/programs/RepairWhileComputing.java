@@ -45,14 +45,7 @@ public final class RepairWhileComputing {
             state = mix(state, got[0]);
         }
         state = shifts(world, rank, size, state, iterations);
-        long[] all = new long[size];
-        world.gather(new long[] {state}, 1, MPI.LONG, all, 1, MPI.LONG, 0);
-        if (rank == 0) {
-            for (int k = 0; k < size; k++) {
-                System.out.printf("RepairWhileComputing rank %d state %016x%n", k, all[k]);
-            }
-            System.out.println("RepairWhileComputing OK");
-        }
+        RepairWorkload.reportStates(world, "RepairWhileComputing", state);
         MPI.Finalize();
     }
 
