@@ -248,6 +248,7 @@ final class Repair {
         for (int r : repaired.eworld()) {
             live.add(r);
         }
+        // COMM_WORLD comes first (the first live communicator): the others' rebuilt twin channels are its new one
         for (Comm c : Session.liveComms().snapshot()) {
             // every member decides alike: a member that rebuilt it in an abandoned attempt has it in REBUILT,
             // one that had not still holds the structure with the copy that died then

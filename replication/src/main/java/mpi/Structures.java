@@ -18,18 +18,24 @@ import org.fthp.replication.routing.Role;
 import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.NativeComms;
+import org.fthp.replication.structure.TwinChannel;
+import org.fthp.replication.structure.TwinSlots;
 
 /**
  * Builds the structures of communicators from logical membership (COMM_WORLD
  * ranks), so the same code can rebuild them over a different set of native
  * processes after a failure.
  *
- * <p>Every communicator's eworld is made with {@code MPI_Comm_create_group}
- * over COMM_WORLD's eworld, which involves only the members' copies (it is
- * also what repair uses over the survivors); the other five of DESIGN §5 are
- * split and connected from it. What the members must agree on first (split
- * colours, the remote group of a new intercommunicator) is exchanged with the
- * facade's own collectives, so replicas take it from their twins.
+ * <p>Each side of a communicator (its computational copies, its replicas) is
+ * made with {@code MPI_Comm_create_group} by that side's processes only.
+ * Only COMM_WORLD gets an eworld and a CMP_REP_INTERCOMM of its own, made over
+ * both sides; every other communicator's twins exchange their decisions over
+ * COMM_WORLD's (TwinChannel), so a program's communicator creation is one
+ * sided: a death inside it wedges the copies of one side, and the ranks live
+ * on in the other (DESIGN §5 names six communicators per user communicator;
+ * this is the deliberate exception). What the members must agree on first
+ * (split colours, the remote group of a new intercommunicator) is exchanged
+ * with the facade's own collectives, so replicas take it from their twins.
  *
  * <p>Communicator creation in MPI 3.1 has no nonblocking form except dup:
  * these native calls block. Before each one the processes involved say they
@@ -42,6 +48,11 @@ final class Structures {
     private static final int TAG_NO_REP = 102;
     private static final int TAG_INTER = 103;
 
+    /** The twin slices of the live communicators (TwinChannel). */
+    private static final TwinSlots TWIN_SLOTS = new TwinSlots();
+    /** This process's twin channel on the current COMM_WORLD structure, slot 0; null without a twin. */
+    private static TwinChannel worldTwin;
+
     private Structures() {}
 
     // ---- the native communicators of one structure ----
@@ -51,16 +62,17 @@ final class Structures {
      * rank order), or null when this process holds no copy of one of them.
      */
     static CommStructure intra(int id, int[] members) throws MPIException {
-        return CommCreation.attempt(() -> intra(null, id, members));
+        int slot = indexOf(members, Session.logicalRank()) < 0 ? -1 : takeTwinSlot();
+        return withSlot(slot, () -> CommCreation.attempt(() -> intra(null, id, members, slot)));
     }
 
-    private static CommStructure intra(CommStructure predecessor, int id, int[] members) {
+    private static CommStructure intra(CommStructure predecessor, int id, int[] members, int twinSlot) {
         int self = indexOf(members, Session.logicalRank());
         if (self < 0) {
             return null;
         }
         ReplicaLayout layout = memberLayout(members);
-        NativeComms natives = natives(id, members, layout, self, -1, false);
+        NativeComms natives = natives(id, members, layout, self, -1, twinSlot);
         return new CommStructure(predecessor, id, self, members, null, Session.role(), layout, self, 0, natives);
     }
 
@@ -80,7 +92,7 @@ final class Structures {
         }
         int self = Session.logicalRank();
         ReplicaLayout layout = memberLayout(members);
-        NativeComms natives = natives(id, members, layout, self, -1, predecessor == null);
+        NativeComms natives = natives(id, members, layout, self, -1, predecessor == null ? INITIAL_WORLD : 0);
         return new CommStructure(predecessor, id, self, members, null, Session.role(), layout, self, 0, natives);
     }
 
@@ -90,17 +102,18 @@ final class Structures {
      */
     static CommStructure rebuild(CommStructure old) {
         CommStructure next;
+        int slot = old.natives().twin() == null ? -1 : old.natives().twin().slot();
         if (old.commId() == Session.WORLD_ID) {
             next = world(old, old.commId());
         } else if (old.isInter()) {
-            next = inter(old, old.commId(), old.worldRanks(), old.remoteWorldRanks(), old.rank());
+            next = inter(old, old.commId(), old.worldRanks(), old.remoteWorldRanks(), old.rank(), slot);
         } else if (old.commId() == Session.SELF_ID && !Session.layout().hasReplica(Session.logicalRank())) {
             next = new CommStructure(old, Session.SELF_ID, 0, new int[] {Session.logicalRank()}, null, Role.CMP,
                     ReplicaLayout.ofMembers(new boolean[1]), 0, 0,
                     NativeComms.unreplicated(Empi.COMM_SELF, idup(Empi.COMM_SELF), Empi.COMM_SELF,
                             new int[] {Session.nativeRank()}));
         } else {
-            next = intra(old, old.commId(), old.worldRanks());
+            next = intra(old, old.commId(), old.worldRanks(), slot);
         }
         old.replacedBy(next);
         return next;
@@ -113,11 +126,13 @@ final class Structures {
      * computational copies.
      */
     static CommStructure inter(int id, int[] localWorld, int[] remoteWorld, int localRank) throws MPIException {
-        return CommCreation.attempt(() -> inter(null, id, localWorld, remoteWorld, localRank));
+        int slot = takeTwinSlot();
+        return withSlot(slot, () -> CommCreation.attempt(() -> inter(null, id, localWorld, remoteWorld, localRank,
+                slot)));
     }
 
     private static CommStructure inter(CommStructure predecessor, int id, int[] localWorld, int[] remoteWorld,
-                                       int localRank) {
+                                       int localRank, int twinSlot) {
         boolean localFirst = Arrays.stream(localWorld).min().getAsInt() < Arrays.stream(remoteWorld).min().getAsInt();
         int[] first = localFirst ? localWorld : remoteWorld;
         int[] second = localFirst ? remoteWorld : localWorld;
@@ -126,7 +141,7 @@ final class Structures {
         System.arraycopy(second, 0, members, first.length, second.length);
         int self = (localFirst ? 0 : first.length) + localRank;
         ReplicaLayout layout = memberLayout(members);
-        NativeComms natives = natives(id, members, layout, self, first.length, false);
+        NativeComms natives = natives(id, members, layout, self, first.length, twinSlot);
         return new CommStructure(predecessor, id, localRank, localWorld, remoteWorld, Session.role(), layout, self,
                 localFirst ? first.length : 0, natives);
     }
@@ -140,15 +155,55 @@ final class Structures {
         return ReplicaLayout.ofMembers(replicated);
     }
 
+    /** {@code twinSlot} of COMM_WORLD's first structure, whose eworld is the native COMM_WORLD. */
+    private static final int INITIAL_WORLD = -2;
+
+    /**
+     * Takes a twin slot for a communicator about to be made; -1 when this
+     * process has no twin (a computational copy without a replica, or a
+     * replica promoted after its twin died): it forwards and awaits nothing.
+     */
+    private static int takeTwinSlot() throws MPIException {
+        if (worldTwin == null) {
+            return -1;
+        }
+        try {
+            return TWIN_SLOTS.take();
+        } catch (IllegalStateException e) {
+            throw Errors.error(MPI.ERR_INTERN, e.getMessage());
+        }
+    }
+
+    /** Runs a creation that holds {@code slot}; gives the slot back unless a communicator came of it. */
+    private static CommStructure withSlot(int slot, java.util.concurrent.Callable<CommStructure> creation)
+            throws MPIException {
+        CommStructure made = null;
+        try {
+            made = creation.call();
+            return made;
+        } catch (MPIException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        } finally {
+            if (made == null) {
+                TWIN_SLOTS.release(slot);
+            }
+        }
+    }
+
     /**
      * Creates the native communicators of a member space.
      *
      * @param firstGroup for an intercommunicator, the size of the first group; -1 for an intracommunicator
+     * @param twinSlot   the communicator's twin slot (-1: none); 0 or {@link #INITIAL_WORLD} for COMM_WORLD,
+     *                   which makes the eworld and CMP_REP_INTERCOMM the others' twins share
      */
     private static NativeComms natives(int id, int[] members, ReplicaLayout layout, int self, int firstGroup,
-                                       boolean isWorld) {
+                                       int twinSlot) {
         ReplicaLayout world = Session.layout();
         Role role = Session.role();
+        boolean isWorld = twinSlot == 0 || twinSlot == INITIAL_WORLD;
         int n = members.length;
         int[] copies = new int[n + layout.replicas()];
         for (int i = 0, k = n; i < n; i++) {
@@ -160,16 +215,19 @@ final class Structures {
         if (CommCreation.active()) {
             CommCreation.members(copies);
         }
-        long eworld = isWorld ? Empi.COMM_WORLD : createGroup(Empi.COMM_WORLD, copies, id);
         if (layout.replicas() == 0) {
+            long eworld = twinSlot == INITIAL_WORLD ? Empi.COMM_WORLD : createGroup(Empi.COMM_WORLD, copies, id);
+            if (isWorld) {
+                worldTwin = null;
+            }
             return NativeComms.unreplicated(eworld, idup(eworld), collectiveOf(eworld, self, firstGroup, copies),
                     copies);
         }
         // each side, and the computational copies without a replica, made by their own processes only: the
-        // other side neither takes part nor waits (MPI_Comm_split would need every copy for each)
+        // other side neither takes part nor waits
         int[] cmpCopies = Arrays.copyOf(copies, n);
-        long side = role == Role.CMP ? createGroup(Empi.COMM_WORLD, cmpCopies, id)
-                : createGroup(Empi.COMM_WORLD, Arrays.copyOfRange(copies, n, copies.length), id);
+        int[] repCopies = Arrays.copyOfRange(copies, n, copies.length);
+        long side = createGroup(Empi.COMM_WORLD, role == Role.CMP ? cmpCopies : repCopies, id);
         long sideInternal = idup(side);
         long cmpNoRep = 0;
         if (role == Role.CMP && !layout.hasReplica(self)) {
@@ -181,30 +239,47 @@ final class Structures {
             }
             cmpNoRep = createGroup(Empi.COMM_WORLD, unreplicated, id);
         }
-        long cmpRep = intercomm(side, eworld, role == Role.CMP ? n : 0, TAG_CMP_REP, copies);
+        long eworld = 0;
+        long cmpRep = 0;
+        TwinChannel twin;
+        boolean hasTwin = role == Role.REP || layout.hasReplica(self);
+        if (isWorld) {
+            eworld = twinSlot == INITIAL_WORLD ? Empi.COMM_WORLD : createGroup(Empi.COMM_WORLD, copies, id);
+            cmpRep = intercomm(side, eworld, role == Role.CMP ? n : 0, TAG_CMP_REP, copies);
+            twin = TwinChannel.ofWorld(cmpRep, layout, self, role);
+            worldTwin = twin;
+        } else {
+            // a repair rebuilds COMM_WORLD first (the first live communicator): this is the new one's channel
+            twin = hasTwin && twinSlot > 0 ? worldTwin.withSlot(twinSlot) : null;
+        }
         long noRepToRep = 0;
         long noRepToRepInternal = 0;
         int firstNoRep = -1;
+        int firstRep = -1;
         for (int i = n - 1; i >= 0; i--) {
             if (!layout.hasReplica(i)) {
                 firstNoRep = i;
+            } else {
+                firstRep = i;
             }
         }
         if (firstNoRep >= 0 && (role == Role.REP || !layout.hasReplica(self))) {
-            // the computational copies without a replica and every replica
+            // the computational copies without a replica and every replica; the leaders meet over the native
+            // COMM_WORLD (both are alive, and nothing else receives there)
             int[] involved = new int[n];
             for (int i = 0; i < n; i++) {
                 involved[i] = layout.hasReplica(i) ? world.repNative(members[i]) : world.cmpNative(members[i]);
             }
-            noRepToRep = intercomm(role == Role.CMP ? cmpNoRep : side, eworld, role == Role.CMP ? n : firstNoRep,
+            noRepToRep = intercomm(role == Role.CMP ? cmpNoRep : side, Empi.COMM_WORLD,
+                    role == Role.CMP ? world.repNative(members[firstRep]) : world.cmpNative(members[firstNoRep]),
                     TAG_NO_REP, involved);
             noRepToRepInternal = idup(noRepToRep);
         }
         return role == Role.CMP
                 ? new NativeComms(eworld, side, sideInternal, 0, 0, cmpRep, cmpNoRep, noRepToRep,
-                        noRepToRepInternal, collectiveOf(side, self, firstGroup, cmpCopies), copies)
+                        noRepToRepInternal, collectiveOf(side, self, firstGroup, cmpCopies), twin, copies)
                 : new NativeComms(eworld, 0, 0, side, sideInternal, cmpRep, 0, noRepToRep, noRepToRepInternal, 0,
-                        copies);
+                        twin, copies);
     }
 
     /**
@@ -479,6 +554,9 @@ final class Structures {
     }
 
     static void free(CommStructure s) {
+        if (s.natives().twin() != null) {
+            TWIN_SLOTS.release(s.natives().twin().slot());
+        }
         for (long h : s.natives().owned()) {
             if (h != Empi.COMM_WORLD && h != Empi.COMM_SELF) {
                 free(h);

@@ -3,7 +3,6 @@ package org.fthp.replication.ops;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
-import org.fthp.empi.Empi;
 import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.TwinLink;
@@ -39,7 +38,7 @@ public final class DecisionOp extends NativeOp {
         MemorySegment data = op.staging().asSlice(0, 8L * values.length);
         MemorySegment.copy(values, 0, data, ValueLayout.JAVA_LONG, 0, values.length);
         twin.forwarded(tag, data);
-        Empi.isend(data, 8 * values.length, Empi.BYTE, twin.twinRank(), tag, twin.comm(), op.requestSlot());
+        twin.isend(data, tag, op.requestSlot());
         return op;
     }
 
@@ -48,7 +47,7 @@ public final class DecisionOp extends NativeOp {
         TwinLink twin = comm.twin();
         DecisionOp op = new DecisionOp(pool, (data.length + 7) / 8, comm, false, tag);
         MemorySegment.copy(data, 0, op.staging(), ValueLayout.JAVA_BYTE, 0, data.length);
-        Empi.isend(op.staging(), data.length, Empi.BYTE, twin.twinRank(), tag, twin.comm(), op.requestSlot());
+        twin.isend(op.staging().asSlice(0, data.length), tag, op.requestSlot());
         return op;
     }
 
@@ -56,7 +55,7 @@ public final class DecisionOp extends NativeOp {
     public static DecisionOp receive(StagingPool pool, CommStructure comm, int tag, int maxLength) {
         DecisionOp op = new DecisionOp(pool, maxLength, comm, true, tag);
         TwinLink twin = comm.twin();
-        Empi.irecv(op.staging(), 8 * maxLength, Empi.BYTE, twin.twinRank(), tag, twin.comm(), op.requestSlot());
+        twin.irecv(op.staging().asSlice(0, 8L * maxLength), tag, op.requestSlot());
         return op;
     }
 

@@ -319,7 +319,7 @@ public abstract class NativeOp {
         this.twin = link;
         this.twinTag = tag;
         MemorySegment target = into == null ? block.scratch().asSlice(0, 0) : into;
-        Empi.irecv(target, (int) target.byteSize(), Empi.BYTE, link.twinRank(), tag, link.comm(), block.request());
+        link.irecv(target, tag, block.request());
     }
 
     /** What goes to the replica once this operation is done (default: the segment given to forwardWhenDone). */
@@ -339,7 +339,7 @@ public abstract class NativeOp {
         }
         twinStep = TwinStep.FORWARDING;
         twin.forwarded(twinTag, data);
-        Empi.isend(data, (int) data.byteSize(), Empi.BYTE, twin.twinRank(), twinTag, twin.comm(), block.request());
+        twin.isend(data, twinTag, block.request());
     }
 
     /** Records what the program's status will say about this operation. */

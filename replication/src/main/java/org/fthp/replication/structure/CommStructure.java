@@ -78,13 +78,7 @@ public final class CommStructure {
             receive[p] = endpoint(members.receiveRoute(u, self, role));
         }
         this.receiveAny = role == Role.CMP ? new Endpoint(natives.cmp(), natives.cmpInternal(), -1) : null;
-        if (natives.cmpRep() == 0 || (role == Role.CMP && !members.hasReplica(self))) {
-            this.twin = null;
-        } else {
-            // in CMP_REP_INTERCOMM the CMP group is in member order, the REP group in replica order
-            this.twin = new TwinLink(commId, natives.cmpRep(), role == Role.CMP ? members.repRank(self) : self, role,
-                    state);
-        }
+        this.twin = natives.twin() == null ? null : new TwinLink(commId, natives.twin(), role, state);
     }
 
     private Endpoint endpoint(Route r) {

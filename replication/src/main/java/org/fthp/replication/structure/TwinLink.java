@@ -2,6 +2,7 @@ package org.fthp.replication.structure;
 
 import java.lang.foreign.MemorySegment;
 
+import org.fthp.empi.Empi;
 import org.fthp.replication.routing.Role;
 
 /**
@@ -11,13 +12,13 @@ import org.fthp.replication.routing.Role;
  * the replica.
  *
  * <p>Both twins make the same calls in the same order, so each numbers what it
- * forwards or awaits with the same sequence, and that number is the native
- * tag: a replica matches the right decision even when its twin forwards them
- * in another order than they were asked for.
+ * forwards or awaits with the same sequence, and that number is in the native
+ * tag (TwinChannel): a replica matches the right decision even when its twin
+ * forwards them in another order than they were asked for.
  */
 public final class TwinLink {
 
-    /** Tags stay below Open MPI's minimum guaranteed tag bound (2^15 would do; 2^30 is ours). */
+    /** Decision numbers stay non-negative; the wire keeps their low bits (TwinChannel). */
     private static final int TAG_MASK = 0x3fffffff;
 
     /** Told how far a replica has received its twin's decisions, so the twin can drop them from its log. */
@@ -29,24 +30,30 @@ public final class TwinLink {
     private static Acknowledger acknowledger;
 
     private final int commId;
-    private final long comm;
-    private final int twinRank;
+    private final TwinChannel channel;
     private final Role role;
     private final LogicalState state;
 
-    TwinLink(int commId, long comm, int twinRank, Role role, LogicalState state) {
+    TwinLink(int commId, TwinChannel channel, Role role, LogicalState state) {
         this.commId = commId;
-        this.comm = comm;
-        this.twinRank = twinRank;
+        this.channel = channel;
         this.role = role;
         this.state = state;
     }
 
-    /** The intercommunicator between the computational copies and the replicas. */
-    public long comm() { return comm; }
+    public TwinChannel channel() { return channel; }
 
-    /** The twin's rank in the remote group of {@link #comm()}. */
-    public int twinRank() { return twinRank; }
+    /** Sends decision {@code decision} ({@code data}, all of it) to the twin. */
+    public void isend(MemorySegment data, int decision, MemorySegment request) {
+        Empi.isend(data, (int) data.byteSize(), Empi.BYTE, channel.twinRank(), channel.wireTag(decision),
+                channel.comm(), request);
+    }
+
+    /** Receives decision {@code decision} from the twin into {@code into} (at most its size). */
+    public void irecv(MemorySegment into, int decision, MemorySegment request) {
+        Empi.irecv(into, (int) into.byteSize(), Empi.BYTE, channel.twinRank(), channel.wireTag(decision),
+                channel.comm(), request);
+    }
 
     /** Whether this side follows (receives decisions) rather than decides. */
     public boolean follows() { return role == Role.REP; }

@@ -49,11 +49,13 @@ class CommStructureRoutesTest {
             boolean anyNoRep = m < n;
             NativeComms cmp = new NativeComms(1, CMP, CMP + INTERNAL, 0, 0, m > 0 ? CMP_REP : 0,
                     noRep ? NO_REP : 0, noRep && m > 0 ? NO_REP_TO_REP : 0,
-                    noRep && m > 0 ? NO_REP_TO_REP + INTERNAL : 0, CMP, new int[0]);
+                    noRep && m > 0 ? NO_REP_TO_REP + INTERNAL : 0, CMP,
+                    TwinChannel.ofWorld(CMP_REP, layout, l, Role.CMP), new int[0]);
             out.add(new Copy(l, Role.CMP, new CommStructure(1, l, members, null, Role.CMP, layout, l, 0, cmp)));
             if (layout.hasReplica(l)) {
                 NativeComms rep = new NativeComms(1, 0, 0, REP, REP + INTERNAL, CMP_REP, 0,
-                        anyNoRep ? NO_REP_TO_REP : 0, anyNoRep ? NO_REP_TO_REP + INTERNAL : 0, 0, new int[0]);
+                        anyNoRep ? NO_REP_TO_REP : 0, anyNoRep ? NO_REP_TO_REP + INTERNAL : 0, 0,
+                        TwinChannel.ofWorld(CMP_REP, layout, l, Role.REP), new int[0]);
                 out.add(new Copy(l, Role.REP, new CommStructure(1, l, members, null, Role.REP, layout, l, 0, rep)));
             }
         }
@@ -140,9 +142,9 @@ class CommStructureRoutesTest {
                         continue;
                     }
                     assertNotNull(t);
-                    assertEquals(CMP_REP, t.comm());
+                    assertEquals(CMP_REP, t.channel().comm());
                     // both groups of CMP_REP_INTERCOMM are in logical order; replicas are the first m ranks here
-                    assertEquals(c.logical(), t.twinRank());
+                    assertEquals(c.logical(), t.channel().twinRank());
                     assertEquals(c.role() == Role.REP, t.follows());
                     assertEquals(c.role() == Role.REP, c.s().follows());
                 }

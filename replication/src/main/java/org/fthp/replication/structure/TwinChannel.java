@@ -1,0 +1,61 @@
+package org.fthp.replication.structure;
+
+import org.fthp.replication.routing.ReplicaLayout;
+import org.fthp.replication.routing.Role;
+
+/**
+ * Where a computational copy and its replica exchange one communicator's
+ * decisions: COMM_WORLD's CMP_REP_INTERCOMM, shared by every communicator of
+ * the pair, each in its own slice of the tag space.
+ *
+ * <p>Sharing it is what keeps a program's communicator creation one-sided:
+ * a communicator of its own between the twins would need a native
+ * intercommunicator creation spanning both sides, and a death inside such a
+ * blocking call wedges every copy of every member (Open MPI 4.1 cannot
+ * abandon it). Made over one side only, a death wedges one copy per rank and
+ * the other copies carry on.
+ *
+ * @param comm     the intercommunicator (a COMM_WORLD structure's; it is never freed)
+ * @param twinRank the twin's rank in its remote group
+ * @param slot     this communicator's slice of the tags; twins number their communicators alike (TwinSlots)
+ */
+public record TwinChannel(long comm, int twinRank, int slot) {
+
+    /** Decision numbers keep this many low bits on the wire; the slot takes the bits above. */
+    static final int DECISION_BITS = 20;
+    /** Slots stay below 2^10 so a tag stays below 2^30, within Open MPI's (and MPICH's usual) tag bound. */
+    public static final int SLOTS = 1 << 10;
+
+    public TwinChannel {
+        if (slot < 0 || slot >= SLOTS) {
+            throw new IllegalArgumentException("twin slot " + slot + " out of 0.." + (SLOTS - 1));
+        }
+    }
+
+    /**
+     * This process's channel on a COMM_WORLD structure whose
+     * CMP_REP_INTERCOMM is {@code cmpRep}: its CMP group is in member order,
+     * its REP group in replica order. Null when this copy has no twin.
+     */
+    public static TwinChannel ofWorld(long cmpRep, ReplicaLayout members, int self, Role role) {
+        if (role == Role.CMP && !members.hasReplica(self)) {
+            return null;
+        }
+        return new TwinChannel(cmpRep, role == Role.CMP ? members.repRank(self) : self, 0);
+    }
+
+    /** The same path for another communicator. */
+    public TwinChannel withSlot(int other) {
+        return new TwinChannel(comm, twinRank, other);
+    }
+
+    /**
+     * The native tag of decision {@code decision}. The number wraps after
+     * 2^20 decisions of one communicator; a wrapped tag could only take the
+     * wrong message if the replica had left a million of its twin's messages
+     * unreceived, far more than the twin log keeps (TwinRecords).
+     */
+    int wireTag(int decision) {
+        return (slot << DECISION_BITS) | (decision & ((1 << DECISION_BITS) - 1));
+    }
+}
