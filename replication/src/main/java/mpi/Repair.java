@@ -233,7 +233,7 @@ final class Repair {
         boolean promoted = Session.role() == Role.REP && repaired.copyOf(Session.nativeRank()) != null
                 && repaired.copyOf(Session.nativeRank()).role() == Role.CMP;
         if (repaired.copyOf(Session.nativeRank()) == null) {
-            Fatal.stop("the coordinators consider native rank " + Session.nativeRank() + " dead; it stops", 71);
+            Fatal.dieAsFailed("the coordinators consider native rank " + Session.nativeRank() + " dead; it stops");
         }
         if (TRACE) {
             trace("epoch " + failures.epoch() + ": agreeing on " + repaired);

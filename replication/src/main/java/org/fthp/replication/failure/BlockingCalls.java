@@ -8,8 +8,9 @@ package org.fthp.replication.failure;
  * (inside a repair), so a death before that is folded into the repair; a
  * death inside the call, in a repair or while the program creates a
  * communicator, leaves this process wedged. Rather than hang the job it
- * stops after {@code -Dfthp.wedgeSeconds} (5) with a message, and the
- * coordinators end the job if a rank lost every copy.
+ * fails after {@code -Dfthp.wedgeSeconds} (5) with a message, as a killed
+ * process does: a rank with another copy goes on there, and the coordinators
+ * end the job if a rank lost every copy.
  */
 public final class BlockingCalls {
 
@@ -60,9 +61,9 @@ public final class BlockingCalls {
                 return;
             }
             if (since == started) {
-                Fatal.stop("native rank " + nativeRank + ": a process died while " + what
-                        + " waited for it; Open MPI 4.1 cannot abandon that call, so this process"
-                        + " stops (the job ends unless every rank keeps a copy)", 72);
+                Fatal.dieAsFailed("native rank " + nativeRank + ": a process died while " + what
+                        + " waited for it; Open MPI 4.1 cannot abandon that call, so this copy fails too"
+                        + " (the job ends unless every rank keeps a copy)");
             }
         }, "fthp-wedge-watchdog");
         watchdog.setDaemon(true);

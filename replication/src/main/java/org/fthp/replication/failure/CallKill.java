@@ -1,10 +1,5 @@
 package org.fthp.replication.failure;
 
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
-
 import org.fthp.replication.output.RuntimeMessages;
 
 /**
@@ -18,7 +13,6 @@ public final class CallKill {
 
     /** {@code NATIVE:CALL,...}, set by fthp-run. */
     public static final String ENV = "FTHP_KILL_AT_CALL";
-    private static final int SIGKILL = 9;
 
     private CallKill() {}
 
@@ -44,14 +38,6 @@ public final class CallKill {
     public static void now(int nativeRank, long call) {
         RuntimeMessages.say("fthp: native rank " + nativeRank + " kills itself at MPI call " + call
                 + " (--kill ...#" + call + ")");
-        Linker linker = Linker.nativeLinker();
-        MethodHandle kill = linker.downcallHandle(linker.defaultLookup().find("kill").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-        try {
-            int rc = (int) kill.invokeExact((int) ProcessHandle.current().pid(), SIGKILL);
-            throw new IllegalStateException("kill(self, SIGKILL) returned " + rc);
-        } catch (Throwable t) {
-            throw new IllegalStateException("cannot SIGKILL this process", t);
-        }
+        Fatal.killSelf();
     }
 }
