@@ -10,9 +10,10 @@
 # the first within the first 2 s after MPI_Init, each next one GAP (1.0) to GAP+2 s after the
 # previous, then runs it fully replicated (--replicas NP) and compares stdout with the failure-free
 # unreplicated run. A rank never loses both copies. A kill that lands inside a blocking native
-# communicator creation (a repair's, or RepairSubcomms' split and intercommunicator right after
-# MPI_Init; GAP=0 makes the first likely) wedges the processes in it: Open MPI 4.1 cannot abandon
-# that call, they stop after 5 s, and the run counts as failed, not hung. Every run has a deadline
+# communicator creation wedges the processes in it (Open MPI 4.1 cannot abandon the call); they fail
+# after 5 s. In RepairSubcomms' own split and intercommunicator right after MPI_Init that is one side
+# only, and the run goes on in the other copies; inside a repair's rebuild of COMM_WORLD (GAP=0 makes
+# that likely) both sides can be wedged, and the run counts as failed, not hung. Every run has a deadline
 # (TIMEOUT, 180 s); a run that hits it counts as hung and its processes are killed by pid (fthp-run's
 # process group).
 # Prints one line per run and the tally: correct, wrong, hung, failed (non-zero exit).
