@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 
 import org.fthp.empi.Empi;
 import org.fthp.empi.EmpiException;
+import org.fthp.replication.failure.BlockingCalls;
 import org.fthp.replication.failure.CoordinatorLink;
 import org.fthp.replication.log.Acknowledgements;
 import org.fthp.replication.log.MessageRecords;
@@ -123,6 +124,8 @@ final class Session {
         try {
             Gate.killAtCall(nativeRank, org.fthp.replication.failure.CallKill.callFor(nativeRank,
                     System.getenv(org.fthp.replication.failure.CallKill.ENV)));
+            BlockingCalls.killAtEntry(nativeRank, org.fthp.replication.failure.CallKill.callFor(nativeRank,
+                    System.getenv(BlockingCalls.KILL_ENV)));
         } catch (IllegalArgumentException e) {
             throw Errors.error(MPI.ERR_OTHER, e.getMessage());
         }

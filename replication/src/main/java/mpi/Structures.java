@@ -175,16 +175,11 @@ final class Structures {
     }
 
     /** Runs a creation that holds {@code slot}; gives the slot back unless a communicator came of it. */
-    private static CommStructure withSlot(int slot, java.util.concurrent.Callable<CommStructure> creation)
-            throws MPIException {
+    private static CommStructure withSlot(int slot, java.util.function.Supplier<CommStructure> creation) {
         CommStructure made = null;
         try {
-            made = creation.call();
+            made = creation.get();
             return made;
-        } catch (MPIException | RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
         } finally {
             if (made == null) {
                 TWIN_SLOTS.release(slot);

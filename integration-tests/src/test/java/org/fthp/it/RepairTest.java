@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -59,6 +60,32 @@ class RepairTest {
     void survivesKillsWithTheFailureFreeOutput(Class<?> program, int np, int replicas, List<String> kills)
             throws Exception {
         assertSurvives(program, np, replicas, kills);
+    }
+
+    /**
+     * A copy dies inside RepairSubcomms' own communicator creation, after
+     * its fellow members said READY and while they enter the blocking native
+     * call ({@code FTHP_KILL_IN_CREATION}). Open MPI 4.1 cannot abandon that
+     * call: those members are wedged and fail after the grace period. The
+     * program's creations are one-sided, so the wedged are copies of one
+     * side only, and every rank goes on in its other copy. Native rank 2 is
+     * rank 2's computational copy, dying in its half's split (the other
+     * computational copy of that half is wedged, both replicas promoted);
+     * native rank 5 is rank 1's replica, dying in the intercommunicator's
+     * replica side (the other replicas are wedged).
+     */
+    @ParameterizedTest(name = "native rank {0} dies in its blocking creation {1}")
+    @CsvSource({"2,1", "5,2"})
+    void survivesADeathInsideTheProgramsOwnCommunicatorCreation(int nativeRank, int creation) throws Exception {
+        List<String> expected = FAILURE_FREE.computeIfAbsent(RepairSubcomms.class.getName() + "@4",
+                k -> MpiJob.run(4, TIMEOUT, RepairSubcomms.class, WORKLOAD).assertSuccess().lines());
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "4", "-x",
+                        "FTHP_KILL_IN_CREATION=" + nativeRank + ":" + creation), 4, TIMEOUT, RepairSubcomms.class,
+                WORKLOAD).assertSuccess();
+        assertEquals(expected, r.lines(), "stdout differs from the failure-free run\n--- stderr ---\n" + r.stderr());
+        assertTrue(r.stderr().contains("native rank " + nativeRank + " kills itself entering MPI_"), r.stderr());
+        assertTrue(r.stderr().contains("waited for it; Open MPI 4.1 cannot abandon that call"),
+                "a fellow member was wedged and failed over:\n" + r.stderr());
     }
 
     /** Seeded random kills: distinct ranks, random copies, random times within the run. */

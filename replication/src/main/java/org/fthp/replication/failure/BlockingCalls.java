@@ -1,5 +1,7 @@
 package org.fthp.replication.failure;
 
+import org.fthp.replication.output.RuntimeMessages;
+
 /**
  * The native calls that cannot be abandoned: communicator creation blocks in
  * MPI 3.1 (split, Intercomm_create, Comm_create_group), and if a member dies
@@ -14,8 +16,20 @@ package org.fthp.replication.failure;
  */
 public final class BlockingCalls {
 
+    /**
+     * {@code NATIVE:K,...}: that process dies (SIGKILL) inside its K-th
+     * blocking communicator creation after MPI_Init, once the others have
+     * said READY and are entering the call: what a death in the middle of
+     * one does, made repeatable for tests (set through mpirun's {@code -x}).
+     */
+    public static final String KILL_ENV = "FTHP_KILL_IN_CREATION";
+
     private static final long WEDGE_NANOS = (long) (Double.parseDouble(
             System.getProperty("fthp.wedgeSeconds", "5")) * 1e9);
+
+    private static int nativeRank;
+    private static long entered;
+    private static long killAt;
 
     private static volatile long since;
     private static volatile String what;
@@ -30,9 +44,21 @@ public final class BlockingCalls {
      * where any newer failure changes who takes part).
      */
     public static void enter(String call, int[] involved) {
+        if (killAt != 0 && ++entered == killAt) {
+            RuntimeMessages.say("fthp: native rank " + nativeRank + " kills itself entering " + call + ", its"
+                    + " blocking communicator creation " + killAt + " (" + KILL_ENV + ")");
+            Fatal.killSelf();
+        }
         what = call;
         members = involved;
         since = System.nanoTime();
+    }
+
+    /** After MPI_Init: this process dies entering its {@code k}-th blocking creation from now (0: never). */
+    public static void killAtEntry(int rank, long k) {
+        nativeRank = rank;
+        entered = 0;
+        killAt = k;
     }
 
     public static void exit() {
