@@ -23,7 +23,10 @@ import org.fthp.replication.repair.ControlExchange;
  * <p>Three nonblocking messages among the members' copies, on the control
  * communicator, tagged by the attempt's epoch:
  * <ul>
- *   <li>READY before each blocking call: the wait for a late member happens
+ *   <li>READY among every copy of every member as the attempt starts (the
+ *       blocking calls are one-sided, so without it one side could say
+ *       DONE before the other had reached the creation), and before each
+ *       blocking call among those in it: the wait for a late member happens
  *       here, where a failure set can still abandon the attempt;
  *   <li>DONE after the last call: the attempt completes once every member
  *       still live has said DONE (a dead one's silence counts as DONE: it had

@@ -209,6 +209,12 @@ final class Structures {
         }
         if (CommCreation.active()) {
             CommCreation.members(copies);
+            if (layout.replicas() > 0) {
+                // every copy of every member enters the attempt before any says DONE: the calls below are one
+                // sided, and a side that finished while the other had not yet reached this creation would wait
+                // for its DONE while the other, given a failure, waits for it in a repair
+                CommCreation.ready(copies);
+            }
         }
         if (layout.replicas() == 0) {
             long eworld = twinSlot == INITIAL_WORLD ? Empi.COMM_WORLD : createGroup(Empi.COMM_WORLD, copies, id);
