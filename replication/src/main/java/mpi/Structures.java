@@ -243,15 +243,15 @@ final class Structures {
         long eworld = 0;
         long cmpRep = 0;
         TwinChannel twin;
-        boolean hasTwin = role == Role.REP || layout.hasReplica(self);
         if (isWorld) {
             eworld = twinSlot == INITIAL_WORLD ? Empi.COMM_WORLD : createGroup(Empi.COMM_WORLD, copies, id);
             cmpRep = intercomm(side, eworld, role == Role.CMP ? n : 0, TAG_CMP_REP, copies);
             twin = TwinChannel.ofWorld(cmpRep, layout, self, role);
             worldTwin = twin;
         } else {
-            // a repair rebuilds COMM_WORLD first (the first live communicator): this is the new one's channel
-            twin = hasTwin && twinSlot > 0 ? worldTwin.withSlot(twinSlot) : null;
+            // a repair rebuilds COMM_WORLD first (the first live communicator): this is the new one's channel,
+            // null on a replica promoted since the slot was taken
+            twin = twinSlot > 0 && worldTwin != null ? worldTwin.withSlot(twinSlot) : null;
         }
         long noRepToRep = 0;
         long noRepToRepInternal = 0;
