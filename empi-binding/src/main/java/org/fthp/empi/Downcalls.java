@@ -16,7 +16,12 @@ import java.lang.invoke.MethodType;
  *
  * <p>Signature letters: {@code i} int, {@code h} MPI handle, {@code p} pointer,
  * {@code a} MPI_Aint / MPI_Count, {@code d} double, {@code v} void (return only).
- * The first letter is the return type.
+ * The first letter is the return type, the others the C parameters in order:
+ * {@code "ipihiihp"} is {@code int MPI_Isend(void *buf, int count, MPI_Datatype
+ * datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)}.
+ *
+ * <p>A handle built here takes its arguments by position only; the names of
+ * the C binding are given to them by the {@link Empi} wrapper of each call.
  */
 final class Downcalls {
 
@@ -29,52 +34,61 @@ final class Downcalls {
         this.handleLayout = handleBytes == 8 ? ValueLayout.JAVA_LONG : ValueLayout.JAVA_INT;
     }
 
-    /** A handle for a call that may block, call back into Java, or run long. */
-    MethodHandle full(String name, String sig) {
-        return make(name, sig, false);
+    /**
+     * A handle for a call that may block, call back into Java, or run long.
+     *
+     * @param cName the C function, e.g. {@code "MPI_Isend"}
+     * @param signature its return and parameter types in the letters above
+     */
+    MethodHandle full(String cName, String signature) {
+        return make(cName, signature, false);
     }
 
     /**
      * A handle for a short call that never calls back into Java: skips the
      * thread-state transition, which is a large share of a small message's cost.
+     * Parameters as for {@link #full}.
      */
-    MethodHandle critical(String name, String sig) {
-        return make(name, sig, true);
+    MethodHandle critical(String cName, String signature) {
+        return make(cName, signature, true);
     }
 
-    private MethodHandle make(String name, String sig, boolean critical) {
-        var symbol = lookup.find(name).orElseThrow(
-                () -> new EmpiException("native MPI library has no symbol " + name));
-        MemoryLayout ret = layout(sig.charAt(0));
-        MemoryLayout[] args = new MemoryLayout[sig.length() - 1];
-        for (int i = 1; i < sig.length(); i++) {
-            args[i - 1] = layout(sig.charAt(i));
+    private MethodHandle make(String cName, String signature, boolean critical) {
+        var symbol = lookup.find(cName).orElseThrow(
+                () -> new EmpiException("native MPI library has no symbol " + cName));
+        MemoryLayout ret = layout(signature.charAt(0));
+        MemoryLayout[] args = new MemoryLayout[signature.length() - 1];
+        for (int i = 1; i < signature.length(); i++) {
+            args[i - 1] = layout(signature.charAt(i));
         }
-        FunctionDescriptor fd = ret == null ? FunctionDescriptor.ofVoid(args) : FunctionDescriptor.of(ret, args);
-        MethodHandle mh = critical
-                ? linker.downcallHandle(symbol, fd, Linker.Option.critical(false))
-                : linker.downcallHandle(symbol, fd);
-        if (handleLayout == ValueLayout.JAVA_INT && sig.indexOf('h') >= 0) {
-            MethodType t = mh.type();
-            for (int i = 1; i < sig.length(); i++) {
-                if (sig.charAt(i) == 'h') {
-                    t = t.changeParameterType(i - 1, long.class);
+        FunctionDescriptor descriptor = ret == null
+                ? FunctionDescriptor.ofVoid(args)
+                : FunctionDescriptor.of(ret, args);
+        MethodHandle downcall = critical
+                ? linker.downcallHandle(symbol, descriptor, Linker.Option.critical(false))
+                : linker.downcallHandle(symbol, descriptor);
+        if (handleLayout == ValueLayout.JAVA_INT && signature.indexOf('h') >= 0) {
+            // int-wide handles: let callers pass long anyway, narrowed here
+            MethodType longHandles = downcall.type();
+            for (int i = 1; i < signature.length(); i++) {
+                if (signature.charAt(i) == 'h') {
+                    longHandles = longHandles.changeParameterType(i - 1, long.class);
                 }
             }
-            mh = MethodHandles.explicitCastArguments(mh, t);
+            downcall = MethodHandles.explicitCastArguments(downcall, longHandles);
         }
-        return mh;
+        return downcall;
     }
 
-    private MemoryLayout layout(char c) {
-        return switch (c) {
+    private MemoryLayout layout(char letter) {
+        return switch (letter) {
             case 'i' -> ValueLayout.JAVA_INT;
             case 'h' -> handleLayout;
             case 'p' -> ValueLayout.ADDRESS;
             case 'a' -> ValueLayout.JAVA_LONG;
             case 'd' -> ValueLayout.JAVA_DOUBLE;
             case 'v' -> null;
-            default -> throw new IllegalArgumentException("bad signature letter " + c);
+            default -> throw new IllegalArgumentException("bad signature letter " + letter);
         };
     }
 }

@@ -19,6 +19,24 @@ import org.fthp.empi.abi.EmpiAbi;
  * {@code long} whatever their native width. The class initialises on first use:
  * callers that want a clean error instead of {@link ExceptionInInitializerError}
  * call {@link #load()} first.
+ *
+ * <p>A wrapper's parameters carry the names of the MPI standard's C binding
+ * (camel-cased, with the {@code array_of_} prefix dropped), in the same order,
+ * and the Java type says how each is passed:
+ * <ul>
+ * <li>{@code long}: a handle by value ({@code MPI_Comm}, {@code MPI_Datatype},
+ *     {@code MPI_Op}, {@code MPI_Group}, {@code MPI_Errhandler}), or an
+ *     {@code MPI_Aint} where the wrapper says so;</li>
+ * <li>{@code int}: a count, rank, tag, root, color, key, error code or 0/1 flag;</li>
+ * <li>{@link MemorySegment}: whatever the C pointer points at: a message buffer,
+ *     an array of {@code int} or {@code MPI_Aint}, {@code MPI_Status}es
+ *     ({@link #allocateStatuses}), an {@code int} out-parameter, or a
+ *     <em>handle slot</em>: {@link #HANDLE_BYTES} bytes holding one handle
+ *     ({@link #allocateHandles}, {@link #getHandle}, {@link #setHandle}) that the
+ *     call reads ({@code MPI_Cancel}), writes ({@code newcomm}, {@code request})
+ *     or both ({@code MPI_Test}, the {@code _free} calls).</li>
+ * </ul>
+ * A wrapper documents only what its C name leaves open.
  */
 public final class Empi {
 
@@ -102,26 +120,30 @@ public final class Empi {
 
     // ---- handles and statuses in native memory ----
 
-    public static long getHandle(MemorySegment seg, long index) {
-        return HANDLE_BYTES == 8 ? seg.getAtIndex(ValueLayout.JAVA_LONG, index)
-                : seg.getAtIndex(ValueLayout.JAVA_INT, index);
+    /** The handle in slot {@code index} of {@code handles}, widened to {@code long}. */
+    public static long getHandle(MemorySegment handles, long index) {
+        return HANDLE_BYTES == 8 ? handles.getAtIndex(ValueLayout.JAVA_LONG, index)
+                : handles.getAtIndex(ValueLayout.JAVA_INT, index);
     }
 
-    public static void setHandle(MemorySegment seg, long index, long handle) {
+    /** Stores {@code handle} in slot {@code index} of {@code handles}, narrowed to the native width. */
+    public static void setHandle(MemorySegment handles, long index, long handle) {
         if (HANDLE_BYTES == 8) {
-            seg.setAtIndex(ValueLayout.JAVA_LONG, index, handle);
+            handles.setAtIndex(ValueLayout.JAVA_LONG, index, handle);
         } else {
-            seg.setAtIndex(ValueLayout.JAVA_INT, index, (int) handle);
+            handles.setAtIndex(ValueLayout.JAVA_INT, index, (int) handle);
         }
     }
 
-    public static MemorySegment allocateHandles(Arena arena, int n) {
-        MemorySegment seg = arena.allocate((long) HANDLE_BYTES * Math.max(1, n), 8);
+    /** {@code count} adjacent handle slots (at least one), e.g. an {@code array_of_requests}. */
+    public static MemorySegment allocateHandles(Arena arena, int count) {
+        MemorySegment seg = arena.allocate((long) HANDLE_BYTES * Math.max(1, count), 8);
         return seg;
     }
 
-    public static MemorySegment allocateStatuses(Arena arena, int n) {
-        return arena.allocate((long) STATUS_BYTES * Math.max(1, n), 8);
+    /** {@code count} adjacent {@code MPI_Status}es (at least one), e.g. an {@code array_of_statuses}. */
+    public static MemorySegment allocateStatuses(Arena arena, int count) {
+        return arena.allocate((long) STATUS_BYTES * Math.max(1, count), 8);
     }
 
     public static int statusSource(MemorySegment statuses, long index) {
@@ -295,7 +317,13 @@ public final class Empi {
 
     // ---- wrappers ----
 
-    /** MPI_Testall over {@code count} adjacent request handles and statuses. */
+    /**
+     * MPI_Testall over {@code count} adjacent request handles and statuses.
+     *
+     * @param requests {@code count} handle slots; all are set to {@link #REQUEST_NULL} once all completed
+     * @param flag an {@code int} receiving 1 if all completed
+     * @param statuses {@code count} statuses, filled once all completed
+     */
     public static void testall(int count, MemorySegment requests, MemorySegment flag, MemorySegment statuses) {
         int rc;
         try {
@@ -308,11 +336,17 @@ public final class Empi {
         }
     }
 
-    /** MPI_Comm_idup: the nonblocking duplicate; {@code newcomm} is valid once the request completes. */
-    public static void commIdup(long a0, MemorySegment a1, MemorySegment a2) {
+    /**
+     * MPI_Comm_idup: the nonblocking duplicate of {@code comm}.
+     *
+     * @param comm the communicator to duplicate, by value
+     * @param newcomm a handle slot receiving the new communicator; valid only once {@code request} completes
+     * @param request a handle slot receiving the request to test
+     */
+    public static void commIdup(long comm, MemorySegment newcomm, MemorySegment request) {
         int rc;
         try {
-            rc = (int) MH_COMM_IDUP.invokeExact(a0, a1, a2);
+            rc = (int) MH_COMM_IDUP.invokeExact(comm, newcomm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -321,11 +355,18 @@ public final class Empi {
         }
     }
 
-    /** MPI_Init_thread; throws {@link EmpiException} on a non-success return. */
-    public static void initThread(MemorySegment a0, MemorySegment a1, int a2, MemorySegment a3) {
+    /**
+     * MPI_Init_thread.
+     *
+     * @param argc pointer to the C {@code argc}, or {@link MemorySegment#NULL}
+     * @param argv pointer to the C {@code argv}, or {@link MemorySegment#NULL}
+     * @param required the thread level asked for, e.g. {@link #THREAD_MULTIPLE}
+     * @param provided an {@code int} receiving the thread level granted
+     */
+    public static void initThread(MemorySegment argc, MemorySegment argv, int required, MemorySegment provided) {
         int rc;
         try {
-            rc = (int) MH_INIT_THREAD.invokeExact(a0, a1, a2, a3);
+            rc = (int) MH_INIT_THREAD.invokeExact(argc, argv, required, provided);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -334,11 +375,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Initialized; throws {@link EmpiException} on a non-success return. */
-    public static void initialized(MemorySegment a0) {
+    /** MPI_Initialized: writes 1 to the {@code int} {@code flag} once MPI_Init has run. */
+    public static void initialized(MemorySegment flag) {
         int rc;
         try {
-            rc = (int) Collectives.MH_INITIALIZED.invokeExact(a0);
+            rc = (int) Collectives.MH_INITIALIZED.invokeExact(flag);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -347,11 +388,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Finalized; throws {@link EmpiException} on a non-success return. */
-    public static void finalized(MemorySegment a0) {
+    /** MPI_Finalized: writes 1 to the {@code int} {@code flag} once MPI_Finalize has run. */
+    public static void finalized(MemorySegment flag) {
         int rc;
         try {
-            rc = (int) Rare.MH_FINALIZED.invokeExact(a0);
+            rc = (int) Rare.MH_FINALIZED.invokeExact(flag);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -373,11 +414,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Abort; throws {@link EmpiException} on a non-success return. */
-    public static void abort(long a0, int a1) {
+    /** MPI_Abort: ends the processes of {@code comm} (in practice the whole job) with {@code errorcode}. */
+    public static void abort(long comm, int errorcode) {
         int rc;
         try {
-            rc = (int) Rare.MH_ABORT.invokeExact(a0, a1);
+            rc = (int) Rare.MH_ABORT.invokeExact(comm, errorcode);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -402,11 +443,16 @@ public final class Empi {
         }
     }
 
-    /** MPI_Get_processor_name; throws {@link EmpiException} on a non-success return. */
-    public static void getProcessorName(MemorySegment a0, MemorySegment a1) {
+    /**
+     * MPI_Get_processor_name.
+     *
+     * @param name at least {@link #MAX_PROCESSOR_NAME} bytes, receiving the name
+     * @param resultlen an {@code int} receiving the length of the name
+     */
+    public static void getProcessorName(MemorySegment name, MemorySegment resultlen) {
         int rc;
         try {
-            rc = (int) Rare.MH_GET_PROCESSOR_NAME.invokeExact(a0, a1);
+            rc = (int) Rare.MH_GET_PROCESSOR_NAME.invokeExact(name, resultlen);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -415,11 +461,16 @@ public final class Empi {
         }
     }
 
-    /** MPI_Error_string; throws {@link EmpiException} on a non-success return. */
-    public static void errorString(int a0, MemorySegment a1, MemorySegment a2) {
+    /**
+     * MPI_Error_string; {@link #errorString(int)} is the convenient form.
+     *
+     * @param string at least {@link #MAX_ERROR_STRING} bytes, receiving the text
+     * @param resultlen an {@code int} receiving the length of the text
+     */
+    public static void errorString(int errorcode, MemorySegment string, MemorySegment resultlen) {
         int rc;
         try {
-            rc = (int) MH_ERROR_STRING.invokeExact(a0, a1, a2);
+            rc = (int) MH_ERROR_STRING.invokeExact(errorcode, string, resultlen);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -428,11 +479,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Error_class; throws {@link EmpiException} on a non-success return. */
-    public static void errorClass(int a0, MemorySegment a1) {
+    /**
+     * MPI_Error_class: writes the class of {@code errorcode} to the {@code int} {@code errorclass};
+     * {@link #errorClassOf(int)} is the convenient form.
+     */
+    public static void errorClass(int errorcode, MemorySegment errorclass) {
         int rc;
         try {
-            rc = (int) MH_ERROR_CLASS.invokeExact(a0, a1);
+            rc = (int) MH_ERROR_CLASS.invokeExact(errorcode, errorclass);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -441,11 +495,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Get_version; throws {@link EmpiException} on a non-success return. */
-    public static void getVersion(MemorySegment a0, MemorySegment a1) {
+    /** MPI_Get_version: the standard's version and subversion, each written to an {@code int}. */
+    public static void getVersion(MemorySegment version, MemorySegment subversion) {
         int rc;
         try {
-            rc = (int) Rare.MH_GET_VERSION.invokeExact(a0, a1);
+            rc = (int) Rare.MH_GET_VERSION.invokeExact(version, subversion);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -454,11 +508,16 @@ public final class Empi {
         }
     }
 
-    /** MPI_Get_library_version; throws {@link EmpiException} on a non-success return. */
-    public static void getLibraryVersion(MemorySegment a0, MemorySegment a1) {
+    /**
+     * MPI_Get_library_version.
+     *
+     * @param version at least MPI_MAX_LIBRARY_VERSION_STRING bytes, receiving the text
+     * @param resultlen an {@code int} receiving the length of the text
+     */
+    public static void getLibraryVersion(MemorySegment version, MemorySegment resultlen) {
         int rc;
         try {
-            rc = (int) Rare.MH_GET_LIBRARY_VERSION.invokeExact(a0, a1);
+            rc = (int) Rare.MH_GET_LIBRARY_VERSION.invokeExact(version, resultlen);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -467,11 +526,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Query_thread; throws {@link EmpiException} on a non-success return. */
-    public static void queryThread(MemorySegment a0) {
+    /** MPI_Query_thread: writes the thread level granted to the {@code int} {@code provided}. */
+    public static void queryThread(MemorySegment provided) {
         int rc;
         try {
-            rc = (int) Rare.MH_QUERY_THREAD.invokeExact(a0);
+            rc = (int) Rare.MH_QUERY_THREAD.invokeExact(provided);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -480,11 +539,13 @@ public final class Empi {
         }
     }
 
-    /** MPI_Is_thread_main; throws {@link EmpiException} on a non-success return. */
-    public static void isThreadMain(MemorySegment a0) {
+    /**
+     * MPI_Is_thread_main: writes 1 to the {@code int} {@code flag} if the caller is the thread that initialised MPI.
+     */
+    public static void isThreadMain(MemorySegment flag) {
         int rc;
         try {
-            rc = (int) Collectives.MH_IS_THREAD_MAIN.invokeExact(a0);
+            rc = (int) Collectives.MH_IS_THREAD_MAIN.invokeExact(flag);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -493,11 +554,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Comm_size; throws {@link EmpiException} on a non-success return. */
-    public static void commSize(long a0, MemorySegment a1) {
+    /** MPI_Comm_size: writes the size of {@code comm} to the {@code int} {@code size}. */
+    public static void commSize(long comm, MemorySegment size) {
         int rc;
         try {
-            rc = (int) MH_COMM_SIZE.invokeExact(a0, a1);
+            rc = (int) MH_COMM_SIZE.invokeExact(comm, size);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -506,11 +567,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Comm_rank; throws {@link EmpiException} on a non-success return. */
-    public static void commRank(long a0, MemorySegment a1) {
+    /** MPI_Comm_rank: writes the caller's rank in {@code comm} to the {@code int} {@code rank}. */
+    public static void commRank(long comm, MemorySegment rank) {
         int rc;
         try {
-            rc = (int) MH_COMM_RANK.invokeExact(a0, a1);
+            rc = (int) MH_COMM_RANK.invokeExact(comm, rank);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -519,11 +580,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Comm_dup; throws {@link EmpiException} on a non-success return. */
-    public static void commDup(long a0, MemorySegment a1) {
+    /** MPI_Comm_dup: writes the duplicate's handle to {@code newcomm}, a handle slot. */
+    public static void commDup(long comm, MemorySegment newcomm) {
         int rc;
         try {
-            rc = (int) Comms.MH_COMM_DUP.invokeExact(a0, a1);
+            rc = (int) Comms.MH_COMM_DUP.invokeExact(comm, newcomm);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -532,11 +593,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Comm_split; throws {@link EmpiException} on a non-success return. */
-    public static void commSplit(long a0, int a1, int a2, MemorySegment a3) {
+    /**
+     * MPI_Comm_split: writes the new communicator's handle (or {@link #COMM_NULL} for {@link #UNDEFINED} {@code color})
+     * to {@code newcomm}, a handle slot.
+     */
+    public static void commSplit(long comm, int color, int key, MemorySegment newcomm) {
         int rc;
         try {
-            rc = (int) Comms.MH_COMM_SPLIT.invokeExact(a0, a1, a2, a3);
+            rc = (int) Comms.MH_COMM_SPLIT.invokeExact(comm, color, key, newcomm);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -545,11 +609,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Comm_create; throws {@link EmpiException} on a non-success return. */
-    public static void commCreate(long a0, long a1, MemorySegment a2) {
+    /**
+     * MPI_Comm_create: collective over {@code comm}; {@code group} is a handle by value, and the new communicator's
+     * handle (or {@link #COMM_NULL} outside the group) goes to {@code newcomm}, a handle slot.
+     */
+    public static void commCreate(long comm, long group, MemorySegment newcomm) {
         int rc;
         try {
-            rc = (int) Comms.MH_COMM_CREATE.invokeExact(a0, a1, a2);
+            rc = (int) Comms.MH_COMM_CREATE.invokeExact(comm, group, newcomm);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -558,11 +625,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Comm_create_group; throws {@link EmpiException} on a non-success return. */
-    public static void commCreateGroup(long a0, long a1, int a2, MemorySegment a3) {
+    /**
+     * MPI_Comm_create_group: collective over the members of {@code group} only; the new communicator's handle goes to
+     * {@code newcomm}, a handle slot.
+     */
+    public static void commCreateGroup(long comm, long group, int tag, MemorySegment newcomm) {
         int rc;
         try {
-            rc = (int) Comms.MH_COMM_CREATE_GROUP.invokeExact(a0, a1, a2, a3);
+            rc = (int) Comms.MH_COMM_CREATE_GROUP.invokeExact(comm, group, tag, newcomm);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -571,11 +641,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Comm_free; throws {@link EmpiException} on a non-success return. */
-    public static void commFree(MemorySegment a0) {
+    /** MPI_Comm_free: {@code comm} is a handle slot holding the handle, which the call sets to {@link #COMM_NULL}. */
+    public static void commFree(MemorySegment comm) {
         int rc;
         try {
-            rc = (int) Comms.MH_COMM_FREE.invokeExact(a0);
+            rc = (int) Comms.MH_COMM_FREE.invokeExact(comm);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -584,11 +654,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Comm_group; throws {@link EmpiException} on a non-success return. */
-    public static void commGroup(long a0, MemorySegment a1) {
+    /** MPI_Comm_group: writes the handle of the group of {@code comm} to {@code group}, a handle slot. */
+    public static void commGroup(long comm, MemorySegment group) {
         int rc;
         try {
-            rc = (int) Comms.MH_COMM_GROUP.invokeExact(a0, a1);
+            rc = (int) Comms.MH_COMM_GROUP.invokeExact(comm, group);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -597,11 +667,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Comm_remote_group; throws {@link EmpiException} on a non-success return. */
-    public static void commRemoteGroup(long a0, MemorySegment a1) {
+    /**
+     * MPI_Comm_remote_group: writes the handle of the remote group of the intercommunicator {@code comm} to
+     * {@code group}, a handle slot.
+     */
+    public static void commRemoteGroup(long comm, MemorySegment group) {
         int rc;
         try {
-            rc = (int) Comms.MH_COMM_REMOTE_GROUP.invokeExact(a0, a1);
+            rc = (int) Comms.MH_COMM_REMOTE_GROUP.invokeExact(comm, group);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -610,11 +683,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Comm_remote_size; throws {@link EmpiException} on a non-success return. */
-    public static void commRemoteSize(long a0, MemorySegment a1) {
+    /** MPI_Comm_remote_size: writes the size of the remote group of {@code comm} to the {@code int} {@code size}. */
+    public static void commRemoteSize(long comm, MemorySegment size) {
         int rc;
         try {
-            rc = (int) Comms.MH_COMM_REMOTE_SIZE.invokeExact(a0, a1);
+            rc = (int) Comms.MH_COMM_REMOTE_SIZE.invokeExact(comm, size);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -623,11 +696,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Comm_test_inter; throws {@link EmpiException} on a non-success return. */
-    public static void commTestInter(long a0, MemorySegment a1) {
+    /** MPI_Comm_test_inter: writes 1 to the {@code int} {@code flag} if {@code comm} is an intercommunicator. */
+    public static void commTestInter(long comm, MemorySegment flag) {
         int rc;
         try {
-            rc = (int) Comms.MH_COMM_TEST_INTER.invokeExact(a0, a1);
+            rc = (int) Comms.MH_COMM_TEST_INTER.invokeExact(comm, flag);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -636,11 +709,13 @@ public final class Empi {
         }
     }
 
-    /** MPI_Comm_compare; throws {@link EmpiException} on a non-success return. */
-    public static void commCompare(long a0, long a1, MemorySegment a2) {
+    /**
+     * MPI_Comm_compare: writes MPI_IDENT, MPI_CONGRUENT, MPI_SIMILAR or MPI_UNEQUAL to the {@code int} {@code result}.
+     */
+    public static void commCompare(long comm1, long comm2, MemorySegment result) {
         int rc;
         try {
-            rc = (int) Comms.MH_COMM_COMPARE.invokeExact(a0, a1, a2);
+            rc = (int) Comms.MH_COMM_COMPARE.invokeExact(comm1, comm2, result);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -649,11 +724,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Comm_set_errhandler; throws {@link EmpiException} on a non-success return. */
-    public static void commSetErrhandler(long a0, long a1) {
+    /** MPI_Comm_set_errhandler: both handles by value. */
+    public static void commSetErrhandler(long comm, long errhandler) {
         int rc;
         try {
-            rc = (int) MH_COMM_SET_ERRHANDLER.invokeExact(a0, a1);
+            rc = (int) MH_COMM_SET_ERRHANDLER.invokeExact(comm, errhandler);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -662,11 +737,22 @@ public final class Empi {
         }
     }
 
-    /** MPI_Intercomm_create; throws {@link EmpiException} on a non-success return. */
-    public static void intercommCreate(long a0, int a1, long a2, int a3, int a4, MemorySegment a5) {
+    /**
+     * MPI_Intercomm_create (blocking).
+     *
+     * @param localComm the local intracommunicator, by value
+     * @param localLeader rank of the local leader in {@code localComm}
+     * @param peerComm the communicator joining the two leaders, by value; significant at the leaders only
+     * @param remoteLeader rank of the remote leader in {@code peerComm}
+     * @param tag the tag the leaders exchange on over {@code peerComm}
+     * @param newintercomm a handle slot receiving the intercommunicator
+     */
+    public static void intercommCreate(long localComm, int localLeader, long peerComm, int remoteLeader, int tag,
+            MemorySegment newintercomm) {
         int rc;
         try {
-            rc = (int) Collectives.MH_INTERCOMM_CREATE.invokeExact(a0, a1, a2, a3, a4, a5);
+            rc = (int) Collectives.MH_INTERCOMM_CREATE.invokeExact(localComm, localLeader, peerComm, remoteLeader,
+                    tag, newintercomm);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -675,11 +761,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Intercomm_merge; throws {@link EmpiException} on a non-success return. */
-    public static void intercommMerge(long a0, int a1, MemorySegment a2) {
+    /**
+     * MPI_Intercomm_merge: a group passing {@code high} = 1 is ordered after the one passing 0; the merged
+     * intracommunicator's handle goes to {@code newintracomm}, a handle slot.
+     */
+    public static void intercommMerge(long intercomm, int high, MemorySegment newintracomm) {
         int rc;
         try {
-            rc = (int) Collectives.MH_INTERCOMM_MERGE.invokeExact(a0, a1, a2);
+            rc = (int) Collectives.MH_INTERCOMM_MERGE.invokeExact(intercomm, high, newintracomm);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -688,11 +777,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Group_size; throws {@link EmpiException} on a non-success return. */
-    public static void groupSize(long a0, MemorySegment a1) {
+    /** MPI_Group_size: writes the size of {@code group} to the {@code int} {@code size}. */
+    public static void groupSize(long group, MemorySegment size) {
         int rc;
         try {
-            rc = (int) Comms.MH_GROUP_SIZE.invokeExact(a0, a1);
+            rc = (int) Comms.MH_GROUP_SIZE.invokeExact(group, size);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -701,11 +790,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Group_rank; throws {@link EmpiException} on a non-success return. */
-    public static void groupRank(long a0, MemorySegment a1) {
+    /**
+     * MPI_Group_rank: writes the caller's rank in {@code group}, or {@link #UNDEFINED}, to the {@code int}
+     * {@code rank}.
+     */
+    public static void groupRank(long group, MemorySegment rank) {
         int rc;
         try {
-            rc = (int) Comms.MH_GROUP_RANK.invokeExact(a0, a1);
+            rc = (int) Comms.MH_GROUP_RANK.invokeExact(group, rank);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -714,11 +806,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Group_incl; throws {@link EmpiException} on a non-success return. */
-    public static void groupIncl(long a0, int a1, MemorySegment a2, MemorySegment a3) {
+    /**
+     * MPI_Group_incl: {@code ranks} holds {@code n} {@code int} ranks of {@code group}; the new group's handle goes to
+     * {@code newgroup}, a handle slot.
+     */
+    public static void groupIncl(long group, int n, MemorySegment ranks, MemorySegment newgroup) {
         int rc;
         try {
-            rc = (int) Comms.MH_GROUP_INCL.invokeExact(a0, a1, a2, a3);
+            rc = (int) Comms.MH_GROUP_INCL.invokeExact(group, n, ranks, newgroup);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -727,11 +822,13 @@ public final class Empi {
         }
     }
 
-    /** MPI_Group_free; throws {@link EmpiException} on a non-success return. */
-    public static void groupFree(MemorySegment a0) {
+    /**
+     * MPI_Group_free: {@code group} is a handle slot holding the handle, which the call sets to {@link #GROUP_NULL}.
+     */
+    public static void groupFree(MemorySegment group) {
         int rc;
         try {
-            rc = (int) Comms.MH_GROUP_FREE.invokeExact(a0);
+            rc = (int) Comms.MH_GROUP_FREE.invokeExact(group);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -740,11 +837,15 @@ public final class Empi {
         }
     }
 
-    /** MPI_Group_translate_ranks; throws {@link EmpiException} on a non-success return. */
-    public static void groupTranslateRanks(long a0, int a1, MemorySegment a2, long a3, MemorySegment a4) {
+    /**
+     * MPI_Group_translate_ranks: for the {@code n} {@code int} ranks of {@code group1} in {@code ranks1}, writes their
+     * ranks in {@code group2} (or {@link #UNDEFINED}) to the {@code n} {@code int}s of {@code ranks2}.
+     */
+    public static void groupTranslateRanks(long group1, int n, MemorySegment ranks1, long group2,
+            MemorySegment ranks2) {
         int rc;
         try {
-            rc = (int) Comms.MH_GROUP_TRANSLATE_RANKS.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Comms.MH_GROUP_TRANSLATE_RANKS.invokeExact(group1, n, ranks1, group2, ranks2);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -753,11 +854,12 @@ public final class Empi {
         }
     }
 
-    /** MPI_Isend; throws {@link EmpiException} on a non-success return. */
-    public static void isend(MemorySegment a0, int a1, long a2, int a3, int a4, long a5, MemorySegment a6) {
+    /** MPI_Isend: {@code datatype} and {@code comm} by value; the request goes to {@code request}, a handle slot. */
+    public static void isend(MemorySegment buf, int count, long datatype, int dest, int tag, long comm,
+            MemorySegment request) {
         int rc;
         try {
-            rc = (int) MH_ISEND.invokeExact(a0, a1, a2, a3, a4, a5, a6);
+            rc = (int) MH_ISEND.invokeExact(buf, count, datatype, dest, tag, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -766,11 +868,12 @@ public final class Empi {
         }
     }
 
-    /** MPI_Issend; throws {@link EmpiException} on a non-success return. */
-    public static void issend(MemorySegment a0, int a1, long a2, int a3, int a4, long a5, MemorySegment a6) {
+    /** MPI_Issend: {@code datatype} and {@code comm} by value; the request goes to {@code request}, a handle slot. */
+    public static void issend(MemorySegment buf, int count, long datatype, int dest, int tag, long comm,
+            MemorySegment request) {
         int rc;
         try {
-            rc = (int) MH_ISSEND.invokeExact(a0, a1, a2, a3, a4, a5, a6);
+            rc = (int) MH_ISSEND.invokeExact(buf, count, datatype, dest, tag, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -779,11 +882,12 @@ public final class Empi {
         }
     }
 
-    /** MPI_Irecv; throws {@link EmpiException} on a non-success return. */
-    public static void irecv(MemorySegment a0, int a1, long a2, int a3, int a4, long a5, MemorySegment a6) {
+    /** MPI_Irecv: {@code datatype} and {@code comm} by value; the request goes to {@code request}, a handle slot. */
+    public static void irecv(MemorySegment buf, int count, long datatype, int source, int tag, long comm,
+            MemorySegment request) {
         int rc;
         try {
-            rc = (int) MH_IRECV.invokeExact(a0, a1, a2, a3, a4, a5, a6);
+            rc = (int) MH_IRECV.invokeExact(buf, count, datatype, source, tag, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -792,11 +896,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Iprobe; throws {@link EmpiException} on a non-success return. */
-    public static void iprobe(int a0, int a1, long a2, MemorySegment a3, MemorySegment a4) {
+    /**
+     * MPI_Iprobe: writes 1 to the {@code int} {@code flag} if a matching message is pending, and then fills
+     * {@code status} (one {@link #STATUS_BYTES} status).
+     */
+    public static void iprobe(int source, int tag, long comm, MemorySegment flag, MemorySegment status) {
         int rc;
         try {
-            rc = (int) MH_IPROBE.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) MH_IPROBE.invokeExact(source, tag, comm, flag, status);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -805,11 +912,15 @@ public final class Empi {
         }
     }
 
-    /** MPI_Improbe; throws {@link EmpiException} on a non-success return. */
-    public static void improbe(int a0, int a1, long a2, MemorySegment a3, MemorySegment a4, MemorySegment a5) {
+    /**
+     * MPI_Improbe: like {@link #iprobe} but also takes the message off the queue: on a match, its handle goes to
+     * {@code message}, a handle slot, for {@link #imrecv}.
+     */
+    public static void improbe(int source, int tag, long comm, MemorySegment flag, MemorySegment message,
+            MemorySegment status) {
         int rc;
         try {
-            rc = (int) MH_IMPROBE.invokeExact(a0, a1, a2, a3, a4, a5);
+            rc = (int) MH_IMPROBE.invokeExact(source, tag, comm, flag, message, status);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -818,11 +929,17 @@ public final class Empi {
         }
     }
 
-    /** MPI_Imrecv; throws {@link EmpiException} on a non-success return. */
-    public static void imrecv(MemorySegment a0, int a1, long a2, MemorySegment a3, MemorySegment a4) {
+    /**
+     * MPI_Imrecv.
+     *
+     * @param message a handle slot holding the handle from {@link #improbe}; the call sets it to {@link #MESSAGE_NULL}
+     * @param request a handle slot receiving the request
+     */
+    public static void imrecv(MemorySegment buf, int count, long datatype, MemorySegment message,
+            MemorySegment request) {
         int rc;
         try {
-            rc = (int) MH_IMRECV.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) MH_IMRECV.invokeExact(buf, count, datatype, message, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -831,11 +948,17 @@ public final class Empi {
         }
     }
 
-    /** MPI_Test; throws {@link EmpiException} on a non-success return. */
-    public static void test(MemorySegment a0, MemorySegment a1, MemorySegment a2) {
+    /**
+     * MPI_Test.
+     *
+     * @param request a handle slot holding the request; set to {@link #REQUEST_NULL} when it completes
+     * @param flag an {@code int} receiving 1 if the request completed
+     * @param status one {@link #STATUS_BYTES} status, filled when the request completed
+     */
+    public static void test(MemorySegment request, MemorySegment flag, MemorySegment status) {
         int rc;
         try {
-            rc = (int) MH_TEST.invokeExact(a0, a1, a2);
+            rc = (int) MH_TEST.invokeExact(request, flag, status);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -844,11 +967,19 @@ public final class Empi {
         }
     }
 
-    /** MPI_Testsome; throws {@link EmpiException} on a non-success return. */
-    public static void testsome(int a0, MemorySegment a1, MemorySegment a2, MemorySegment a3, MemorySegment a4) {
+    /**
+     * MPI_Testsome over {@code incount} adjacent request handles.
+     *
+     * @param requests {@code incount} handle slots; each completed one is set to {@link #REQUEST_NULL}
+     * @param outcount an {@code int} receiving how many completed ({@link #UNDEFINED} if none was active)
+     * @param indices {@code incount} {@code int}s, the first {@code outcount} receiving the completed indices
+     * @param statuses {@code incount} statuses, the first {@code outcount} filled
+     */
+    public static void testsome(int incount, MemorySegment requests, MemorySegment outcount, MemorySegment indices,
+            MemorySegment statuses) {
         int rc;
         try {
-            rc = (int) Rare.MH_TESTSOME.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Rare.MH_TESTSOME.invokeExact(incount, requests, outcount, indices, statuses);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -857,11 +988,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Cancel; throws {@link EmpiException} on a non-success return. */
-    public static void cancel(MemorySegment a0) {
+    /** MPI_Cancel: {@code request} is a handle slot holding the request, which still has to be completed (tested). */
+    public static void cancel(MemorySegment request) {
         int rc;
         try {
-            rc = (int) MH_CANCEL.invokeExact(a0);
+            rc = (int) MH_CANCEL.invokeExact(request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -870,11 +1001,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Request_free; throws {@link EmpiException} on a non-success return. */
-    public static void requestFree(MemorySegment a0) {
+    /**
+     * MPI_Request_free: {@code request} is a handle slot holding the request, which the call sets to
+     * {@link #REQUEST_NULL}.
+     */
+    public static void requestFree(MemorySegment request) {
         int rc;
         try {
-            rc = (int) Rare.MH_REQUEST_FREE.invokeExact(a0);
+            rc = (int) Rare.MH_REQUEST_FREE.invokeExact(request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -883,11 +1017,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Get_count; throws {@link EmpiException} on a non-success return. */
-    public static void getCount(MemorySegment a0, long a1, MemorySegment a2) {
+    /**
+     * MPI_Get_count: writes to the {@code int} {@code count} how many {@code datatype} items the message of
+     * {@code status} (one status, not an array) held, or {@link #UNDEFINED}.
+     */
+    public static void getCount(MemorySegment status, long datatype, MemorySegment count) {
         int rc;
         try {
-            rc = (int) MH_GET_COUNT.invokeExact(a0, a1, a2);
+            rc = (int) MH_GET_COUNT.invokeExact(status, datatype, count);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -896,11 +1033,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Test_cancelled; throws {@link EmpiException} on a non-success return. */
-    public static void testCancelled(MemorySegment a0, MemorySegment a1) {
+    /** MPI_Test_cancelled: writes 1 to the {@code int} {@code flag} if the request of {@code status} was cancelled. */
+    public static void testCancelled(MemorySegment status, MemorySegment flag) {
         int rc;
         try {
-            rc = (int) MH_TEST_CANCELLED.invokeExact(a0, a1);
+            rc = (int) MH_TEST_CANCELLED.invokeExact(status, flag);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -909,11 +1046,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Ibarrier; throws {@link EmpiException} on a non-success return. */
-    public static void ibarrier(long a0, MemorySegment a1) {
+    /** MPI_Ibarrier: the request goes to {@code request}, a handle slot. */
+    public static void ibarrier(long comm, MemorySegment request) {
         int rc;
         try {
-            rc = (int) Collectives.MH_IBARRIER.invokeExact(a0, a1);
+            rc = (int) Collectives.MH_IBARRIER.invokeExact(comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -922,11 +1059,12 @@ public final class Empi {
         }
     }
 
-    /** MPI_Ibcast; throws {@link EmpiException} on a non-success return. */
-    public static void ibcast(MemorySegment a0, int a1, long a2, int a3, long a4, MemorySegment a5) {
+    /** MPI_Ibcast. */
+    public static void ibcast(MemorySegment buffer, int count, long datatype, int root, long comm,
+            MemorySegment request) {
         int rc;
         try {
-            rc = (int) Collectives.MH_IBCAST.invokeExact(a0, a1, a2, a3, a4, a5);
+            rc = (int) Collectives.MH_IBCAST.invokeExact(buffer, count, datatype, root, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -935,11 +1073,12 @@ public final class Empi {
         }
     }
 
-    /** MPI_Ireduce; throws {@link EmpiException} on a non-success return. */
-    public static void ireduce(MemorySegment a0, MemorySegment a1, int a2, long a3, long a4, int a5, long a6, MemorySegment a7) {
+    /** MPI_Ireduce. */
+    public static void ireduce(MemorySegment sendbuf, MemorySegment recvbuf, int count, long datatype, long op,
+            int root, long comm, MemorySegment request) {
         int rc;
         try {
-            rc = (int) Collectives.MH_IREDUCE.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7);
+            rc = (int) Collectives.MH_IREDUCE.invokeExact(sendbuf, recvbuf, count, datatype, op, root, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -948,11 +1087,12 @@ public final class Empi {
         }
     }
 
-    /** MPI_Iallreduce; throws {@link EmpiException} on a non-success return. */
-    public static void iallreduce(MemorySegment a0, MemorySegment a1, int a2, long a3, long a4, long a5, MemorySegment a6) {
+    /** MPI_Iallreduce. */
+    public static void iallreduce(MemorySegment sendbuf, MemorySegment recvbuf, int count, long datatype, long op,
+            long comm, MemorySegment request) {
         int rc;
         try {
-            rc = (int) Collectives.MH_IALLREDUCE.invokeExact(a0, a1, a2, a3, a4, a5, a6);
+            rc = (int) Collectives.MH_IALLREDUCE.invokeExact(sendbuf, recvbuf, count, datatype, op, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -961,11 +1101,13 @@ public final class Empi {
         }
     }
 
-    /** MPI_Igather; throws {@link EmpiException} on a non-success return. */
-    public static void igather(MemorySegment a0, int a1, long a2, MemorySegment a3, int a4, long a5, int a6, long a7, MemorySegment a8) {
+    /** MPI_Igather. */
+    public static void igather(MemorySegment sendbuf, int sendcount, long sendtype, MemorySegment recvbuf,
+            int recvcount, long recvtype, int root, long comm, MemorySegment request) {
         int rc;
         try {
-            rc = (int) Collectives.MH_IGATHER.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+            rc = (int) Collectives.MH_IGATHER.invokeExact(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                    root, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -974,11 +1116,13 @@ public final class Empi {
         }
     }
 
-    /** MPI_Igatherv; throws {@link EmpiException} on a non-success return. */
-    public static void igatherv(MemorySegment a0, int a1, long a2, MemorySegment a3, MemorySegment a4, MemorySegment a5, long a6, int a7, long a8, MemorySegment a9) {
+    /** MPI_Igatherv: {@code recvcounts} and {@code displs} are arrays of one {@code int} per rank. */
+    public static void igatherv(MemorySegment sendbuf, int sendcount, long sendtype, MemorySegment recvbuf,
+            MemorySegment recvcounts, MemorySegment displs, long recvtype, int root, long comm, MemorySegment request) {
         int rc;
         try {
-            rc = (int) Collectives.MH_IGATHERV.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+            rc = (int) Collectives.MH_IGATHERV.invokeExact(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                    recvtype, root, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -987,11 +1131,13 @@ public final class Empi {
         }
     }
 
-    /** MPI_Iscatter; throws {@link EmpiException} on a non-success return. */
-    public static void iscatter(MemorySegment a0, int a1, long a2, MemorySegment a3, int a4, long a5, int a6, long a7, MemorySegment a8) {
+    /** MPI_Iscatter. */
+    public static void iscatter(MemorySegment sendbuf, int sendcount, long sendtype, MemorySegment recvbuf,
+            int recvcount, long recvtype, int root, long comm, MemorySegment request) {
         int rc;
         try {
-            rc = (int) Collectives.MH_ISCATTER.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+            rc = (int) Collectives.MH_ISCATTER.invokeExact(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                    root, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1000,11 +1146,13 @@ public final class Empi {
         }
     }
 
-    /** MPI_Iscatterv; throws {@link EmpiException} on a non-success return. */
-    public static void iscatterv(MemorySegment a0, MemorySegment a1, MemorySegment a2, long a3, MemorySegment a4, int a5, long a6, int a7, long a8, MemorySegment a9) {
+    /** MPI_Iscatterv: {@code sendcounts} and {@code displs} are arrays of one {@code int} per rank. */
+    public static void iscatterv(MemorySegment sendbuf, MemorySegment sendcounts, MemorySegment displs, long sendtype,
+            MemorySegment recvbuf, int recvcount, long recvtype, int root, long comm, MemorySegment request) {
         int rc;
         try {
-            rc = (int) Collectives.MH_ISCATTERV.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+            rc = (int) Collectives.MH_ISCATTERV.invokeExact(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                    recvtype, root, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1013,11 +1161,13 @@ public final class Empi {
         }
     }
 
-    /** MPI_Iallgather; throws {@link EmpiException} on a non-success return. */
-    public static void iallgather(MemorySegment a0, int a1, long a2, MemorySegment a3, int a4, long a5, long a6, MemorySegment a7) {
+    /** MPI_Iallgather. */
+    public static void iallgather(MemorySegment sendbuf, int sendcount, long sendtype, MemorySegment recvbuf,
+            int recvcount, long recvtype, long comm, MemorySegment request) {
         int rc;
         try {
-            rc = (int) Collectives.MH_IALLGATHER.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7);
+            rc = (int) Collectives.MH_IALLGATHER.invokeExact(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                    recvtype, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1026,11 +1176,13 @@ public final class Empi {
         }
     }
 
-    /** MPI_Iallgatherv; throws {@link EmpiException} on a non-success return. */
-    public static void iallgatherv(MemorySegment a0, int a1, long a2, MemorySegment a3, MemorySegment a4, MemorySegment a5, long a6, long a7, MemorySegment a8) {
+    /** MPI_Iallgatherv: {@code recvcounts} and {@code displs} are arrays of one {@code int} per rank. */
+    public static void iallgatherv(MemorySegment sendbuf, int sendcount, long sendtype, MemorySegment recvbuf,
+            MemorySegment recvcounts, MemorySegment displs, long recvtype, long comm, MemorySegment request) {
         int rc;
         try {
-            rc = (int) Collectives.MH_IALLGATHERV.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+            rc = (int) Collectives.MH_IALLGATHERV.invokeExact(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                    displs, recvtype, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1039,11 +1191,13 @@ public final class Empi {
         }
     }
 
-    /** MPI_Ialltoall; throws {@link EmpiException} on a non-success return. */
-    public static void ialltoall(MemorySegment a0, int a1, long a2, MemorySegment a3, int a4, long a5, long a6, MemorySegment a7) {
+    /** MPI_Ialltoall. */
+    public static void ialltoall(MemorySegment sendbuf, int sendcount, long sendtype, MemorySegment recvbuf,
+            int recvcount, long recvtype, long comm, MemorySegment request) {
         int rc;
         try {
-            rc = (int) Collectives.MH_IALLTOALL.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7);
+            rc = (int) Collectives.MH_IALLTOALL.invokeExact(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                    recvtype, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1052,11 +1206,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Ialltoallv; throws {@link EmpiException} on a non-success return. */
-    public static void ialltoallv(MemorySegment a0, MemorySegment a1, MemorySegment a2, long a3, MemorySegment a4, MemorySegment a5, MemorySegment a6, long a7, long a8, MemorySegment a9) {
+    /** MPI_Ialltoallv: the counts and displacements are arrays of one {@code int} per rank. */
+    public static void ialltoallv(MemorySegment sendbuf, MemorySegment sendcounts, MemorySegment sdispls,
+            long sendtype, MemorySegment recvbuf, MemorySegment recvcounts, MemorySegment rdispls, long recvtype,
+            long comm, MemorySegment request) {
         int rc;
         try {
-            rc = (int) Collectives.MH_IALLTOALLV.invokeExact(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+            rc = (int) Collectives.MH_IALLTOALLV.invokeExact(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                    recvcounts, rdispls, recvtype, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1065,11 +1222,13 @@ public final class Empi {
         }
     }
 
-    /** MPI_Ireduce_scatter; throws {@link EmpiException} on a non-success return. */
-    public static void ireduceScatter(MemorySegment a0, MemorySegment a1, MemorySegment a2, long a3, long a4, long a5, MemorySegment a6) {
+    /** MPI_Ireduce_scatter: {@code recvcounts} is an array of one {@code int} per rank. */
+    public static void ireduceScatter(MemorySegment sendbuf, MemorySegment recvbuf, MemorySegment recvcounts,
+            long datatype, long op, long comm, MemorySegment request) {
         int rc;
         try {
-            rc = (int) Collectives.MH_IREDUCE_SCATTER.invokeExact(a0, a1, a2, a3, a4, a5, a6);
+            rc = (int) Collectives.MH_IREDUCE_SCATTER.invokeExact(sendbuf, recvbuf, recvcounts, datatype, op, comm,
+                    request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1078,11 +1237,13 @@ public final class Empi {
         }
     }
 
-    /** MPI_Ireduce_scatter_block; throws {@link EmpiException} on a non-success return. */
-    public static void ireduceScatterBlock(MemorySegment a0, MemorySegment a1, int a2, long a3, long a4, long a5, MemorySegment a6) {
+    /** MPI_Ireduce_scatter_block. */
+    public static void ireduceScatterBlock(MemorySegment sendbuf, MemorySegment recvbuf, int recvcount, long datatype,
+            long op, long comm, MemorySegment request) {
         int rc;
         try {
-            rc = (int) Collectives.MH_IREDUCE_SCATTER_BLOCK.invokeExact(a0, a1, a2, a3, a4, a5, a6);
+            rc = (int) Collectives.MH_IREDUCE_SCATTER_BLOCK.invokeExact(sendbuf, recvbuf, recvcount, datatype, op,
+                    comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1091,11 +1252,12 @@ public final class Empi {
         }
     }
 
-    /** MPI_Iscan; throws {@link EmpiException} on a non-success return. */
-    public static void iscan(MemorySegment a0, MemorySegment a1, int a2, long a3, long a4, long a5, MemorySegment a6) {
+    /** MPI_Iscan. */
+    public static void iscan(MemorySegment sendbuf, MemorySegment recvbuf, int count, long datatype, long op,
+            long comm, MemorySegment request) {
         int rc;
         try {
-            rc = (int) Collectives.MH_ISCAN.invokeExact(a0, a1, a2, a3, a4, a5, a6);
+            rc = (int) Collectives.MH_ISCAN.invokeExact(sendbuf, recvbuf, count, datatype, op, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1104,11 +1266,12 @@ public final class Empi {
         }
     }
 
-    /** MPI_Iexscan; throws {@link EmpiException} on a non-success return. */
-    public static void iexscan(MemorySegment a0, MemorySegment a1, int a2, long a3, long a4, long a5, MemorySegment a6) {
+    /** MPI_Iexscan. */
+    public static void iexscan(MemorySegment sendbuf, MemorySegment recvbuf, int count, long datatype, long op,
+            long comm, MemorySegment request) {
         int rc;
         try {
-            rc = (int) Collectives.MH_IEXSCAN.invokeExact(a0, a1, a2, a3, a4, a5, a6);
+            rc = (int) Collectives.MH_IEXSCAN.invokeExact(sendbuf, recvbuf, count, datatype, op, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1117,11 +1280,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Reduce_local; throws {@link EmpiException} on a non-success return. */
-    public static void reduceLocal(MemorySegment a0, MemorySegment a1, int a2, long a3, long a4) {
+    /** MPI_Reduce_local: {@code inoutbuf[i] = inbuf[i] op inoutbuf[i]} for {@code count} items; handles by value. */
+    public static void reduceLocal(MemorySegment inbuf, MemorySegment inoutbuf, int count, long datatype, long op) {
         int rc;
         try {
-            rc = (int) Collectives.MH_REDUCE_LOCAL.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Collectives.MH_REDUCE_LOCAL.invokeExact(inbuf, inoutbuf, count, datatype, op);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1130,11 +1293,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Type_contiguous; throws {@link EmpiException} on a non-success return. */
-    public static void typeContiguous(int a0, long a1, MemorySegment a2) {
+    /**
+     * MPI_Type_contiguous: the new type's handle goes to {@code newtype}, a handle slot; it needs {@link #typeCommit}
+     * before use.
+     */
+    public static void typeContiguous(int count, long oldtype, MemorySegment newtype) {
         int rc;
         try {
-            rc = (int) Types.MH_TYPE_CONTIGUOUS.invokeExact(a0, a1, a2);
+            rc = (int) Types.MH_TYPE_CONTIGUOUS.invokeExact(count, oldtype, newtype);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1143,11 +1309,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Type_vector; throws {@link EmpiException} on a non-success return. */
-    public static void typeVector(int a0, int a1, int a2, long a3, MemorySegment a4) {
+    /**
+     * MPI_Type_vector: {@code stride} counts extents of {@code oldtype}; the new type's handle goes to {@code newtype},
+     * a handle slot; it needs {@link #typeCommit} before use.
+     */
+    public static void typeVector(int count, int blocklength, int stride, long oldtype, MemorySegment newtype) {
         int rc;
         try {
-            rc = (int) Types.MH_TYPE_VECTOR.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Types.MH_TYPE_VECTOR.invokeExact(count, blocklength, stride, oldtype, newtype);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1156,11 +1325,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Type_create_hvector; throws {@link EmpiException} on a non-success return. */
-    public static void typeCreateHvector(int a0, int a1, long a2, long a3, MemorySegment a4) {
+    /**
+     * MPI_Type_create_hvector: {@code stride} is in bytes (MPI_Aint); the new type's handle goes to {@code newtype}, a
+     * handle slot; it needs {@link #typeCommit} before use.
+     */
+    public static void typeCreateHvector(int count, int blocklength, long stride, long oldtype, MemorySegment newtype) {
         int rc;
         try {
-            rc = (int) Types.MH_TYPE_CREATE_HVECTOR.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Types.MH_TYPE_CREATE_HVECTOR.invokeExact(count, blocklength, stride, oldtype, newtype);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1169,11 +1341,16 @@ public final class Empi {
         }
     }
 
-    /** MPI_Type_indexed; throws {@link EmpiException} on a non-success return. */
-    public static void typeIndexed(int a0, MemorySegment a1, MemorySegment a2, long a3, MemorySegment a4) {
+    /**
+     * MPI_Type_indexed: {@code blocklengths} and {@code displacements} hold {@code count} {@code int}s, the
+     * displacements in extents of {@code oldtype}; the new type's handle goes to {@code newtype}, a handle slot; it
+     * needs {@link #typeCommit} before use.
+     */
+    public static void typeIndexed(int count, MemorySegment blocklengths, MemorySegment displacements, long oldtype,
+            MemorySegment newtype) {
         int rc;
         try {
-            rc = (int) Types.MH_TYPE_INDEXED.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Types.MH_TYPE_INDEXED.invokeExact(count, blocklengths, displacements, oldtype, newtype);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1182,11 +1359,16 @@ public final class Empi {
         }
     }
 
-    /** MPI_Type_create_hindexed; throws {@link EmpiException} on a non-success return. */
-    public static void typeCreateHindexed(int a0, MemorySegment a1, MemorySegment a2, long a3, MemorySegment a4) {
+    /**
+     * MPI_Type_create_hindexed: {@code blocklengths} holds {@code count} {@code int}s, {@code displacements}
+     * {@code count} byte offsets as MPI_Aint (8 bytes each); the new type's handle goes to {@code newtype}, a handle
+     * slot; it needs {@link #typeCommit} before use.
+     */
+    public static void typeCreateHindexed(int count, MemorySegment blocklengths, MemorySegment displacements,
+            long oldtype, MemorySegment newtype) {
         int rc;
         try {
-            rc = (int) Types.MH_TYPE_CREATE_HINDEXED.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Types.MH_TYPE_CREATE_HINDEXED.invokeExact(count, blocklengths, displacements, oldtype, newtype);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1195,11 +1377,17 @@ public final class Empi {
         }
     }
 
-    /** MPI_Type_create_indexed_block; throws {@link EmpiException} on a non-success return. */
-    public static void typeCreateIndexedBlock(int a0, int a1, MemorySegment a2, long a3, MemorySegment a4) {
+    /**
+     * MPI_Type_create_indexed_block: {@code displacements} holds {@code count} {@code int}s in extents of
+     * {@code oldtype}; the new type's handle goes to {@code newtype}, a handle slot; it needs {@link #typeCommit}
+     * before use.
+     */
+    public static void typeCreateIndexedBlock(int count, int blocklength, MemorySegment displacements, long oldtype,
+            MemorySegment newtype) {
         int rc;
         try {
-            rc = (int) Types.MH_TYPE_CREATE_INDEXED_BLOCK.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Types.MH_TYPE_CREATE_INDEXED_BLOCK.invokeExact(count, blocklength, displacements, oldtype,
+                    newtype);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1208,11 +1396,16 @@ public final class Empi {
         }
     }
 
-    /** MPI_Type_create_struct; throws {@link EmpiException} on a non-success return. */
-    public static void typeCreateStruct(int a0, MemorySegment a1, MemorySegment a2, MemorySegment a3, MemorySegment a4) {
+    /**
+     * MPI_Type_create_struct: {@code blocklengths} holds {@code count} {@code int}s, {@code displacements}
+     * {@code count} byte offsets as MPI_Aint, {@code types} {@code count} handle slots; the new
+     * type's handle goes to {@code newtype}, a handle slot; it needs {@link #typeCommit} before use.
+     */
+    public static void typeCreateStruct(int count, MemorySegment blocklengths, MemorySegment displacements,
+            MemorySegment types, MemorySegment newtype) {
         int rc;
         try {
-            rc = (int) Types.MH_TYPE_CREATE_STRUCT.invokeExact(a0, a1, a2, a3, a4);
+            rc = (int) Types.MH_TYPE_CREATE_STRUCT.invokeExact(count, blocklengths, displacements, types, newtype);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1221,11 +1414,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Type_create_resized; throws {@link EmpiException} on a non-success return. */
-    public static void typeCreateResized(long a0, long a1, long a2, MemorySegment a3) {
+    /**
+     * MPI_Type_create_resized: {@code lb} and {@code extent} in bytes (MPI_Aint); the new type's handle goes to
+     * {@code newtype}, a handle slot; it needs {@link #typeCommit} before use.
+     */
+    public static void typeCreateResized(long oldtype, long lb, long extent, MemorySegment newtype) {
         int rc;
         try {
-            rc = (int) Types.MH_TYPE_CREATE_RESIZED.invokeExact(a0, a1, a2, a3);
+            rc = (int) Types.MH_TYPE_CREATE_RESIZED.invokeExact(oldtype, lb, extent, newtype);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1234,11 +1430,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Type_commit; throws {@link EmpiException} on a non-success return. */
-    public static void typeCommit(MemorySegment a0) {
+    /** MPI_Type_commit: {@code datatype} is a handle slot holding the handle. */
+    public static void typeCommit(MemorySegment datatype) {
         int rc;
         try {
-            rc = (int) Types.MH_TYPE_COMMIT.invokeExact(a0);
+            rc = (int) Types.MH_TYPE_COMMIT.invokeExact(datatype);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1247,11 +1443,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Type_free; throws {@link EmpiException} on a non-success return. */
-    public static void typeFree(MemorySegment a0) {
+    /**
+     * MPI_Type_free: {@code datatype} is a handle slot holding the handle, which the call sets to
+     * {@link #DATATYPE_NULL}.
+     */
+    public static void typeFree(MemorySegment datatype) {
         int rc;
         try {
-            rc = (int) Types.MH_TYPE_FREE.invokeExact(a0);
+            rc = (int) Types.MH_TYPE_FREE.invokeExact(datatype);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1260,11 +1459,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Type_size; throws {@link EmpiException} on a non-success return. */
-    public static void typeSize(long a0, MemorySegment a1) {
+    /** MPI_Type_size: writes the bytes of data in one {@code datatype} to the {@code int} {@code size}. */
+    public static void typeSize(long datatype, MemorySegment size) {
         int rc;
         try {
-            rc = (int) Types.MH_TYPE_SIZE.invokeExact(a0, a1);
+            rc = (int) Types.MH_TYPE_SIZE.invokeExact(datatype, size);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1273,11 +1472,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Type_get_extent; throws {@link EmpiException} on a non-success return. */
-    public static void typeGetExtent(long a0, MemorySegment a1, MemorySegment a2) {
+    /**
+     * MPI_Type_get_extent: writes the lower bound and extent of {@code datatype} to {@code lb} and {@code extent}, each
+     * an MPI_Aint (8 bytes).
+     */
+    public static void typeGetExtent(long datatype, MemorySegment lb, MemorySegment extent) {
         int rc;
         try {
-            rc = (int) Types.MH_TYPE_GET_EXTENT.invokeExact(a0, a1, a2);
+            rc = (int) Types.MH_TYPE_GET_EXTENT.invokeExact(datatype, lb, extent);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1286,11 +1488,14 @@ public final class Empi {
         }
     }
 
-    /** MPI_Type_get_true_extent; throws {@link EmpiException} on a non-success return. */
-    public static void typeGetTrueExtent(long a0, MemorySegment a1, MemorySegment a2) {
+    /**
+     * MPI_Type_get_true_extent: writes the true lower bound and extent of {@code datatype} to {@code trueLb} and
+     * {@code trueExtent}, each an MPI_Aint (8 bytes).
+     */
+    public static void typeGetTrueExtent(long datatype, MemorySegment trueLb, MemorySegment trueExtent) {
         int rc;
         try {
-            rc = (int) Types.MH_TYPE_GET_TRUE_EXTENT.invokeExact(a0, a1, a2);
+            rc = (int) Types.MH_TYPE_GET_TRUE_EXTENT.invokeExact(datatype, trueLb, trueExtent);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1299,11 +1504,17 @@ public final class Empi {
         }
     }
 
-    /** MPI_Op_create; throws {@link EmpiException} on a non-success return. */
-    public static void opCreate(MemorySegment a0, int a1, MemorySegment a2) {
+    /**
+     * MPI_Op_create; {@link UserOp} is the convenient form.
+     *
+     * @param userFn address of an MPI_User_function (an upcall stub)
+     * @param commute 1 if the operation commutes, else 0
+     * @param op a handle slot receiving the operation
+     */
+    public static void opCreate(MemorySegment userFn, int commute, MemorySegment op) {
         int rc;
         try {
-            rc = (int) Rare.MH_OP_CREATE.invokeExact(a0, a1, a2);
+            rc = (int) Rare.MH_OP_CREATE.invokeExact(userFn, commute, op);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -1312,11 +1523,11 @@ public final class Empi {
         }
     }
 
-    /** MPI_Op_free; throws {@link EmpiException} on a non-success return. */
-    public static void opFree(MemorySegment a0) {
+    /** MPI_Op_free: {@code op} is a handle slot holding the handle, which the call sets to {@link #OP_NULL}. */
+    public static void opFree(MemorySegment op) {
         int rc;
         try {
-            rc = (int) Rare.MH_OP_FREE.invokeExact(a0);
+            rc = (int) Rare.MH_OP_FREE.invokeExact(op);
         } catch (Throwable t) {
             throw rethrow(t);
         }
