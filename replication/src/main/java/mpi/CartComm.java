@@ -1,5 +1,6 @@
 package mpi;
 
+import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.topology.CartTopology;
 
@@ -64,7 +65,7 @@ public final class CartComm extends Intracomm {
 
     @Override
     public CartComm dup() throws MPIException {
-        return guard(() -> child(new CartComm(Structures.dup(live()), topology)));
+        return guard(() -> child(new CartComm(Engine.get().structures().dup(live()), topology)));
     }
 
     @Override
@@ -120,7 +121,7 @@ public final class CartComm extends Intracomm {
             } catch (IllegalArgumentException e) {
                 throw Errors.error(MPI.ERR_DIMS, e.getMessage());
             }
-            CommStructure child = Structures.split(s, sub.color(s.rank()), sub.key(s.rank()));
+            CommStructure child = Engine.get().structures().split(s, sub.color(s.rank()), sub.key(s.rank()));
             return child(new CartComm(child, sub.topology()));
         });
     }

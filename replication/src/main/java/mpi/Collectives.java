@@ -8,8 +8,9 @@ import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.ops.CollectiveOp;
-import org.fthp.replication.ops.Staged;
 import org.fthp.replication.ops.NativeOp;
+import org.fthp.replication.ops.Staged;
+import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.CommStructure;
 
 /**
@@ -23,7 +24,7 @@ final class Collectives {
     private Collectives() {}
 
     static Object await(NativeOp op) {
-        Session.await(op);
+        Engine.get().await(op);
         return null;
     }
 
@@ -134,7 +135,7 @@ final class Collectives {
     }
 
     static NativeOp barrier(CommStructure s) {
-        CollectiveOp op = new CollectiveOp(Session.pool());
+        CollectiveOp op = new CollectiveOp(Engine.get().ops());
         return op.start(s, null, (cmp, req) -> Empi.ibarrier(cmp, req), null);
     }
 
@@ -145,7 +146,7 @@ final class Collectives {
         boolean receives = s.isInter() ? contributes(s, root) : !isRoot;
         Region r = region(buf, 0, count, type);
         int bytes = toInt(r.bytes());
-        CollectiveOp op = new CollectiveOp(Session.pool());
+        CollectiveOp op = new CollectiveOp(Engine.get().ops());
         Staged seg = op.stage(bytes);
         if (isRoot) {
             r.packInto(seg.seg(), 0);
@@ -161,7 +162,7 @@ final class Collectives {
         int peers = comm.peers();
         boolean isRoot = isRoot(s, root);
         boolean sends = contributes(s, root);
-        CollectiveOp op = new CollectiveOp(Session.pool());
+        CollectiveOp op = new CollectiveOp(Engine.get().ops());
         Region all = isRoot ? region(recvbuf, 0, recvcount * peers, recvtype) : null;
         Region mine = !sends ? null : inPlace && isRoot
                 ? region(recvbuf, (long) s.rank() * recvcount, recvcount, recvtype)
@@ -173,7 +174,8 @@ final class Collectives {
         if (mine != null) {
             mine.packInto(sseg.seg(), 0);
         }
-        return op.start(s, rseg, (cmp, req) -> Empi.igather(sseg.seg(), sbytes, Empi.BYTE, rseg.seg(), rblock, Empi.BYTE, root, cmp, req),
+        return op.start(s, rseg, (cmp, req) -> Empi.igather(sseg.seg(), sbytes, Empi.BYTE, rseg.seg(), rblock,
+                Empi.BYTE, root, cmp, req),
                 () -> { if (isRoot) all.unpackFrom(rseg.seg(), 0); });
     }
 
@@ -186,8 +188,9 @@ final class Collectives {
         boolean isRoot = isRoot(s, root);
         boolean sends = contributes(s, root);
         VLayout v = isRoot ? VLayout.of(recvbuf, recvcounts, displs, recvtype, peers) : VLayout.none(peers);
-        CollectiveOp op = new CollectiveOp(Session.pool());
-        Region mine = !sends ? null : inPlace && isRoot ? v.blocks()[s.rank()] : region(sendbuf, 0, sendcount, sendtype);
+        CollectiveOp op = new CollectiveOp(Engine.get().ops());
+        Region mine = !sends ? null : inPlace && isRoot ? v.blocks()[s.rank()] : region(sendbuf, 0, sendcount,
+                sendtype);
         int sbytes = mine == null ? 0 : toInt(mine.bytes());
         Staged sseg = op.stage(sbytes);
         Staged rseg = op.stage(v.totalBytes());
@@ -196,7 +199,8 @@ final class Collectives {
         if (mine != null) {
             mine.packInto(sseg.seg(), 0);
         }
-        return op.start(s, rseg, (cmp, req) -> Empi.igatherv(sseg.seg(), sbytes, Empi.BYTE, rseg.seg(), cseg.seg(), dseg.seg(), Empi.BYTE, root, cmp, req),
+        return op.start(s, rseg, (cmp, req) -> Empi.igatherv(sseg.seg(), sbytes, Empi.BYTE, rseg.seg(), cseg.seg(),
+                dseg.seg(), Empi.BYTE, root, cmp, req),
                 () -> v.unpackFrom(rseg.seg()));
     }
 
@@ -207,7 +211,7 @@ final class Collectives {
         int peers = comm.peers();
         boolean isRoot = isRoot(s, root);
         boolean receives = contributes(s, root) && !(inPlace && isRoot);
-        CollectiveOp op = new CollectiveOp(Session.pool());
+        CollectiveOp op = new CollectiveOp(Engine.get().ops());
         Region all = isRoot ? region(sendbuf, 0, sendcount * peers, sendtype) : null;
         int sblock = isRoot ? toInt(sendcount * all.type().size()) : 0;
         Region mine = receives ? region(recvbuf, 0, recvcount, recvtype) : null;
@@ -217,7 +221,8 @@ final class Collectives {
         if (isRoot) {
             all.packInto(sseg.seg(), 0);
         }
-        return op.start(s, rseg, (cmp, req) -> Empi.iscatter(sseg.seg(), sblock, Empi.BYTE, rseg.seg(), rbytes, Empi.BYTE, root, cmp, req),
+        return op.start(s, rseg, (cmp, req) -> Empi.iscatter(sseg.seg(), sblock, Empi.BYTE, rseg.seg(), rbytes,
+                Empi.BYTE, root, cmp, req),
                 () -> { if (mine != null) mine.unpackFrom(rseg.seg(), 0); });
     }
 
@@ -230,7 +235,7 @@ final class Collectives {
         boolean isRoot = isRoot(s, root);
         boolean receives = contributes(s, root) && !(inPlace && isRoot);
         VLayout v = isRoot ? VLayout.of(sendbuf, sendcounts, displs, sendtype, peers) : VLayout.none(peers);
-        CollectiveOp op = new CollectiveOp(Session.pool());
+        CollectiveOp op = new CollectiveOp(Engine.get().ops());
         Region mine = receives ? region(recvbuf, 0, recvcount, recvtype) : null;
         int rbytes = mine != null ? toInt(mine.bytes()) : (isRoot && !s.isInter() ? v.byteCounts()[s.rank()] : 0);
         Staged sseg = op.stage(v.totalBytes());
@@ -238,7 +243,8 @@ final class Collectives {
         Staged cseg = ints(op, v.byteCounts());
         Staged dseg = ints(op, v.byteDispls());
         v.packInto(sseg.seg());
-        return op.start(s, rseg, (cmp, req) -> Empi.iscatterv(sseg.seg(), cseg.seg(), dseg.seg(), Empi.BYTE, rseg.seg(), rbytes, Empi.BYTE, root, cmp, req),
+        return op.start(s, rseg, (cmp, req) -> Empi.iscatterv(sseg.seg(), cseg.seg(), dseg.seg(), Empi.BYTE,
+                rseg.seg(), rbytes, Empi.BYTE, root, cmp, req),
                 () -> { if (mine != null) mine.unpackFrom(rseg.seg(), 0); });
     }
 
@@ -246,7 +252,7 @@ final class Collectives {
                               int recvcount, Datatype recvtype, boolean inPlace) throws MPIException {
         CommStructure s = comm.live();
         int peers = comm.peers();
-        CollectiveOp op = new CollectiveOp(Session.pool());
+        CollectiveOp op = new CollectiveOp(Engine.get().ops());
         Region all = region(recvbuf, 0, recvcount * peers, recvtype);
         Region mine = inPlace ? region(recvbuf, (long) s.rank() * recvcount, recvcount, recvtype)
                 : region(sendbuf, 0, sendcount, sendtype);
@@ -255,7 +261,8 @@ final class Collectives {
         Staged sseg = op.stage(sbytes);
         Staged rseg = op.stage((long) rblock * peers);
         mine.packInto(sseg.seg(), 0);
-        return op.start(s, rseg, (cmp, req) -> Empi.iallgather(sseg.seg(), sbytes, Empi.BYTE, rseg.seg(), rblock, Empi.BYTE, cmp, req),
+        return op.start(s, rseg, (cmp, req) -> Empi.iallgather(sseg.seg(), sbytes, Empi.BYTE, rseg.seg(), rblock,
+                Empi.BYTE, cmp, req),
                 () -> all.unpackFrom(rseg.seg(), 0));
     }
 
@@ -265,7 +272,7 @@ final class Collectives {
         CommStructure s = comm.live();
         int peers = comm.peers();
         VLayout v = VLayout.of(recvbuf, recvcounts, displs, recvtype, peers);
-        CollectiveOp op = new CollectiveOp(Session.pool());
+        CollectiveOp op = new CollectiveOp(Engine.get().ops());
         Region mine = inPlace ? v.blocks()[s.rank()] : region(sendbuf, 0, sendcount, sendtype);
         int sbytes = toInt(mine.bytes());
         Staged sseg = op.stage(sbytes);
@@ -273,7 +280,8 @@ final class Collectives {
         Staged cseg = ints(op, v.byteCounts());
         Staged dseg = ints(op, v.byteDispls());
         mine.packInto(sseg.seg(), 0);
-        return op.start(s, rseg, (cmp, req) -> Empi.iallgatherv(sseg.seg(), sbytes, Empi.BYTE, rseg.seg(), cseg.seg(), dseg.seg(), Empi.BYTE, cmp, req),
+        return op.start(s, rseg, (cmp, req) -> Empi.iallgatherv(sseg.seg(), sbytes, Empi.BYTE, rseg.seg(),
+                cseg.seg(), dseg.seg(), Empi.BYTE, cmp, req),
                 () -> v.unpackFrom(rseg.seg()));
     }
 
@@ -281,7 +289,7 @@ final class Collectives {
                              int recvcount, Datatype recvtype) throws MPIException {
         CommStructure s = comm.live();
         int peers = comm.peers();
-        CollectiveOp op = new CollectiveOp(Session.pool());
+        CollectiveOp op = new CollectiveOp(Engine.get().ops());
         Region in = region(sendbuf, 0, sendcount * peers, sendtype);
         Region out = region(recvbuf, 0, recvcount * peers, recvtype);
         int sblock = toInt(sendcount * in.type().size());
@@ -289,7 +297,8 @@ final class Collectives {
         Staged sseg = op.stage((long) sblock * peers);
         Staged rseg = op.stage((long) rblock * peers);
         in.packInto(sseg.seg(), 0);
-        return op.start(s, rseg, (cmp, req) -> Empi.ialltoall(sseg.seg(), sblock, Empi.BYTE, rseg.seg(), rblock, Empi.BYTE, cmp, req),
+        return op.start(s, rseg, (cmp, req) -> Empi.ialltoall(sseg.seg(), sblock, Empi.BYTE, rseg.seg(), rblock,
+                Empi.BYTE, cmp, req),
                 () -> out.unpackFrom(rseg.seg(), 0));
     }
 
@@ -337,7 +346,7 @@ final class Collectives {
                                           Datatype[] recvtypes) throws MPIException {
         CommStructure s = comm.live();
         int peers = comm.peers();
-        CollectiveOp op = new CollectiveOp(Session.pool());
+        CollectiveOp op = new CollectiveOp(Engine.get().ops());
         Region[] in = new Region[peers];
         Region[] out = new Region[peers];
         int[] sc = new int[peers];
@@ -365,7 +374,8 @@ final class Collectives {
         Staged sds = ints(op, sdp);
         Staged rcs = ints(op, rc);
         Staged rds = ints(op, rdp);
-        return op.start(s, rseg, (cmp, req) -> Empi.ialltoallv(sseg.seg(), scs.seg(), sds.seg(), Empi.BYTE, rseg.seg(), rcs.seg(), rds.seg(), Empi.BYTE, cmp, req),
+        return op.start(s, rseg, (cmp, req) -> Empi.ialltoallv(sseg.seg(), scs.seg(), sds.seg(), Empi.BYTE,
+                rseg.seg(), rcs.seg(), rds.seg(), Empi.BYTE, cmp, req),
                 () -> {
                     for (int i = 0; i < peers; i++) {
                         out[i].unpackFrom(rseg.seg(), rdp[i]);

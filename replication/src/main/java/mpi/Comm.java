@@ -10,10 +10,14 @@ import org.fthp.empi.EmpiException;
 import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
+import org.fthp.replication.error.MpiError;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.RecvOp;
 import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.runtime.Gate;
 import org.fthp.replication.structure.Channel;
+import org.fthp.replication.structure.CommRef;
 import org.fthp.replication.structure.CommStructure;
 
 /**
@@ -30,7 +34,8 @@ public class Comm implements Freeable, Cloneable {
     /** Kept for binary compatibility; the facade never exposes native handles. */
     protected long handle;
 
-    CommStructure structure;
+    /** Where the engine keeps this communicator's current structure; null before MPI.Init (COMM_WORLD, COMM_SELF). */
+    CommRef ref;
     Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
     private String name = "";
     private final Attributes attributes = new Attributes();
@@ -48,17 +53,25 @@ public class Comm implements Freeable, Cloneable {
     }
 
     Comm(CommStructure structure) {
-        this.structure = structure;
+        this.ref = structure == null ? null : new CommRef(structure);
     }
 
-    void bind(CommStructure s) {
-        this.structure = s;
-        this.handle = s.commId();
-        if (s.commId() == Session.WORLD_ID) {
+    /** MPI.Init: COMM_WORLD and COMM_SELF take the engine's references. */
+    void attach(CommRef r) {
+        this.ref = r;
+        int id = r.get().commId();
+        this.handle = id;
+        if (id == Engine.WORLD_ID) {
             this.name = "MPI_COMM_WORLD";
-        } else if (s.commId() == Session.SELF_ID) {
+        } else if (id == Engine.SELF_ID) {
             this.name = "MPI_COMM_SELF";
         }
+    }
+
+    /** The current structure; null if this communicator is null or freed. */
+    private CommStructure structure() {
+        CommRef r = ref;
+        return r == null ? null : r.get();
     }
 
     protected final void setType(int type) {
@@ -68,10 +81,11 @@ public class Comm implements Freeable, Cloneable {
     /** The structure, or an error if this communicator is null or freed. */
     final CommStructure live() throws MPIException {
         MPI.check();
-        if (structure == null) {
+        CommStructure s = structure();
+        if (s == null) {
             throw Errors.error(MPI.ERR_COMM, "null or freed communicator");
         }
-        return structure;
+        return s;
     }
 
     /** Number of ranks a point-to-point rank argument refers to (remote group for intercommunicators). */
@@ -89,6 +103,7 @@ public class Comm implements Freeable, Cloneable {
         MPIException e = switch (t) {
             case MPIException m -> m;
             case EmpiException ee -> Errors.from(ee);
+            case MpiError me -> Errors.from(me);
             case UncheckedMpi u -> u.getCause();
             case IndexOutOfBoundsException ioe -> Errors.error(MPI.ERR_BUFFER, "buffer too small: " + ioe.getMessage());
             case IllegalArgumentException iae -> Errors.error(MPI.ERR_ARG, iae.getMessage());
@@ -100,8 +115,8 @@ public class Comm implements Freeable, Cloneable {
             }
         };
         // as in Open MPI, an error on a null or freed communicator goes to COMM_WORLD's handler
-        Errhandler handler = structure == null && this != MPI.COMM_WORLD ? MPI.COMM_WORLD.errhandler : errhandler;
-        if (handler.isFatal() && Session.isInitialized() && !Session.isFinalized()) {
+        Errhandler handler = structure() == null && this != MPI.COMM_WORLD ? MPI.COMM_WORLD.errhandler : errhandler;
+        if (handler.isFatal() && Engine.isInitialized() && !Engine.isFinalized()) {
             FatalErrors.abort(this, e);
         }
         return e;
@@ -109,13 +124,14 @@ public class Comm implements Freeable, Cloneable {
 
     /** Runs a body, routing every failure through the error handler. */
     final <T> T guard(Body<T> body) throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
             return body.run();
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 
@@ -129,7 +145,9 @@ public class Comm implements Freeable, Cloneable {
     /** A communicator derived from this one inherits its error handler (MPI 3.1 §8.3). */
     final <C extends Comm> C child(C c) {
         c.errhandler = this.errhandler;
-        Session.liveComms().add(c);
+        if (c.ref != null) {
+            Engine.get().liveComms().add(c.ref);
+        }
         return c;
     }
 
@@ -143,7 +161,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public Comm dup() throws MPIException {
-        return guard(() -> child(new Comm(Structures.dup(live()))));
+        return guard(() -> child(new Comm(Engine.get().structures().dup(live()))));
     }
 
     public Comm iDup() throws MPIException {
@@ -209,20 +227,21 @@ public class Comm implements Freeable, Cloneable {
     @Override
     public final void free() throws MPIException {
         CommStructure s = live();
-        if (s.commId() == Session.WORLD_ID || s.commId() == Session.SELF_ID) {
+        if (s.commId() == Engine.WORLD_ID || s.commId() == Engine.SELF_ID) {
             throw fail(Errors.error(MPI.ERR_COMM, "MPI.COMM_WORLD and MPI.COMM_SELF cannot be freed"));
         }
         guard(() -> {
-            Structures.free(structure);
-            Session.liveComms().remove(this);
-            org.fthp.replication.ops.CollectiveLog.forget(structure.commId());
-            structure = null;
+            Engine engine = Engine.get();
+            engine.structures().free(s);
+            engine.liveComms().remove(ref);
+            engine.ops().collectiveLogs().forget(s.commId());
+            ref.clear();
             return null;
         });
     }
 
     public final boolean isNull() {
-        return structure == null;
+        return structure() == null;
     }
 
     public final void setInfo(Info info) throws MPIException {
@@ -246,10 +265,18 @@ public class Comm implements Freeable, Cloneable {
         return live().isInter();
     }
 
-    public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag) throws MPIException {
+    public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader,
+            int tag) throws MPIException {
         CommStructure peer = live();
         CommStructure local = localComm.live();
-        return localComm.guard(() -> localComm.child(new Intercomm(Structures.intercomm(local, localLeader, peer, remoteLeader, tag))));
+        return localComm.guard(() -> {
+            Args.root(localLeader, local.size());
+            if (local.rank() == localLeader) {
+                Args.root(remoteLeader, peer.size());
+            }
+            return localComm.child(new Intercomm(Engine.get().structures().intercomm(local, localLeader, peer,
+                    remoteLeader, tag)));
+        });
     }
 
     // ---- point-to-point ----
@@ -262,7 +289,8 @@ public class Comm implements Freeable, Cloneable {
         Args.sendTag(tag);
         TypeLayout layout = Args.type(type);
         UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, type);
-        return SendOp.post(Session.pool(), Session.records(), s, Channel.USER, ub, UserBuffer.START, count, layout,
+        return SendOp.post(Engine.get().ops(), Engine.get().records(), s, Channel.USER, ub, UserBuffer.START, count,
+                layout,
                 dest, tag, mode, MPI.PROC_NULL);
     }
 
@@ -273,27 +301,29 @@ public class Comm implements Freeable, Cloneable {
         Args.recvTag(tag);
         TypeLayout layout = Args.type(type);
         UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, type);
-        return RecvOp.post(Session.pool(), Session.records(), s, Channel.USER, ub, UserBuffer.START, count, layout,
+        return RecvOp.post(Engine.get().ops(), Engine.get().records(), s, Channel.USER, ub, UserBuffer.START, count,
+                layout,
                 source, tag, MPI.PROC_NULL, MPI.ANY_SOURCE);
     }
 
     private void sendBlocking(Object buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
             throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {   // no guard(lambda) on the hottest paths: every nanosecond shows in small-message latency
             NativeOp[] ops = startSend(buf, count, type, dest, tag, mode);
             if (ops.length == 1) {
-                Session.await(ops[0]);
+                Engine.get().await(ops[0]);
             } else {
                 Requests.awaitAll(ops);
             }
-            if (Session.records().overLimit()) {
-                Session.awaitLogRoom();
+            if (Engine.get().records().overLimit()) {
+                Engine.get().awaitLogRoom();
             }
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 
@@ -302,15 +332,16 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
             RecvOp op = startRecv(buf, count, type, source, tag);
-            Session.await(op);
+            Engine.get().await(op);
             return Requests.status(op);
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 

@@ -1,5 +1,6 @@
 package mpi;
 
+import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.topology.DistGraphTopology;
 import org.fthp.replication.topology.GraphTopology;
@@ -70,7 +71,7 @@ public final class GraphComm extends Intracomm {
 
     @Override
     public GraphComm dup() throws MPIException {
-        return guard(() -> child(sameTopology(Structures.dup(live()))));
+        return guard(() -> child(sameTopology(Engine.get().structures().dup(live()))));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package mpi;
 
+import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.CommStructure;
 
 /** An intercommunicator: point-to-point and collectives address the remote group. */
@@ -28,7 +29,7 @@ public final class Intercomm extends Comm {
 
     @Override
     public Intercomm dup() throws MPIException {
-        return guard(() -> child(new Intercomm(Structures.dup(live()))));
+        return guard(() -> child(new Intercomm(Engine.get().structures().dup(live()))));
     }
 
     @Override
@@ -52,7 +53,7 @@ public final class Intercomm extends Comm {
     }
 
     public Intracomm merge(boolean high) throws MPIException {
-        return guard(() -> child(new Intracomm(Structures.merge(live(), high))));
+        return guard(() -> child(new Intracomm(Engine.get().structures().merge(live(), high))));
     }
 
     public static Intercomm getParent() throws MPIException {

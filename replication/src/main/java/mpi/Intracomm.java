@@ -2,6 +2,7 @@ package mpi;
 
 import java.nio.Buffer;
 
+import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.topology.CartTopology;
 import org.fthp.replication.topology.DistGraphTopology;
@@ -41,7 +42,7 @@ public class Intracomm extends Comm {
 
     @Override
     public Intracomm dup() throws MPIException {
-        return guard(() -> child(new Intracomm(Structures.dup(live()))));
+        return guard(() -> child(new Intracomm(Engine.get().structures().dup(live()))));
     }
 
     @Override
@@ -61,7 +62,7 @@ public class Intracomm extends Comm {
             if (colour < 0 && colour != MPI.UNDEFINED) {
                 throw Errors.error(MPI.ERR_ARG, "invalid colour " + colour);
             }
-            CommStructure s = Structures.split(live(), colour, key);
+            CommStructure s = Engine.get().structures().split(live(), colour, key);
             return s == null ? nullComm() : child(new Intracomm(s));
         });
     }
@@ -72,7 +73,8 @@ public class Intracomm extends Comm {
                 throw Errors.error(MPI.ERR_ARG, "unknown split type " + splitType);
             }
             // one shared-memory node per job for now: the node coordinator work will refine this
-            CommStructure s = Structures.split(live(), splitType == MPI.UNDEFINED ? MPI.UNDEFINED : 0, key);
+            CommStructure s = Engine.get().structures().split(live(), splitType == MPI.UNDEFINED ? MPI.UNDEFINED : 0,
+                    key);
             return s == null ? nullComm() : child(new Intracomm(s));
         });
     }
@@ -81,8 +83,9 @@ public class Intracomm extends Comm {
         return guard(() -> {
             CommStructure parent = live();
             int id = parent.nextChildId();
-            int[] ranks = Structures.parentRanksOf(parent, group.members());
-            CommStructure s = Structures.fromMembers(parent, ranks, Structures.hashId(id, ranks, null));
+            int[] ranks = Engine.get().structures().parentRanksOf(parent, group.members());
+            CommStructure s = Engine.get().structures().fromMembers(parent, ranks,
+                    Engine.get().structures().hashId(id, ranks, null));
             return s == null ? nullComm() : child(new Intracomm(s));
         });
     }
@@ -91,9 +94,9 @@ public class Intracomm extends Comm {
         return guard(() -> {
             CommStructure parent = live();
             Args.sendTag(tag);
-            int[] ranks = Structures.parentRanksOf(parent, group.members());
-            CommStructure s = Structures.fromMembers(parent, ranks,
-                    Structures.hashId(parent.commId() ^ tag, group.members(), null));
+            int[] ranks = Engine.get().structures().parentRanksOf(parent, group.members());
+            CommStructure s = Engine.get().structures().fromMembers(parent, ranks,
+                    Engine.get().structures().hashId(parent.commId() ^ tag, group.members(), null));
             return s == null ? nullComm() : child(new Intracomm(s));
         });
     }
@@ -111,7 +114,8 @@ public class Intracomm extends Comm {
                 throw Errors.error(MPI.ERR_DIMS, "grid of " + topo.size() + " processes on a communicator of "
                         + parent.size());
             }
-            CommStructure s = Structures.split(parent, parent.rank() < topo.size() ? 0 : MPI.UNDEFINED, parent.rank());
+            CommStructure s = Engine.get().structures().split(parent,
+                    parent.rank() < topo.size() ? 0 : MPI.UNDEFINED, parent.rank());
             return s == null ? CartComm.nullCart() : child(new CartComm(s, topo));
         });
     }
@@ -129,7 +133,7 @@ public class Intracomm extends Comm {
                 throw Errors.error(MPI.ERR_TOPOLOGY, "graph of " + topo.nodes() + " nodes on a communicator of "
                         + parent.size());
             }
-            CommStructure s = Structures.split(parent, parent.rank() < topo.nodes() ? 0 : MPI.UNDEFINED,
+            CommStructure s = Engine.get().structures().split(parent, parent.rank() < topo.nodes() ? 0 : MPI.UNDEFINED,
                     parent.rank());
             return s == null ? GraphComm.nullGraph() : child(new GraphComm(s, topo));
         });
@@ -176,7 +180,7 @@ public class Intracomm extends Comm {
             } catch (IllegalArgumentException e) {
                 throw Errors.error(MPI.ERR_TOPOLOGY, e.getMessage());
             }
-            return child(new GraphComm(Structures.dup(parent), topo));
+            return child(new GraphComm(Engine.get().structures().dup(parent), topo));
         });
     }
 
@@ -209,7 +213,7 @@ public class Intracomm extends Comm {
             } catch (IllegalArgumentException e) {
                 throw Errors.error(MPI.ERR_TOPOLOGY, e.getMessage());
             }
-            return child(new GraphComm(Structures.dup(parent), topo));
+            return child(new GraphComm(Engine.get().structures().dup(parent), topo));
         });
     }
 

@@ -16,6 +16,10 @@ import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
 
 import org.fthp.replication.datatype.BaseType;
+import org.fthp.replication.error.MpiError;
+import org.fthp.replication.error.NativeConstants;
+import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.runtime.Gate;
 
 /**
  * Entry point of the {@code mpi} API, compatible with Open MPI's Java binding.
@@ -215,56 +219,74 @@ public final class MPI {
     }
 
     protected static void check() throws MPIException {
-        if (!Session.isInitialized()) {
+        if (!Engine.isInitialized()) {
             throw Errors.error(ERR_OTHER, "MPI is not initialized.");
         }
-        if (Session.isFinalized()) {
+        if (Engine.isFinalized()) {
             throw Errors.error(ERR_OTHER, "MPI is finalized.");
         }
     }
 
+    /**
+     * The gate of the running engine, which every call that reaches
+     * communicators, requests or logs holds for its whole length; an error
+     * if MPI is not running.
+     */
+    static Gate gate() throws MPIException {
+        check();
+        return Engine.get().gate();
+    }
+
     public static String[] Init(String[] args) throws MPIException {
-        Session.init(THREAD_SINGLE);
+        InitThread(args, THREAD_SINGLE);
         return args;
     }
 
     public static int InitThread(String[] args, int required) throws MPIException {
-        return Session.init(required);
+        Engine engine;
+        try {
+            engine = Engine.start(required, THREAD_SERIALIZED, THREAD_SINGLE);
+        } catch (MpiError e) {
+            throw Errors.from(e);
+        }
+        COMM_WORLD.attach(engine.world());
+        COMM_SELF.attach(engine.self());
+        return engine.threadLevel();
     }
 
     public static int queryThread() throws MPIException {
         check();
-        return Session.threadLevel();
+        return Engine.get().threadLevel();
     }
 
     public static boolean isThreadMain() throws MPIException {
         check();
-        return Thread.currentThread() == Session.mainThread();
+        return Thread.currentThread() == Engine.get().mainThread();
     }
 
     public static void Finalize() throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
-            check();
-            Session.finish();
+            Engine.get().finish();
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 
     public static double wtime() throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
-            check();
-            return Session.wtime();
+            return Engine.get().wtime();
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 
     public static double wtick() throws MPIException {
         check();
-        return Session.wtick();
+        return Engine.get().wtick();
     }
 
     public static Version getVersion() {
@@ -272,25 +294,25 @@ public final class MPI {
     }
 
     public static String getLibVersion() {
-        return Session.libraryVersion();
+        return Engine.libraryVersion();
     }
 
     public static String getProcessorName() throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
-            check();
-            return Session.processorName();
+            return Engine.get().processorName();
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 
     public static boolean isInitialized() throws MPIException {
-        return Session.isInitialized();
+        return Engine.isInitialized();
     }
 
     public static boolean isFinalized() throws MPIException {
-        return Session.isFinalized();
+        return Engine.isFinalized();
     }
 
     /**

@@ -9,9 +9,10 @@ import org.fthp.empi.Empi;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.ops.RecvOp;
-import org.fthp.replication.progress.IdleStrategy;
+import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.Endpoint;
+import org.fthp.replication.twins.Twins;
 
 /** A message matched by a matched probe, to be received by {@link #mRecv} or {@link #imRecv}. */
 public final class Message {
@@ -41,12 +42,12 @@ public final class Message {
             if (source == MPI.PROC_NULL || source != MPI.ANY_SOURCE || s.twin() == null) {
                 return mProbeLocal(comm, s, source, tag);
             }
-            long[] d = Twins.follows(s) ? Twins.await(s, 2) : null;
+            long[] d = Twins.follows(s) ? Engine.get().twins().await(s, 2) : null;
             if (d != null) {
                 return mProbeLocal(comm, s.current(), (int) d[0], (int) d[1]);
             }
             Status st = mProbeLocal(comm, s.current(), source, tag);
-            Twins.decide(s, st.getSource(), st.getTag());
+            Engine.get().twins().decide(s, st.getSource(), st.getTag());
             return st;
         });
     }
@@ -59,27 +60,21 @@ public final class Message {
             if (source == MPI.PROC_NULL || s.twin() == null) {
                 return imProbeLocal(comm, s, source, tag);
             }
-            long[] d = Twins.follows(s) ? Twins.await(s, 3) : null;
+            long[] d = Twins.follows(s) ? Engine.get().twins().await(s, 3) : null;
             if (d != null) {
                 return d[0] == 0 ? null : mProbeLocal(comm, s.current(), (int) d[1], (int) d[2]);
             }
             Status st = imProbeLocal(comm, s.current(), source, tag);
-            Twins.decide(s, st == null ? 0 : 1, st == null ? 0 : st.getSource(), st == null ? 0 : st.getTag());
+            Engine.get().twins().decide(s, st == null ? 0 : 1, st == null ? 0 : st.getSource(),
+                    st == null ? 0 : st.getTag());
             return st;
         });
     }
 
     private Status mProbeLocal(Comm comm, CommStructure s, int source, int tag) throws MPIException {
-        IdleStrategy idle = new IdleStrategy();
-        idle.reset();
-        while (true) {
-            Status st = imProbeLocal(comm, s.current(), source, tag);
-            if (st != null) {
-                return st;
-            }
-            Session.progress();
-            idle.idle();
-        }
+        Status[] found = {null};
+        Requests.await(() -> (found[0] = imProbeLocal(comm, s.current(), source, tag)) != null);
+        return found[0];
     }
 
     private Status imProbeLocal(Comm comm, CommStructure s, int source, int tag) throws MPIException {
@@ -128,19 +123,21 @@ public final class Message {
         UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, type);
         if (noProc) {
             noProc = false;
-            return RecvOp.post(Session.pool(), Session.records(), s, org.fthp.replication.structure.Channel.USER, ub,
+            return RecvOp.post(Engine.get().ops(), Engine.get().records(), s,
+                    org.fthp.replication.structure.Channel.USER, ub,
                     0, count, layout, MPI.PROC_NULL, MPI.ANY_TAG, MPI.PROC_NULL, MPI.ANY_SOURCE);
         }
         if (arrival != null) {
             var a = arrival;
             arrival = null;
             handle = 0;
-            return RecvOp.arrived(Session.pool(), Session.records(), s, ub, UserBuffer.START, count, layout, a);
+            return RecvOp.arrived(Engine.get().ops(), Engine.get().records(), s, ub, UserBuffer.START, count, layout,
+                    a);
         }
         MemorySegment msg = nativeMessage;
         nativeMessage = null;
         handle = 0;
-        return RecvOp.matched(Session.pool(), Session.records(), s, ub, UserBuffer.START, count, layout, msg);
+        return RecvOp.matched(Engine.get().ops(), Engine.get().records(), s, ub, UserBuffer.START, count, layout, msg);
     }
 
     public Status mRecv(Object buf, int count, Datatype type) throws MPIException {
@@ -148,7 +145,7 @@ public final class Message {
         Comm c = comm != null ? comm : MPI.COMM_WORLD;
         return c.guard(() -> {
             RecvOp op = receive(buf, count, type);
-            Session.await(op);
+            Engine.get().await(op);
             return Requests.status(op);
         });
     }

@@ -8,6 +8,7 @@ import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.RecvOp;
 import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
 
@@ -39,13 +40,14 @@ final class Neighbors {
         for (int k = 0; k < l.in().length; k++) {
             long start = UserBuffer.START + rdispl[k] * rl.extent();
             var ub = Args.buffer(recvbuf, start, rcounts[k], rtype);
-            ops.add(RecvOp.post(Session.pool(), Session.records(), s, Channel.INTERNAL, ub, start, rcounts[k], rl,
+            ops.add(RecvOp.post(Engine.get().ops(), Engine.get().records(), s, Channel.INTERNAL, ub, start,
+                    rcounts[k], rl,
                     l.in()[k], l.inTags()[k], MPI.PROC_NULL, MPI.ANY_SOURCE));
         }
         for (int k = 0; k < l.out().length; k++) {
             long start = UserBuffer.START + sdispl[k] * sl.extent();
             var ub = Args.buffer(sendbuf, start, scounts[k], stype);
-            ops.addAll(List.of(SendOp.post(Session.pool(), Session.records(), s, Channel.INTERNAL, ub, start,
+            ops.addAll(List.of(SendOp.post(Engine.get().ops(), Engine.get().records(), s, Channel.INTERNAL, ub, start,
                     scounts[k], sl, l.out()[k], l.outTags()[k], SendOp.Mode.STANDARD, MPI.PROC_NULL)));
         }
         return new Request(comm, ops.toArray(new NativeOp[0]));

@@ -1,6 +1,7 @@
 package mpi;
 
 import org.fthp.replication.ops.NativeOp;
+import org.fthp.replication.runtime.Gate;
 
 /**
  * A persistent request: remembers how to start its operation, and starts a
@@ -38,7 +39,8 @@ public final class Prequest extends Request {
     }
 
     public void start() throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
             MPI.check();
             if (freed || starter == null) {
@@ -55,7 +57,7 @@ public final class Prequest extends Request {
                 throw comm.fail(e);
             }
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 
@@ -67,13 +69,14 @@ public final class Prequest extends Request {
 
     @Override
     public void free() throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
             super.free();
             freed = true;
             handle = 0;
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 }

@@ -8,10 +8,11 @@ import org.fthp.empi.Empi;
 import org.fthp.msglog.MessageHeader;
 import org.fthp.replication.ops.CollectiveOp;
 import org.fthp.replication.ops.Staged;
-import org.fthp.replication.progress.IdleStrategy;
+import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.ArrivedMessages;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.Endpoint;
+import org.fthp.replication.twins.Twins;
 
 /** Probes in the program's terms: logical source, user tag, payload size without the header. */
 final class Probes {
@@ -53,12 +54,12 @@ final class Probes {
      * empty message): only its header tells the program's count.
      */
     static ArrivedMessages.Arrival readHeaderOnly(MemorySegment message, int tag) {
-        CollectiveOp op = new CollectiveOp(Session.pool());
+        CollectiveOp op = new CollectiveOp(Engine.get().ops());
         Staged header = op.stage(MessageHeader.BYTES);
         byte[] copy = new byte[MessageHeader.BYTES];
         op.start(req -> Empi.imrecv(header.seg(), MessageHeader.BYTES, Empi.BYTE, message, req),
                 () -> MemorySegment.copy(header.seg(), ValueLayout.JAVA_BYTE, 0, copy, 0, copy.length));
-        Session.await(op);
+        Engine.get().await(op);
         return new ArrivedMessages.Arrival(MessageHeader.logicalSource(MemorySegment.ofArray(copy)), tag, copy);
     }
 
@@ -73,12 +74,13 @@ final class Probes {
         if (source == MPI.PROC_NULL) {
             return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, false, 0, MPI.UNDEFINED);
         }
-        long[] d = Twins.follows(s) ? Twins.await(s, 3) : null;
+        long[] d = Twins.follows(s) ? Engine.get().twins().await(s, 3) : null;
         if (d != null) {
             return d[0] == 0 ? null : probeLocal(s.current(), (int) d[1], (int) d[2]);
         }
         Status st = iprobeLocal(s.current(), source, tag);
-        Twins.decide(s, st == null ? 0 : 1, st == null ? 0 : st.getSource(), st == null ? 0 : st.getTag());
+        Engine.get().twins().decide(s, st == null ? 0 : 1, st == null ? 0 : st.getSource(),
+                st == null ? 0 : st.getTag());
         return st;
     }
 
@@ -92,12 +94,12 @@ final class Probes {
         if (source != MPI.ANY_SOURCE || s.twin() == null) {
             return probeLocal(s, source, tag);
         }
-        long[] d = Twins.follows(s) ? Twins.await(s, 2) : null;
+        long[] d = Twins.follows(s) ? Engine.get().twins().await(s, 2) : null;
         if (d != null) {
             return probeLocal(s.current(), (int) d[0], (int) d[1]);
         }
         Status st = probeLocal(s.current(), source, tag);
-        Twins.decide(s, st.getSource(), st.getTag());
+        Engine.get().twins().decide(s, st.getSource(), st.getTag());
         return st;
     }
 
@@ -136,15 +138,8 @@ final class Probes {
 
     /** Blocking probe of this copy's own route, as a loop of nonblocking ones (never waits inside the library). */
     static Status probeLocal(CommStructure s, int source, int tag) throws MPIException {
-        IdleStrategy idle = new IdleStrategy();
-        idle.reset();
-        while (true) {
-            Status st = iprobeLocal(s.current(), source, tag);
-            if (st != null) {
-                return st;
-            }
-            Session.progress();
-            idle.idle();
-        }
+        Status[] found = {null};
+        Requests.await(() -> (found[0] = iprobeLocal(s.current(), source, tag)) != null);
+        return found[0];
     }
 }

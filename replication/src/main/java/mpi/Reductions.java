@@ -2,16 +2,15 @@ package mpi;
 
 import java.lang.foreign.MemorySegment;
 
+import mpi.Collectives.Region;
 import org.fthp.empi.Empi;
-import org.fthp.replication.ops.CollectiveLog;
 import org.fthp.replication.ops.CollectiveOp;
-import org.fthp.replication.ops.Staged;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.RecursiveDoublingAllreduce;
+import org.fthp.replication.ops.Staged;
+import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.staging.HeapCopy;
 import org.fthp.replication.structure.CommStructure;
-
-import mpi.Collectives.Region;
 
 /**
  * Reductions. Predefined operations run in the native library on packed base
@@ -59,14 +58,15 @@ final class Reductions {
                 out.unpackFrom(acc, 0);
             }, root);
         }
-        CollectiveOp cop = new CollectiveOp(Session.pool());
+        CollectiveOp cop = new CollectiveOp(Engine.get().ops());
         Staged sseg = cop.stage(bytes);
         Staged rseg = cop.stage(bytes);
         if (in != null) {
             in.packInto(sseg.seg(), 0);
         }
         int n = elements(count, type);
-        return cop.start(s, rseg, (cmp, req) -> Empi.ireduce(sseg.seg(), rseg.seg(), n, type.nativeBase(), op.nativeOp(), root, cmp, req),
+        return cop.start(s, rseg, (cmp, req) -> Empi.ireduce(sseg.seg(), rseg.seg(), n, type.nativeBase(),
+                op.nativeOp(), root, cmp, req),
                 () -> { if (isRoot) out.unpackFrom(rseg.seg(), 0); });
     }
 
@@ -78,21 +78,21 @@ final class Reductions {
         Region in = inPlace ? out : Collectives.region(sendbuf, 0, count, type);
         int bytes = Collectives.toInt(count * Args.type(type).size());
         if (!s.isInter() && bytes <= SMALL_ALLREDUCE_BYTES) {
-            long sequence = CollectiveLog.of(s.commId()).begin();
+            long sequence = Engine.get().ops().collectiveLogs().of(s.commId()).begin();
             RecursiveDoublingAllreduce.Combiner combiner = (a, b) -> combine(op, a, b, count, type);
             if (s.follows()) {
                 // the twin reduces by recursive doubling and forwards only the result; the replica
                 // keeps its own contribution in case it is promoted before the result comes
-                CollectiveOp cop = new CollectiveOp(Session.pool());
+                CollectiveOp cop = new CollectiveOp(Engine.get().ops());
                 Staged rseg = cop.stage(bytes);
                 Staged mine = cop.stage(bytes);
                 in.packInto(mine.seg(), 0);
-                return cop.asComputational((now, wantOutput) -> RecursiveDoublingAllreduce.promoted(Session.pool(),
+                return cop.asComputational((now, wantOutput) -> RecursiveDoublingAllreduce.promoted(Engine.get().ops(),
                                 now, bytes, sequence, combiner, HeapCopy.of(mine.seg(), bytes),
                                 wantOutput ? rd -> out.unpackFrom(rd.result(), 0) : null))
                         .start(s, sequence, rseg, (cmp, req) -> { }, () -> out.unpackFrom(rseg.seg(), 0));
             }
-            return new RecursiveDoublingAllreduce(Session.pool(), s, bytes, sequence, combiner,
+            return new RecursiveDoublingAllreduce(Engine.get().ops(), s, bytes, sequence, combiner,
                     rd -> in.packInto(rd.input(), 0),
                     rd -> out.unpackFrom(rd.result(), 0));
         }
@@ -101,12 +101,13 @@ final class Reductions {
                 out.unpackFrom(foldInRankOrder(all, 0, peers, bytes, count, type, op), 0);
             });
         }
-        CollectiveOp cop = new CollectiveOp(Session.pool());
+        CollectiveOp cop = new CollectiveOp(Engine.get().ops());
         Staged sseg = cop.stage(bytes);
         Staged rseg = cop.stage(bytes);
         in.packInto(sseg.seg(), 0);
         int n = elements(count, type);
-        return cop.start(s, rseg, (cmp, req) -> Empi.iallreduce(sseg.seg(), rseg.seg(), n, type.nativeBase(), op.nativeOp(), cmp, req),
+        return cop.start(s, rseg, (cmp, req) -> Empi.iallreduce(sseg.seg(), rseg.seg(), n, type.nativeBase(),
+                op.nativeOp(), cmp, req),
                 () -> out.unpackFrom(rseg.seg(), 0));
     }
 
@@ -137,7 +138,7 @@ final class Reductions {
                 out.unpackFrom(acc, skip);
             });
         }
-        CollectiveOp cop = new CollectiveOp(Session.pool());
+        CollectiveOp cop = new CollectiveOp(Engine.get().ops());
         Staged sseg = cop.stage(bytes);
         Staged rseg = cop.stage(mineCount * itemBytes);
         in.packInto(sseg.seg(), 0);
@@ -147,7 +148,8 @@ final class Reductions {
             counts[i] = Collectives.toInt((long) recvcounts[i] * per);
         }
         Staged cseg = Collectives.ints(cop, counts);
-        return cop.start(s, rseg, (cmp, req) -> Empi.ireduceScatter(sseg.seg(), rseg.seg(), cseg.seg(), type.nativeBase(), op.nativeOp(), cmp, req),
+        return cop.start(s, rseg, (cmp, req) -> Empi.ireduceScatter(sseg.seg(), rseg.seg(), cseg.seg(),
+                type.nativeBase(), op.nativeOp(), cmp, req),
                 () -> out.unpackFrom(rseg.seg(), 0));
     }
 
@@ -175,16 +177,18 @@ final class Reductions {
                 }
             });
         }
-        CollectiveOp cop = new CollectiveOp(Session.pool());
+        CollectiveOp cop = new CollectiveOp(Engine.get().ops());
         Staged sseg = cop.stage(bytes);
         Staged rseg = cop.stage(bytes);
         in.packInto(sseg.seg(), 0);
         int n = elements(count, type);
         if (exclusive) {
-            return cop.start(s, rseg, (cmp, req) -> Empi.iexscan(sseg.seg(), rseg.seg(), n, type.nativeBase(), op.nativeOp(), cmp, req),
+            return cop.start(s, rseg, (cmp, req) -> Empi.iexscan(sseg.seg(), rseg.seg(), n, type.nativeBase(),
+                    op.nativeOp(), cmp, req),
                     () -> { if (rank > 0) out.unpackFrom(rseg.seg(), 0); });
         }
-        return cop.start(s, rseg, (cmp, req) -> Empi.iscan(sseg.seg(), rseg.seg(), n, type.nativeBase(), op.nativeOp(), cmp, req),
+        return cop.start(s, rseg, (cmp, req) -> Empi.iscan(sseg.seg(), rseg.seg(), n, type.nativeBase(),
+                op.nativeOp(), cmp, req),
                 () -> out.unpackFrom(rseg.seg(), 0));
     }
 
@@ -193,7 +197,7 @@ final class Reductions {
         Region in = Collectives.region(inBuf, 0, count, type);
         Region inout = Collectives.region(inOutBuf, 0, count, type);
         int bytes = Collectives.toInt(in.bytes());
-        CollectiveOp scratch = new CollectiveOp(Session.pool());
+        CollectiveOp scratch = new CollectiveOp(Engine.get().ops());
         try {
             Staged a = scratch.stage(bytes);
             Staged b = scratch.stage(bytes);
@@ -215,11 +219,12 @@ final class Reductions {
     private static NativeOp combineAll(Comm comm, Region in, int bytes, Combine combine) throws MPIException {
         CommStructure s = comm.live();
         int peers = comm.peers();
-        CollectiveOp cop = new CollectiveOp(Session.pool());
+        CollectiveOp cop = new CollectiveOp(Engine.get().ops());
         Staged sseg = cop.stage(bytes);
         Staged all = cop.stage((long) bytes * peers);
         in.packInto(sseg.seg(), 0);
-        return cop.start(s, all, (cmp, req) -> Empi.iallgather(sseg.seg(), bytes, Empi.BYTE, all.seg(), bytes, Empi.BYTE, cmp, req),
+        return cop.start(s, all, (cmp, req) -> Empi.iallgather(sseg.seg(), bytes, Empi.BYTE, all.seg(), bytes,
+                Empi.BYTE, cmp, req),
                 () -> run(combine, all.seg(), peers));
     }
 
@@ -228,7 +233,7 @@ final class Reductions {
             throws MPIException {
         CommStructure s = comm.live();
         int peers = comm.peers();
-        CollectiveOp cop = new CollectiveOp(Session.pool());
+        CollectiveOp cop = new CollectiveOp(Engine.get().ops());
         int sbytes = in == null ? 0 : bytes;
         Staged sseg = cop.stage(sbytes);
         Staged all = cop.stage(isRoot ? (long) bytes * peers : 0);
@@ -236,7 +241,8 @@ final class Reductions {
             in.packInto(sseg.seg(), 0);
         }
         int rblock = isRoot ? bytes : 0;
-        return cop.start(s, all, (cmp, req) -> Empi.igather(sseg.seg(), sbytes, Empi.BYTE, all.seg(), rblock, Empi.BYTE, root, cmp, req),
+        return cop.start(s, all, (cmp, req) -> Empi.igather(sseg.seg(), sbytes, Empi.BYTE, all.seg(), rblock,
+                Empi.BYTE, root, cmp, req),
                 () -> { if (isRoot) run(combine, all.seg(), peers); });
     }
 

@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.fthp.replication.ops.NativeOp;
-import org.fthp.replication.progress.IdleStrategy;
+import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.runtime.Gate;
 import org.fthp.replication.structure.CommStructure;
+import org.fthp.replication.twins.Twins;
 
 /**
  * A pending operation as the program sees it. Behind it are one or more
@@ -93,22 +95,24 @@ public class Request implements Freeable {
 
     @Override
     public void free() throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
             MPI.check();
             if (ops != null) {
                 for (NativeOp op : ops) {
-                    Session.orphans().adopt(op);
+                    Engine.get().orphans().adopt(op);
                 }
             }
             retire();
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 
     public final void cancel() throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
             MPI.check();
             if (ops != null) {
@@ -121,7 +125,7 @@ public class Request implements Freeable {
                 }
             }
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 
@@ -138,7 +142,8 @@ public class Request implements Freeable {
     }
 
     public final Status waitStatus() throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
             MPI.check();
             if (ops == null) {
@@ -147,18 +152,13 @@ public class Request implements Freeable {
             awaitDone();
             return complete();
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 
     /** Progresses this request until it is done (not yet completed for the program). */
     private void awaitDone() throws MPIException {
-        IdleStrategy idle = new IdleStrategy();
-        idle.reset();
-        while (!pollOnce()) {
-            Session.progress();
-            idle.idle();
-        }
+        Requests.await(this::pollOnce);
     }
 
     public final void waitFor() throws MPIException {
@@ -171,8 +171,8 @@ public class Request implements Freeable {
      * "done" waits until its own copy of the operation is.
      */
     private boolean doneNow() throws MPIException {
-        CommStructure t = Twins.world();
-        long[] d = Twins.follows(t) ? Twins.await(t, 1) : null;
+        CommStructure t = Engine.get().twins().world();
+        long[] d = Twins.follows(t) ? Engine.get().twins().await(t, 1) : null;
         if (d != null) {
             if (d[0] == 0) {
                 pollOnce();
@@ -182,12 +182,13 @@ public class Request implements Freeable {
             return true;
         }
         boolean done = pollOnce();
-        Twins.decide(t, done ? 1 : 0);
+        Engine.get().twins().decide(t, done ? 1 : 0);
         return done;
     }
 
     public final Status testStatus() throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
             MPI.check();
             if (ops == null) {
@@ -195,12 +196,13 @@ public class Request implements Freeable {
             }
             return doneNow() ? complete() : null;
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 
     public final Status getStatus() throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
             MPI.check();
             if (ops == null) {
@@ -208,7 +210,7 @@ public class Request implements Freeable {
             }
             return doneNow() ? (resultOp == null ? emptyStatus() : Requests.status(resultOp)) : null;
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 
@@ -250,39 +252,32 @@ public class Request implements Freeable {
     }
 
     private static void awaitAll(Request[] requests) throws MPIException {
-        IdleStrategy idle = new IdleStrategy();
-        idle.reset();
-        while (!pollAll(requests)) {
-            Session.progress();
-            idle.idle();
-        }
+        Requests.await(() -> pollAll(requests));
     }
 
     public static Status waitAnyStatus(Request[] requests) throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
             MPI.check();
             if (!anyActive(requests)) {
                 return emptyStatus().withIndex(MPI.UNDEFINED);
             }
-            CommStructure t = Twins.world();
+            CommStructure t = Engine.get().twins().world();
             int i;
-            long[] d = Twins.follows(t) ? Twins.await(t, 1) : null;
+            long[] d = Twins.follows(t) ? Engine.get().twins().await(t, 1) : null;
             if (d != null) {
                 i = (int) d[0];
                 requests[i].awaitDone();
             } else {
-                IdleStrategy idle = new IdleStrategy();
-                idle.reset();
-                while ((i = pollAny(requests)) < 0) {
-                    Session.progress();
-                    idle.idle();
-                }
-                Twins.decide(t, i);
+                int[] any = {-1};
+                Requests.await(() -> (any[0] = pollAny(requests)) >= 0);
+                i = any[0];
+                Engine.get().twins().decide(t, i);
             }
             return requests[i].complete().withIndex(i);
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 
@@ -291,15 +286,16 @@ public class Request implements Freeable {
     }
 
     public static Status testAnyStatus(Request[] requests) throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
             MPI.check();
             if (!anyActive(requests)) {
                 return emptyStatus().withIndex(MPI.UNDEFINED);
             }
-            CommStructure t = Twins.world();
+            CommStructure t = Engine.get().twins().world();
             int i;
-            long[] d = Twins.follows(t) ? Twins.await(t, 1) : null;
+            long[] d = Twins.follows(t) ? Engine.get().twins().await(t, 1) : null;
             if (d != null) {
                 i = (int) d[0];
                 if (i < 0) {
@@ -309,11 +305,11 @@ public class Request implements Freeable {
                 requests[i].awaitDone();
             } else {
                 i = pollAny(requests);
-                Twins.decide(t, i);
+                Engine.get().twins().decide(t, i);
             }
             return i < 0 ? null : requests[i].complete().withIndex(i);
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 
@@ -323,13 +319,14 @@ public class Request implements Freeable {
     }
 
     public static Status[] waitAllStatus(Request[] requests) throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
             MPI.check();
             awaitAll(requests);
             return completeAll(requests);
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 
@@ -347,11 +344,12 @@ public class Request implements Freeable {
     }
 
     public static Status[] testAllStatus(Request[] requests) throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
             MPI.check();
-            CommStructure t = Twins.world();
-            long[] d = Twins.follows(t) ? Twins.await(t, 1) : null;
+            CommStructure t = Engine.get().twins().world();
+            long[] d = Twins.follows(t) ? Engine.get().twins().await(t, 1) : null;
             if (d != null) {
                 if (d[0] == 0) {
                     pollAll(requests);
@@ -361,10 +359,10 @@ public class Request implements Freeable {
                 return completeAll(requests);
             }
             boolean all = pollAll(requests);
-            Twins.decide(t, all ? 1 : 0);
+            Engine.get().twins().decide(t, all ? 1 : 0);
             return all ? completeAll(requests) : null;
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 
@@ -380,9 +378,9 @@ public class Request implements Freeable {
         if (!anyActive(requests)) {
             return null;
         }
-        CommStructure t = Twins.world();
+        CommStructure t = Engine.get().twins().world();
         List<Status> done = new ArrayList<>();
-        long[] d = Twins.follows(t) ? Twins.await(t, requests.length + 1) : null;
+        long[] d = Twins.follows(t) ? Engine.get().twins().await(t, requests.length + 1) : null;
         if (d != null) {
             for (int k = 1; k <= d[0]; k++) {
                 int i = (int) d[k];
@@ -394,23 +392,17 @@ public class Request implements Freeable {
             }
             return done.toArray(new Status[0]);
         }
-        IdleStrategy idle = null;
-        while (true) {
+        Requests.Poll someDone = () -> {
             for (int i = 0; i < requests.length; i++) {
                 Request r = requests[i];
                 if (r != null && r.ops != null && r.pollOnce()) {
                     done.add(r.complete().withIndex(i));
                 }
             }
-            if (!wait || !done.isEmpty()) {
-                break;
-            }
-            if (idle == null) {
-                idle = new IdleStrategy();
-                idle.reset();
-            }
-            Session.progress();
-            idle.idle();
+            return !wait || !done.isEmpty();
+        };
+        if (!someDone.done()) {
+            Requests.await(someDone);
         }
         if (t != null) {
             long[] decided = new long[done.size() + 1];
@@ -418,18 +410,19 @@ public class Request implements Freeable {
             for (int k = 0; k < done.size(); k++) {
                 decided[k + 1] = done.get(k).getIndex();
             }
-            Twins.decide(t, decided);
+            Engine.get().twins().decide(t, decided);
         }
         return done.toArray(new Status[0]);
     }
 
     public static Status[] waitSomeStatus(Request[] requests) throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
             MPI.check();
             return collectSome(requests, true);
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 
@@ -438,24 +431,26 @@ public class Request implements Freeable {
     }
 
     public static Status[] testSomeStatus(Request[] requests) throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
             MPI.check();
             Status[] s = collectSome(requests, false);
             return s == null ? new Status[0] : s;
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 
     public static int[] testSome(Request[] requests) throws MPIException {
-        Gate.enter();
+        Gate gate = MPI.gate();
+        gate.enter();
         try {
             MPI.check();
             Status[] s = collectSome(requests, false);
             return s == null ? new int[0] : indexes(s);
         } finally {
-            Gate.exit();
+            gate.exit();
         }
     }
 

@@ -1,7 +1,7 @@
 package mpi;
 
 import org.fthp.replication.ops.NativeOp;
-import org.fthp.replication.progress.IdleStrategy;
+import org.fthp.replication.runtime.Engine;
 
 /** Helpers that turn completed internal operations into statuses and wait on several at once. */
 final class Requests {
@@ -14,7 +14,7 @@ final class Requests {
     }
 
     static NativeOp completed() {
-        return org.fthp.replication.ops.CompletedOp.create(Session.pool());
+        return org.fthp.replication.ops.CompletedOp.create(Engine.get().ops());
     }
 
     /** The operations of a send (one per copy fed) and one more, to progress together. */
@@ -25,21 +25,27 @@ final class Requests {
     }
 
     static void awaitAll(NativeOp... ops) {
-        IdleStrategy idle = null;
-        while (true) {
-            boolean all = true;
-            for (NativeOp op : ops) {
-                all &= op.poll();
-            }
-            if (all) {
-                return;
-            }
-            if (idle == null) {
-                idle = new IdleStrategy();
-                idle.reset();
-            }
-            Session.progress();
-            idle.idle();
+        Engine.get().awaitAll(ops);
+    }
+
+    /** A poll of the facade's that may fail with an MPIException. */
+    @FunctionalInterface
+    interface Poll {
+        boolean done() throws MPIException;
+    }
+
+    /** Waits on the engine's duty cycle until {@code poll} says done; its MPIException reaches the caller. */
+    static void await(Poll poll) throws MPIException {
+        try {
+            Engine.get().await(() -> {
+                try {
+                    return poll.done();
+                } catch (MPIException e) {
+                    throw new UncheckedMpi(e);
+                }
+            });
+        } catch (UncheckedMpi u) {
+            throw u.getCause();
         }
     }
 }

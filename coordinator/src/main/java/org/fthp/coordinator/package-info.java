@@ -1,5 +1,5 @@
 /**
- * Failure coordinators of FTHP-J (DESIGN.md §9–§10): one {@link org.fthp.coordinator.node.NodeCoordinator}
+ * Failure coordinators of FTHP-J (docs/DESIGN.md §9–§10): one {@link org.fthp.coordinator.node.NodeCoordinator}
  * per node, grouped under group leaders, with the primary (node 0) owning the job-wide failure set and its epoch.
  *
  * <p>Layering, bottom up:

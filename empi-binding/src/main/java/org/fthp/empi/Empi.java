@@ -207,7 +207,7 @@ public final class Empi {
     }
 
     // ---- downcall handles ----
-    // Only nonblocking calls on the data path (DESIGN §3): no blocking receive, send, wait, probe or
+    // Only nonblocking calls on the data path (docs/DESIGN.md §3): no blocking receive, send, wait, probe or
     // collective is bound, so nothing here can wait on a dead process.
     // "critical" marks short calls that never call back into Java: the binding
     // registers no native callbacks (user reduction operations run in Java), so
@@ -233,7 +233,6 @@ public final class Empi {
     private static final MethodHandle MH_CANCEL = DC.full("MPI_Cancel", "ip");
     private static final MethodHandle MH_GET_COUNT = DC.critical("MPI_Get_count", "iphp");
     private static final MethodHandle MH_TEST_CANCELLED = DC.critical("MPI_Test_cancelled", "ipp");
-
 
     // Handles outside the data path are bound on first use, a group at a time: binding a
     // downcall costs milliseconds, and a rank that binds all of them at start-up spends

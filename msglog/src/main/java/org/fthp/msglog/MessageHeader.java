@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * The header every point-to-point payload carries on the wire (DESIGN §8),
+ * The header every point-to-point payload carries on the wire (docs/DESIGN.md §8),
  * written in front of the packed user data in the same staging segment, so
  * header and data travel as one native message.
  *

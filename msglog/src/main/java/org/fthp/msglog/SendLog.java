@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The sender-based message log (DESIGN §8): every point-to-point message this
+ * The sender-based message log (docs/DESIGN.md §8): every point-to-point message this
  * process sent, header and payload, kept so it can be resent when a copy of
  * its destination is lost before consuming it. Both twins of a sender log the
  * same messages under the same (communicator, destination, send id), so

@@ -11,7 +11,7 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * The job's failure log (DESIGN §11): one JSON object per line, appended and
+ * The job's failure log (docs/DESIGN.md §11): one JSON object per line, appended and
  * flushed as events happen so a killed job still leaves its log. Detected
  * failures and aborts come from the primary coordinator; the failure
  * simulator will add its injected kills to the same file.

@@ -38,7 +38,7 @@ import org.fthp.coordinator.wire.ServerAuthHandler;
 import org.fthp.coordinator.wire.UpstreamConnection;
 
 /**
- * The coordinator of one node (DESIGN.md §10).
+ * The coordinator of one node (docs/DESIGN.md §10).
  *
  * <p>Upward: a registered process whose connection ends, or whose pid the launcher's proxy reports, is a failure;
  * it goes to the parent (group leader, or the primary for a leader), and a leader forwards its children's reports

@@ -27,23 +27,25 @@ public final class BlockingCalls {
     private static final long WEDGE_NANOS = (long) (Double.parseDouble(
             System.getProperty("fthp.wedgeSeconds", "5")) * 1e9);
 
-    private static int nativeRank;
-    private static long entered;
-    private static long killAt;
+    private final int nativeRank;
+    private long entered;
+    private long killAt;
 
-    private static volatile long since;
-    private static volatile String what;
+    private volatile long since;
+    private volatile String what;
     /** The native ranks the call waits for; null: any failure may wedge it (inside a repair). */
-    private static volatile int[] members;
+    private volatile int[] members;
 
-    private BlockingCalls() {}
+    public BlockingCalls(int nativeRank) {
+        this.nativeRank = nativeRank;
+    }
 
     /**
      * Marks the start of a blocking native call that waits for {@code
      * involved} (native ranks), or for anyone ({@code null}: inside a repair,
      * where any newer failure changes who takes part).
      */
-    public static void enter(String call, int[] involved) {
+    public void enter(String call, int[] involved) {
         if (killAt != 0 && ++entered == killAt) {
             RuntimeMessages.say("fthp: native rank " + nativeRank + " kills itself entering " + call + ", its"
                     + " blocking communicator creation " + killAt + " (" + KILL_ENV + ")");
@@ -55,13 +57,12 @@ public final class BlockingCalls {
     }
 
     /** After MPI_Init: this process dies entering its {@code k}-th blocking creation from now (0: never). */
-    public static void killAtEntry(int rank, long k) {
-        nativeRank = rank;
+    public void killAtEntry(long k) {
         entered = 0;
         killAt = k;
     }
 
-    public static void exit() {
+    public void exit() {
         since = 0;
     }
 
@@ -71,7 +72,7 @@ public final class BlockingCalls {
      * never return; check again after the grace period. (A member that is
      * merely late is no reason: nothing is watched without a death.)
      */
-    static void failureArrived(int nativeRank, java.util.Set<Integer> dead) {
+    void failureArrived(java.util.Set<Integer> dead) {
         long started = since;
         if (started == 0) {
             return;

@@ -28,12 +28,13 @@ public final class CoordinatorLink implements FailureListener {
     private volatile CoordinatorClient client;
     private final FailureWatch watch;
 
-    private CoordinatorLink(int nativeRank) {
-        this.watch = new FailureWatch(nativeRank);
+    private CoordinatorLink(BlockingCalls blockingCalls) {
+        this.watch = new FailureWatch(blockingCalls);
     }
 
     /** Connects if the job has coordinators; null if it has none. */
-    public static CoordinatorLink connectIfConfigured(int nativeRank, int nativeSize, int logicalRank, boolean replica)
+    public static CoordinatorLink connectIfConfigured(int nativeRank, int nativeSize, int logicalRank, boolean replica,
+                                                      BlockingCalls blockingCalls)
             throws InterruptedException, TimeoutException {
         String list = System.getenv(ADDRESSES_ENV);
         if (list == null || list.isBlank()) {
@@ -45,7 +46,7 @@ public final class CoordinatorLink implements FailureListener {
         NodeAddress mine = NodeAddress.parse(nodes[nodeOf(nativeRank, nativeSize, nodes.length)].strip());
         // the link listens before it connects: a process registering after a failure is sent the current
         // failure set at once, possibly before connect() returns here
-        CoordinatorLink link = new CoordinatorLink(nativeRank);
+        CoordinatorLink link = new CoordinatorLink(blockingCalls);
         link.client = CoordinatorClient.builder()
                 .coordinator(mine)
                 .secret(JobSecret.fromEnvironment())

@@ -16,13 +16,13 @@ public final class FailureWatch {
     /** A job-wide failure set: every native rank that died so far, and its epoch. */
     public record Snapshot(long epoch, Set<Integer> deadNativeRanks) {}
 
-    private final int nativeRank;
+    private final BlockingCalls blockingCalls;
     private volatile Snapshot latest = new Snapshot(0, Set.of());
     private volatile long lastEventNanos;
     private volatile Thread waiter;
 
-    FailureWatch(int nativeRank) {
-        this.nativeRank = nativeRank;
+    FailureWatch(BlockingCalls blockingCalls) {
+        this.blockingCalls = blockingCalls;
     }
 
     void onFailureSet(long epoch, List<FailedProcess> failed) {
@@ -32,7 +32,7 @@ public final class FailureWatch {
         Set<Integer> dead = failed.stream().map(FailedProcess::nativeRank).collect(Collectors.toUnmodifiableSet());
         lastEventNanos = System.nanoTime();
         latest = new Snapshot(epoch, dead);
-        BlockingCalls.failureArrived(nativeRank, dead);
+        blockingCalls.failureArrived(dead);
         Thread w = waiter;
         if (w != null) {
             java.util.concurrent.locks.LockSupport.unpark(w);

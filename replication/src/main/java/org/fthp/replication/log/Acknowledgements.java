@@ -8,9 +8,10 @@ import java.util.Map;
 
 import org.fthp.empi.Empi;
 import org.fthp.msglog.SendLog;
+import org.fthp.replication.tags.InternalTags;
 
 /**
- * What keeps the send log bounded (DESIGN §8): receivers tell the senders
+ * What keeps the send log bounded (docs/DESIGN.md §8): receivers tell the senders
  * how far they have consumed each stream, and a sender drops a logged
  * message once every live copy of its destination has it — no recovery can
  * need it any more.
@@ -44,7 +45,6 @@ public final class Acknowledgements {
         void send(int nativeRank, int commId, int receiverRank, long through);
     }
 
-    public static final int TAG = 0x3001;
     static final int EVERY = 64;
     /** The "receiver rank" of a twin acknowledgement, and the "source" of its stream here. */
     static final int TWIN = -1;
@@ -84,7 +84,7 @@ public final class Acknowledgements {
     }
 
     private void post() {
-        Empi.irecv(inbox, 16, Empi.BYTE, Empi.ANY_SOURCE, TAG, control, request);
+        Empi.irecv(inbox, 16, Empi.BYTE, Empi.ANY_SOURCE, InternalTags.ACKNOWLEDGEMENT.first(), control, request);
     }
 
     /** A message of stream (commId, source) was consumed; {@code through} is the stream's watermark now. */
@@ -134,26 +134,32 @@ public final class Acknowledgements {
     /**
      * Called whenever the facade progresses: reads the acknowledgements that
      * arrived and trims the log, and acknowledges streams left
-     * unacknowledged for a while (a sender may be waiting for room).
+     * unacknowledged for a while (a sender may be waiting for room). Returns
+     * how many acknowledgements it read or sent.
      */
-    public void progress() {
+    public int progress() {
         long now = System.nanoTime();
+        int work = 0;
         // progress loops spin; an acknowledgement is never urgent enough to cost every spin a native test
         if (now - nextInboxTest >= 0) {
             nextInboxTest = now + INBOX_TEST_NANOS;
-            readInbox();
+            work += readInbox();
         }
         if (idlePending && now - nextIdleDue >= 0) {
             acknowledgeIdle(now);
+            work++;
         }
+        return work;
     }
 
-    private void readInbox() {
+    private int readInbox() {
+        int read = 0;
         while (true) {
             Empi.test(request, flag, status);
             if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
-                break;
+                return read;
             }
+            read++;
             int from = Empi.statusSource(status, 0);
             int commId = inbox.get(ValueLayout.JAVA_INT, 0);
             int dest = inbox.get(ValueLayout.JAVA_INT, 4);

@@ -1,20 +1,18 @@
 package org.fthp.replication.ops;
 
 import java.util.ArrayDeque;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
-import java.util.function.Consumer;
 
+import org.fthp.replication.error.MpiError;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.ConsumedRecord;
 
 /**
  * The collectives of one communicator, by sequence number (every member
  * starts them in the same order): which ones this process completed, and
- * enough of the recent ones to run them again (DESIGN §9, step 6). A
+ * enough of the recent ones to run them again (docs/DESIGN.md §9, step 6). A
  * failure can strike while some members have completed collective k and
  * others have not; then, on the new communicators, everyone who completed it
  * runs it again with the same input and throws the output away, so the
@@ -34,14 +32,8 @@ public final class CollectiveLog {
 
     private record Entry(long sequence, Replayer replayer, long bytes) {}
 
-    private static final int KEEP = Integer.getInteger("fthp.collectiveLog.entries", 256);
-    private static final long LIMIT = Long.getLong("fthp.collectiveLog.limitBytes", 64L << 20);
-    private static final Map<Integer, CollectiveLog> LOGS = new HashMap<>();
-    private static long bytesAll;
-    private static Consumer<NativeOp> background = op -> { };
-    private static boolean keeping = true;
-
     private final int commId;
+    private final CollectiveLogs owner;
     private long begun;
     private long doneThrough;
     private final TreeSet<Long> doneAbove = new TreeSet<>();
@@ -49,39 +41,13 @@ public final class CollectiveLog {
     private long bytes;
     private final TreeSet<Long> replays = new TreeSet<>();
 
-    private CollectiveLog(int commId) {
+    CollectiveLog(int commId, CollectiveLogs owner) {
         this.commId = commId;
+        this.owner = owner;
     }
 
-    /** The log of communicator {@code commId} (its id survives repairs). */
-    public static CollectiveLog of(int commId) {
-        return LOGS.computeIfAbsent(commId, CollectiveLog::new);
-    }
-
-    /** Where replays go to be progressed until they complete (the facade's orphan list). */
-    public static void progressWith(Consumer<NativeOp> adopt) {
-        background = adopt;
-    }
-
-    /**
-     * Whether collectives are logged for replay at all: without replicas a
-     * failure ends the job, nothing is ever replayed, and the copy of every
-     * collective's input would be pure cost.
-     */
-    public static void keepEntries(boolean keep) {
-        keeping = keep;
-    }
-
-    static boolean keepsEntries() {
-        return keeping;
-    }
-
-    /** Forgets a freed communicator's log. */
-    public static void forget(int commId) {
-        CollectiveLog log = LOGS.remove(commId);
-        if (log != null) {
-            bytesAll -= log.bytes;
-        }
+    long bytes() {
+        return bytes;
     }
 
     /** The next collective's sequence number (from 1). */
@@ -108,11 +74,11 @@ public final class CollectiveLog {
     void log(long sequence, Replayer replayer, long entryBytes) {
         entries.addLast(new Entry(sequence, replayer, entryBytes));
         bytes += entryBytes;
-        bytesAll += entryBytes;
-        while (entries.size() > KEEP || (bytesAll > LIMIT && entries.size() > 1)) {
+        boolean over = owner.account(entryBytes);
+        while (entries.size() > CollectiveLogs.KEEP || (over && entries.size() > 1)) {
             Entry old = entries.pollFirst();
             bytes -= old.bytes();
-            bytesAll -= old.bytes();
+            over = owner.account(-old.bytes());
         }
     }
 
@@ -149,7 +115,7 @@ public final class CollectiveLog {
     void replayBefore(long sequence, CommStructure now) {
         while (!replays.isEmpty() && replays.first() < sequence) {
             long k = replays.pollFirst();
-            background.accept(entry(k).replayer().replay(now));
+            owner.background(entry(k).replayer().replay(now));
         }
     }
 
@@ -165,7 +131,7 @@ public final class CollectiveLog {
                 return e;
             }
         }
-        throw new IllegalStateException("collective " + k + " on communicator " + commId
+        throw new MpiError(MpiError.ERR_INTERN, "collective " + k + " on communicator " + commId
                 + " must be run again after a failure, but the collective log no longer holds it");
     }
 

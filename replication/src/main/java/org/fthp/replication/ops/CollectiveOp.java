@@ -5,10 +5,10 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.fthp.replication.error.MpiError;
 import org.fthp.replication.staging.HeapCopy;
-import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.structure.CommStructure;
-import org.fthp.replication.structure.TwinLink;
+import org.fthp.replication.twins.TwinLink;
 
 /**
  * A native nonblocking collective over staged data: whoever builds it stages
@@ -53,8 +53,8 @@ public final class CollectiveOp extends NativeOp {
     /** Run again for members that missed it: its output is not wanted. */
     private boolean replay;
 
-    public CollectiveOp(StagingPool pool) {
-        super(pool);
+    public CollectiveOp(OpContext context) {
+        super(context);
     }
 
     /** Staging memory owned by this operation until it completes. */
@@ -78,7 +78,7 @@ public final class CollectiveOp extends NativeOp {
      * many ranks have replicas.
      */
     public CollectiveOp start(CommStructure comm, Staged output, CollectiveStart start, Runnable finish) {
-        return start(comm, CollectiveLog.of(comm.commId()).begin(), output, start, finish);
+        return start(comm, context.collectiveLogs().of(comm.commId()).begin(), output, start, finish);
     }
 
     /** As {@link #start(CommStructure, Staged, CollectiveStart, Runnable)}, with a sequence number already drawn. */
@@ -89,13 +89,13 @@ public final class CollectiveOp extends NativeOp {
         this.output = output;
         this.recipe = start;
         this.finish = finish;
-        if (CollectiveLog.keepsEntries()) {
+        if (context.collectiveLogs().keepsEntries()) {
             takeSnapshot();
             long logged = 0;
             for (byte[] b : snapshot) {
                 logged += b.length;
             }
-            CollectiveLog.of(comm.commId()).log(sequence, this::replayOn, logged);
+            context.collectiveLogs().of(comm.commId()).log(sequence, this::replayOn, logged);
         }
         TwinLink twin = comm.twin();
         launch(comm, twin == null ? -1 : twin.nextTag());
@@ -144,7 +144,7 @@ public final class CollectiveOp extends NativeOp {
     }
 
     private CollectiveOp copyFor(CommStructure now, boolean asReplay) {
-        CollectiveOp next = new CollectiveOp(pool);
+        CollectiveOp next = new CollectiveOp(context);
         next.staged.addAll(restage());
         next.comm = now;
         next.sequence = sequence;
@@ -181,10 +181,10 @@ public final class CollectiveOp extends NativeOp {
     @Override
     protected NativeOp reissue() {
         if (comm == null) {
-            throw new UnsupportedOperationException("a communicator was being created when a process failed");
+            throw new MpiError(MpiError.ERR_OTHER, "a communicator was being created when a process failed");
         }
         CommStructure now = comm.current();
-        CollectiveLog.of(comm.commId()).replayBefore(sequence, now);
+        context.collectiveLogs().of(comm.commId()).replayBefore(sequence, now);
         boolean promoted = followingTwin() && (now.twin() == null || !now.twin().follows());
         if (promoted && asComputational != null) {
             restage();
@@ -205,7 +205,7 @@ public final class CollectiveOp extends NativeOp {
     @Override
     protected void onComplete() {
         if (comm != null) {
-            CollectiveLog.of(comm.commId()).completed(sequence);
+            context.collectiveLogs().of(comm.commId()).completed(sequence);
         }
         if (finish != null) {
             finish.run();

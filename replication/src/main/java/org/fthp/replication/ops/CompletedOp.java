@@ -1,16 +1,14 @@
 package org.fthp.replication.ops;
 
-import org.fthp.replication.staging.StagingPool;
-
 /** An operation that was complete when it was made (e.g. a communicator duplicated eagerly). */
 public final class CompletedOp extends NativeOp {
 
-    private CompletedOp(StagingPool pool) {
-        super(pool);
+    private CompletedOp(OpContext context) {
+        super(context);
     }
 
-    public static CompletedOp create(StagingPool pool) {
-        CompletedOp op = new CompletedOp(pool);
+    public static CompletedOp create(OpContext context) {
+        CompletedOp op = new CompletedOp(context);
         op.completeLocally();
         return op;
     }

@@ -3,18 +3,17 @@ package org.fthp.replication.ops;
 import java.lang.foreign.ValueLayout;
 
 import org.fthp.empi.Empi;
-import org.fthp.replication.staging.StagingPool;
 
 /** A small message of the facade's own bookkeeping (an acknowledgement) to a native rank. */
 public final class ControlSend extends NativeOp {
 
-    private ControlSend(StagingPool pool) {
-        super(pool, 16);
+    private ControlSend(OpContext context) {
+        super(context, 16);
     }
 
     /** Sends {@code (a, b, c)} as 16 bytes with {@code tag} on {@code comm}. */
-    public static ControlSend send(StagingPool pool, long comm, int nativeRank, int tag, int a, int b, long c) {
-        ControlSend op = new ControlSend(pool);
+    public static ControlSend send(OpContext context, long comm, int nativeRank, int tag, int a, int b, long c) {
+        ControlSend op = new ControlSend(context);
         op.staging().set(ValueLayout.JAVA_INT, 0, a);
         op.staging().set(ValueLayout.JAVA_INT, 4, b);
         op.staging().set(ValueLayout.JAVA_LONG, 8, c);

@@ -3,9 +3,8 @@ package org.fthp.replication.ops;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
-import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.structure.CommStructure;
-import org.fthp.replication.structure.TwinLink;
+import org.fthp.replication.twins.TwinLink;
 
 /**
  * A timing-dependent outcome (a test's flag, the index waitAny chose, the
@@ -23,8 +22,8 @@ public final class DecisionOp extends NativeOp {
     /** A replica promoted before its twin's decision came: nobody will decide for it. */
     private boolean orphaned;
 
-    private DecisionOp(StagingPool pool, int length, CommStructure comm, boolean receiving, int tag) {
-        super(pool, 8L * Math.max(1, length));
+    private DecisionOp(OpContext context, int length, CommStructure comm, boolean receiving, int tag) {
+        super(context, 8L * Math.max(1, length));
         this.length = length;
         this.comm = comm;
         this.receiving = receiving;
@@ -32,9 +31,9 @@ public final class DecisionOp extends NativeOp {
     }
 
     /** Sends {@code values} to the twin; the caller progresses the operation until it completes. */
-    public static DecisionOp send(StagingPool pool, CommStructure comm, int tag, long... values) {
+    public static DecisionOp send(OpContext context, CommStructure comm, int tag, long... values) {
         TwinLink twin = comm.twin();
-        DecisionOp op = new DecisionOp(pool, values.length, comm, false, tag);
+        DecisionOp op = new DecisionOp(context, values.length, comm, false, tag);
         MemorySegment data = op.staging().asSlice(0, 8L * values.length);
         MemorySegment.copy(values, 0, data, ValueLayout.JAVA_LONG, 0, values.length);
         twin.forwarded(tag, data);
@@ -43,17 +42,17 @@ public final class DecisionOp extends NativeOp {
     }
 
     /** Sends a logged decision again, after a repair, to a twin that had not received it. */
-    public static DecisionOp resend(StagingPool pool, CommStructure comm, int tag, byte[] data) {
+    public static DecisionOp resend(OpContext context, CommStructure comm, int tag, byte[] data) {
         TwinLink twin = comm.twin();
-        DecisionOp op = new DecisionOp(pool, (data.length + 7) / 8, comm, false, tag);
+        DecisionOp op = new DecisionOp(context, (data.length + 7) / 8, comm, false, tag);
         MemorySegment.copy(data, 0, op.staging(), ValueLayout.JAVA_BYTE, 0, data.length);
         twin.isend(op.staging().asSlice(0, data.length), tag, op.requestSlot());
         return op;
     }
 
     /** Receives up to {@code maxLength} longs from the twin. */
-    public static DecisionOp receive(StagingPool pool, CommStructure comm, int tag, int maxLength) {
-        DecisionOp op = new DecisionOp(pool, maxLength, comm, true, tag);
+    public static DecisionOp receive(OpContext context, CommStructure comm, int tag, int maxLength) {
+        DecisionOp op = new DecisionOp(context, maxLength, comm, true, tag);
         TwinLink twin = comm.twin();
         twin.irecv(op.staging().asSlice(0, 8L * maxLength), tag, op.requestSlot());
         return op;
@@ -87,7 +86,7 @@ public final class DecisionOp extends NativeOp {
             orphaned = true;
             return null;
         }
-        return receive(pool, now, tag, length);
+        return receive(context, now, tag, length);
     }
 
     @Override
@@ -98,7 +97,7 @@ public final class DecisionOp extends NativeOp {
         values = new long[length];
         MemorySegment.copy(staging(), ValueLayout.JAVA_LONG, 0, values, 0, length);
         if (receiving) {
-            comm.twin().received(tag);
+            context.twinReceived(comm.twin().commId(), comm.twin().received(tag));
         }
     }
 

@@ -10,13 +10,13 @@ package org.fthp.replication.ops;
  */
 public final class InFlight {
 
-    private static NativeOp oldest;
-    private static NativeOp newest;
-    private static boolean repairing;
+    private NativeOp oldest;
+    private NativeOp newest;
+    private boolean repairing;
 
-    private InFlight() {}
+    InFlight() {}
 
-    static void add(NativeOp op) {
+    void add(NativeOp op) {
         op.older = newest;
         op.newer = null;
         if (newest != null) {
@@ -27,7 +27,7 @@ public final class InFlight {
         newest = op;
     }
 
-    static void remove(NativeOp op) {
+    void remove(NativeOp op) {
         if (op.older == null && op.newer == null && oldest != op) {
             return;
         }
@@ -50,7 +50,7 @@ public final class InFlight {
      * first. Replacements started meanwhile join the list after them and are
      * not visited again.
      */
-    public static void reissueAll() {
+    public void reissueAll() {
         NativeOp last = newest;
         NativeOp op = oldest;
         while (op != null) {
@@ -65,16 +65,16 @@ public final class InFlight {
      * communicators, resends) are simply dropped if a newer failure
      * interrupts it, since the next attempt starts over.
      */
-    public static void repairing(boolean on) {
+    public void repairing(boolean on) {
         repairing = on;
     }
 
-    static boolean repairing() {
+    boolean repairing() {
         return repairing;
     }
 
     /** Settles every operation that only waits to hand its outcome to the replica (see {@link NativeOp}). */
-    public static void settleForwarding() {
+    public void settleForwarding() {
         NativeOp op = oldest;
         while (op != null) {
             NativeOp next = op.newer;
@@ -84,7 +84,7 @@ public final class InFlight {
     }
 
     /** How many operations are in flight (for tests and statistics). */
-    public static int count() {
+    public int count() {
         int n = 0;
         for (NativeOp op = oldest; op != null; op = op.newer) {
             n++;

@@ -7,7 +7,7 @@ import org.fthp.empi.Empi;
 import org.fthp.replication.staging.OpBlock;
 import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.structure.CommStructure;
-import org.fthp.replication.structure.TwinLink;
+import org.fthp.replication.twins.TwinLink;
 
 /**
  * One native nonblocking operation in flight, progressed only by
@@ -20,6 +20,7 @@ import org.fthp.replication.structure.TwinLink;
  */
 public abstract class NativeOp {
 
+    protected final OpContext context;
     protected final StagingPool pool;
     private final OpBlock block;
     private final MemorySegment staging;
@@ -45,9 +46,9 @@ public abstract class NativeOp {
      * since that repair plans its own. A replacement for an operation of the
      * program is not one of these: it must carry on through every later repair.
      */
-    private boolean bornInRepair = InFlight.repairing();
+    private boolean bornInRepair;
 
-    /** Where the operation stands with the process's twin (DESIGN §7). */
+    /** Where the operation stands with the process's twin (docs/DESIGN.md §7). */
     private enum TwinStep {
         NONE,
         /** Decides: once done, its outcome goes to the replica before it completes. */
@@ -58,17 +59,19 @@ public abstract class NativeOp {
         FOLLOWING
     }
 
-    protected NativeOp(StagingPool pool) {
-        this(pool, 0);
+    protected NativeOp(OpContext context) {
+        this(context, 0);
     }
 
     /** An operation with {@code stagingBytes} of staging memory next to its control part. */
-    protected NativeOp(StagingPool pool, long stagingBytes) {
-        this.pool = pool;
+    protected NativeOp(OpContext context, long stagingBytes) {
+        this.context = context;
+        this.pool = context.pool();
+        this.bornInRepair = context.inFlight().repairing();
         this.block = pool.acquireBlock(stagingBytes);
         this.staging = stagingBytes == 0 ? null : block.staging();
         // the request slots are written by the native call that starts the operation
-        InFlight.add(this);
+        context.inFlight().add(this);
     }
 
     /** The staging bytes reserved at construction (null if none); may be longer than asked for. */
@@ -132,7 +135,7 @@ public abstract class NativeOp {
             switch (twinStep) {
                 case FOLLOWING -> {
                     twinStep = TwinStep.NONE;
-                    twin.received(twinTag);
+                    context.twinReceived(twin.commId(), twin.received(twinTag));
                     again = afterTwin();
                 }
                 case FORWARDING -> again = false;
@@ -182,7 +185,7 @@ public abstract class NativeOp {
 
     private void finish() {
         complete = true;
-        InFlight.remove(this);
+        context.inFlight().remove(this);
         releaseBuffers();
         pool.release(block);
     }
@@ -204,7 +207,7 @@ public abstract class NativeOp {
      */
     public final void abandon() {
         if (!complete && successor == null) {
-            InFlight.remove(this);
+            context.inFlight().remove(this);
             complete = true;
         }
     }
@@ -220,7 +223,7 @@ public abstract class NativeOp {
         if (complete || successor != null || standsThroughRepair()) {
             return;
         }
-        InFlight.remove(this);
+        context.inFlight().remove(this);
         if (bornInRepair) {
             complete = true;
             return;
@@ -251,7 +254,7 @@ public abstract class NativeOp {
         if (complete || successor != null || twinStep != TwinStep.FORWARDING || standsThroughRepair()) {
             return;
         }
-        InFlight.remove(this);
+        context.inFlight().remove(this);
         complete = true;
         onComplete();
     }

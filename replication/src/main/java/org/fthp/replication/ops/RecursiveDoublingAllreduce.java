@@ -4,9 +4,8 @@ import java.lang.foreign.MemorySegment;
 
 import org.fthp.empi.Empi;
 import org.fthp.replication.staging.HeapCopy;
-import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.structure.CommStructure;
-import org.fthp.replication.structure.TwinLink;
+import org.fthp.replication.twins.TwinLink;
 
 /**
  * Allreduce of a small vector by recursive doubling over point-to-point
@@ -52,21 +51,22 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
      * {@link #result()} once every rank's has been combined. The allreduce is
      * collective number {@code sequence} of its communicator.
      */
-    public RecursiveDoublingAllreduce(StagingPool pool, CommStructure comm, int bytes, long sequence,
+    public RecursiveDoublingAllreduce(OpContext context, CommStructure comm, int bytes, long sequence,
                                       Combiner combiner, java.util.function.Consumer<RecursiveDoublingAllreduce> pack,
                                       java.util.function.Consumer<RecursiveDoublingAllreduce> finish) {
-        this(pool, comm, bytes, sequence, combiner, pack, finish, null, comm.twin() == null ? -1 : comm.twin().nextTag());
+        this(context, comm, bytes, sequence, combiner, pack, finish, null,
+                comm.twin() == null ? -1 : comm.twin().nextTag());
     }
 
     /**
      * @param input   the contribution as it was first packed (a repeat after a failure), or null
      * @param twinTag the decision number under which the result goes to the replica, or -1
      */
-    private RecursiveDoublingAllreduce(StagingPool pool, CommStructure comm, int bytes, long sequence,
+    private RecursiveDoublingAllreduce(OpContext context, CommStructure comm, int bytes, long sequence,
                                        Combiner combiner, java.util.function.Consumer<RecursiveDoublingAllreduce> pack,
                                        java.util.function.Consumer<RecursiveDoublingAllreduce> finish, byte[] input,
                                        int twinTag) {
-        super(pool, 2L * Math.max(bytes, 1));
+        super(context, 2L * Math.max(bytes, 1));
         this.comm = comm;
         this.combiner = combiner;
         this.bytes = bytes;
@@ -88,9 +88,9 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
         }
         if (input == null) {
             pack.accept(this);
-            if (CollectiveLog.keepsEntries()) {
+            if (context.collectiveLogs().keepsEntries()) {
                 this.input = HeapCopy.of(acc, bytes);
-                CollectiveLog.of(comm.commId()).log(sequence, this::replayOn, bytes);
+                context.collectiveLogs().of(comm.commId()).log(sequence, this::replayOn, bytes);
             } else {
                 this.input = null;   // never repeated: without replicas a failure ends the job
             }
@@ -110,17 +110,17 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
 
     /** The same allreduce with the same contribution on a repaired communicator, for members that missed it. */
     private NativeOp replayOn(CommStructure now) {
-        return new RecursiveDoublingAllreduce(pool, now, bytes, sequence, combiner, null, null, input, -1);
+        return new RecursiveDoublingAllreduce(context, now, bytes, sequence, combiner, null, null, input, -1);
     }
 
     /**
      * A replica promoted before its twin's result came runs the allreduce
      * itself: collective {@code sequence}, with the contribution it packed.
      */
-    public static NativeOp promoted(StagingPool pool, CommStructure now, int bytes, long sequence, Combiner combiner,
+    public static NativeOp promoted(OpContext context, CommStructure now, int bytes, long sequence, Combiner combiner,
                                     byte[] input, java.util.function.Consumer<RecursiveDoublingAllreduce> finish) {
-        CollectiveLog.of(now.commId()).replayBefore(sequence, now);
-        return new RecursiveDoublingAllreduce(pool, now, bytes, sequence, combiner, null, finish, input, -1);
+        context.collectiveLogs().of(now.commId()).replayBefore(sequence, now);
+        return new RecursiveDoublingAllreduce(context, now, bytes, sequence, combiner, null, finish, input, -1);
     }
 
     /** Where the caller packs this rank's contribution. */
@@ -236,14 +236,14 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
     @Override
     protected NativeOp reissue() {
         CommStructure now = comm.current();
-        CollectiveLog.of(comm.commId()).replayBefore(sequence, now);
-        return new RecursiveDoublingAllreduce(pool, now, bytes, sequence, combiner, null, finish, input,
+        context.collectiveLogs().of(comm.commId()).replayBefore(sequence, now);
+        return new RecursiveDoublingAllreduce(context, now, bytes, sequence, combiner, null, finish, input,
                 now.twin() == null ? -1 : twinTag());
     }
 
     @Override
     protected void onComplete() {
-        CollectiveLog.of(comm.commId()).completed(sequence);
+        context.collectiveLogs().of(comm.commId()).completed(sequence);
         if (finish != null) {
             finish.accept(this);
         }

@@ -9,13 +9,13 @@ import org.fthp.msglog.MessageHeader;
 import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
+import org.fthp.replication.error.MpiError;
 import org.fthp.replication.log.MessageRecords;
-import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.structure.ArrivedMessages;
 import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.Endpoint;
-import org.fthp.replication.structure.TwinLink;
+import org.fthp.replication.twins.TwinLink;
 
 /**
  * A point-to-point receive. The first native step receives into staging: a
@@ -63,9 +63,9 @@ public final class RecvOp extends NativeOp {
     /** Received through a matched probe's handle: the message cannot be asked for again. */
     private boolean matchedProbe;
 
-    private RecvOp(StagingPool pool, MessageRecords records, CommStructure comm, Channel channel, UserBuffer buf,
+    private RecvOp(OpContext context, MessageRecords records, CommStructure comm, Channel channel, UserBuffer buf,
                    long startByte, int count, TypeLayout type, int capacity, boolean decides) {
-        super(pool, capacity == 0 ? 0 : capacity + (decides ? DECISION_BYTES : 0));
+        super(context, capacity == 0 ? 0 : capacity + (decides ? DECISION_BYTES : 0));
         this.staging = staging();
         this.records = records;
         this.comm = comm;
@@ -77,27 +77,27 @@ public final class RecvOp extends NativeOp {
         this.capacity = capacity;
     }
 
-    public static RecvOp post(StagingPool pool, MessageRecords records, CommStructure comm, Channel channel,
+    public static RecvOp post(OpContext context, MessageRecords records, CommStructure comm, Channel channel,
                               UserBuffer buf, long startByte, int count, TypeLayout type, int source, int tag,
                               int procNull, int anySource) {
         if (source == procNull) {
-            RecvOp op = new RecvOp(pool, records, comm, channel, buf, startByte, count, type, 0, false);
+            RecvOp op = new RecvOp(context, records, comm, channel, buf, startByte, count, type, 0, false);
             op.result(procNull, Empi.ANY_TAG, 0);
             op.completeLocally();
             return op;
         }
         TwinLink twin = source == anySource ? comm.twin() : null;
-        return post(pool, records, comm, channel, buf, startByte, count, type, source, tag, procNull, anySource,
+        return post(context, records, comm, channel, buf, startByte, count, type, source, tag, procNull, anySource,
                 twin == null ? -1 : twin.nextTag());
     }
 
     /** Posts a receive whose twin decision (for a wildcard source) has number {@code twinTag}. */
-    private static RecvOp post(StagingPool pool, MessageRecords records, CommStructure comm, Channel channel,
+    private static RecvOp post(OpContext context, MessageRecords records, CommStructure comm, Channel channel,
                                UserBuffer buf, long startByte, int count, TypeLayout type, int source, int tag,
                                int procNull, int anySource, int twinTag) {
         int capacity = capacity(count, type);
         TwinLink twin = source == anySource ? comm.twin() : null;
-        RecvOp op = new RecvOp(pool, records, comm, channel, buf, startByte, count, type, capacity, twin != null);
+        RecvOp op = new RecvOp(context, records, comm, channel, buf, startByte, count, type, capacity, twin != null);
         op.remember(source, tag, anySource, procNull);
         if (twin != null && twin.follows()) {
             op.followTwin(twin, twinTag, op.decision());
@@ -131,19 +131,19 @@ public final class RecvOp extends NativeOp {
     @Override
     protected NativeOp reissue() {
         if (matchedProbe) {
-            throw new IllegalStateException("a message matched by MPI_Mprobe was pending when a process failed; "
+            throw new MpiError(MpiError.ERR_INTERN, "a message matched by MPI_Mprobe was pending when a process failed; "
                     + "its receive cannot be repeated");
         }
         CommStructure now = comm.current();
         if (decided) {
             MemorySegment d = decision();
-            RecvOp op = new RecvOp(pool, records, now, channel, buf, startByte, count, type, capacity, true);
+            RecvOp op = new RecvOp(context, records, now, channel, buf, startByte, count, type, capacity, true);
             op.remember(d.get(ValueLayout.JAVA_INT, 0), d.get(ValueLayout.JAVA_INT, 4), anySource, procNull);
             op.start(op.postedSource, op.postedTag, anySource);
             return op;
         }
         // a wildcard receive keeps its decision number: the twin (if it survived) uses the same one
-        return post(pool, records, now, channel, buf, startByte, count, type, postedSource, postedTag, procNull,
+        return post(context, records, now, channel, buf, startByte, count, type, postedSource, postedTag, procNull,
                 anySource, twinTag());
     }
 
@@ -162,19 +162,19 @@ public final class RecvOp extends NativeOp {
     }
 
     /** Receives a message already matched by a matched probe. */
-    public static RecvOp matched(StagingPool pool, MessageRecords records, CommStructure comm, UserBuffer buf,
+    public static RecvOp matched(OpContext context, MessageRecords records, CommStructure comm, UserBuffer buf,
                                  long startByte, int count, TypeLayout type, MemorySegment messageHandle) {
         int capacity = capacity(count, type);
-        RecvOp op = new RecvOp(pool, records, comm, Channel.USER, buf, startByte, count, type, capacity, false);
+        RecvOp op = new RecvOp(context, records, comm, Channel.USER, buf, startByte, count, type, capacity, false);
         op.matchedProbe = true;
         Empi.imrecv(op.staging, capacity, Empi.BYTE, messageHandle, op.requestSlot());
         return op;
     }
 
     /** Completes a header-only message a probe already took out of the native library. */
-    public static RecvOp arrived(StagingPool pool, MessageRecords records, CommStructure comm, UserBuffer buf,
+    public static RecvOp arrived(OpContext context, MessageRecords records, CommStructure comm, UserBuffer buf,
                                  long startByte, int count, TypeLayout type, ArrivedMessages.Arrival arrival) {
-        RecvOp op = new RecvOp(pool, records, comm, Channel.USER, buf, startByte, count, type, capacity(count, type),
+        RecvOp op = new RecvOp(context, records, comm, Channel.USER, buf, startByte, count, type, capacity(count, type),
                 false);
         op.remember(arrival.source(), arrival.tag(), Empi.ANY_SOURCE, Empi.PROC_NULL);
         op.takeArrival(arrival);
@@ -275,7 +275,7 @@ public final class RecvOp extends NativeOp {
                     + (capacity - MessageHeader.BYTES), TRUNCATE, TRUNCATE);
         }
         if (payload < 0 || payload > capacity - MessageHeader.BYTES) {
-            throw new IllegalStateException("message with a corrupt FTHP header on communicator " + comm.commId()
+            throw new MpiError(MpiError.ERR_INTERN, "message with a corrupt FTHP header on communicator " + comm.commId()
                     + ": was it sent by a program outside FTHP-J?");
         }
         if (!payloadInPlace) {
@@ -298,7 +298,7 @@ public final class RecvOp extends NativeOp {
     private static int capacity(int count, TypeLayout type) {
         long bytes = MessageHeader.BYTES + count * type.size();
         if (bytes > Integer.MAX_VALUE - DECISION_BYTES) {
-            throw new IllegalArgumentException("receive of " + bytes + " bytes is larger than 2 GiB");
+            throw new MpiError(MpiError.ERR_ARG, "receive of " + bytes + " bytes is larger than 2 GiB");
         }
         return (int) bytes;
     }

@@ -8,8 +8,8 @@ import org.fthp.msglog.SendLog;
 import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
+import org.fthp.replication.error.MpiError;
 import org.fthp.replication.log.MessageRecords;
-import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.Endpoint;
@@ -17,7 +17,7 @@ import org.fthp.replication.structure.Endpoint;
 /**
  * One native message of a point-to-point send: header and packed data in one
  * staging segment, sent with the user's tag to one copy of the destination.
- * {@link #post} sends a message to every copy that must get it (DESIGN §6)
+ * {@link #post} sends a message to every copy that must get it (docs/DESIGN.md §6)
  * and logs it.
  */
 public final class SendOp extends NativeOp {
@@ -34,11 +34,11 @@ public final class SendOp extends NativeOp {
      * A replica whose destination has no replica sends nothing: the
      * computational copy does, and the replica only logs (it may be promoted).
      */
-    public static NativeOp[] post(StagingPool pool, MessageRecords records, CommStructure comm, Channel channel,
+    public static NativeOp[] post(OpContext context, MessageRecords records, CommStructure comm, Channel channel,
                                   UserBuffer buf, long startByte, int count, TypeLayout type, int dest, int tag,
                                   Mode mode, int procNull) {
         if (dest == procNull) {
-            return new NativeOp[] {CompletedOp.create(pool)};
+            return new NativeOp[] {CompletedOp.create(context)};
         }
         long sendId = comm.sendIds().next(dest);
         Endpoint primary = comm.sendPrimary(dest);
@@ -46,11 +46,12 @@ public final class SendOp extends NativeOp {
         SendLog log = records.sendLog();
         if (primary == null) {
             if (log != null) {
-                SendOp staged = new SendOp(pool, comm, null, channel, buf, startByte, count, type, sendId, tag, mode);
+                SendOp staged = new SendOp(context, comm, null, channel, buf, startByte, count, type, sendId, tag,
+                        mode);
                 log.record(comm.commId(), dest, sendId, tag, staged.header, staged.payload);
                 staged.completeLocally();
             }
-            return new NativeOp[] {CompletedOp.create(pool)};
+            return new NativeOp[] {CompletedOp.create(context)};
         }
         if (comm.alreadyHas(dest, false, sendId)) {
             primary = null;   // that copy got this message from our twin, before a repair
@@ -58,7 +59,7 @@ public final class SendOp extends NativeOp {
         if (extra != null && comm.alreadyHas(dest, true, sendId)) {
             extra = null;
         }
-        SendOp first = new SendOp(pool, comm, primary, channel, buf, startByte, count, type, sendId, tag, mode);
+        SendOp first = new SendOp(context, comm, primary, channel, buf, startByte, count, type, sendId, tag, mode);
         long bytes = MessageHeader.BYTES + first.payload.byteSize();
         if (log != null) {
             log.record(comm.commId(), dest, sendId, tag, first.header, first.payload);
@@ -73,23 +74,23 @@ public final class SendOp extends NativeOp {
         }
         records.sent(bytes);
         return new NativeOp[] {first,
-                new SendOp(pool, comm, extra, channel, buf, startByte, count, type, sendId, tag, mode)};
+                new SendOp(context, comm, extra, channel, buf, startByte, count, type, sendId, tag, mode)};
     }
 
     /**
      * Sends a logged message again, to a copy that lacks it after a repair:
      * the same bytes, tag and channel, its payload apart if it was large.
      */
-    public static NativeOp resend(StagingPool pool, CommStructure comm, Endpoint to, SendLog.Entry entry) {
-        return new Resend(pool, comm, to, entry);
+    public static NativeOp resend(OpContext context, CommStructure comm, Endpoint to, SendLog.Entry entry) {
+        return new Resend(context, comm, to, entry);
     }
 
     /** A logged message on its way again; the log keeps its bytes until it is trimmed. */
     private static final class Resend extends NativeOp {
         private final CommStructure comm;
 
-        Resend(StagingPool pool, CommStructure comm, Endpoint to, SendLog.Entry entry) {
-            super(pool, entry.message().byteSize());
+        Resend(OpContext context, CommStructure comm, Endpoint to, SendLog.Entry entry) {
+            super(context, entry.message().byteSize());
             this.comm = comm;
             // a copy: acknowledgements may trim the entry, and its memory is reused, before this completes
             MemorySegment message = staging().asSlice(0, entry.message().byteSize());
@@ -128,13 +129,13 @@ public final class SendOp extends NativeOp {
     }
 
     /** Stages one message and, unless {@code to} is null (log only), starts sending it. */
-    private SendOp(StagingPool pool, CommStructure comm, Endpoint to, Channel channel, UserBuffer buf, long startByte,
+    private SendOp(OpContext context, CommStructure comm, Endpoint to, Channel channel, UserBuffer buf, long startByte,
                    int count, TypeLayout type, long sendId, int tag, Mode mode) {
-        super(pool, stagingBytes(buf, count, type));
+        super(context, stagingBytes(buf, count, type));
         this.comm = comm;
         long payloadBytes = count * type.size();
         if (MessageHeader.BYTES + payloadBytes > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("message of " + payloadBytes + " bytes is larger than 2 GiB");
+            throw new MpiError(MpiError.ERR_ARG, "message of " + payloadBytes + " bytes is larger than 2 GiB");
         }
         MemorySegment staging = staging();
         boolean rendezvous = payloadBytes >= Rendezvous.THRESHOLD_BYTES;

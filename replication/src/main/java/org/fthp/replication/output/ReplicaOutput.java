@@ -22,21 +22,26 @@ public final class ReplicaOutput {
     /** How far behind its twin a replica's output may be and still be printed exactly. */
     private static final int RING_BYTES = Integer.getInteger("fthp.output.ringBytes", 4 << 20);
 
-    private static RankOutputFiles files;
-    private static Ring out;
-    private static Ring err;
+    private final RankOutputFiles files;
+    /** A replica's rings while its twin lives; null on a computational copy and once promoted. */
+    private Ring out;
+    private Ring err;
 
-    private ReplicaOutput() {}
+    private ReplicaOutput(RankOutputFiles files, Ring out, Ring err) {
+        this.files = files;
+        this.out = out;
+        this.err = err;
+    }
 
     /**
      * A computational copy of a replicated rank: write to the rank's files,
      * where its replica can see how far it got. Fails rather than print
      * elsewhere: the replica would then reprint everything at a promotion.
      */
-    public static void installComputational(int logicalRank) throws IOException {
-        files = RankOutputFiles.of(logicalRank);
+    public static ReplicaOutput installComputational(int logicalRank) throws IOException {
+        RankOutputFiles files = RankOutputFiles.of(logicalRank);
         if (files == null) {
-            return;
+            return new ReplicaOutput(null, null, null);
         }
         OutputStream stdout = files.append(RankOutputFiles.STDOUT);
         OutputStream stderr;
@@ -48,22 +53,25 @@ public final class ReplicaOutput {
         }
         System.setOut(lineFlushed(stdout));
         System.setErr(lineFlushed(stderr));
+        return new ReplicaOutput(files, null, null);
     }
 
-    public static void install(int logicalRank, boolean show) throws IOException {
-        files = RankOutputFiles.of(logicalRank);
+    /** A replica: its output goes to rings (shown with a prefix if {@code show}) while its twin lives. */
+    public static ReplicaOutput install(int logicalRank, boolean show) throws IOException {
+        RankOutputFiles files = RankOutputFiles.of(logicalRank);
         byte[] prefix = ("[replica " + logicalRank + "] ").getBytes(StandardCharsets.UTF_8);
-        out = new Ring(show ? new LinePrefixer(new FileOutputStream(FileDescriptor.out), prefix) : null);
-        err = new Ring(show ? new LinePrefixer(new FileOutputStream(FileDescriptor.err), prefix) : null);
+        Ring out = new Ring(show ? new LinePrefixer(new FileOutputStream(FileDescriptor.out), prefix) : null);
+        Ring err = new Ring(show ? new LinePrefixer(new FileOutputStream(FileDescriptor.err), prefix) : null);
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new ReplicaOutput(files, out, err);
     }
 
     /**
      * The replica's twin died and it computes now: what it prints is the
      * rank's output, from the byte its twin reached.
      */
-    public static void promote() {
+    public void promote() {
         if (out == null) {
             return;
         }
@@ -85,7 +93,7 @@ public final class ReplicaOutput {
      * closes or the launcher reaps it, after its last write), so the file's
      * length no longer moves.
      */
-    private static PrintStream takeOver(Ring mine, FileDescriptor fd, int stream) {
+    private PrintStream takeOver(Ring mine, FileDescriptor fd, int stream) {
         synchronized (mine) {
             OutputStream sink = null;
             long twin = mine.written;

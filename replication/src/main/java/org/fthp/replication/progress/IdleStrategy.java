@@ -1,53 +1,25 @@
 package org.fthp.replication.progress;
 
-import java.util.concurrent.locks.LockSupport;
-
 /**
- * What a progress loop does between two fruitless polls: spin briefly, then
- * yield for a while, and only then park with growing pauses (after Agrona's
- * BackoffIdleStrategy, with a time bound on the yielding phase).
- *
- * <p>Replicated runs put more processes than cores on a machine; a loop that
- * only spins would starve the very peer it waits for, hence the yields. But
- * the native library advances a nonblocking collective only inside this
- * process's own test calls, and a parked thread sleeps at least the kernel's
- * timer slack (about 50 µs), so parking early stalls every peer waiting on
- * this one: parking starts only after {@code fthp.idle.yieldMicros} of waiting.
+ * What a wait does between two turns of the duty cycle (after Agrona's
+ * {@code IdleStrategy}): a turn that did work resets it, a fruitless one
+ * idles a little longer. Each wait has its own instance: the strategies keep
+ * how long the wait has gone fruitless.
  */
-public final class IdleStrategy {
+public interface IdleStrategy {
 
-    private static final int SPINS = Integer.getInteger("fthp.idle.spins", 100);
-    private static final long YIELD_NS = Long.getLong("fthp.idle.yieldMicros", 2_000) * 1_000;
-    private static final long MIN_PARK_NS = 1_000;
-    private static final long MAX_PARK_NS = Long.getLong("fthp.idle.maxParkMicros", 500) * 1_000;
-
-    private int spins;
-    private long yieldingSince;
-    private long parkNs;
-
-    /** Called after a poll that made progress. */
-    public void reset() {
-        spins = 0;
-        yieldingSince = 0;
-        parkNs = MIN_PARK_NS;
+    /** Called after a turn that did {@code workCount} units of work: idles only if it did none. */
+    default void idle(int workCount) {
+        if (workCount > 0) {
+            reset();
+        } else {
+            idle();
+        }
     }
 
-    /** Called after a poll that found nothing to do. */
-    public void idle() {
-        if (spins < SPINS) {
-            spins++;
-            Thread.onSpinWait();
-            return;
-        }
-        long now = System.nanoTime();
-        if (yieldingSince == 0) {
-            yieldingSince = now;
-        }
-        if (now - yieldingSince < YIELD_NS) {
-            Thread.yield();
-            return;
-        }
-        LockSupport.parkNanos(parkNs);
-        parkNs = Math.min(parkNs << 1, MAX_PARK_NS);
-    }
+    /** Called after a turn that found nothing to do. */
+    void idle();
+
+    /** Called before a wait starts, and after a turn that made progress. */
+    void reset();
 }

@@ -10,7 +10,7 @@ import org.fthp.replication.structure.ConsumedRecord;
 
 /**
  * What the survivors of a failure tell each other after the new
- * communicators exist (DESIGN §9, step 5): for every message stream a copy
+ * communicators exist (docs/DESIGN.md §9, step 5): for every message stream a copy
  * receives, how far it has consumed, addressed to the copies of the stream's
  * source; and for a replica, which of its twin's decisions it has received.
  * One buffer per destination process, for an alltoallv.

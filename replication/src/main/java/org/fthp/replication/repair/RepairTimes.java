@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How long each repair of this process took, step by step (DESIGN §9), for
+ * How long each repair of this process took, step by step (docs/DESIGN.md §9), for
  * the run's summary and the recovery benchmark. Detection is the time from
  * the coordinator's announcement arriving here to the repair starting (the
  * process may have been computing outside MPI).

@@ -2,7 +2,7 @@ package org.fthp.replication.routing;
 
 /**
  * The native communicator a point-to-point message travels on, among the six
- * of DESIGN §5. Ranks in a {@link Route} are ranks in that
+ * of docs/DESIGN.md §5. Ranks in a {@link Route} are ranks in that
  * communicator (for an intercommunicator: in the remote group).
  */
 public enum Link {

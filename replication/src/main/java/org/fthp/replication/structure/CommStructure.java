@@ -6,10 +6,12 @@ import org.fthp.msglog.SendSequence;
 import org.fthp.replication.routing.ReplicaLayout;
 import org.fthp.replication.routing.Role;
 import org.fthp.replication.routing.Route;
+import org.fthp.replication.twins.TwinLink;
+import org.fthp.replication.twins.TwinRecords;
 
 /**
  * Everything behind one user communicator: its logical membership (what the
- * program sees), the native communicators of DESIGN §5, and the routes
+ * program sees), the native communicators of docs/DESIGN.md §5, and the routes
  * point-to-point messages take between copies (§6), precomputed per peer so
  * a send or receive looks its route up without allocating.
  *
@@ -78,7 +80,7 @@ public final class CommStructure {
             receive[p] = endpoint(members.receiveRoute(u, self, role));
         }
         this.receiveAny = role == Role.CMP ? new Endpoint(natives.cmp(), natives.cmpInternal(), -1) : null;
-        this.twin = natives.twin() == null ? null : new TwinLink(commId, natives.twin(), role, state);
+        this.twin = natives.twin() == null ? null : new TwinLink(commId, natives.twin(), role, state.twinRecords);
     }
 
     private Endpoint endpoint(Route r) {

@@ -1,6 +1,7 @@
 package org.fthp.replication.structure;
 
 import org.fthp.msglog.SendSequence;
+import org.fthp.replication.twins.TwinRecords;
 
 /**
  * What a communicator carries across repairs, whatever native communicators
@@ -13,7 +14,6 @@ final class LogicalState {
     final SendSequence sendIds;
     final TwinRecords twinRecords = new TwinRecords();
     int childSequence;
-    int twinSequence;
 
     LogicalState(int peers) {
         this.sendIds = new SendSequence(peers);

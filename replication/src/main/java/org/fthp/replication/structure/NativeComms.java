@@ -1,7 +1,8 @@
 package org.fthp.replication.structure;
 
+import org.fthp.replication.twins.TwinChannel;
 /**
- * The native communicators behind one user communicator (DESIGN §5), as
+ * The native communicators behind one user communicator (docs/DESIGN.md §5), as
  * handles; 0 where this process is not a member. Each data-carrying one has
  * an internal twin for large payloads and the facade's own messages.
  *

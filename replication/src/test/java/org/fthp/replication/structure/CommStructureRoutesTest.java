@@ -10,6 +10,8 @@ import java.util.List;
 
 import org.fthp.replication.routing.ReplicaLayout;
 import org.fthp.replication.routing.Role;
+import org.fthp.replication.twins.TwinChannel;
+import org.fthp.replication.twins.TwinLink;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -43,7 +43,7 @@ final class Parallel {
 
     /**
      * Wall-clock seconds. MPI.wtime under MPI: the timed-set count is chosen from measured time,
-     * and a replica must see its twin's clock to walk the same path (DESIGN §7).
+     * and a replica must see its twin's clock to walk the same path (docs/DESIGN.md §7).
      */
     double now() {
         if (comm == null) {

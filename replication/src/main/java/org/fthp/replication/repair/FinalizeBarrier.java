@@ -1,12 +1,15 @@
-package mpi;
+package org.fthp.replication.repair;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.progress.BackoffIdleStrategy;
+import org.fthp.replication.progress.DutyCycle;
 import org.fthp.replication.progress.IdleStrategy;
-import org.fthp.replication.repair.ControlExchange;
+import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.tags.InternalTags;
 
 /**
  * MPI_Finalize of a replicated job: nobody enters the native MPI_Finalize
@@ -27,41 +30,48 @@ import org.fthp.replication.repair.ControlExchange;
  * (even in the middle of a repair for a death after the round) leaves too,
  * instead of waiting for the one that left.
  */
-final class FinalizeBarrier {
+public final class FinalizeBarrier {
 
-    /** "Entered Finalize", by epoch: after the repair's agreement (0x4000) and readiness (0x8000) ranges. */
-    private static final int ENTERED_TAG_BASE = 0xC000;
-    private static final int LEFT_TAG = 0xE000;
+    private static final int LEFT_TAG = InternalTags.FINALIZE_LEFT.first();
 
-    private FinalizeBarrier() {}
+    private final Engine engine;
+
+    public FinalizeBarrier(Engine engine) {
+        this.engine = engine;
+    }
 
     /** Returns when this process may enter the native MPI_Finalize. */
-    static void await() {
-        long control = Session.controlComm();
+    public void await() {
+        Repair repair = engine.repair();
+        long control = engine.controlComm();
         // never freed: the LEFT receive and sends stay posted until exit
         Arena arena = Arena.ofShared();
         MemorySegment leftRequest = Empi.allocateHandles(arena, 1);
         MemorySegment leftFlag = arena.allocate(ValueLayout.JAVA_INT);
         MemorySegment leftStatus = arena.allocate(Empi.STATUS_BYTES);
         Empi.irecv(arena.allocate(8), 8, Empi.BYTE, Empi.ANY_SOURCE, LEFT_TAG, control, leftRequest);
-        Repair.releaseWhen(() -> {
+        repair.releaseWhen(() -> {
             Empi.test(leftRequest, leftFlag, leftStatus);
             return leftFlag.get(ValueLayout.JAVA_INT, 0) != 0;
         });
-        IdleStrategy idle = new IdleStrategy();
-        while (!Repair.over()) {
-            long epoch = Repair.appliedEpoch();
-            int[] live = Session.layout().eworld();
-            try (ControlExchange round = new ControlExchange(control, Session.nativeRank(), live,
-                    ENTERED_TAG_BASE + (int) (epoch & 0x1fff), epoch)) {
-                idle.reset();
-                while (!Repair.over() && Repair.appliedEpoch() == epoch) {
-                    Session.progress();
-                    if (round.heardFromAll() && !Repair.pending()) {
-                        tellLeaving(arena, control, live);
-                        return;
+        IdleStrategy idle = new BackoffIdleStrategy();
+        while (!repair.over()) {
+            long epoch = repair.appliedEpoch();
+            int[] live = engine.layout().eworld();
+            boolean[] left = {false};
+            try (ControlExchange round = new ControlExchange(control, engine.nativeRank(), live,
+                    InternalTags.FINALIZE_ENTERED.tag(epoch), epoch)) {
+                // each turn of the duty may repair, which changes the epoch and ends this round
+                DutyCycle.await(() -> {
+                    if (repair.over() || repair.appliedEpoch() != epoch) {
+                        return true;
                     }
-                    idle.idle();
+                    left[0] = round.heardFromAll() && !repair.pending();
+                    return left[0];
+                }, engine::doWork, idle);
+                if (left[0]) {
+                    tellLeaving(arena, control, live);
+                    return;
                 }
             }
             // a repair changed who is live: a new round among them, under the new epoch's tag
@@ -69,11 +79,11 @@ final class FinalizeBarrier {
     }
 
     /** Fire and forget: the receivers may be gone by now, and nothing waits on a send to the dead. */
-    private static void tellLeaving(Arena arena, long control, int[] live) {
+    private void tellLeaving(Arena arena, long control, int[] live) {
         MemorySegment payload = arena.allocate(8);
         MemorySegment requests = Empi.allocateHandles(arena, live.length);
         for (int k = 0; k < live.length; k++) {
-            if (live[k] != Session.nativeRank()) {
+            if (live[k] != engine.nativeRank()) {
                 Empi.isend(payload, 8, Empi.BYTE, live[k], LEFT_TAG, control,
                         requests.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES));
             }

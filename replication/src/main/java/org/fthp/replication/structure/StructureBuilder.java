@@ -1,4 +1,4 @@
-package mpi;
+package org.fthp.replication.structure;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -6,20 +6,21 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.datatype.BaseType;
+import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
-import org.fthp.replication.failure.BlockingCalls;
+import org.fthp.replication.error.MpiError;
 import org.fthp.replication.ops.CollectiveOp;
-import org.fthp.replication.ops.Staged;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.RecvOp;
 import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.ops.Staged;
 import org.fthp.replication.routing.ReplicaLayout;
 import org.fthp.replication.routing.Role;
-import org.fthp.replication.structure.Channel;
-import org.fthp.replication.structure.CommStructure;
-import org.fthp.replication.structure.NativeComms;
-import org.fthp.replication.structure.TwinChannel;
-import org.fthp.replication.structure.TwinSlots;
+import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.tags.InternalTags;
+import org.fthp.replication.twins.TwinChannel;
+import org.fthp.replication.twins.TwinSlots;
 
 /**
  * Builds the structures of communicators from logical membership (COMM_WORLD
@@ -32,7 +33,7 @@ import org.fthp.replication.structure.TwinSlots;
  * both sides; every other communicator's twins exchange their decisions over
  * COMM_WORLD's (TwinChannel), so a program's communicator creation is one
  * sided: a death inside it wedges the copies of one side, and the ranks live
- * on in the other (DESIGN §5 names six communicators per user communicator;
+ * on in the other (docs/DESIGN.md §5 names six communicators per user communicator;
  * this is the deliberate exception). What the members must agree on first
  * (split colours, the remote group of a new intercommunicator) is exchanged
  * with the facade's own collectives, so replicas take it from their twins.
@@ -42,18 +43,19 @@ import org.fthp.replication.structure.TwinSlots;
  * are about to enter, inside a repair (Repair) or while the program creates a
  * communicator (CommCreation), so a failure before it abandons the attempt.
  */
-final class Structures {
+public final class StructureBuilder {
 
-    private static final int TAG_CMP_REP = 101;
-    private static final int TAG_NO_REP = 102;
-    private static final int TAG_INTER = 103;
+    private static final TypeLayout INTS = TypeLayout.primitive(BaseType.INT);
 
+    private final Engine engine;
     /** The twin slices of the live communicators (TwinChannel). */
-    private static final TwinSlots TWIN_SLOTS = new TwinSlots();
+    private final TwinSlots twinSlots = new TwinSlots();
     /** This process's twin channel on the current COMM_WORLD structure, slot 0; null without a twin. */
-    private static TwinChannel worldTwin;
+    private TwinChannel worldTwin;
 
-    private Structures() {}
+    public StructureBuilder(Engine engine) {
+        this.engine = engine;
+    }
 
     // ---- the native communicators of one structure ----
 
@@ -61,57 +63,71 @@ final class Structures {
      * The structure of an intracommunicator of the given COMM_WORLD ranks (in
      * rank order), or null when this process holds no copy of one of them.
      */
-    static CommStructure intra(int id, int[] members) throws MPIException {
-        int slot = indexOf(members, Session.logicalRank()) < 0 ? -1 : takeTwinSlot();
-        return withSlot(slot, () -> CommCreation.attempt(() -> intra(null, id, members, slot)));
+    public CommStructure intra(int id, int[] members) {
+        int slot = indexOf(members, engine.logicalRank()) < 0 ? -1 : takeTwinSlot();
+        return withSlot(slot, () -> engine.creation().attempt(() -> intra(null, id, members, slot)));
     }
 
-    private static CommStructure intra(CommStructure predecessor, int id, int[] members, int twinSlot) {
-        int self = indexOf(members, Session.logicalRank());
+    private CommStructure intra(CommStructure predecessor, int id, int[] members, int twinSlot) {
+        int self = indexOf(members, engine.logicalRank());
         if (self < 0) {
             return null;
         }
         ReplicaLayout layout = memberLayout(members);
         NativeComms natives = natives(id, members, layout, self, -1, twinSlot);
-        return new CommStructure(predecessor, id, self, members, null, Session.role(), layout, self, 0, natives);
+        return new CommStructure(predecessor, id, self, members, null, engine.role(), layout, self, 0, natives);
+    }
+
+    /**
+     * COMM_SELF's structure: like any communicator of one member when this
+     * rank has a replica (its twin must follow its decisions), otherwise on
+     * the native COMM_SELF.
+     */
+    public CommStructure self(int id) {
+        return engine.layout().hasReplica(engine.logicalRank()) ? intra(id, new int[] {engine.logicalRank()})
+                : unreplicatedSelf(null);
+    }
+
+    private CommStructure unreplicatedSelf(CommStructure predecessor) {
+        return new CommStructure(predecessor, Engine.SELF_ID, 0, new int[] {engine.logicalRank()}, null, Role.CMP,
+                ReplicaLayout.ofMembers(new boolean[1]), 0, 0,
+                NativeComms.unreplicated(Empi.COMM_SELF, idup(Empi.COMM_SELF), Empi.COMM_SELF,
+                        new int[] {engine.nativeRank()}));
     }
 
     /**
      * COMM_WORLD's structure: at start its eworld is the native COMM_WORLD
      * (launch layout order); after a repair it is made over the survivors.
      */
-    static CommStructure world(int id) throws MPIException {
+    public CommStructure world(int id) {
         return world(null, id);
     }
 
-    private static CommStructure world(CommStructure predecessor, int id) {
-        int n = Session.layout().size();
+    private CommStructure world(CommStructure predecessor, int id) {
+        int n = engine.layout().size();
         int[] members = new int[n];
         for (int i = 0; i < n; i++) {
             members[i] = i;
         }
-        int self = Session.logicalRank();
+        int self = engine.logicalRank();
         ReplicaLayout layout = memberLayout(members);
         NativeComms natives = natives(id, members, layout, self, -1, predecessor == null ? INITIAL_WORLD : 0);
-        return new CommStructure(predecessor, id, self, members, null, Session.role(), layout, self, 0, natives);
+        return new CommStructure(predecessor, id, self, members, null, engine.role(), layout, self, 0, natives);
     }
 
     /**
      * The same communicator over the native processes of the current
      * (repaired) layout: same members, same numbering carried over.
      */
-    static CommStructure rebuild(CommStructure old) {
+    public CommStructure rebuild(CommStructure old) {
         CommStructure next;
         int slot = old.natives().twin() == null ? -1 : old.natives().twin().slot();
-        if (old.commId() == Session.WORLD_ID) {
+        if (old.commId() == Engine.WORLD_ID) {
             next = world(old, old.commId());
         } else if (old.isInter()) {
             next = inter(old, old.commId(), old.worldRanks(), old.remoteWorldRanks(), old.rank(), slot);
-        } else if (old.commId() == Session.SELF_ID && !Session.layout().hasReplica(Session.logicalRank())) {
-            next = new CommStructure(old, Session.SELF_ID, 0, new int[] {Session.logicalRank()}, null, Role.CMP,
-                    ReplicaLayout.ofMembers(new boolean[1]), 0, 0,
-                    NativeComms.unreplicated(Empi.COMM_SELF, idup(Empi.COMM_SELF), Empi.COMM_SELF,
-                            new int[] {Session.nativeRank()}));
+        } else if (old.commId() == Engine.SELF_ID && !engine.layout().hasReplica(engine.logicalRank())) {
+            next = unreplicatedSelf(old);
         } else {
             next = intra(old, old.commId(), old.worldRanks(), slot);
         }
@@ -125,13 +141,13 @@ final class Structures {
      * collectives run on a native intercommunicator between the two groups'
      * computational copies.
      */
-    static CommStructure inter(int id, int[] localWorld, int[] remoteWorld, int localRank) throws MPIException {
+    public CommStructure inter(int id, int[] localWorld, int[] remoteWorld, int localRank) {
         int slot = takeTwinSlot();
-        return withSlot(slot, () -> CommCreation.attempt(() -> inter(null, id, localWorld, remoteWorld, localRank,
+        return withSlot(slot, () -> engine.creation().attempt(() -> inter(null, id, localWorld, remoteWorld, localRank,
                 slot)));
     }
 
-    private static CommStructure inter(CommStructure predecessor, int id, int[] localWorld, int[] remoteWorld,
+    private CommStructure inter(CommStructure predecessor, int id, int[] localWorld, int[] remoteWorld,
                                        int localRank, int twinSlot) {
         boolean localFirst = Arrays.stream(localWorld).min().getAsInt() < Arrays.stream(remoteWorld).min().getAsInt();
         int[] first = localFirst ? localWorld : remoteWorld;
@@ -142,12 +158,12 @@ final class Structures {
         int self = (localFirst ? 0 : first.length) + localRank;
         ReplicaLayout layout = memberLayout(members);
         NativeComms natives = natives(id, members, layout, self, first.length, twinSlot);
-        return new CommStructure(predecessor, id, localRank, localWorld, remoteWorld, Session.role(), layout, self,
+        return new CommStructure(predecessor, id, localRank, localWorld, remoteWorld, engine.role(), layout, self,
                 localFirst ? first.length : 0, natives);
     }
 
-    private static ReplicaLayout memberLayout(int[] members) {
-        ReplicaLayout world = Session.layout();
+    private ReplicaLayout memberLayout(int[] members) {
+        ReplicaLayout world = engine.layout();
         boolean[] replicated = new boolean[members.length];
         for (int i = 0; i < members.length; i++) {
             replicated[i] = world.hasReplica(members[i]);
@@ -163,26 +179,26 @@ final class Structures {
      * process has no twin (a computational copy without a replica, or a
      * replica promoted after its twin died): it forwards and awaits nothing.
      */
-    private static int takeTwinSlot() throws MPIException {
+    private int takeTwinSlot() {
         if (worldTwin == null) {
             return -1;
         }
         try {
-            return TWIN_SLOTS.take();
+            return twinSlots.take();
         } catch (IllegalStateException e) {
-            throw Errors.error(MPI.ERR_INTERN, e.getMessage());
+            throw new MpiError(MpiError.ERR_INTERN, e.getMessage());
         }
     }
 
     /** Runs a creation that holds {@code slot}; gives the slot back unless a communicator came of it. */
-    private static CommStructure withSlot(int slot, java.util.function.Supplier<CommStructure> creation) {
+    private CommStructure withSlot(int slot, java.util.function.Supplier<CommStructure> creation) {
         CommStructure made = null;
         try {
             made = creation.get();
             return made;
         } finally {
             if (made == null) {
-                TWIN_SLOTS.release(slot);
+                twinSlots.release(slot);
             }
         }
     }
@@ -194,10 +210,10 @@ final class Structures {
      * @param twinSlot   the communicator's twin slot (-1: none); 0 or {@link #INITIAL_WORLD} for COMM_WORLD,
      *                   which makes the eworld and CMP_REP_INTERCOMM the others' twins share
      */
-    private static NativeComms natives(int id, int[] members, ReplicaLayout layout, int self, int firstGroup,
+    private NativeComms natives(int id, int[] members, ReplicaLayout layout, int self, int firstGroup,
                                        int twinSlot) {
-        ReplicaLayout world = Session.layout();
-        Role role = Session.role();
+        ReplicaLayout world = engine.layout();
+        Role role = engine.role();
         boolean isWorld = twinSlot == 0 || twinSlot == INITIAL_WORLD;
         int n = members.length;
         int[] copies = new int[n + layout.replicas()];
@@ -207,13 +223,13 @@ final class Structures {
                 copies[k++] = world.repNative(members[i]);
             }
         }
-        if (CommCreation.active()) {
-            CommCreation.members(copies);
+        if (engine.creation().active()) {
+            engine.creation().members(copies);
             if (layout.replicas() > 0) {
                 // every copy of every member enters the attempt before any says DONE: the calls below are one
                 // sided, and a side that finished while the other had not yet reached this creation would wait
                 // for its DONE while the other, given a failure, waits for it in a repair
-                CommCreation.ready(copies);
+                engine.creation().ready(copies);
             }
         }
         if (layout.replicas() == 0) {
@@ -245,7 +261,7 @@ final class Structures {
         TwinChannel twin;
         if (isWorld) {
             eworld = twinSlot == INITIAL_WORLD ? Empi.COMM_WORLD : createGroup(Empi.COMM_WORLD, copies, id);
-            cmpRep = intercomm(side, eworld, role == Role.CMP ? n : 0, TAG_CMP_REP, copies);
+            cmpRep = intercomm(side, eworld, role == Role.CMP ? n : 0, InternalTags.INTERCOMM_CMP_REP.first(), copies);
             twin = TwinChannel.ofWorld(cmpRep, layout, self, role);
             worldTwin = twin;
         } else {
@@ -273,7 +289,7 @@ final class Structures {
             }
             noRepToRep = intercomm(role == Role.CMP ? cmpNoRep : side, Empi.COMM_WORLD,
                     role == Role.CMP ? world.repNative(members[firstRep]) : world.cmpNative(members[firstNoRep]),
-                    TAG_NO_REP, involved);
+                    InternalTags.INTERCOMM_NO_REP.first(), involved);
             noRepToRepInternal = idup(noRepToRep);
         }
         return role == Role.CMP
@@ -288,18 +304,19 @@ final class Structures {
      * or for an intercommunicator a native intercommunicator between the two
      * groups' computational copies.
      */
-    private static long collectiveOf(long cmp, int self, int firstGroup, int[] cmpNatives) {
+    private long collectiveOf(long cmp, int self, int firstGroup, int[] cmpNatives) {
         if (firstGroup < 0) {
             return cmp;
         }
         int color = self < firstGroup ? 0 : 1;
         long group = split(cmp, color, self, cmpNatives);
-        long inter = intercomm(group, cmp, color == 0 ? firstGroup : 0, TAG_INTER, cmpNatives);
+        long inter = intercomm(group, cmp, color == 0 ? firstGroup : 0, InternalTags.INTERCOMM_COLLECTIVE.first(),
+                cmpNatives);
         free(group);
         return inter;
     }
 
-    private static long createGroup(long parent, int[] nativeRanks, int id) {
+    private long createGroup(long parent, int[] nativeRanks, int id) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment groupOut = Empi.allocateHandles(a, 1);
             Empi.commGroup(parent, groupOut);
@@ -308,12 +325,12 @@ final class Structures {
             Empi.groupIncl(parentGroup, nativeRanks.length, ranks, groupOut);
             long group = Empi.getHandle(groupOut, 0);
             MemorySegment commOut = Empi.allocateHandles(a, 1);
-            boolean watched = Repair.beforeBlockingCall(nativeRanks);
-            BlockingCalls.enter("MPI_Comm_create_group", watched ? null : nativeRanks);
+            boolean watched = engine.repair().beforeBlockingCall(nativeRanks);
+            engine.blockingCalls().enter("MPI_Comm_create_group", watched ? null : nativeRanks);
             try {
                 Empi.commCreateGroup(parent, group, id & 0x3fff, commOut);
             } finally {
-                BlockingCalls.exit();
+                engine.blockingCalls().exit();
             }
             long comm = Empi.getHandle(commOut, 0);
             freeGroup(a, group);
@@ -324,15 +341,15 @@ final class Structures {
     }
 
     /** MPI_Comm_split; 0 for a process that is in no part. {@code involved}: the members' native ranks. */
-    private static long split(long comm, int color, int key, int[] involved) {
+    private long split(long comm, int color, int key, int[] involved) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = Empi.allocateHandles(a, 1);
-            boolean watched = Repair.beforeBlockingCall(involved);
-            BlockingCalls.enter("MPI_Comm_split", watched ? null : involved);
+            boolean watched = engine.repair().beforeBlockingCall(involved);
+            engine.blockingCalls().enter("MPI_Comm_split", watched ? null : involved);
             try {
                 Empi.commSplit(comm, color, key, out);
             } finally {
-                BlockingCalls.exit();
+                engine.blockingCalls().exit();
             }
             long part = Empi.getHandle(out, 0);
             if (part == Empi.COMM_NULL) {
@@ -347,15 +364,15 @@ final class Structures {
      * An intercommunicator from {@code local} (leader: its rank 0) to the group led by {@code remoteLeader} of
      * {@code peer}; {@code involved}: the native ranks of both groups.
      */
-    private static long intercomm(long local, long peer, int remoteLeader, int tag, int[] involved) {
+    private long intercomm(long local, long peer, int remoteLeader, int tag, int[] involved) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = Empi.allocateHandles(a, 1);
-            boolean watched = Repair.beforeBlockingCall(involved);
-            BlockingCalls.enter("MPI_Intercomm_create", watched ? null : involved);
+            boolean watched = engine.repair().beforeBlockingCall(involved);
+            engine.blockingCalls().enter("MPI_Intercomm_create", watched ? null : involved);
             try {
                 Empi.intercommCreate(local, 0, peer, remoteLeader, tag, out);
             } finally {
-                BlockingCalls.exit();
+                engine.blockingCalls().exit();
             }
             long comm = Empi.getHandle(out, 0);
             Empi.commSetErrhandler(comm, Empi.ERRORS_RETURN);
@@ -364,7 +381,7 @@ final class Structures {
     }
 
     /** MPI_Comm_dup, at start-up only (every process is alive and inside MPI_Init). */
-    static long dupBlocking(long comm) {
+    public static long dupBlocking(long comm) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = Empi.allocateHandles(a, 1);
             Empi.commDup(comm, out);
@@ -375,14 +392,14 @@ final class Structures {
     }
 
     /** MPI_Comm_idup progressed by test loops, with errors returned. */
-    static long idup(long comm) {
+    public long idup(long comm) {
         long copy;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = Empi.allocateHandles(a, 1);
-            CollectiveOp op = new CollectiveOp(Session.pool());
+            CollectiveOp op = new CollectiveOp(engine.ops());
             op.start(req -> Empi.commIdup(comm, out, req), null);
             try {
-                Session.await(op);
+                engine.await(op);
             } catch (RuntimeException e) {
                 // a failure abandoned the communicator being created (CommCreation)
                 op.abandon();
@@ -400,25 +417,26 @@ final class Structures {
      * Every member's ints, gathered in rank order (from the remote group, on an
      * intercommunicator); replicas take the result from their twins.
      */
-    static int[] allGatherInts(CommStructure given, int... mine) {
+    public int[] allGatherInts(CommStructure given, int... mine) {
         // a repair during an earlier step of a creation replaced the structure the caller holds
         CommStructure s = given.current();
         int peers = s.isInter() ? s.remoteSize() : s.size();
-        CollectiveOp op = new CollectiveOp(Session.pool());
+        CollectiveOp op = new CollectiveOp(engine.ops());
         int bytes = 4 * mine.length;
         Staged send = op.stage(bytes);
         Staged recv = op.stage((long) bytes * peers);
         MemorySegment.copy(mine, 0, send.seg(), ValueLayout.JAVA_INT, 0, mine.length);
         int[] all = new int[mine.length * peers];
-        op.start(s, recv, (cmp, req) -> Empi.iallgather(send.seg(), bytes, Empi.BYTE, recv.seg(), bytes, Empi.BYTE, cmp, req),
+        op.start(s, recv, (cmp, req) -> Empi.iallgather(send.seg(), bytes, Empi.BYTE, recv.seg(), bytes, Empi.BYTE,
+                cmp, req),
                 () -> MemorySegment.copy(recv.seg(), ValueLayout.JAVA_INT, 0, all, 0, all.length));
-        Session.await(op);
+        engine.await(op);
         return all;
     }
 
     // ---- derived communicators ----
 
-    static CommStructure dup(CommStructure parent) throws MPIException {
+    public CommStructure dup(CommStructure parent) {
         int id = parent.nextChildId();
         if (parent.isInter()) {
             return inter(id, parent.worldRanks(), parent.remoteWorldRanks(), parent.rank());
@@ -426,10 +444,10 @@ final class Structures {
         return intra(id, parent.worldRanks());
     }
 
-    static CommStructure split(CommStructure parent, int color, int key) throws MPIException {
+    public CommStructure split(CommStructure parent, int color, int key) {
         int id = parent.nextChildId();
         int[] all = allGatherInts(parent, color, key);
-        if (color == MPI.UNDEFINED) {
+        if (color == Empi.UNDEFINED) {
             return null;
         }
         Integer[] members = java.util.stream.IntStream.range(0, parent.size())
@@ -441,7 +459,7 @@ final class Structures {
     }
 
     /** The communicator of the given parent ranks (in new rank order); null if this process is not one. */
-    static CommStructure fromMembers(CommStructure parent, int[] parentRanks, int id) throws MPIException {
+    public CommStructure fromMembers(CommStructure parent, int[] parentRanks, int id) {
         int[] parentWorld = parent.worldRanks();
         int[] world = new int[parentRanks.length];
         for (int i = 0; i < parentRanks.length; i++) {
@@ -451,20 +469,20 @@ final class Structures {
     }
 
     /** Parent ranks, in group order, of the members of {@code worldRanks}; error if one is not in the parent. */
-    static int[] parentRanksOf(CommStructure parent, int[] worldRanks) throws MPIException {
+    public int[] parentRanksOf(CommStructure parent, int[] worldRanks) {
         int[] parentWorld = parent.worldRanks();
         int[] out = new int[worldRanks.length];
         for (int i = 0; i < worldRanks.length; i++) {
             int found = indexOf(parentWorld, worldRanks[i]);
             if (found < 0) {
-                throw Errors.error(MPI.ERR_GROUP, "group member " + worldRanks[i] + " is not in the communicator");
+                throw new MpiError(MpiError.ERR_GROUP, "group member " + worldRanks[i] + " is not in the communicator");
             }
             out[i] = found;
         }
         return out;
     }
 
-    static int hashId(int seed, int[] a, int[] b) {
+    public static int hashId(int seed, int[] a, int[] b) {
         int h = seed * 0x9E3779B9;
         for (int v : a) {
             h = h * 31 + v;
@@ -483,14 +501,12 @@ final class Structures {
      * peer communicator (the facade's own messages, routed to every copy),
      * each leader broadcasts the remote group in its local communicator.
      */
-    static CommStructure intercomm(CommStructure local, int localLeader, CommStructure peer, int remoteLeader, int tag)
-            throws MPIException {
-        Args.root(localLeader, local.size());
+    public CommStructure intercomm(CommStructure local, int localLeader, CommStructure peer, int remoteLeader,
+                                   int tag) {
         int[] localWorld = local.worldRanks();
         int[] remoteWorld = null;
         if (local.rank() == localLeader) {
-            Args.root(remoteLeader, peer.size());
-            int leaderTag = (1 << 18) | (tag & 0xffff);
+            int leaderTag = InternalTags.INTERCOMM_LEADERS.tag(tag);
             int[] size = exchange(peer, remoteLeader, leaderTag, new int[] {localWorld.length}, 1);
             remoteWorld = exchange(peer, remoteLeader, leaderTag, localWorld, size[0]);
         }
@@ -509,29 +525,29 @@ final class Structures {
     }
 
     /** Sends {@code mine} to {@code peerRank} and receives {@code theirs} ints from it, on the internal channel. */
-    private static int[] exchange(CommStructure given, int peerRank, int tag, int[] mine, int theirs) throws MPIException {
+    private int[] exchange(CommStructure given, int peerRank, int tag, int[] mine, int theirs) {
         CommStructure s = given.current();
         int[] out = new int[theirs];
-        var type = Args.type(MPI.INT);
-        RecvOp r = RecvOp.post(Session.pool(), Session.records(), s, Channel.INTERNAL,
-                Args.buffer(out, UserBuffer.START, theirs, MPI.INT), UserBuffer.START, theirs, type, peerRank, tag, MPI.PROC_NULL, MPI.ANY_SOURCE);
-        NativeOp[] sends = SendOp.post(Session.pool(), Session.records(), s, Channel.INTERNAL,
-                Args.buffer(mine, UserBuffer.START, mine.length, MPI.INT), UserBuffer.START, mine.length, type, peerRank, tag, SendOp.Mode.STANDARD,
-                MPI.PROC_NULL);
-        Requests.awaitAll(Requests.with(sends, r));
+        RecvOp r = RecvOp.post(engine.ops(), engine.records(), s, Channel.INTERNAL, UserBuffer.of(out, INTS),
+                UserBuffer.START, theirs, INTS, peerRank, tag, Empi.PROC_NULL, Empi.ANY_SOURCE);
+        NativeOp[] sends = SendOp.post(engine.ops(), engine.records(), s, Channel.INTERNAL, UserBuffer.of(mine, INTS),
+                UserBuffer.START, mine.length, INTS, peerRank, tag, SendOp.Mode.STANDARD, Empi.PROC_NULL);
+        NativeOp[] all = Arrays.copyOf(sends, sends.length + 1);
+        all[sends.length] = r;
+        engine.awaitAll(all);
         return out;
     }
 
-    private static void bcastInts(CommStructure given, int[] values, int root) {
+    private void bcastInts(CommStructure given, int[] values, int root) {
         CommStructure s = given.current();
-        CollectiveOp op = new CollectiveOp(Session.pool());
+        CollectiveOp op = new CollectiveOp(engine.ops());
         Staged seg = op.stage(4L * Math.max(1, values.length));
         if (s.rank() == root) {
             MemorySegment.copy(values, 0, seg.seg(), ValueLayout.JAVA_INT, 0, values.length);
         }
         op.start(s, seg, (cmp, req) -> Empi.ibcast(seg.seg(), 4 * values.length, Empi.BYTE, root, cmp, req),
                 () -> MemorySegment.copy(seg.seg(), ValueLayout.JAVA_INT, 0, values, 0, values.length));
-        Session.await(op);
+        engine.await(op);
     }
 
     /**
@@ -539,7 +555,7 @@ final class Structures {
      * second; when both asked the same, the group holding the lower
      * COMM_WORLD rank goes first.
      */
-    static CommStructure merge(CommStructure inter, boolean high) throws MPIException {
+    public CommStructure merge(CommStructure inter, boolean high) {
         int[] remoteHigh = allGatherInts(inter, high ? 1 : 0);
         boolean remoteIsHigh = remoteHigh.length > 0 && remoteHigh[0] != 0;
         int[] local = inter.worldRanks();
@@ -554,9 +570,9 @@ final class Structures {
         return intra(hashId(inter.commId() ^ 0x5bd1e995, world, null), world);
     }
 
-    static void free(CommStructure s) {
+    public void free(CommStructure s) {
         if (s.natives().twin() != null) {
-            TWIN_SLOTS.release(s.natives().twin().slot());
+            twinSlots.release(s.natives().twin().slot());
         }
         for (long h : s.natives().owned()) {
             if (h != Empi.COMM_WORLD && h != Empi.COMM_SELF) {
@@ -565,7 +581,7 @@ final class Structures {
         }
     }
 
-    private static void free(long comm) {
+    private void free(long comm) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment h = Empi.allocateHandles(a, 1);
             Empi.setHandle(h, 0, comm);

@@ -1,4 +1,4 @@
-package mpi;
+package org.fthp.replication.repair;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -14,22 +14,23 @@ import org.fthp.replication.failure.FailureWatch;
 import org.fthp.replication.failure.Fatal;
 import org.fthp.replication.ops.CollectiveLog;
 import org.fthp.replication.ops.DecisionOp;
-import org.fthp.replication.ops.InFlight;
 import org.fthp.replication.ops.SendOp;
-import org.fthp.replication.repair.ControlExchange;
-import org.fthp.replication.repair.RecoveryRecords;
-import org.fthp.replication.repair.RepairTimes;
+import org.fthp.replication.progress.DutyCycle;
+import org.fthp.replication.progress.YieldingIdleStrategy;
 import org.fthp.replication.routing.RankLostException;
 import org.fthp.replication.routing.ReplicaLayout;
 import org.fthp.replication.routing.Role;
+import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.structure.CommRef;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.ConsumedRecord;
 import org.fthp.replication.structure.Endpoint;
-import org.fthp.replication.structure.TwinLink;
-import org.fthp.replication.structure.TwinRecords;
+import org.fthp.replication.tags.InternalTags;
+import org.fthp.replication.twins.TwinLink;
+import org.fthp.replication.twins.TwinRecords;
 
 /**
- * Shrink repair (DESIGN §9), run by the thread that calls MPI when the
+ * Shrink repair (docs/DESIGN.md §9), run by the thread that calls MPI when the
  * coordinators announce a failure set, from inside whatever MPI call it is in:
  *
  * <ol>
@@ -56,15 +57,12 @@ import org.fthp.replication.structure.TwinRecords;
  * failure set arriving mid-repair abandons the attempt and starts over with
  * it.
  */
-final class Repair {
+public final class Repair {
 
-    private static final int AGREE_TAG_BASE = 0x4000;
-    /** Tags of the "about to enter a blocking call" exchanges, by epoch (after the agreement's range). */
-    private static final int READY_TAG_BASE = 0x8000;
-
-    private static long appliedEpoch;
-    private static long attemptEpoch;
-    private static boolean running;
+    private final Engine engine;
+    private long appliedEpoch;
+    private long attemptEpoch;
+    private boolean running;
     /**
      * The survivors, from the agreement until the first blocking call: that
      * call, over the same processes (COMM_WORLD's new eworld), needs no
@@ -73,14 +71,14 @@ final class Repair {
      * and will reach the call after local work only, exactly as after a
      * readiness round.
      */
-    private static int[] justAgreed;
+    private int[] justAgreed;
     /** Set when a failure left a rank without a copy: only the coordinators can end the job now. */
-    private static boolean hopeless;
+    private boolean hopeless;
     /** During MPI_Finalize: says when another process has left for the native finalize, so no repair can finish. */
-    private static java.util.function.BooleanSupplier released = () -> false;
+    private java.util.function.BooleanSupplier released = () -> false;
     /** Once {@link #released} said so: the job is over for this process, failures no longer matter. */
-    private static boolean over;
-    private static final RepairTimes TIMES = new RepairTimes();
+    private boolean over;
+    private final RepairTimes times = new RepairTimes();
     /**
      * The communicators rebuilt since the last completed repair, by id. An
      * attempt abandoned after rebuilding some leaves their messages and
@@ -88,12 +86,12 @@ final class Repair {
      * rebuilds them again: a fellow member may have been abandoned before
      * finishing them, and still holds the structure with the dead copy.
      */
-    private static final Map<Integer, CommStructure> REBUILT = new HashMap<>();
+    private final Map<Integer, CommStructure> rebuilt = new HashMap<>();
     private static final boolean TRACE = System.getenv("FTHP_TRACE_REPAIR") != null;
 
     /** With FTHP_TRACE_REPAIR set, each step of a repair on stderr (built only then). */
-    private static void trace(String what) {
-        org.fthp.replication.output.RuntimeMessages.say("fthp-repair[" + Session.nativeRank() + "] " + what);
+    private void trace(String what) {
+        org.fthp.replication.output.RuntimeMessages.say("fthp-repair[" + engine.nativeRank() + "] " + what);
     }
 
     /** Thrown inside an attempt when a newer failure set arrives: the attempt starts over. */
@@ -103,24 +101,26 @@ final class Repair {
         }
     }
 
-    private Repair() {}
+    public Repair(Engine engine) {
+        this.engine = engine;
+    }
 
-    static RepairTimes times() { return TIMES; }
+    public RepairTimes times() { return times; }
 
     /** The failure set the current structures were built for. */
-    static long appliedEpoch() { return appliedEpoch; }
+    public long appliedEpoch() { return appliedEpoch; }
 
     /**
      * From now on (MPI_Finalize) every wait of a repair also asks {@code when}
      * whether another process has left; if so the repair is abandoned and no
      * other is started: every process had finished its communication already.
      */
-    static void releaseWhen(java.util.function.BooleanSupplier when) {
+    public void releaseWhen(java.util.function.BooleanSupplier when) {
         released = when;
     }
 
     /** Whether {@link #releaseWhen}'s condition has been seen (checked now, once more). */
-    static boolean over() {
+    public boolean over() {
         if (!over && released.getAsBoolean()) {
             over = true;
         }
@@ -132,7 +132,7 @@ final class Repair {
      * otherwise pays class loading and lambda linkage while every survivor
      * waits for the slowest.
      */
-    static void warmUp() {
+    public void warmUp() {
         RecoveryRecords r = new RecoveryRecords();
         r.add(new RecoveryRecords.Stream(1, 0, 0, Role.CMP, new ConsumedRecord(1, new long[] {3})));
         r.add(new RecoveryRecords.Twin(1, new ConsumedRecord(0, new long[0])));
@@ -141,13 +141,13 @@ final class Repair {
         RecoveryRecords.decode(b, 0, b.length, new RecoveryRecords());
         Map<String, ConsumedRecord> m = new HashMap<>();
         m.put("1/0/CMP", r.streams().get(0).consumed());
-        Session.records().receiveLog().forEachStream((c, s, t, a) -> m.size());
-        TIMES.repairs();
+        engine.records().receiveLog().forEachStream((c, s, t, a) -> m.size());
+        times.repairs();
     }
 
     /** Whether a failure set arrived that this process has not repaired yet (one volatile read). */
-    static boolean pending() {
-        FailureWatch w = Session.failureWatch();
+    public boolean pending() {
+        FailureWatch w = engine.failureWatch();
         return w != null && !hopeless && !over && w.epoch() > (running ? attemptEpoch : appliedEpoch);
     }
 
@@ -161,21 +161,21 @@ final class Repair {
      * between this exchange and the call's end. Returns whether a repair is
      * running (then the call is watched for a wedge).
      */
-    static boolean beforeBlockingCall(int[] involved) {
+    public boolean beforeBlockingCall(int[] involved) {
         if (!running) {
-            if (CommCreation.active()) {
+            if (engine.creation().active()) {
                 // the program creates a communicator: wait for late members where a failure can still abandon it
-                CommCreation.ready(involved);
+                engine.creation().ready(involved);
             }
             return false;
         }
-        if (Session.failureWatch().epoch() > attemptEpoch) {
+        if (engine.failureWatch().epoch() > attemptEpoch) {
             throw new Superseded();
         }
         int[] agreed = justAgreed;
         justAgreed = null;
         if (agreed == null || !sameProcesses(agreed, involved)) {
-            exchangeEpoch(attemptEpoch, involved, READY_TAG_BASE + (int) (attemptEpoch & 0x3fff));
+            exchangeEpoch(attemptEpoch, involved, InternalTags.REPAIR_READY.tag(attemptEpoch));
         }
         return true;
     }
@@ -189,13 +189,13 @@ final class Repair {
     }
 
     /** Repairs up to the latest failure set; inside a repair, abandons the attempt for a newer one. */
-    static void run() {
+    public void run() {
         if (running) {
             throw new Superseded();
         }
-        FailureWatch watch = Session.failureWatch();
+        FailureWatch watch = engine.failureWatch();
         running = true;
-        InFlight.repairing(true);
+        engine.ops().inFlight().repairing(true);
         try {
             while (!hopeless && !over && watch.epoch() > appliedEpoch) {
                 FailureWatch.Snapshot failures = watch.latest();
@@ -203,37 +203,37 @@ final class Repair {
                 try {
                     attempt(failures, watch.lastEventNanos());
                     appliedEpoch = failures.epoch();
-                    REBUILT.clear();
+                    rebuilt.clear();
                 } catch (Superseded again) {
                     // fold the newer failures in: start over from the structures we have now
                 }
             }
         } catch (RuntimeException e) {
-            Fatal.stop("repair after a failure failed on native rank " + Session.nativeRank() + ": " + e, 70);
+            Fatal.stop("repair after a failure failed on native rank " + engine.nativeRank() + ": " + e, 70);
         } finally {
-            InFlight.repairing(false);
+            engine.ops().inFlight().repairing(false);
             running = false;
             justAgreed = null;
         }
     }
 
-    private static void attempt(FailureWatch.Snapshot failures, long detectedNanos) {
+    private void attempt(FailureWatch.Snapshot failures, long detectedNanos) {
         long t0 = System.nanoTime();
         ReplicaLayout repaired;
         try {
-            if (Session.records().sendLog() == null) {
+            if (engine.records().sendLog() == null) {
                 throw new RankLostException(-1);
             }
-            repaired = Session.layout().withFailures(failures.deadNativeRanks());
+            repaired = engine.layout().withFailures(failures.deadNativeRanks());
         } catch (RankLostException e) {
             // without a copy of that rank nothing can be repaired; the coordinators end the job
             hopeless = true;
             return;
         }
-        boolean promoted = Session.role() == Role.REP && repaired.copyOf(Session.nativeRank()) != null
-                && repaired.copyOf(Session.nativeRank()).role() == Role.CMP;
-        if (repaired.copyOf(Session.nativeRank()) == null) {
-            Fatal.dieAsFailed("the coordinators consider native rank " + Session.nativeRank() + " dead; it stops");
+        boolean promoted = engine.role() == Role.REP && repaired.copyOf(engine.nativeRank()) != null
+                && repaired.copyOf(engine.nativeRank()).role() == Role.CMP;
+        if (repaired.copyOf(engine.nativeRank()) == null) {
+            Fatal.dieAsFailed("the coordinators consider native rank " + engine.nativeRank() + " dead; it stops");
         }
         if (TRACE) {
             trace("epoch " + failures.epoch() + ": agreeing on " + repaired);
@@ -243,42 +243,42 @@ final class Repair {
             trace("agreed");
         }
         long t1 = System.nanoTime();
-        Session.adopt(repaired);
+        engine.adopt(repaired);
         java.util.Set<Integer> live = new java.util.HashSet<>();
         for (int r : repaired.eworld()) {
             live.add(r);
         }
         // COMM_WORLD comes first (the first live communicator): the others' rebuilt twin channels are its new one
-        for (Comm c : Session.liveComms().snapshot()) {
-            // every member decides alike: a member that rebuilt it in an abandoned attempt has it in REBUILT,
+        for (CommRef c : engine.liveComms().snapshot()) {
+            // every member decides alike: a member that rebuilt it in an abandoned attempt has it in rebuilt,
             // one that had not still holds the structure with the copy that died then
-            if (c.structure != null && (REBUILT.containsKey(c.structure.commId())
-                    || !c.structure.current().natives().allIn(live))) {
+            CommStructure was = c.get();
+            if (was != null && (rebuilt.containsKey(was.commId()) || !was.current().natives().allIn(live))) {
                 long b0 = System.nanoTime();
-                CommStructure next = Structures.rebuild(c.structure.current());
-                c.bind(next);
-                REBUILT.put(next.commId(), next);
+                CommStructure next = engine.structures().rebuild(was.current());
+                c.repoint(next);
+                rebuilt.put(next.commId(), next);
                 if (TRACE) {
                     trace("rebuilt comm " + next.commId() + " in " + (System.nanoTime() - b0) / 1000 + " us");
                 }
             }
         }
-        Map<Integer, CommStructure> byId = new HashMap<>(REBUILT);
-        InFlight.settleForwarding();
+        Map<Integer, CommStructure> byId = new HashMap<>(rebuilt);
+        engine.ops().inFlight().settleForwarding();
         long t2 = System.nanoTime();
         if (TRACE) {
-            trace("rebuilt " + byId.size() + " communicators, role " + Session.role());
+            trace("rebuilt " + byId.size() + " communicators, role " + engine.role());
         }
         RecoveryRecords received = exchangeRecords(repaired, byId);
         planReplays(received, byId);
         long t3 = System.nanoTime();
         if (TRACE) {
             trace("exchanged records: " + received.streams().size() + " streams, " + received.twins().size()
-                    + " twin, " + received.collectives().size() + " collective; " + InFlight.count() + " in flight");
+                    + " twin, " + received.collectives().size() + " collective; " + engine.ops().inFlight().count() + " in flight");
         }
-        InFlight.reissueAll();
+        engine.ops().inFlight().reissueAll();
         for (CommStructure s : byId.values()) {
-            CollectiveLog.of(s.commId()).replayRest(s);
+            engine.ops().collectiveLogs().of(s.commId()).replayRest(s);
         }
         resend(received, byId);
         long t4 = System.nanoTime();
@@ -287,8 +287,8 @@ final class Repair {
                     + ", records " + (t3 - t2) / 1000 + ", reissue+resend " + (t4 - t3) / 1000
                     + (detectedNanos == 0 ? "" : "; waited " + (t0 - detectedNanos) / 1000 + " us before"));
         }
-        TIMES.record(detectedNanos == 0 ? 0 : t0 - detectedNanos, t1 - t0, t2 - t1, t3 - t2, t4 - t3, promoted);
-        TIMES.append(failures.epoch(), Session.nativeRank(), java.time.Instant.now());
+        times.record(detectedNanos == 0 ? 0 : t0 - detectedNanos, t1 - t0, t2 - t1, t3 - t2, t4 - t3, promoted);
+        times.append(failures.epoch(), engine.nativeRank(), java.time.Instant.now());
     }
 
     // ---- 1. agreement on the failure set ----
@@ -299,8 +299,8 @@ final class Repair {
      * that is ahead makes us wait until our coordinator delivers its epoch,
      * which supersedes this attempt.
      */
-    private static void agree(long epoch, int[] survivors) {
-        exchangeEpoch(epoch, survivors, AGREE_TAG_BASE + (int) (epoch & 0x3fff));
+    private void agree(long epoch, int[] survivors) {
+        exchangeEpoch(epoch, survivors, InternalTags.REPAIR_AGREE.tag(epoch));
         justAgreed = survivors;
     }
 
@@ -309,8 +309,8 @@ final class Repair {
      * waits for each of theirs, on the control communicator with {@code tag};
      * a newer failure set abandons the wait.
      */
-    private static void exchangeEpoch(long epoch, int[] nativeRanks, int tag) {
-        ControlExchange round = new ControlExchange(Session.controlComm(), Session.nativeRank(), nativeRanks, tag,
+    private void exchangeEpoch(long epoch, int[] nativeRanks, int tag) {
+        ControlExchange round = new ControlExchange(engine.controlComm(), engine.nativeRank(), nativeRanks, tag,
                 epoch);
         try {
             await(round::heardFromAll);
@@ -320,19 +320,22 @@ final class Repair {
     }
 
     /** Waits until {@code done} says so; a newer failure set abandons the attempt. */
-    private static void await(java.util.function.BooleanSupplier done) {
+    private void await(java.util.function.BooleanSupplier done) {
         // every survivor is in the repair: yield the core to them rather than sleep (parking costs
         // a millisecond a round on an oversubscribed node)
-        while (!done.getAsBoolean()) {
-            if (Session.failureWatch().epoch() > attemptEpoch || over()) {
+        DutyCycle.await(() -> {
+            if (done.getAsBoolean()) {
+                return true;
+            }
+            if (engine.failureWatch().epoch() > attemptEpoch || over()) {
                 throw new Superseded();
             }
-            Thread.yield();
-        }
+            return false;
+        }, () -> 0, new YieldingIdleStrategy());
     }
 
     /** Whether the native request is done (tests it). */
-    private static boolean completed(MemorySegment request, MemorySegment flag, MemorySegment status) {
+    private boolean completed(MemorySegment request, MemorySegment flag, MemorySegment status) {
         Empi.test(request, flag, status);
         return flag.get(ValueLayout.JAVA_INT, 0) != 0;
     }
@@ -344,7 +347,7 @@ final class Repair {
      * far it consumed that stream; a replica tells its twin which decisions
      * it received. One alltoallv over the new COMM_WORLD eworld.
      */
-    private static RecoveryRecords exchangeRecords(ReplicaLayout layout, Map<Integer, CommStructure> byId) {
+    private RecoveryRecords exchangeRecords(ReplicaLayout layout, Map<Integer, CommStructure> byId) {
         int[] eworld = layout.eworld();
         Map<Integer, Integer> indexOfNative = new HashMap<>();
         for (int i = 0; i < eworld.length; i++) {
@@ -354,8 +357,8 @@ final class Repair {
         for (int i = 0; i < out.length; i++) {
             out[i] = new RecoveryRecords();
         }
-        Role role = Session.role();
-        ReceiveLog consumed = Session.records().receiveLog();
+        Role role = engine.role();
+        ReceiveLog consumed = engine.records().receiveLog();
         consumed.forEachStream((commId, source, through, above) -> {
             CommStructure s = byId.get(commId);
             if (s == null) {
@@ -372,16 +375,16 @@ final class Repair {
             // to every other computational copy of each communicator: which of its collectives completed here
             for (CommStructure s : byId.values()) {
                 var record = new RecoveryRecords.Collectives(s.commId(),
-                        CollectiveLog.of(s.commId()).completedRecord());
+                        engine.ops().collectiveLogs().of(s.commId()).completedRecord());
                 for (int member : membersOf(s)) {
-                    if (member != Session.logicalRank()) {
+                    if (member != engine.logicalRank()) {
                         out[indexOfNative.get(layout.cmpNative(member))].add(record);
                     }
                 }
             }
         }
         if (role == Role.REP) {
-            int twin = indexOfNative.get(layout.cmpNative(Session.logicalRank()));
+            int twin = indexOfNative.get(layout.cmpNative(engine.logicalRank()));
             for (CommStructure s : byId.values()) {
                 if (s.twin() != null) {
                     var r = s.twinRecords();
@@ -390,7 +393,7 @@ final class Repair {
                 }
             }
         }
-        return alltoallv(out, MPI.COMM_WORLD.structure.eworld());
+        return alltoallv(out, engine.world().get().eworld());
     }
 
     /** Logical COMM_WORLD ranks of every member (both groups of an intercommunicator). */
@@ -408,10 +411,10 @@ final class Repair {
     /**
      * Every collective this process completed that another computational
      * copy of the communicator did not is run again, in order, before the
-     * collectives in flight start again (DESIGN §9, step 6).
+     * collectives in flight start again (docs/DESIGN.md §9, step 6).
      */
-    private static void planReplays(RecoveryRecords received, Map<Integer, CommStructure> byId) {
-        if (Session.role() != Role.CMP) {
+    private void planReplays(RecoveryRecords received, Map<Integer, CommStructure> byId) {
+        if (engine.role() != Role.CMP) {
             return;
         }
         Map<Integer, List<ConsumedRecord>> others = new HashMap<>();
@@ -419,16 +422,17 @@ final class Repair {
             others.computeIfAbsent(c.commId(), k -> new java.util.ArrayList<>()).add(c.completed());
         }
         for (CommStructure s : byId.values()) {
-            CollectiveLog log = CollectiveLog.of(s.commId());
+            CollectiveLog log = engine.ops().collectiveLogs().of(s.commId());
             log.plan(others.getOrDefault(s.commId(), List.of()));
             if (TRACE) {
                 trace("comm " + s.commId() + ": completed " + log.completedRecord().through() + " "
-                        + java.util.Arrays.toString(log.completedRecord().above()) + ", replays " + log.plannedReplays());
+                        + java.util.Arrays.toString(log.completedRecord().above()) + ", replays "
+                        + log.plannedReplays());
             }
         }
     }
 
-    private static RecoveryRecords alltoallv(RecoveryRecords[] out, long comm) {
+    private RecoveryRecords alltoallv(RecoveryRecords[] out, long comm) {
         int n = out.length;
         byte[][] blobs = new byte[n][];
         int total = 0;
@@ -486,13 +490,13 @@ final class Repair {
      * us, so we never send it again; and, as a computational copy, resends the
      * decisions its replica had not received.
      */
-    private static void resend(RecoveryRecords received, Map<Integer, CommStructure> byId) {
+    private void resend(RecoveryRecords received, Map<Integer, CommStructure> byId) {
         Map<Long, ConsumedRecord> records = new HashMap<>();
         for (RecoveryRecords.Stream r : received.streams()) {
             records.put(streamKey(r.commId(), r.receiverRank(), r.receiverRole()), r.consumed());
         }
-        SendLog log = Session.records().sendLog();
-        Role role = Session.role();
+        SendLog log = engine.records().sendLog();
+        Role role = engine.role();
         ConsumedRecord nothing = new ConsumedRecord(0, new long[0]);
         for (CommStructure s : byId.values()) {
             int peers = s.isInter() ? s.remoteSize() : s.size();
@@ -518,7 +522,7 @@ final class Repair {
                                 + missing.size() + " again");
                     }
                     for (SendLog.Entry e : missing) {
-                        Session.orphans().adopt(SendOp.resend(Session.pool(), s, to, e));
+                        engine.orphans().adopt(SendOp.resend(engine.ops(), s, to, e));
                     }
                 }
             }
@@ -530,7 +534,7 @@ final class Repair {
                 continue;
             }
             for (TwinRecords.Forward f : s.twinRecords().missing(t.received().through(), t.received().above())) {
-                Session.orphans().adopt(DecisionOp.resend(Session.pool(), s, f.tag(), f.data()));
+                engine.orphans().adopt(DecisionOp.resend(engine.ops(), s, f.tag(), f.data()));
             }
         }
     }

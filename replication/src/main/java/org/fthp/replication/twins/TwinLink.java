@@ -1,4 +1,4 @@
-package org.fthp.replication.structure;
+package org.fthp.replication.twins;
 
 import java.lang.foreign.MemorySegment;
 
@@ -27,18 +27,17 @@ public final class TwinLink {
         void received(int commId, long through);
     }
 
-    private static Acknowledger acknowledger;
-
     private final int commId;
     private final TwinChannel channel;
     private final Role role;
-    private final LogicalState state;
+    /** Carried across repairs with the communicator: the decisions numbered and kept so far. */
+    private final TwinRecords records;
 
-    TwinLink(int commId, TwinChannel channel, Role role, LogicalState state) {
+    public TwinLink(int commId, TwinChannel channel, Role role, TwinRecords records) {
         this.commId = commId;
         this.channel = channel;
         this.role = role;
-        this.state = state;
+        this.records = records;
     }
 
     public TwinChannel channel() { return channel; }
@@ -60,30 +59,26 @@ public final class TwinLink {
 
     /** The tag of the next decision forwarded or awaited on this communicator. */
     public int nextTag() {
-        return state.twinSequence++ & TAG_MASK;
+        return records.nextDecision() & TAG_MASK;
     }
 
     /** The computational copy forwarded {@code data} as decision {@code tag}: kept until the replica has it. */
     public void forwarded(int tag, MemorySegment data) {
-        state.twinRecords.forwarded(tag, data);
+        records.forwarded(tag, data);
     }
 
-    /** Set once, at start-up of a replicated job: where a replica's received decisions are acknowledged. */
-    public static void acknowledgeWith(Acknowledger a) {
-        acknowledger = a;
-    }
-
-    /** The replica received decision {@code tag}. */
-    public void received(int tag) {
-        TwinRecords records = state.twinRecords;
+    /** The replica received decision {@code tag}; returns through which decision it has them all (to acknowledge). */
+    public long received(int tag) {
         records.received(tag);
-        Acknowledger a = acknowledger;
-        if (a != null) {
-            a.received(commId, records.receivedThrough());
-        }
+        return records.receivedThrough();
+    }
+
+    /** The communicator whose decisions travel here. */
+    public int commId() {
+        return commId;
     }
 
     public TwinRecords records() {
-        return state.twinRecords;
+        return records;
     }
 }

@@ -1,4 +1,4 @@
-package org.fthp.replication.structure;
+package org.fthp.replication.twins;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.HashSet;
 import java.util.Set;
 
+import org.fthp.replication.twins.TwinChannel;
+import org.fthp.replication.twins.TwinSlots;
 import org.junit.jupiter.api.Test;
 
 class TwinChannelTest {
@@ -29,7 +31,7 @@ class TwinChannelTest {
     @Test
     void decisionNumbersWrapWithinTheirSlot() {
         TwinChannel c = new TwinChannel(7, 3, 5);
-        assertEquals(c.wireTag(12), c.wireTag(12 + (1 << TwinChannel.DECISION_BITS)));
+        assertEquals(c.wireTag(12), c.wireTag(12 + (1 << org.fthp.replication.tags.InternalTags.TWIN_DECISION_BITS)));
         assertNotEquals(c.wireTag(12), c.withSlot(6).wireTag(12));
         assertEquals(c.withSlot(TwinChannel.SLOTS - 1).wireTag(0x3fffffff) >>> 30, 0, "largest tag below 2^30");
     }

@@ -1,7 +1,8 @@
-package org.fthp.replication.structure;
+package org.fthp.replication.twins;
 
 import org.fthp.replication.routing.ReplicaLayout;
 import org.fthp.replication.routing.Role;
+import org.fthp.replication.tags.InternalTags;
 
 /**
  * Where a computational copy and its replica exchange one communicator's
@@ -21,10 +22,8 @@ import org.fthp.replication.routing.Role;
  */
 public record TwinChannel(long comm, int twinRank, int slot) {
 
-    /** Decision numbers keep this many low bits on the wire; the slot takes the bits above. */
-    static final int DECISION_BITS = 20;
-    /** Slots stay below 2^10 so a tag stays below 2^30, within Open MPI's (and MPICH's usual) tag bound. */
-    public static final int SLOTS = 1 << 10;
+    /** Slots stay below 2^10 so a tag stays below 2^30 (InternalTags.TWIN_DECISIONS). */
+    public static final int SLOTS = InternalTags.TWIN_SLOTS;
 
     public TwinChannel {
         if (slot < 0 || slot >= SLOTS) {
@@ -56,6 +55,6 @@ public record TwinChannel(long comm, int twinRank, int slot) {
      * unreceived, far more than the twin log keeps (TwinRecords).
      */
     int wireTag(int decision) {
-        return (slot << DECISION_BITS) | (decision & ((1 << DECISION_BITS) - 1));
+        return InternalTags.twinDecision(slot, decision);
     }
 }

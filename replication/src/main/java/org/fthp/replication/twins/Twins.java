@@ -1,30 +1,32 @@
-package mpi;
+package org.fthp.replication.twins;
 
 import java.nio.charset.StandardCharsets;
 
 import org.fthp.replication.ops.DecisionOp;
+import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.CommStructure;
 
 /**
- * Determinism (DESIGN §7): the computational copy decides every outcome that
+ * Determinism (docs/DESIGN.md §7): the computational copy decides every outcome that
  * depends on timing and forwards it; its replica takes the forwarded outcome
  * instead of its own. Process-wide outcomes (test flags, chosen indices,
  * wtime) travel on COMM_WORLD's twin link; outcomes of one communicator
  * (wildcard matches, probes) on that communicator's.
  */
-final class Twins {
+public final class Twins {
 
-    private Twins() {}
+    private final Engine engine;
 
-    /** COMM_WORLD's structure, or null when MPI is not running. */
-    static CommStructure world() {
-        if (!Session.isInitialized() || Session.isFinalized()) {
-            return null;
-        }
-        return MPI.COMM_WORLD.structure;
+    public Twins(Engine engine) {
+        this.engine = engine;
     }
 
-    static boolean follows(CommStructure s) {
+    /** COMM_WORLD's structure, or null when MPI is not running. */
+    public CommStructure world() {
+        return engine.running() ? engine.world().get() : null;
+    }
+
+    public static boolean follows(CommStructure s) {
         return s != null && s.current().follows();
     }
 
@@ -33,10 +35,10 @@ final class Twins {
      * has one now (a repair may have taken it since {@code s} was looked up);
      * returns them.
      */
-    static long[] decide(CommStructure s, long... values) {
+    public long[] decide(CommStructure s, long... values) {
         CommStructure now = s == null ? null : s.current();
         if (now != null && now.twin() != null && !now.twin().follows()) {
-            Session.orphans().adopt(DecisionOp.send(Session.pool(), now, now.twin().nextTag(), values));
+            engine.orphans().adopt(DecisionOp.send(engine.ops(), now, now.twin().nextTag(), values));
         }
         return values;
     }
@@ -46,15 +48,15 @@ final class Twins {
      * {@code maxLength} values; null if a repair promoted it before the
      * decision came: then it decides itself (and {@link #follows} is false).
      */
-    static long[] await(CommStructure s, int maxLength) {
+    public long[] await(CommStructure s, int maxLength) {
         CommStructure now = s.current();
-        DecisionOp op = DecisionOp.receive(Session.pool(), now, now.twin().nextTag(), maxLength);
-        Session.await(op);
+        DecisionOp op = DecisionOp.receive(engine.ops(), now, now.twin().nextTag(), maxLength);
+        engine.await(op);
         return op.values();
     }
 
     /** One value decided by the computational copy: {@code local} there, the twin's on a replica. */
-    static long share(CommStructure s, long local) {
+    public long share(CommStructure s, long local) {
         if (follows(s)) {
             long[] v = await(s, 1);
             if (v != null) {
@@ -65,7 +67,7 @@ final class Twins {
         return local;
     }
 
-    static String share(CommStructure s, String local) {
+    public String share(CommStructure s, String local) {
         long[] v = follows(s) ? await(s, 65) : null;
         if (v != null) {
             byte[] b = new byte[(int) Math.min(v[0], 512)];

@@ -1,4 +1,4 @@
-package mpi;
+package org.fthp.replication.structure;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -10,7 +10,11 @@ import java.util.function.Supplier;
 
 import org.fthp.empi.Empi;
 import org.fthp.replication.failure.FailureWatch;
+import org.fthp.replication.progress.DutyCycle;
+import org.fthp.replication.progress.YieldingIdleStrategy;
 import org.fthp.replication.repair.ControlExchange;
+import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.tags.InternalTags;
 
 /**
  * A communicator the program creates while processes may die: the native
@@ -45,14 +49,11 @@ import org.fthp.replication.repair.ControlExchange;
  * the members in it (Open MPI 4.1 cannot abandon the call); those stop after
  * a grace period (failure.BlockingCalls).
  */
-final class CommCreation {
+public final class CommCreation {
 
-    private static final int READY_TAG_BASE = 0xF000;
-    private static final int DONE_TAG_BASE = 0xF400;
-    private static final int ABORT_TAG_BASE = 0xF800;
-
+    private final Engine engine;
     /** The attempt running now (the program's thread, gate held), or null. */
-    private static Attempt current;
+    private Attempt current;
 
     /** Thrown inside an attempt that is given up; caught where the attempt began. */
     private static final class Abandoned extends RuntimeException {
@@ -61,22 +62,24 @@ final class CommCreation {
         }
     }
 
-    private CommCreation() {}
+    public CommCreation(Engine engine) {
+        this.engine = engine;
+    }
 
     /**
      * Builds a communicator with {@code build} (which makes the native
      * communicators through {@link Structures}), again after a repair as
      * often as a failure abandons the attempt.
      */
-    static <T> T attempt(Supplier<T> build) {
-        if (current != null || Session.failureWatch() == null || Session.controlComm() == 0) {
+    public <T> T attempt(Supplier<T> build) {
+        if (current != null || engine.failureWatch() == null || engine.controlComm() == 0) {
             return build.get();
         }
         while (true) {
-            if (Repair.pending()) {
-                Repair.run();
+            if (engine.repair().pending()) {
+                engine.repair().run();
             }
-            Attempt a = new Attempt(Repair.appliedEpoch());
+            Attempt a = new Attempt(engine.repair().appliedEpoch());
             current = a;
             try {
                 T made = build.get();
@@ -90,11 +93,8 @@ final class CommCreation {
                 a.finish();
                 // the failure that made someone give up reaches every process: wait for it (progress repairs it
                 // as soon as it is here, now that no attempt runs), then try again over who is live
-                FailureWatch watch = Session.failureWatch();
-                while (watch.epoch() <= a.epoch) {
-                    Session.progress();
-                    Thread.yield();
-                }
+                FailureWatch watch = engine.failureWatch();
+                DutyCycle.await(() -> watch.epoch() > a.epoch, engine::doWork, new YieldingIdleStrategy());
             } catch (RuntimeException | Error e) {
                 current = null;
                 throw e;
@@ -103,27 +103,27 @@ final class CommCreation {
     }
 
     /** Whether an attempt is running: a failure set does not start a repair then, it abandons the attempt. */
-    static boolean active() {
+    public boolean active() {
         return current != null;
     }
 
     /** From a progress loop inside an attempt (an idup of the new communicators) when a failure set arrived. */
-    static void failureArrived() {
+    public void failureArrived() {
         current.giveUpUnlessDone();
     }
 
     /** At the start of the attempt's native calls: every copy of every member (native ranks), told if it gives up. */
-    static void members(int[] copies) {
+    public void members(int[] copies) {
         current.copies = copies.clone();
     }
 
     /** Before a blocking call of the attempt that waits for {@code involved} (native ranks). */
-    static void ready(int[] involved) {
-        current.exchange(READY_TAG_BASE, involved, false);
+    public void ready(int[] involved) {
+        current.exchange(InternalTags.CREATION_READY, involved, false);
     }
 
     /** One attempt: its epoch, its rounds and ABORT receive (cancelled at the end), whether DONE went out. */
-    private static final class Attempt {
+    private final class Attempt {
         private final long epoch;
         /** The ABORT receive and the ABORT sends; freed at the end unless this attempt sent ABORT. */
         private final Arena arena = Arena.ofShared();
@@ -140,12 +140,9 @@ final class CommCreation {
             flag = arena.allocate(ValueLayout.JAVA_INT);
             status = arena.allocate(Empi.STATUS_BYTES);
             abortRequest = Empi.allocateHandles(arena, 1);
-            Empi.irecv(arena.allocate(8), 8, Empi.BYTE, Empi.ANY_SOURCE, tag(ABORT_TAG_BASE), Session.controlComm(),
+            Empi.irecv(arena.allocate(8), 8, Empi.BYTE, Empi.ANY_SOURCE, InternalTags.CREATION_ABORT.tag(epoch),
+                    engine.controlComm(),
                     abortRequest);
-        }
-
-        private int tag(int base) {
-            return base + (int) (epoch & 0x3ff);
         }
 
         /**
@@ -155,7 +152,7 @@ final class CommCreation {
          */
         void sayDone() {
             if (copies.length > 0) {
-                exchange(DONE_TAG_BASE, copies, true);
+                exchange(InternalTags.CREATION_DONE, copies, true);
             }
         }
 
@@ -170,16 +167,20 @@ final class CommCreation {
          * peers}; gives up on an ABORT, or on a failure set before DONE.
          * For DONE, a dead peer's message is not awaited.
          */
-        void exchange(int base, int[] peers, boolean isDone) {
+        void exchange(InternalTags.Range range, int[] peers, boolean isDone) {
             if (isDone) {
                 saidDone = true;
             }
-            ControlExchange round = new ControlExchange(Session.controlComm(), Session.nativeRank(), peers, tag(base),
+            ControlExchange round = new ControlExchange(engine.controlComm(), engine.nativeRank(), peers,
+                    range.tag(epoch),
                     epoch);
             rounds.add(round);
-            FailureWatch watch = Session.failureWatch();
+            FailureWatch watch = engine.failureWatch();
             IntPredicate excused = isDone ? r -> watch.latest().deadNativeRanks().contains(r) : r -> false;
-            while (!round.heardFromAll(excused)) {
+            DutyCycle.await(() -> {
+                if (round.heardFromAll(excused)) {
+                    return true;
+                }
                 Empi.test(abortRequest, flag, status);
                 if (flag.get(ValueLayout.JAVA_INT, 0) != 0) {
                     throw new Abandoned();
@@ -187,8 +188,8 @@ final class CommCreation {
                 if (watch.epoch() > epoch) {
                     giveUpUnlessDone();
                 }
-                Thread.yield();
-            }
+                return false;
+            }, () -> 0, new YieldingIdleStrategy());
         }
 
         /** Tells every copy of every member that this one gave up (fire and forget: some may be dead). */
@@ -197,8 +198,9 @@ final class CommCreation {
             MemorySegment payload = arena.allocate(8);
             MemorySegment requests = Empi.allocateHandles(arena, Math.max(copies.length, 1));
             for (int k = 0; k < copies.length; k++) {
-                if (copies[k] != Session.nativeRank()) {
-                    Empi.isend(payload, 8, Empi.BYTE, copies[k], tag(ABORT_TAG_BASE), Session.controlComm(),
+                if (copies[k] != engine.nativeRank()) {
+                    Empi.isend(payload, 8, Empi.BYTE, copies[k], InternalTags.CREATION_ABORT.tag(epoch),
+                            engine.controlComm(),
                             requests.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES));
                 }
             }

@@ -1,11 +1,13 @@
-package mpi;
+package org.fthp.replication.repair;
 
 import java.util.concurrent.locks.LockSupport;
 
 import org.fthp.replication.failure.FailureWatch;
+import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.runtime.Gate;
 
 /**
- * Repairs while the program computes outside MPI (DESIGN §9, the paper's
+ * Repairs while the program computes outside MPI (docs/DESIGN.md §9, the paper's
  * repair thread). Survivors agree and rebuild together, so a process that
  * only repaired at its next MPI call would hold every other survivor until
  * then. This thread wakes on each failure set and takes the {@link Gate}:
@@ -17,23 +19,27 @@ import org.fthp.replication.failure.FailureWatch;
  * {@code MPI_THREAD_SERIALIZED}, which is all this needs: the gate keeps the
  * two threads from ever being inside the library at once.
  */
-final class RepairThread implements Runnable {
+public final class RepairThread implements Runnable {
 
     /** How long one attempt to take the gate lasts before checking again whether repair is still needed. */
     private static final long GATE_WAIT_NANOS = 1_000_000;
     /** Idle sleep between failure sets; a new set unparks the thread at once. */
     private static final long IDLE_PARK_NANOS = 100_000_000;
 
+    private final Repair repair;
+    private final Gate gate;
     private final FailureWatch watch;
     private volatile boolean stopped;
     private Thread thread;
 
-    private RepairThread(FailureWatch watch) {
+    private RepairThread(Repair repair, Gate gate, FailureWatch watch) {
+        this.repair = repair;
+        this.gate = gate;
         this.watch = watch;
     }
 
-    static RepairThread start(FailureWatch watch) {
-        RepairThread r = new RepairThread(watch);
+    public static RepairThread start(Engine engine, FailureWatch watch) {
+        RepairThread r = new RepairThread(engine.repair(), engine.gate(), watch);
         Thread t = new Thread(r, "fthp-repair");
         t.setDaemon(true);
         r.thread = t;
@@ -43,7 +49,7 @@ final class RepairThread implements Runnable {
     }
 
     /** At Finalize, with the gate held: no repair starts after this. */
-    void stop() {
+    public void stop() {
         stopped = true;
         watch.wake(null);
         LockSupport.unpark(thread);
@@ -53,17 +59,17 @@ final class RepairThread implements Runnable {
     public void run() {
         try {
             while (!stopped) {
-                if (!Repair.pending()) {
+                if (!repair.pending()) {
                     LockSupport.parkNanos(this, IDLE_PARK_NANOS);
                     continue;
                 }
-                if (Gate.tryEnter(GATE_WAIT_NANOS)) {
+                if (gate.tryEnter(GATE_WAIT_NANOS)) {
                     try {
-                        if (!stopped && Repair.pending()) {
-                            Repair.run();
+                        if (!stopped && repair.pending()) {
+                            repair.run();
                         }
                     } finally {
-                        Gate.exit();
+                        gate.exit();
                     }
                 }
             }

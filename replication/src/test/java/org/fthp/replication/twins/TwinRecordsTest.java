@@ -1,4 +1,4 @@
-package org.fthp.replication.structure;
+package org.fthp.replication.twins;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 
+import org.fthp.replication.twins.TwinRecords;
 import org.junit.jupiter.api.Test;
 
 class TwinRecordsTest {
@@ -54,6 +55,6 @@ class TwinRecordsTest {
         byte[] big = new byte[40 << 20];
         r.forwarded(0, MemorySegment.ofArray(big));
         r.forwarded(1, MemorySegment.ofArray(big));   // over the 64 MiB bound: decision 0 is evicted
-        assertThrows(IllegalStateException.class, () -> r.missing(0, new long[0]));
+        assertThrows(org.fthp.replication.error.MpiError.class, () -> r.missing(0, new long[0]));
     }
 }

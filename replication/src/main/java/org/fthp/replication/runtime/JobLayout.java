@@ -1,5 +1,6 @@
-package mpi;
+package org.fthp.replication.runtime;
 
+import org.fthp.replication.error.MpiError;
 import org.fthp.replication.routing.ReplicaLayout;
 
 /**
@@ -7,30 +8,30 @@ import org.fthp.replication.routing.ReplicaLayout;
  * program sees and how many of them have a replica. Without fthp-run's
  * variables every native process is a logical rank of its own.
  */
-final class JobLayout {
+public final class JobLayout {
 
-    static final String LOGICAL_SIZE_ENV = "FTHP_LOGICAL_SIZE";
-    static final String REPLICAS_ENV = "FTHP_REPLICAS";
-    static final String SHOW_REPLICA_OUTPUT_ENV = "FTHP_SHOW_REPLICA_OUTPUT";
+    public static final String LOGICAL_SIZE_ENV = "FTHP_LOGICAL_SIZE";
+    public static final String REPLICAS_ENV = "FTHP_REPLICAS";
+    public static final String SHOW_REPLICA_OUTPUT_ENV = "FTHP_SHOW_REPLICA_OUTPUT";
 
     private JobLayout() {}
 
-    static ReplicaLayout fromEnvironment(int nativeSize) throws MPIException {
+    public static ReplicaLayout fromEnvironment(int nativeSize) {
         int n = intEnv(LOGICAL_SIZE_ENV, nativeSize);
         int m = intEnv(REPLICAS_ENV, 0);
         if (n < 1 || m < 0 || m > n || n + m != nativeSize) {
-            throw Errors.error(MPI.ERR_OTHER, "the job has " + nativeSize + " native processes, but "
+            throw new MpiError(MpiError.ERR_OTHER, "the job has " + nativeSize + " native processes, but "
                     + LOGICAL_SIZE_ENV + "=" + n + " and " + REPLICAS_ENV + "=" + m
                     + " need N + M of them with 0 <= M <= N (start the job with fthp-run)");
         }
         return ReplicaLayout.launch(n, m);
     }
 
-    static boolean showReplicaOutput() {
+    public static boolean showReplicaOutput() {
         return "1".equals(System.getenv(SHOW_REPLICA_OUTPUT_ENV));
     }
 
-    private static int intEnv(String name, int otherwise) throws MPIException {
+    private static int intEnv(String name, int otherwise) {
         String v = System.getenv(name);
         if (v == null || v.isBlank()) {
             return otherwise;
@@ -38,7 +39,7 @@ final class JobLayout {
         try {
             return Integer.parseInt(v.strip());
         } catch (NumberFormatException e) {
-            throw Errors.error(MPI.ERR_OTHER, name + " must be a number, got '" + v + "'");
+            throw new MpiError(MpiError.ERR_OTHER, name + " must be a number, got '" + v + "'");
         }
     }
 }

@@ -1,4 +1,4 @@
-package org.fthp.replication.structure;
+package org.fthp.replication.twins;
 
 import java.util.BitSet;
 

@@ -1,4 +1,4 @@
-package mpi;
+package org.fthp.replication.error;
 
 import java.util.Map;
 
@@ -9,7 +9,7 @@ import org.fthp.empi.abi.AbiProbe;
  * without loading the library, so {@code MPI}'s fields exist even when the
  * library cannot be used; {@code MPI.Init} then reports why.
  */
-final class NativeConstants {
+public final class NativeConstants {
 
     private final Map<String, Integer> values;
     private final String loadError;
@@ -19,7 +19,7 @@ final class NativeConstants {
         this.loadError = loadError;
     }
 
-    static NativeConstants load() {
+    public static NativeConstants load() {
         try {
             return new NativeConstants(AbiProbe.load().constants(), null);
         } catch (Exception | LinkageError e) {
@@ -27,11 +27,11 @@ final class NativeConstants {
         }
     }
 
-    int get(String name, int fallback) {
+    public int get(String name, int fallback) {
         return values.getOrDefault(name, fallback);
     }
 
-    String loadError() {
+    public String loadError() {
         return loadError;
     }
 }

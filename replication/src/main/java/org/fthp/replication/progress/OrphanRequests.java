@@ -1,21 +1,20 @@
-package mpi;
+package org.fthp.replication.progress;
 
 import java.util.ArrayList;
 import java.util.List;
 
 import org.fthp.replication.ops.NativeOp;
-import org.fthp.replication.progress.IdleStrategy;
 
 /**
  * Operations whose request the program freed before completion
  * ({@code Request.free()}): they still own staging memory and must finish, so
  * every progress loop advances them and Finalize drains them.
  */
-final class OrphanRequests {
+public final class OrphanRequests {
 
     private final List<NativeOp> ops = new ArrayList<>();
 
-    synchronized void adopt(NativeOp op) {
+    public synchronized void adopt(NativeOp op) {
         if (!op.isComplete()) {
             ops.add(op);
         }
@@ -24,9 +23,10 @@ final class OrphanRequests {
     /**
      * Polls every orphan once. An orphan completing may adopt new ones (a
      * receive's completion sends an acknowledgement), so this walks by index
-     * and lets the list grow underneath.
+     * and lets the list grow underneath. Returns how many completed.
      */
-    synchronized void progress() {
+    public synchronized int progress() {
+        int completed = 0;
         for (int i = 0; i < ops.size(); ) {
             NativeOp op = ops.get(i);
             boolean done;
@@ -39,10 +39,16 @@ final class OrphanRequests {
                 int last = ops.size() - 1;
                 ops.set(i, ops.get(last));
                 ops.remove(last);
+                completed++;
             } else {
                 i++;
             }
         }
+        return completed;
+    }
+
+    private synchronized boolean isEmpty() {
+        return ops.isEmpty();
     }
 
     /**
@@ -51,18 +57,9 @@ final class OrphanRequests {
      * what is left are acknowledgements and forwards nobody waits for; one
      * addressed to a process that died since would never complete.
      */
-    void drain(long nanos) {
-        IdleStrategy idle = new IdleStrategy();
-        idle.reset();
+    public void drain(long nanos) {
         long deadline = System.nanoTime() + nanos;
-        while (System.nanoTime() - deadline < 0) {
-            synchronized (this) {
-                progress();
-                if (ops.isEmpty()) {
-                    return;
-                }
-            }
-            idle.idle();
-        }
+        DutyCycle.await(() -> isEmpty() || System.nanoTime() - deadline >= 0, this::progress,
+                new BackoffIdleStrategy());
     }
 }

@@ -1,4 +1,4 @@
-package org.fthp.replication.structure;
+package org.fthp.replication.twins;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.fthp.msglog.ReceiveLog;
+import org.fthp.replication.error.MpiError;
 import org.fthp.replication.staging.HeapCopy;
 
 /**
@@ -36,6 +37,13 @@ public final class TwinRecords {
     private long forwardedBytes;
     private long evictedThrough;
     private ReceiveLog received;
+    /** Decisions numbered so far: both twins number theirs alike, so the next one's number is its tag. */
+    private int decisions;
+
+    /** The number of the next decision forwarded or awaited on this communicator. */
+    int nextDecision() {
+        return decisions++;
+    }
 
     void forwarded(int tag, MemorySegment data) {
         byte[] copy = HeapCopy.of(data, data.byteSize());
@@ -80,7 +88,7 @@ public final class TwinRecords {
     public List<Forward> missing(long through, long[] above) {
         trimThrough(through);
         if (evictedThrough > through) {
-            throw new IllegalStateException("the replica lacks decisions its twin no longer holds (the twin log "
+            throw new MpiError(MpiError.ERR_INTERN, "the replica lacks decisions its twin no longer holds (the twin log "
                     + "is limited to " + LIMIT + " bytes): it cannot be kept in step");
         }
         List<Forward> out = new ArrayList<>();

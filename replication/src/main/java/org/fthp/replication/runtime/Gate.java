@@ -1,4 +1,4 @@
-package mpi;
+package org.fthp.replication.runtime;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -13,40 +13,38 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Uncontended, entering and leaving cost two compare-and-sets, far below
  * the cost of the smallest native message.
  */
-final class Gate {
+public final class Gate {
 
-    private static final ReentrantLock LOCK = new ReentrantLock();
+    private final ReentrantLock lock = new ReentrantLock();
     /** Entries so far: the program's MPI calls, nested ones included (what {@code --kill R#CALL} counts). */
-    private static long entries;
+    private long entries;
     /** The entry at which this process kills itself; 0: never. */
-    private static long killAt;
-    private static int nativeRank;
+    private long killAt;
+    private int nativeRank;
 
-    private Gate() {}
-
-    static void enter() {
-        LOCK.lock();
+    public void enter() {
+        lock.lock();
         if (++entries == killAt) {
             org.fthp.replication.failure.CallKill.now(nativeRank, killAt);
         }
     }
 
-    static long entries() {
+    public long entries() {
         return entries;
     }
 
     /** This process dies as it enters its {@code call}-th call from now (0: never). */
-    static void killAtCall(int rank, long call) {
+    public void killAtCall(int rank, long call) {
         nativeRank = rank;
         killAt = call == 0 ? 0 : entries + call;
     }
 
-    static void exit() {
-        LOCK.unlock();
+    public void exit() {
+        lock.unlock();
     }
 
     /** For the repair thread: enters only if the program leaves MPI within the time given. */
-    static boolean tryEnter(long nanos) throws InterruptedException {
-        return LOCK.tryLock(nanos, TimeUnit.NANOSECONDS);
+    public boolean tryEnter(long nanos) throws InterruptedException {
+        return lock.tryLock(nanos, TimeUnit.NANOSECONDS);
     }
 }

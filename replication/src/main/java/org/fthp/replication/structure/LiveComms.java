@@ -1,4 +1,4 @@
-package mpi;
+package org.fthp.replication.structure;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,26 +6,27 @@ import java.util.List;
 /**
  * Every communicator this process is a member of and has not freed, in the
  * order they were created: a repair rebuilds them in that order, which every
- * member shares (MPI creates communicators collectively).
+ * member shares (MPI creates communicators collectively). COMM_WORLD is the
+ * first.
  */
-final class LiveComms {
+public final class LiveComms {
 
-    private final List<Comm> comms = new ArrayList<>();
+    private final List<CommRef> comms = new ArrayList<>();
 
-    synchronized void add(Comm c) {
-        if (c.structure != null) {
+    public synchronized void add(CommRef c) {
+        if (c.get() != null) {
             comms.add(c);
         }
     }
 
-    synchronized void remove(Comm c) {
+    public synchronized void remove(CommRef c) {
         comms.remove(c);
     }
 
     /** The current structure of the live communicator {@code commId}, or null. */
-    synchronized org.fthp.replication.structure.CommStructure byId(int commId) {
-        for (Comm c : comms) {
-            var s = c.structure;
+    public synchronized CommStructure byId(int commId) {
+        for (CommRef c : comms) {
+            CommStructure s = c.get();
             if (s != null && s.commId() == commId) {
                 return s;
             }
@@ -33,7 +34,7 @@ final class LiveComms {
         return null;
     }
 
-    synchronized List<Comm> snapshot() {
+    public synchronized List<CommRef> snapshot() {
         return new ArrayList<>(comms);
     }
 }

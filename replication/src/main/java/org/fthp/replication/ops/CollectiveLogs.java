@@ -1,0 +1,60 @@
+package org.fthp.replication.ops;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The collective logs of every live communicator of this process, by
+ * communicator id, and the bound they share (docs/DESIGN.md §8).
+ */
+public final class CollectiveLogs {
+
+    /** Newest entries kept per communicator. */
+    static final int KEEP = Integer.getInteger("fthp.collectiveLog.entries", 256);
+    /** Bytes kept over all communicators. */
+    static final long LIMIT = Long.getLong("fthp.collectiveLog.limitBytes", 64L << 20);
+
+    private final Map<Integer, CollectiveLog> logs = new HashMap<>();
+    private final boolean keeping;
+    private final Consumer<NativeOp> background;
+    private long bytes;
+
+    CollectiveLogs(boolean keeping, Consumer<NativeOp> background) {
+        this.keeping = keeping;
+        this.background = background;
+    }
+
+    /** The log of communicator {@code commId} (its id survives repairs). */
+    public CollectiveLog of(int commId) {
+        return logs.computeIfAbsent(commId, id -> new CollectiveLog(id, this));
+    }
+
+    /**
+     * Whether collectives are logged for replay at all: without replicas a
+     * failure ends the job, nothing is ever replayed, and the copy of every
+     * collective's input would be pure cost.
+     */
+    boolean keepsEntries() {
+        return keeping;
+    }
+
+    /** Forgets a freed communicator's log. */
+    public void forget(int commId) {
+        CollectiveLog log = logs.remove(commId);
+        if (log != null) {
+            bytes -= log.bytes();
+        }
+    }
+
+    /** Where replays go to be progressed until they complete. */
+    void background(NativeOp replay) {
+        background.accept(replay);
+    }
+
+    /** Accounts {@code delta} bytes more (or fewer) kept; returns whether the shared bound is exceeded. */
+    boolean account(long delta) {
+        bytes += delta;
+        return bytes > LIMIT;
+    }
+}

@@ -1,0 +1,67 @@
+package org.fthp.replication.ops;
+
+import java.util.function.Consumer;
+
+import org.fthp.replication.staging.StagingPool;
+import org.fthp.replication.twins.TwinLink;
+
+/**
+ * What every native operation of one process shares, handed to each at
+ * construction: the staging pool its memory comes from, the list of
+ * operations in flight a repair walks, the collective logs a repair replays
+ * from, where operations nobody waits for are progressed, and where a
+ * replica's received decisions are acknowledged.
+ *
+ * <p>One per process, built at {@code MPI_Init} (runtime.Engine). Only the
+ * thread that holds the gate touches it.
+ */
+public final class OpContext {
+
+    private final StagingPool pool;
+    private final InFlight inFlight = new InFlight();
+    private final CollectiveLogs collectiveLogs;
+    private final Consumer<NativeOp> background;
+    /** Set once, after the acknowledgements exist (they send through operations of this context). */
+    private TwinLink.Acknowledger twinAcknowledger;
+
+    /**
+     * @param pool           staging memory
+     * @param keepCollectives whether collectives are logged for replay (only a replicated job ever replays)
+     * @param background     progresses an operation nobody waits for until it completes (the orphan list)
+     */
+    public OpContext(StagingPool pool, boolean keepCollectives, Consumer<NativeOp> background) {
+        this.pool = pool;
+        this.background = background;
+        this.collectiveLogs = new CollectiveLogs(keepCollectives, background);
+    }
+
+    public StagingPool pool() {
+        return pool;
+    }
+
+    public InFlight inFlight() {
+        return inFlight;
+    }
+
+    public CollectiveLogs collectiveLogs() {
+        return collectiveLogs;
+    }
+
+    /** Hands {@code op} over to be progressed until it completes; nobody waits for it. */
+    public void background(NativeOp op) {
+        background.accept(op);
+    }
+
+    /** Once, at start-up of a replicated job. */
+    public void acknowledgeTwinWith(TwinLink.Acknowledger acknowledger) {
+        this.twinAcknowledger = acknowledger;
+    }
+
+    /** A replica has received its twin's decisions on {@code commId} through {@code through}. */
+    void twinReceived(int commId, long through) {
+        TwinLink.Acknowledger a = twinAcknowledger;
+        if (a != null) {
+            a.received(commId, through);
+        }
+    }
+}

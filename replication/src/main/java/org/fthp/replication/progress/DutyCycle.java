@@ -1,0 +1,56 @@
+package org.fthp.replication.progress;
+
+import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The one wait loop of the engine: every blocking path of the facade and of
+ * the engine waits here, taking turns of a duty (a {@code doWork()} that
+ * returns how much it did) and idling between fruitless turns with a
+ * strategy made for that wait (Agrona's {@code Agent} and
+ * {@code IdleStrategy} are the model).
+ *
+ * <p>The process's duty (runtime.Engine#doWork) progresses operations nobody
+ * waits for, acknowledgements and repairs; a wait that must not start a
+ * repair (a repair's own waits) passes a narrower duty.
+ */
+public final class DutyCycle {
+
+    private final IntSupplier duty;
+    private final Supplier<IdleStrategy> idleStrategies;
+
+    /**
+     * @param duty           one turn of the process's background work; returns the units of work done
+     * @param idleStrategies a fresh idle strategy for each wait
+     */
+    public DutyCycle(IntSupplier duty, Supplier<IdleStrategy> idleStrategies) {
+        this.duty = duty;
+        this.idleStrategies = idleStrategies;
+    }
+
+    /** One turn of the process's duty; returns the units of work done. */
+    public int doWork() {
+        return duty.getAsInt();
+    }
+
+    /** Takes turns of the process's duty until {@code done} says so. */
+    public void await(BooleanSupplier done) {
+        if (done.getAsBoolean()) {
+            return;
+        }
+        await(done, duty, idleStrategies.get());
+    }
+
+    /**
+     * Takes turns of {@code turn} until {@code done} says so, idling with
+     * {@code idle} between fruitless ones. {@code done} and {@code turn} may
+     * throw to abandon the wait.
+     */
+    public static void await(BooleanSupplier done, IntSupplier turn, IdleStrategy idle) {
+        idle.reset();
+        while (!done.getAsBoolean()) {
+            idle.idle(turn.getAsInt());
+        }
+    }
+}

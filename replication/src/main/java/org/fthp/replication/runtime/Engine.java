@@ -1,0 +1,431 @@
+package org.fthp.replication.runtime;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.function.BooleanSupplier;
+
+import org.fthp.empi.Empi;
+import org.fthp.empi.EmpiException;
+import org.fthp.replication.error.MpiError;
+import org.fthp.replication.failure.BlockingCalls;
+import org.fthp.replication.failure.CallKill;
+import org.fthp.replication.failure.CoordinatorLink;
+import org.fthp.replication.failure.FailureWatch;
+import org.fthp.replication.log.Acknowledgements;
+import org.fthp.replication.log.MessageRecords;
+import org.fthp.replication.log.RunStatistics;
+import org.fthp.replication.ops.ControlSend;
+import org.fthp.replication.ops.NativeOp;
+import org.fthp.replication.ops.OpContext;
+import org.fthp.replication.output.ReplicaOutput;
+import org.fthp.replication.output.RuntimeMessages;
+import org.fthp.replication.progress.BackoffIdleStrategy;
+import org.fthp.replication.progress.DutyCycle;
+import org.fthp.replication.progress.OrphanRequests;
+import org.fthp.replication.repair.FinalizeBarrier;
+import org.fthp.replication.repair.Repair;
+import org.fthp.replication.repair.RepairThread;
+import org.fthp.replication.routing.ReplicaLayout;
+import org.fthp.replication.routing.Role;
+import org.fthp.replication.staging.StagingPool;
+import org.fthp.replication.structure.CommCreation;
+import org.fthp.replication.structure.CommRef;
+import org.fthp.replication.structure.CommStructure;
+import org.fthp.replication.structure.LiveComms;
+import org.fthp.replication.structure.StructureBuilder;
+import org.fthp.replication.tags.InternalTags;
+import org.fthp.replication.twins.Twins;
+
+/**
+ * The engine of one process between {@code MPI_Init} and {@code
+ * MPI_Finalize}: every piece of process-wide state, built once at init and
+ * handed to the parts that need it (docs/DESIGN.md §15). The {@code
+ * mpi} facade reaches it through {@link #get()}, the one static of the engine.
+ *
+ * <p>Only the thread holding the {@link Gate} touches it (the program's
+ * thread inside an MPI call, or the repair thread while the program computes
+ * outside MPI); the coordinators' thread only hands over failure sets through
+ * the {@link FailureWatch}.
+ */
+public final class Engine {
+
+    /** The communicator ids of COMM_WORLD and COMM_SELF (every process numbers them alike). */
+    public static final int WORLD_ID = 1;
+    public static final int SELF_ID = 2;
+
+    /** The running engine: set at init, kept (finished) after Finalize so the facade can tell. */
+    private static volatile Engine current;
+
+    private final int nativeRank;
+    private final int nativeSize;
+    private final int logicalRank;
+    private final int threadLevel;
+    private final Thread mainThread;
+    private final StagingPool pool;
+    private final OpContext ops;
+    private final MessageRecords records;
+    private final Gate gate = new Gate();
+    private final BlockingCalls blockingCalls;
+    private final OrphanRequests orphans = new OrphanRequests();
+    private final LiveComms comms = new LiveComms();
+    private final CommRef world = new CommRef(null);
+    private final CommRef self = new CommRef(null);
+    /** Native COMM_WORLD's duplicate for the engine's own messages (repair, acknowledgements); 0 without replicas. */
+    private final long controlComm;
+    private final DutyCycle duty;
+    private final StructureBuilder structures;
+    private final CommCreation creation;
+    private final Repair repair;
+    private final Twins twins;
+    /** Which native process holds each copy of each logical rank; changes at a repair. */
+    private ReplicaLayout layout;
+    /** This process's role; a promoted replica computes. */
+    private Role role;
+    private CoordinatorLink coordinator;
+    /** Where this copy's stdout and stderr go when its rank is replicated; null otherwise. */
+    private ReplicaOutput output;
+    private RepairThread repairThread;
+    private volatile boolean finished;
+
+    private Engine(int nativeRank, int nativeSize, ReplicaLayout layout, int threadLevel, StagingPool pool,
+                   long controlComm) {
+        this.nativeRank = nativeRank;
+        this.nativeSize = nativeSize;
+        this.blockingCalls = new BlockingCalls(nativeRank);
+        this.layout = layout;
+        ReplicaLayout.Copy me = layout.copyOf(nativeRank);
+        this.logicalRank = me.logical();
+        this.role = me.role();
+        this.threadLevel = threadLevel;
+        this.mainThread = Thread.currentThread();
+        this.pool = pool;
+        this.controlComm = controlComm;
+        boolean replicated = layout.replicas() > 0;
+        this.records = MessageRecords.create(replicated);
+        this.ops = new OpContext(pool, replicated, orphans::adopt);
+        this.duty = new DutyCycle(this::doWork, BackoffIdleStrategy::new);
+        this.structures = new StructureBuilder(this);
+        this.creation = new CommCreation(this);
+        this.repair = new Repair(this);
+        this.twins = new Twins(this);
+    }
+
+    /** The running (or finished) engine; null before {@code MPI_Init}. */
+    public static Engine get() {
+        return current;
+    }
+
+    public static boolean isInitialized() {
+        return current != null;
+    }
+
+    public static boolean isFinalized() {
+        Engine e = current;
+        return e != null && e.finished;
+    }
+
+    /**
+     * {@code MPI_Init_thread}: loads the native library, initialises it at
+     * least {@code MPI_THREAD_SERIALIZED} (the repair thread calls it while
+     * the program computes), builds COMM_WORLD's and COMM_SELF's structures
+     * and connects to the coordinators. Returns the engine; {@link
+     * #threadLevel()} is what the program was granted.
+     */
+    public static synchronized Engine start(int required, int serialized, int single) {
+        if (current != null) {
+            throw new MpiError(MpiError.ERR_OTHER, "MPI is already initialized.");
+        }
+        try {
+            Empi.load();
+        } catch (EmpiException e) {
+            throw new MpiError(MpiError.ERR_OTHER, "cannot use the native MPI library: " + e.getMessage());
+        }
+        try {
+            StagingPool pool = new StagingPool(Empi.HANDLE_BYTES, Empi.STATUS_BYTES);
+            int provided;
+            int nativeRank;
+            int nativeSize;
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment out = a.allocate(ValueLayout.JAVA_INT);
+                Empi.initThread(MemorySegment.NULL, MemorySegment.NULL, Math.max(required, serialized), out);
+                provided = out.get(ValueLayout.JAVA_INT, 0);
+                Empi.commSetErrhandler(Empi.COMM_WORLD, Empi.ERRORS_RETURN);
+                Empi.commSetErrhandler(Empi.COMM_SELF, Empi.ERRORS_RETURN);
+                Empi.commRank(Empi.COMM_WORLD, out);
+                nativeRank = out.get(ValueLayout.JAVA_INT, 0);
+                Empi.commSize(Empi.COMM_WORLD, out);
+                nativeSize = out.get(ValueLayout.JAVA_INT, 0);
+            }
+            ReplicaLayout layout = JobLayout.fromEnvironment(nativeSize);
+            // the engine's own state (send ids, collective sequences, pools' shared stacks aside) is not
+            // guarded for concurrent calls: promise no more than one thread at a time
+            int level = Math.min(provided, Math.min(Math.max(required, single), serialized));
+            long control = layout.replicas() > 0 ? StructureBuilder.dupBlocking(Empi.COMM_WORLD) : 0;
+            Engine e = new Engine(nativeRank, nativeSize, layout, level, pool, control);
+            e.startUp(provided >= serialized);
+            current = e;
+            return e;
+        } catch (EmpiException e) {
+            throw new MpiError(e.errorClass() >= 0 ? e.errorClass() : MpiError.ERR_INTERN, e.getMessage(), e);
+        }
+    }
+
+    private void startUp(boolean repairThreadAllowed) {
+        try {
+            if (role == Role.REP) {
+                output = ReplicaOutput.install(logicalRank, JobLayout.showReplicaOutput());
+            } else if (layout.hasReplica(logicalRank)) {
+                output = ReplicaOutput.installComputational(logicalRank);
+            }
+        } catch (java.io.IOException e) {
+            throw new MpiError(MpiError.ERR_OTHER, "cannot set up the output of rank " + logicalRank + ": "
+                    + e.getMessage());
+        }
+        world.repoint(structures.world(WORLD_ID));
+        self.repoint(structures.self(SELF_ID));
+        comms.add(world);
+        comms.add(self);
+        if (replicated()) {
+            Acknowledgements acks = new Acknowledgements(records.sendLog(), controlComm, new AckPeers(this),
+                    (to, comm, rank, through) -> orphans.adopt(
+                            ControlSend.send(ops, controlComm, to, InternalTags.ACKNOWLEDGEMENT.first(), comm, rank,
+                                    through)));
+            records.acknowledgeWith(acks);
+            ops.acknowledgeTwinWith(acks::twinReceived);
+        }
+        coordinator = connectCoordinator();
+        if (coordinator != null && replicated()) {
+            repair.warmUp();
+            if (repairThreadAllowed) {
+                repairThread = RepairThread.start(this, coordinator.watch());
+            }
+        }
+        RunStatistics.markReady(nativeRank);
+        try {
+            gate.killAtCall(nativeRank, CallKill.callFor(nativeRank, System.getenv(CallKill.ENV)));
+            blockingCalls.killAtEntry(CallKill.callFor(nativeRank, System.getenv(BlockingCalls.KILL_ENV)));
+        } catch (IllegalArgumentException e) {
+            throw new MpiError(MpiError.ERR_OTHER, e.getMessage());
+        }
+    }
+
+    private CoordinatorLink connectCoordinator() {
+        try {
+            return CoordinatorLink.connectIfConfigured(nativeRank, nativeSize, logicalRank, role == Role.REP,
+                    blockingCalls);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MpiError(MpiError.ERR_OTHER, "interrupted while connecting to the coordinator");
+        } catch (java.util.concurrent.TimeoutException | RuntimeException e) {
+            throw new MpiError(MpiError.ERR_OTHER, "cannot reach this node's coordinator: " + e);
+        }
+    }
+
+    /** {@code MPI_Finalize}, with the gate held. */
+    public synchronized void finish() {
+        if ("1".equals(System.getenv("FTHP_REPORT_CALLS"))) {
+            // where a --kill R#CALL can aim: this Finalize is the last of them
+            RuntimeMessages.say("fthp: native rank " + nativeRank + " made " + gate.entries() + " MPI calls");
+        }
+        try {
+            System.out.flush();
+            System.err.flush();
+            if (controlComm != 0) {
+                // replicated: wait here, repairing, until nobody can need this process in a repair
+                new FinalizeBarrier(this).await();
+            }
+            if (repairThread != null) {
+                repairThread.stop();
+            }
+            // unreplicated: a freed request must still complete, however long it takes
+            orphans.drain(controlComm != 0 ? 2_000_000_000L : Long.MAX_VALUE);
+            FailureWatch watch = failureWatch();
+            RunStatistics.write(nativeRank, logicalRank, role == Role.REP, records,
+                    watch == null ? 0 : watch.latest().deadNativeRanks().size(), repair.times().promoted(),
+                    repair.times().repairs().stream().map(r -> r.totalNanos() / 1000).toList());
+            if (coordinator != null) {
+                coordinator.finish();
+            }
+            Empi.finalizeMpi();
+        } catch (EmpiException e) {
+            throw new MpiError(e.errorClass() >= 0 ? e.errorClass() : MpiError.ERR_INTERN, e.getMessage(), e);
+        } finally {
+            finished = true;
+        }
+    }
+
+    // ---- the duty cycle ----
+
+    /**
+     * One turn of this process's background duty, between two polls of
+     * whatever a call waits for: operations nobody waits for, acknowledgements,
+     * and a repair if the coordinators announced a failure. Returns the units
+     * of work done (0: an idle turn).
+     */
+    public int doWork() {
+        int work = orphans.progress();
+        Acknowledgements acks = records.acknowledgements();
+        if (acks != null) {
+            work += acks.progress();
+        }
+        if (repair.pending()) {
+            if (creation.active()) {
+                // no repair in the middle of making native communicators: the creation is abandoned instead
+                creation.failureArrived();
+            } else {
+                repair.run();
+            }
+            work++;
+        }
+        return work;
+    }
+
+    /** Waits, taking turns of the duty, until {@code done} says so. */
+    public void await(BooleanSupplier done) {
+        duty.await(done);
+    }
+
+    /** Progresses {@code op} until it completes. */
+    public void await(NativeOp op) {
+        duty.await(op::poll);
+    }
+
+    /** Progresses every one of {@code ops}, each turn all of them, until all complete. */
+    public void awaitAll(NativeOp... ops) {
+        duty.await(() -> {
+            boolean all = true;
+            for (NativeOp op : ops) {
+                all &= op.poll();
+            }
+            return all;
+        });
+    }
+
+    /**
+     * The send log is over its limit: wait until acknowledgements trim it
+     * (after a blocking send, which MPI allows to wait for its receiver).
+     */
+    public void awaitLogRoom() {
+        duty.await(() -> !records.overLimit());
+    }
+
+    // ---- who this process is ----
+
+    public int nativeRank() { return nativeRank; }
+    public int logicalRank() { return logicalRank; }
+    public Role role() { return role; }
+    public boolean replicated() { return layout.replicas() > 0; }
+    public int threadLevel() { return threadLevel; }
+    public Thread mainThread() { return mainThread; }
+
+    /** Which native process holds each copy of each logical rank. */
+    public ReplicaLayout layout() { return layout; }
+
+    /** After a repair: who holds which copy now, and this process's role (a promoted replica computes). */
+    public void adopt(ReplicaLayout repaired) {
+        ReplicaLayout.Copy me = repaired.copyOf(nativeRank);
+        layout = repaired;
+        if (role == Role.REP && me.role() == Role.CMP && output != null) {
+            output.promote();
+        }
+        role = me.role();
+    }
+
+    // ---- its parts ----
+
+    public StagingPool pool() { return pool; }
+    public OpContext ops() { return ops; }
+    public MessageRecords records() { return records; }
+    public Gate gate() { return gate; }
+    public BlockingCalls blockingCalls() { return blockingCalls; }
+    public OrphanRequests orphans() { return orphans; }
+    public LiveComms liveComms() { return comms; }
+    public CommRef world() { return world; }
+    public CommRef self() { return self; }
+    public long controlComm() { return controlComm; }
+    public DutyCycle duty() { return duty; }
+    public StructureBuilder structures() { return structures; }
+    public CommCreation creation() { return creation; }
+    public Repair repair() { return repair; }
+    public Twins twins() { return twins; }
+
+    /** The coordinators' failure announcements, or null when the job has no coordinators. */
+    public FailureWatch failureWatch() {
+        CoordinatorLink c = coordinator;
+        return c == null ? null : c.watch();
+    }
+
+    /** Whether MPI is running here (between init and finalize). */
+    public boolean running() {
+        return !finished;
+    }
+
+    // ---- process-wide values both twins must agree on ----
+
+    /** The computational copy's clock, on both twins: control flow that depends on time stays the same. */
+    public double wtime() {
+        double local = Empi.wtime();
+        return Double.longBitsToDouble(twins.share(world.get(), Double.doubleToRawLongBits(local)));
+    }
+
+    public double wtick() {
+        return Empi.wtick();
+    }
+
+    public String processorName() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment name = a.allocate(Empi.MAX_PROCESSOR_NAME + 1);
+            MemorySegment len = a.allocate(ValueLayout.JAVA_INT);
+            Empi.getProcessorName(name, len);
+            return twins.share(world.get(), name.getString(0));
+        }
+    }
+
+    public static String libraryVersion() {
+        try {
+            var abi = Empi.load();
+            return "FTHP-J over " + abi.family() + " " + abi.version();
+        } catch (EmpiException e) {
+            return "FTHP-J (native MPI unavailable: " + e.getMessage() + ")";
+        }
+    }
+
+    /** The live copies of a peer, from the current layout, for acknowledgements. */
+    private record AckPeers(Engine engine) implements Acknowledgements.Peers {
+        @Override
+        public int[] copies(int commId, int peer) {
+            CommStructure s = engine.comms.byId(commId);
+            if (s == null) {
+                return null;
+            }
+            int[] group = s.isInter() ? s.remoteWorldRanks() : s.worldRanks();
+            if (peer < 0 || peer >= group.length) {
+                return null;
+            }
+            int world = group[peer];
+            ReplicaLayout layout = engine.layout;
+            return layout.hasReplica(world) ? new int[] {layout.cmpNative(world), layout.repNative(world)}
+                    : new int[] {layout.cmpNative(world)};
+        }
+
+        @Override
+        public int selfRank(int commId) {
+            CommStructure s = engine.comms.byId(commId);
+            return s == null ? -1 : s.rank();
+        }
+
+        @Override
+        public int computationalTwin() {
+            return engine.role == Role.REP ? engine.layout.cmpNative(engine.logicalRank) : -1;
+        }
+
+        @Override
+        public void twinReceived(int commId, long through) {
+            CommStructure s = engine.comms.byId(commId);
+            if (s != null) {
+                s.twinRecords().trimThrough(through);
+            }
+        }
+    }
+}

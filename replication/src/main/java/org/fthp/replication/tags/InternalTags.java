@@ -1,0 +1,131 @@
+package org.fthp.replication.tags;
+
+import java.util.List;
+
+import org.fthp.replication.twins.TwinSlots;
+
+/**
+ * Every native tag the engine uses for its own messages, in one place, so
+ * that the ranges sharing a communicator are disjoint by construction and
+ * checked (InternalTagsTest) rather than by comments in eight files.
+ *
+ * <p>Three kinds of communicator carry the engine's own messages
+ * (docs/DESIGN.md §16):
+ * <ul>
+ *   <li>{@link Space#CONTROL}: the private duplicate of the native
+ *       COMM_WORLD (repair agreement and readiness, Finalize, communicator
+ *       creation rounds, acknowledgements);
+ *   <li>{@link Space#INTERNAL}: each communicator's internal twin, next to
+ *       the program's own traffic (neighbourhood collectives, the
+ *       intercommunicator leaders' exchange, small allreduces, the payloads
+ *       of large messages), so a program's {@code ANY_TAG} receive never takes
+ *       one of them;
+ *   <li>{@link Space#TWIN}: COMM_WORLD's CMP_REP_INTERCOMM, where every
+ *       communicator's twin decisions travel, each in its own slot;
+ *   <li>{@link Space#PEER}: the tags of the engine's own
+ *       {@code MPI_Intercomm_create} calls on their peer communicator.
+ * </ul>
+ * Every tag stays below {@link #LIMIT}.
+ */
+public final class InternalTags {
+
+    /** Exclusive bound of every tag here: 2^30, within Open MPI's tag bound (2^31 - 1). */
+    public static final int LIMIT = 1 << 30;
+
+    /** Which communicator a range of tags lives on. */
+    public enum Space { CONTROL, INTERNAL, TWIN, PEER }
+
+    /**
+     * {@code size} consecutive tags from {@code first}; a numbered message
+     * (by epoch, sequence or send id) takes the tag of its number modulo
+     * {@code size}, a power of two.
+     */
+    public record Range(String name, Space space, int first, int size) {
+
+        public Range {
+            if (Integer.bitCount(size) != 1) {
+                throw new IllegalArgumentException(name + ": size " + size + " is not a power of two");
+            }
+        }
+
+        /** The tag of message number {@code n}: its low bits, within the range. */
+        public int tag(long n) {
+            return first + (int) (n & (size - 1));
+        }
+
+        /** The last tag of the range. */
+        public int last() {
+            return first + size - 1;
+        }
+    }
+
+    private InternalTags() {}
+
+    // ---- the control communicator ----
+
+    /** A receiver's acknowledgement of what it consumed (log.Acknowledgements). */
+    public static final Range ACKNOWLEDGEMENT = new Range("acknowledgement", Space.CONTROL, 0x3001, 1);
+    /** A repair's agreement on the failure set, by epoch (repair.Repair). */
+    public static final Range REPAIR_AGREE = new Range("repair agreement", Space.CONTROL, 0x4000, 0x4000);
+    /** "About to enter a blocking call" inside a repair, by epoch (repair.Repair). */
+    public static final Range REPAIR_READY = new Range("repair readiness", Space.CONTROL, 0x8000, 0x4000);
+    /** "Entered MPI_Finalize", by epoch (repair.FinalizeBarrier). */
+    public static final Range FINALIZE_ENTERED = new Range("finalize entered", Space.CONTROL, 0xC000, 0x2000);
+    /** "Left for the native MPI_Finalize" (repair.FinalizeBarrier). */
+    public static final Range FINALIZE_LEFT = new Range("finalize left", Space.CONTROL, 0xE000, 1);
+    /** A program's communicator creation, by epoch: READY, DONE and ABORT (structure.CommCreation). */
+    public static final Range CREATION_READY = new Range("creation ready", Space.CONTROL, 0xF000, 0x400);
+    public static final Range CREATION_DONE = new Range("creation done", Space.CONTROL, 0xF400, 0x400);
+    public static final Range CREATION_ABORT = new Range("creation abort", Space.CONTROL, 0xF800, 0x400);
+
+    // ---- each communicator's internal channel ----
+
+    /** Neighbourhood collectives: one tag per edge direction of a topology (mpi.CartComm, mpi.GraphComm). */
+    public static final Range NEIGHBOURS = new Range("neighbourhood collectives", Space.INTERNAL, 1, 1 << 16);
+    /** The leaders' exchange of an intercommunicator creation: the program's tag, low 16 bits. */
+    public static final Range INTERCOMM_LEADERS = new Range("intercommunicator leaders", Space.INTERNAL, 1 << 18,
+            1 << 16);
+    /**
+     * Small allreduces by recursive doubling (ops.RecursiveDoublingAllreduce):
+     * the collective's sequence (10 bits) times 64 steps.
+     */
+    public static final Range ALLREDUCE = new Range("recursive-doubling allreduce", Space.INTERNAL, 1 << 19, 1 << 16);
+    /** The step tags one allreduce uses, from {@link #allreduceBase}. */
+    public static final int ALLREDUCE_STEPS = 64;
+    /** The payload of a large message, by its send id (msglog.MessageHeader#payloadTag). */
+    public static final Range PAYLOAD = new Range("large-message payload", Space.INTERNAL, 1 << 20, 1 << 20);
+
+    // ---- the twin channel ----
+
+    /** Bits of a twin decision's number on the wire; the communicator's slot takes the bits above. */
+    public static final int TWIN_DECISION_BITS = 20;
+    /** Twin slots: one per live communicator of a process (structure.TwinSlots). */
+    public static final int TWIN_SLOTS = 1 << 10;
+    /** Every communicator's twin decisions: slot << 20 | decision number mod 2^20. */
+    public static final Range TWIN_DECISIONS = new Range("twin decisions", Space.TWIN, 0,
+            TWIN_SLOTS << TWIN_DECISION_BITS);
+
+    // ---- the engine's own MPI_Intercomm_create calls ----
+
+    /** COMM_WORLD's CMP_REP_INTERCOMM. */
+    public static final Range INTERCOMM_CMP_REP = new Range("CMP_REP_INTERCOMM creation", Space.PEER, 101, 1);
+    /** A communicator's CMP_NO_REP_INTERCOMM. */
+    public static final Range INTERCOMM_NO_REP = new Range("CMP_NO_REP_INTERCOMM creation", Space.PEER, 102, 1);
+    /** The computational copies' native intercommunicator of an intercommunicator. */
+    public static final Range INTERCOMM_COLLECTIVE = new Range("intercommunicator collectives", Space.PEER, 103, 1);
+
+    /** Every range, for the disjointness check. */
+    public static final List<Range> ALL = List.of(ACKNOWLEDGEMENT, REPAIR_AGREE, REPAIR_READY, FINALIZE_ENTERED,
+            FINALIZE_LEFT, CREATION_READY, CREATION_DONE, CREATION_ABORT, NEIGHBOURS, INTERCOMM_LEADERS, ALLREDUCE,
+            PAYLOAD, TWIN_DECISIONS, INTERCOMM_CMP_REP, INTERCOMM_NO_REP, INTERCOMM_COLLECTIVE);
+
+    /** The first tag of allreduce number {@code sequence}; its steps take the next {@link #ALLREDUCE_STEPS}. */
+    public static int allreduceBase(long sequence) {
+        return ALLREDUCE.first() + (int) ((sequence & (ALLREDUCE.size() / ALLREDUCE_STEPS - 1)) * ALLREDUCE_STEPS);
+    }
+
+    /** The wire tag of twin decision {@code decision} of the communicator in {@code slot}. */
+    public static int twinDecision(int slot, int decision) {
+        return (slot << TWIN_DECISION_BITS) | (decision & ((1 << TWIN_DECISION_BITS) - 1));
+    }
+}

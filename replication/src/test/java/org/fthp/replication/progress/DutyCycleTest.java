@@ -1,0 +1,76 @@
+package org.fthp.replication.progress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class DutyCycleTest {
+
+    /** Records what a wait asked of its idle strategy. */
+    private static final class RecordingIdle implements IdleStrategy {
+        final List<String> calls = new ArrayList<>();
+
+        @Override
+        public void idle() {
+            calls.add("idle");
+        }
+
+        @Override
+        public void reset() {
+            calls.add("reset");
+        }
+    }
+
+    @Test
+    void aConditionAlreadyTrueTakesNoTurn() {
+        int[] turns = {0};
+        new DutyCycle(() -> ++turns[0], RecordingIdle::new).await(() -> true);
+        assertEquals(0, turns[0]);
+    }
+
+    @Test
+    void turnsThatDidWorkResetTheIdleStrategyAndFruitlessOnesIdle() {
+        RecordingIdle idle = new RecordingIdle();
+        int[] work = {0, 3, 0, 0};
+        int[] turn = {0};
+        DutyCycle.await(() -> turn[0] == work.length, () -> work[turn[0]++], idle);
+        assertEquals(List.of("reset", "idle", "reset", "idle", "idle"), idle.calls);
+    }
+
+    @Test
+    void eachWaitGetsAFreshIdleStrategy() {
+        List<RecordingIdle> made = new ArrayList<>();
+        DutyCycle duty = new DutyCycle(() -> 0, () -> {
+            RecordingIdle i = new RecordingIdle();
+            made.add(i);
+            return i;
+        });
+        int[] polls = {0};
+        duty.await(() -> ++polls[0] > 2);
+        polls[0] = 0;
+        duty.await(() -> ++polls[0] > 2);
+        assertEquals(2, made.size());
+    }
+
+    @Test
+    void aConditionThatThrowsAbandonsTheWait() {
+        DutyCycle duty = new DutyCycle(() -> 0, RecordingIdle::new);
+        int[] polls = {0};
+        assertThrows(IllegalStateException.class, () -> duty.await(() -> {
+            if (++polls[0] == 3) {
+                throw new IllegalStateException("superseded");
+            }
+            return false;
+        }));
+        assertEquals(3, polls[0]);
+    }
+
+    @Test
+    void theDutyIsWhatDoWorkRuns() {
+        assertEquals(5, new DutyCycle(() -> 5, RecordingIdle::new).doWork());
+    }
+}
