@@ -37,6 +37,9 @@ public final class CheckpointRestart {
         if (!(workSeconds > 0) || Double.isInfinite(workSeconds)) {
             throw new IllegalArgumentException("work must be a finite number of seconds > 0, not " + workSeconds);
         }
+        if (Double.isInfinite(intervalSeconds)) {   // no checkpoint: one chunk of all the work
+            return chunk(workSeconds, restartSeconds, mttiSeconds);
+        }
         double chunks = Math.floor(workSeconds / intervalSeconds);
         double rest = workSeconds - chunks * intervalSeconds;
         if (rest <= 1e-9 * workSeconds) {   // the last full chunk is the end: no checkpoint after it
