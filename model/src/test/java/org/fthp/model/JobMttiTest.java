@@ -53,6 +53,14 @@ class JobMttiTest {
     }
 
     @Test
+    void aMillionReplicatedProcessesSurviveAboutSqrtPiBFailures() {
+        // b pairs, dead processes struck: 2b ∫ u^(b−1)(2 − u)^b du → √(πb) as b grows (Laplace's method)
+        int pairs = 1 << 19;
+        double count = JobMtti.meanFailuresToInterruption(pairs, pairs, Strikes.ANY_PROCESS);
+        assertEquals(Math.sqrt(Math.PI * pairs), count, 0.002 * count);
+    }
+
+    @Test
     void exponentialMttiClosedForms() {
         double mtbf = 1e6;
         assertEquals(mtbf / 1000, JobMtti.exponential(1000, 0, mtbf), 1e-9 * mtbf);

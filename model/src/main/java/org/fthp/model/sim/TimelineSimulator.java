@@ -20,8 +20,13 @@ import org.fthp.model.strategy.Setup;
  * <li>Any other failure interrupts the job: the work since the last committed
  * checkpoint is lost (all of it without checkpoints), the job restarts on fresh
  * processes (every replica back), paying the restart time; a failure during a
- * restart starts it over.
+ * restart starts it over. A checkpoint does not bring dead replicas back: a
+ * replicated job ages between restarts.
  * </ul>
+ *
+ * Efficiency is the paper's: kept work per process against a failure-free run
+ * without replicas on the same processes (the paper's baseline also carries the
+ * scaling loss from 1024 processes, which the model leaves out).
  *
  * The processes are tracked as counts (singletons, intact pairs, pairs with one
  * copy left): victims are drawn uniformly, so which pair is struck does not
