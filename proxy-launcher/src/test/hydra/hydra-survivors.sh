@@ -46,3 +46,6 @@ run library-survivors-finalize      60 yes --
 run library-survivors-skip-finalize 90 yes SKIP_FINALIZE=1 --
 run library-skip-finalize-disable   90 yes SKIP_FINALIZE=1 -- -disable-auto-cleanup
 run library-victim-exit-code-3      60 yes VICTIM_EXIT=3 --
+# the victim dies 4 s late, while the others wait in MPI_Finalize's PMI barrier: the barrier ends, and then
+# MPICH's UCX finalize spins on the dead peer as above
+run library-death-in-finalize-barrier 25 yes VICTIM_DELAY_MS=4000 ROUNDS=100 --

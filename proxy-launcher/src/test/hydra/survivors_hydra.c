@@ -1,7 +1,8 @@
 /*
  * Native MPI job for studying failure hiding under a launcher (run by
  * hydra-survivors.sh): rank VICTIM (default 1; -1: nobody) SIGKILLs itself
- * after a first barrier (or, with VICTIM_EXIT=N, exits with code N); the
+ * after a first barrier (VICTIM_DELAY_MS later, if set; or, with
+ * VICTIM_EXIT=N, exits with code N); the
  * others keep
  * exchanging nonblocking messages in a ring that skips the dead rank for
  * ROUNDS rounds (default 2000, 1 ms apart), then build a communicator of the survivors with
@@ -30,6 +31,9 @@ int main(int argc, char **argv) {
     if (rank == victim) {
         if (getenv("VICTIM_EXIT") != NULL) {
             exit(atoi(getenv("VICTIM_EXIT")));   /* the program's own verdict, not a failure */
+        }
+        if (getenv("VICTIM_DELAY_MS") != NULL) {
+            usleep(1000 * atoi(getenv("VICTIM_DELAY_MS")));   /* die while the others are further on */
         }
         raise(SIGKILL);
     }
