@@ -87,6 +87,11 @@ int main(int argc, char **argv) {
     report("testall, one receive truncated", rc);
     report("  its status[0].MPI_ERROR", sts[0].MPI_ERROR);
     report("  its status[1].MPI_ERROR", sts[1].MPI_ERROR);
+    if (rank == 0) {
+        printf("  after it: request[1] %s, its message %s\n",
+               reqs[1] == MPI_REQUEST_NULL ? "MPI_REQUEST_NULL (completed)" : "still active",
+               ok == x ? "delivered" : "not delivered");
+    }
 
 #ifdef MPICH_VERSION
     MPI_Comm dup, stale;
