@@ -73,6 +73,46 @@ fthp_ensure_openmpi() {
   fi
 }
 
+# The Debian alternatives that decide what the plain names mpicc/mpirun and <mpi.h>/libmpi.so
+# mean. Installing a second MPI may move them (each package registers itself with a priority).
+FTHP_MPI_ALTERNATIVES=(mpi mpirun mpi-x86_64-linux-gnu)
+
+# Prints "name target" for each MPI alternative that exists now (nothing for one that does not).
+fthp_mpi_alternatives_now() {
+  local name target
+  for name in "${FTHP_MPI_ALTERNATIVES[@]}"; do
+    if target="$(update-alternatives --query "$name" 2>/dev/null | sed -n 's/^Value: //p')" && [[ -n "$target" ]]; then
+      echo "$name $target"
+    fi
+  done
+}
+
+# MPICH from Debian packages, side by side with Open MPI: MPICH's commands keep their suffixed
+# names (mpicc.mpich, mpiexec.hydra = mpirun.mpich) and the plain mpicc/mpirun stay whatever they
+# were (Open MPI when it is installed). Debian gives Open MPI the higher priority on amd64, but an
+# alternative a user left in manual mode, or another architecture's priorities, could move them:
+# every MPI alternative is put back to the target it had before the install. Idempotent: with
+# mpicc.mpich and mpiexec.hydra present it does nothing.
+fthp_ensure_mpich() {
+  if command -v mpicc.mpich >/dev/null && command -v mpiexec.hydra >/dev/null; then
+    return 0
+  fi
+  local before name target
+  before="$(fthp_mpi_alternatives_now)"
+  fthp_apt_install mpich libmpich-dev
+  while read -r name target; do
+    [[ -n "$name" ]] || continue
+    if [[ "$(update-alternatives --query "$name" 2>/dev/null | sed -n 's/^Value: //p')" != "$target" ]]; then
+      echo "$(fthp_me): installing MPICH moved the '$name' alternative; setting it back to $target" >&2
+      update-alternatives --set "$name" "$target"
+    fi
+  done <<< "$before"
+  if ! command -v mpicc.mpich >/dev/null || ! command -v mpiexec.hydra >/dev/null; then
+    echo "$(fthp_me): MPICH installed but mpicc.mpich or mpiexec.hydra is missing" >&2
+    exit 1
+  fi
+}
+
 # Maven builds everything; a fresh Debian machine may lack it.
 fthp_ensure_maven() {
   command -v mvn >/dev/null || fthp_apt_install maven
