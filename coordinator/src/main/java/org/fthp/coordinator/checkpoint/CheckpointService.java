@@ -278,7 +278,7 @@ public final class CheckpointService implements AutoCloseable {
                 report(unreported, tracker.partialCost(unreported.epoch()));
             }
             unreported = commit;
-            LOG.log(Level.INFO, "coordinator primary: checkpoint epoch {0} committed ({1} bytes)",
+            LOG.log(Level.FINE, "coordinator primary: checkpoint epoch {0} committed ({1} bytes)",
                     new Object[] {commit.epoch(), commit.bytes()});
             Message.CheckpointCommitted committed = new Message.CheckpointCommitted(commit.epoch());
             tree.sendDown(committed);
@@ -341,7 +341,7 @@ public final class CheckpointService implements AutoCloseable {
             String said = String.format("%.1f s (%s)", d.seconds(), d.basis());
             if (!said.equals(intervalInForce)) {
                 intervalInForce = said;
-                LOG.log(Level.INFO, "coordinator primary: checkpoint interval {0}", said);
+                LOG.log(Level.FINE, "coordinator primary: checkpoint interval {0}", said);
                 events.checkpointInterval(d.seconds(), d.basis());
             }
             timer = io.schedule((Runnable) this::fireDue, (long) (d.seconds() * 1e6), TimeUnit.MICROSECONDS);

@@ -377,6 +377,11 @@ public final class NodeCoordinator implements AutoCloseable {
             return;
         }
         synchronized (lock) {
+            if (ledger != null && abort != null) {
+                // the job is over: these are its processes being ended, not failures to survive
+                LOG.log(Level.FINE, "coordinator primary: {0} ended after the abort", failed);
+                return;
+            }
             if (ledger != null) {
                 ledger.record(failed).ifPresent(this::publishNewEpoch);
             } else {
