@@ -62,6 +62,9 @@ final class RestartLoop {
             if (incarnation > 0 && jobEnv.containsKey(MpirunCommand.KILL_AT_CALL_ENV)) {
                 jobEnv.put(MpirunCommand.KILL_AT_CALL_ENV, "");
             }
+            if (incarnation > 0) {
+                forgetReadyMarks();
+            }
             FailureInjector injector = incarnation == 0 ? firstInjector : laterInjector(incarnation, replicas);
             boolean lastChance = incarnation >= plan.restarts();
             if (pending != null) {
@@ -156,6 +159,24 @@ final class RestartLoop {
             out.write(line + System.lineSeparator());
         } catch (IOException e) {
             System.err.println("fthp-run: cannot write " + events.get() + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The ranks mark the end of their MPI_Init with {@code ready-*} files in the statistics directory, and the
+     * injector waits for all of them: the previous incarnation's must not count for the next.
+     */
+    private void forgetReadyMarks() {
+        String stats = jobEnv.get(MpirunCommand.STATS_DIR_ENV);
+        if (stats == null) {
+            return;
+        }
+        try (var files = Files.list(Path.of(stats))) {
+            for (Path f : files.filter(f -> f.getFileName().toString().startsWith("ready-")).toList()) {
+                Files.deleteIfExists(f);
+            }
+        } catch (IOException e) {
+            System.err.println("fthp-run: cannot clear " + stats + ": " + e.getMessage());
         }
     }
 

@@ -130,6 +130,7 @@ public final class CheckpointService implements AutoCloseable {
         if (inbox.skips(chunk)) {
             return;
         }
+        memory.release(inbox.restartIfInProgress(chunk));
         if (inbox.starts(chunk) && !memory.reserve(chunk.pieceBytes())) {
             String why = String.format("node %d cannot hold the piece of epoch %d rank %d: %d bytes, and it holds"
                             + " %d of its %d bytes (--checkpoint-memory)", nodeId, chunk.epoch(), chunk.rank(),

@@ -50,10 +50,17 @@ public final class ChunkAssembler {
         return first.isLast();
     }
 
-    /** Whether this chunk belongs to a refused piece (and is to be dropped); the last one ends the refusal. */
+    /**
+     * Whether this chunk belongs to a refused piece (and is to be dropped); the last one ends the refusal, and so
+     * does a first chunk (the sender stopped early and is putting the piece again).
+     */
     public boolean skips(Message.PieceChunk chunk) {
         Key key = new Key(chunk.epoch(), chunk.rank());
         if (!refused.contains(key)) {
+            return false;
+        }
+        if (chunk.offset() == 0) {
+            refused.remove(key);
             return false;
         }
         if (chunk.isLast()) {
@@ -65,6 +72,18 @@ public final class ChunkAssembler {
     /** Whether this chunk starts a piece (offset 0 and none of that epoch and rank in progress). */
     public boolean starts(Message.PieceChunk chunk) {
         return chunk.offset() == 0 && !partial.containsKey(new Key(chunk.epoch(), chunk.rank()));
+    }
+
+    /**
+     * A first chunk of a piece already in progress means its sender gave up on the earlier attempt: forgets it and
+     * returns the bytes it had reserved (0 if there was none).
+     */
+    public long restartIfInProgress(Message.PieceChunk chunk) {
+        if (chunk.offset() != 0) {
+            return 0;
+        }
+        Partial earlier = partial.remove(new Key(chunk.epoch(), chunk.rank()));
+        return earlier == null ? 0 : earlier.bytes.length;
     }
 
     /** Takes a chunk; returns the piece when this chunk completes it. */

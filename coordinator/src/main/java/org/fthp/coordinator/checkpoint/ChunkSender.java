@@ -25,6 +25,16 @@ public final class ChunkSender {
      */
     public static void send(Channel channel, long epoch, int rank, int crc32c, ByteBuffer piece,
                             Function<Message.PieceChunk, Message> wrap, Duration stall) throws java.io.IOException {
+        send(channel, epoch, rank, crc32c, piece, wrap, stall, () -> false);
+    }
+
+    /**
+     * As above; stops early (without error) once {@code answered} says the receiver has already answered (a piece
+     * refused at its first chunk need not be sent whole).
+     */
+    public static void send(Channel channel, long epoch, int rank, int crc32c, ByteBuffer piece,
+                            Function<Message.PieceChunk, Message> wrap, Duration stall,
+                            java.util.function.BooleanSupplier answered) throws java.io.IOException {
         ByteBuffer src = piece.duplicate();
         long total = src.remaining();
         if (total > Message.MAX_PIECE_BYTES) {
@@ -35,6 +45,9 @@ public final class ChunkSender {
         long offset = 0;
         int n = 0;
         do {
+            if (answered.getAsBoolean()) {
+                return;
+            }
             int len = (int) Math.min(Message.PieceChunk.MAX_CHUNK_BYTES, total - offset);
             byte[] bytes = new byte[len];
             src.get(bytes);

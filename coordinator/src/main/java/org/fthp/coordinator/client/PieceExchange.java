@@ -42,7 +42,8 @@ final class PieceExchange {
             throw new IllegalStateException("a put of epoch " + epoch + " rank " + rank + " is already under way");
         }
         try {
-            ChunkSender.send(channel, epoch, rank, (int) crc.getValue(), bytes, Message.PiecePut::new, timeout);
+            ChunkSender.send(channel, epoch, rank, (int) crc.getValue(), bytes, Message.PiecePut::new, timeout,
+                    ack::isDone);
             Message.PieceAck answer = await(ack, timeout, "the coordinator to hold epoch " + epoch + " rank " + rank);
             if (!answer.status().held()) {
                 throw new CheckpointTransferException("the coordinators refused the piece of epoch " + epoch

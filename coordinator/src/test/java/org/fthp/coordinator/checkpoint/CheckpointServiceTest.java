@@ -154,6 +154,7 @@ class CheckpointServiceTest {
         CheckpointTransferException e = assertThrows(CheckpointTransferException.class,
                 () -> client(1).putPiece(1, 1, piece(1, 1, 300_000), SOON));
         assertTrue(e.getMessage().contains("--checkpoint-memory"), e.getMessage());
+        // the refused put stopped early; the same epoch and rank put again is a new piece, not its continuation
         client(1).putPiece(1, 1, piece(1, 1, 150_000), SOON);
         // rank 0's piece fits node 0, but its copy does not fit node 1, the partner: refused, and not kept
         CheckpointTransferException partner = assertThrows(CheckpointTransferException.class,
