@@ -93,7 +93,11 @@ final class RestartLoop {
                 });
             });
             trace("mpirun ended " + code, abortSeen.get());
-            if (code == 0 || !coordinators.awaitAbort(FthpRun.ABORT_GRACE_SECONDS)) {
+            // the abort decides, not mpirun's code: a job ended for a restart may well exit 0 (the proxy reports
+            // the ranks killed for it as clean exits); a failing mpirun may have seen the death before the abort
+            boolean aborted = abortSeen.get() != 0
+                    || (code != 0 && coordinators.awaitAbort(FthpRun.ABORT_GRACE_SECONDS));
+            if (!aborted) {
                 return code;
             }
             try {
