@@ -75,7 +75,13 @@ public final class CheckpointService implements AutoCloseable {
     private final PeerLinks peers;
     private final Tree tree;
     private final EventLoopGroup io;
+    /** For this node's processes: may wait on other nodes (partner copies, fetches). */
     private final ExecutorService transfers;
+    /**
+     * For other nodes (holding their copies, answering their fetches): never waits on another node, so two nodes
+     * copying to each other at once cannot wait on each other.
+     */
+    private final ExecutorService peerTransfers;
     private final ExecutorService disk;
     private final Supplier<JobShape> shape;
     /** Primary only. */
@@ -109,6 +115,7 @@ public final class CheckpointService implements AutoCloseable {
         this.shape = shape;
         this.tracker = primary ? new CommitTracker(shape.get().logicalRanks()) : null;
         this.transfers = Executors.newSingleThreadExecutor(daemon("fthp-checkpoint-transfer-" + nodeId));
+        this.peerTransfers = Executors.newSingleThreadExecutor(daemon("fthp-checkpoint-peer-" + nodeId));
         this.disk = Executors.newSingleThreadExecutor(daemon("fthp-checkpoint-disk-" + nodeId));
     }
 
@@ -148,7 +155,7 @@ public final class CheckpointService implements AutoCloseable {
             from.writeAndFlush(refused(chunk.epoch(), chunk.rank(), e.getMessage()));
             return;
         }
-        whole.ifPresent(piece -> transfers.execute(() -> hold(from, piece, fromProcess)));
+        whole.ifPresent(piece -> executorFor(fromProcess).execute(() -> hold(from, piece, fromProcess)));
     }
 
     /** A connection with pieces half received went away: give their room back. */
@@ -158,7 +165,11 @@ public final class CheckpointService implements AutoCloseable {
     }
 
     public void get(Channel from, Message.PieceGet get, boolean fromProcess) {
-        transfers.execute(() -> serve(from, get, fromProcess));
+        executorFor(fromProcess).execute(() -> serve(from, get, fromProcess));
+    }
+
+    private ExecutorService executorFor(boolean fromProcess) {
+        return fromProcess ? transfers : peerTransfers;
     }
 
     /** A rank's cost of writing its piece: to the primary. */
@@ -452,6 +463,7 @@ public final class CheckpointService implements AutoCloseable {
             timer.cancel(false);
         }
         transfers.shutdownNow();
+        peerTransfers.shutdownNow();
         disk.shutdown();
         try {
             // a disk write in progress finishes (its rename is what makes it count); nothing else waits

@@ -85,6 +85,29 @@ class CheckpointServiceTest {
     }
 
     @Test
+    void everyRankPuttingAtOnceCommits() throws Exception {
+        // nodes copy to each other at the same time: 0 → 1, 1 → 2, 2 → 0, a cycle of partners
+        job = new EmulatedJob(3, 2, 6, 0, Duration.ofSeconds(5));
+        List<Thread> threads = new java.util.ArrayList<>();
+        java.util.Queue<Throwable> errors = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        for (int r = 0; r < 6; r++) {
+            int rank = r;
+            threads.add(Thread.ofPlatform().start(() -> {
+                try {
+                    client(rank).putPiece(1, rank, piece(1, rank, 2_000_000), SOON);
+                } catch (Throwable t) {
+                    errors.add(t);
+                }
+            }));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertTrue(errors.isEmpty(), errors.toString());
+        assertTrue(client(5).awaitCommitted(1, SOON));
+    }
+
+    @Test
     void aLargePieceTravelsInChunks() throws Exception {
         job = new EmulatedJob(2, 2, 2, 0, Duration.ofSeconds(5));
         int size = 9 * 1024 * 1024 + 17;
