@@ -13,8 +13,10 @@ import org.fthp.coordinator.wire.Message;
  * sits in the channel's outbound buffer whole. Blocks: never call it on a Netty event-loop thread.
  */
 public final class ChunkSender {
-    /** Chunks in flight before waiting for the oldest to leave (a few hundred KiB). */
-    private static final int WINDOW = 8;
+    /** Chunks in flight before waiting for the oldest to leave (about 4 MiB). */
+    private static final int WINDOW = 64;
+    /** Chunks written between flushes (about 1 MiB). */
+    private static final int FLUSH_EVERY = 16;
 
     private ChunkSender() {
     }
@@ -41,11 +43,13 @@ public final class ChunkSender {
             throw new IllegalArgumentException("a piece of " + total + " bytes is larger than "
                     + Message.MAX_PIECE_BYTES + ", the most a coordinator holds");
         }
+        // the future awaited is WINDOW chunks old, so always flushed already (WINDOW is a multiple of FLUSH_EVERY)
         ChannelFuture[] window = new ChannelFuture[WINDOW];
         long offset = 0;
         int n = 0;
         do {
             if (answered.getAsBoolean()) {
+                channel.flush();
                 return;
             }
             int len = (int) Math.min(Message.PieceChunk.MAX_CHUNK_BYTES, total - offset);
@@ -55,10 +59,14 @@ public final class ChunkSender {
             if (previous != null) {
                 await(previous, stall);
             }
-            window[n % WINDOW] = channel.writeAndFlush(
+            window[n % WINDOW] = channel.write(
                     wrap.apply(new Message.PieceChunk(epoch, rank, crc32c, total, offset, bytes)));
             offset += len;
             n++;
+            // one flush (one hand-over to the I/O thread and one system call) per few chunks, not per chunk
+            if (n % FLUSH_EVERY == 0 || offset >= total) {
+                channel.flush();
+            }
         } while (offset < total);
         for (ChannelFuture f : window) {
             if (f != null) {
