@@ -213,6 +213,32 @@ class CheckpointServiceTest {
     }
 
     @Test
+    void theAutomaticIntervalIsDalysAndIsLoggedWhenItChanges() throws Exception {
+        BlockingQueue<String> intervals = new LinkedBlockingQueue<>();
+        // a per-process MTBF of 4 s: Daly's interval is below the 1 s floor, so a checkpoint is due every second
+        job = new EmulatedJob(1, 1, 2, 0, Duration.ofSeconds(5),
+                node -> CheckpointConfig.DEFAULT.withInterval(new IntervalPolicy.Auto(java.util.OptionalDouble.of(4))));
+        job.hierarchy.node(0).setJobEvents(new JobEvents() {
+            @Override public void failuresDetected(long epoch, List<FailedProcess> newlyFailed) { }
+            @Override public void jobAborted(String reason, int lostRank) { }
+            @Override public void checkpointInterval(double seconds, String basis) {
+                intervals.add(seconds + " " + basis);
+            }
+        });
+        waitFor(() -> client(0).checkpointDueSequence() >= 2, "two checkpoints due within the test's time");
+        putAll(1, 2, 10);
+        for (int r = 0; r < 2; r++) {
+            client(r).reportCheckpointCost(1, r, 300_000_000L);
+        }
+        // after the commit the interval is recomputed from the measured 0.3 s
+        String changed = intervals.poll(10, TimeUnit.SECONDS);
+        while (changed != null && !changed.contains("cost 0.300 s")) {
+            changed = intervals.poll(10, TimeUnit.SECONDS);
+        }
+        assertTrue(changed != null && changed.startsWith("1.0 Daly"), String.valueOf(changed));
+    }
+
+    @Test
     void theCommitIsReportedWithItsCostOnceEveryRankReportedIt() throws Exception {
         BlockingQueue<String> events = new LinkedBlockingQueue<>();
         job = new EmulatedJob(2, 2, 2, 0, Duration.ofSeconds(5));
