@@ -43,11 +43,18 @@ final class Coordinators implements AutoCloseable {
     private static final String REPORTS_FIELD = " reports=";
 
     private final List<Process> processes = new ArrayList<>();
+    /** Each coordinator's stdin: the control channel for a new incarnation of the job. */
+    private final List<java.io.Writer> controls = new ArrayList<>();
+    private final CheckpointReport checkpoints = new CheckpointReport();
+    /** Answers to the current new-incarnation command, one per node. */
+    private volatile CountDownLatch resets = new CountDownLatch(0);
+    private volatile long resetCommitted = -1;
     /** Each node's proxy report pipe, by node id, filled in from the ready lines. */
     private final String[] reportPipes;
     private final String secretHex;
     private final String addresses;
-    private final CompletableFuture<String> abort = new CompletableFuture<>();
+    /** Replaced at each new incarnation: an abort ends one incarnation. */
+    private volatile CompletableFuture<String> abort = new CompletableFuture<>();
 
     private Coordinators(String secretHex, String addresses, int nodes) {
         this.secretHex = secretHex;
@@ -57,6 +64,11 @@ final class Coordinators implements AutoCloseable {
 
     static Coordinators start(CoordinatorPlan plan, int ranks, int replicas, Path java, Path runtimeJar)
             throws LaunchException {
+        return start(plan, ranks, replicas, java, runtimeJar, CheckpointPlan.NONE);
+    }
+
+    static Coordinators start(CoordinatorPlan plan, int ranks, int replicas, Path java, Path runtimeJar,
+                              CheckpointPlan checkpoint) throws LaunchException {
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
         List<Integer> ports = freePorts(plan.nodes());
@@ -70,7 +82,7 @@ final class Coordinators implements AutoCloseable {
             for (int id = 0; id < plan.nodes(); id++) {
                 // native access: the coordinator creates its report pipe with libc mkfifo through FFM
                 List<String> cmd = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
-                        "-XX:+UseSerialGC",
+                        "-XX:+UseSerialGC", heapFor(checkpoint),
                         "-XX:TieredStopAtLevel=1", "-Dio.netty.noUnsafe=true", "-cp", runtimeJar.toString(), MAIN,
                         "--node-id", Integer.toString(id), "--nodes", c.addresses,
                         "--group-size", Integer.toString(plan.groupSize()),
@@ -79,11 +91,13 @@ final class Coordinators implements AutoCloseable {
                     cmd.add("--events");
                     cmd.add(plan.events().get().toAbsolutePath().toString());
                 }
-                ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT)
-                        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                cmd.addAll(checkpointArgs(checkpoint));
+                // stdin is a pipe: the control channel (new-incarnation) for restarts
+                ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT);
                 pb.environment().put(SECRET_ENV, c.secretHex);
                 Process p = pb.start();
                 c.processes.add(p);
+                c.controls.add(new java.io.OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8));
                 c.watch(p, id, ready::countDown);
             }
             if (!ready.await(READY_SECONDS, TimeUnit.SECONDS)) {
@@ -145,6 +159,13 @@ final class Coordinators implements AutoCloseable {
                         onReady.run();
                     } else if (line.startsWith(ABORT)) {
                         abort.complete(line.substring(ABORT.length()).strip());
+                    } else if (line.startsWith(RESET)) {
+                        if (id == 0) {
+                            resetCommitted = Long.parseLong(CheckpointReport.fields(line).getOrDefault("committed", "-1"));
+                        }
+                        resets.countDown();
+                    } else if (line.startsWith("FTHP_CHECKPOINT_")) {
+                        checkpoints.line(line);
                     }
                 }
             } catch (IOException ignored) {
@@ -153,6 +174,60 @@ final class Coordinators implements AutoCloseable {
         }, "fthp-run-coordinator-" + id);
         t.setDaemon(true);
         t.start();
+    }
+
+    private static final String RESET = "FTHP_COORDINATOR_RESET";
+    private static final long RESET_SECONDS = 10;
+    /** Heap besides the pieces: Netty, transfers in flight, the JVM itself. */
+    private static final long HEAP_HEADROOM_BYTES = 256L << 20;
+
+    /** Room for the pieces the coordinator may hold, and for a piece being relayed on top. */
+    private static String heapFor(CheckpointPlan checkpoint) {
+        long pieces = checkpoint.memoryBytes();
+        return "-Xmx" + ((pieces + pieces / 4 + HEAP_HEADROOM_BYTES) >> 20) + "m";
+    }
+
+    private static List<String> checkpointArgs(CheckpointPlan checkpoint) {
+        List<String> args = new ArrayList<>(List.of("--checkpoint-memory", Long.toString(checkpoint.memoryBytes())));
+        checkpoint.directory().ifPresent(dir -> {
+            args.addAll(List.of("--checkpoint-dir", dir.toAbsolutePath().toString(),
+                    "--checkpoint-disk-every", Integer.toString(checkpoint.diskEvery())));
+        });
+        checkpoint.interval().ifPresent(i -> args.addAll(List.of("--checkpoint-interval", i)));
+        checkpoint.mtbfPerProcess().ifPresent(m -> args.addAll(List.of("--mtbf-per-process", Double.toString(m))));
+        return args;
+    }
+
+    /** Commits, costs, memory and restarts heard so far. */
+    CheckpointReport checkpoints() {
+        return checkpoints;
+    }
+
+    /**
+     * Starts a new incarnation of the job on every coordinator (failure state cleared, committed pieces kept, M set
+     * to {@code replicas}) and returns the last committed epoch (-1: none). Call only once the native job has ended.
+     */
+    long newIncarnation(int replicas) throws LaunchException {
+        CountDownLatch answered = new CountDownLatch(processes.size());
+        resets = answered;
+        resetCommitted = -1;
+        abort = new CompletableFuture<>();
+        try {
+            for (java.io.Writer control : controls) {
+                control.write("new-incarnation replicas=" + replicas + "\n");
+                control.flush();
+            }
+            if (!answered.await(RESET_SECONDS, TimeUnit.SECONDS)) {
+                throw LaunchException.environment("the coordinators did not start a new incarnation within "
+                        + RESET_SECONDS + " s");
+            }
+        } catch (IOException e) {
+            throw LaunchException.environment("cannot reach the coordinators to restart the job: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw LaunchException.environment("interrupted while restarting the job");
+        }
+        return resetCommitted;
     }
 
     /** What the ranks need to find and authenticate to their coordinators. */
@@ -186,6 +261,13 @@ final class Coordinators implements AutoCloseable {
         abort.thenAccept(action);
     }
 
+    /** The abort line of the current incarnation, if it was aborted. */
+    java.util.Optional<String> abortLine() {
+        CompletableFuture<String> current = abort;
+        return current.isDone() && !current.isCompletedExceptionally()
+                ? java.util.Optional.of(current.join()) : java.util.Optional.empty();
+    }
+
     /** Whether the primary has ended (or within {@code seconds} ends) the job. */
     boolean awaitAbort(long seconds) {
         try {
@@ -204,6 +286,13 @@ final class Coordinators implements AutoCloseable {
     /** Stops every coordinator process, by the handles we started them with. */
     @Override
     public void close() {
+        for (java.io.Writer control : controls) {
+            try {
+                control.close();
+            } catch (IOException ignored) {
+                // the coordinator is gone already
+            }
+        }
         for (Process p : processes) {
             p.destroy();
         }

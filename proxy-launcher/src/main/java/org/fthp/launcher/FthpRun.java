@@ -47,6 +47,9 @@ public final class FthpRun {
         LaunchHost host = new LaunchHost(mpirun, java, runtimeJar,
                 RootCheck.runningAsRoot(), Runtime.getRuntime().availableProcessors());
         Path abi = AbiDescription.ensure(env, java, runtimeJar);
+        if (options.checkpoint().directory().isPresent()) {
+            CheckpointDirectory.check(options.checkpoint().directory().get());
+        }
 
         List<String> command = MpirunCommand.build(options, program, host);
         if (options.verbose()) {
@@ -60,25 +63,36 @@ public final class FthpRun {
         if (!options.kills().callKills().isEmpty()) {
             jobEnv.put(MpirunCommand.KILL_AT_CALL_ENV, options.kills().callKillsByNativeRank(options.ranks()));
         }
+        if (options.checkpoint().wanted()) {
+            jobEnv.put(MpirunCommand.CHECKPOINT_ENABLED_ENV, "1");
+            jobEnv.put(MpirunCommand.CHECKPOINT_RESTART_ENV, "0");
+            jobEnv.put(MpirunCommand.CHECKPOINT_EPOCH_ENV, "-1");
+            options.checkpoint().directory().ifPresent(
+                    dir -> jobEnv.put(MpirunCommand.CHECKPOINT_DIR_ENV, dir.toAbsolutePath().toString()));
+        }
         try (RunSummary summary = RunSummary.create(options.ranks(), options.replicas())) {
             jobEnv.put(MpirunCommand.STATS_DIR_ENV, summary.directory().toString());
             int code;
-            if (options.replicas() > 0) {
+            // with restarts every rank prints through files: a rank's output continues across incarnations
+            if (options.replicas() > 0 || options.checkpoint().restarts() > 0) {
                 jobEnv.put(RankOutputRelay.DIR_ENV, summary.directory().toString());
                 try (RankOutputRelay output = RankOutputRelay.start(summary.directory(), options.ranks(),
                         System.out, System.err)) {
-                    code = runJob(options, env, command, jobEnv, java, runtimeJar);
+                    code = runJob(options, env, m -> MpirunCommand.build(options.withReplicas(m), program, host),
+                            jobEnv, java, runtimeJar);
                 }
             } else {
-                code = runJob(options, env, command, jobEnv, java, runtimeJar);
+                code = runJob(options, env, m -> command, jobEnv, java, runtimeJar);
             }
             summary.print(System.err);
             return code;
         }
     }
 
-    private static int runJob(LaunchOptions options, Map<String, String> env, List<String> command,
+    private static int runJob(LaunchOptions options, Map<String, String> env,
+                              java.util.function.IntFunction<List<String>> commandFor,
                               Map<String, String> jobEnv, Path java, Path runtimeJar) throws LaunchException {
+        List<String> command = commandFor.apply(options.replicas());
         FailureInjector injector = options.kills().injectorWanted()
                 ? new FailureInjector(options.kills(), options.ranks(), options.processes(),
                         options.coordinators().events(),
@@ -93,29 +107,36 @@ public final class FthpRun {
         }
         Path proxy = FthpHome.proxyLibrary(env);
         try (Coordinators coordinators = Coordinators.start(options.coordinators(), options.ranks(),
-                options.replicas(), java, runtimeJar)) {
+                options.replicas(), java, runtimeJar, options.checkpoint())) {
             jobEnv.putAll(coordinators.environment());
             // preloaded into mpirun only: the library removes itself from the environment the ranks get
             jobEnv.put("LD_PRELOAD", proxy.toString());
             // the proxy writes the pid of every child it hides to each of these pipes, read by the coordinators
             jobEnv.put(PROXY_REPORT_ENV, coordinators.reportPipes());
-            int code = MpirunJob.run(command, jobEnv, job -> {
-                if (injector != null) {
-                    injector.start(job.toHandle());
+            try {
+                if (options.checkpoint().restarts() > 0) {
+                    return new RestartLoop(options, commandFor, jobEnv, coordinators).run(injector);
                 }
-                coordinators.onAbort(line -> endJob(job, line));
-            });
-            // mpirun may notice the death and end first; the coordinators' verdict is what counts
-            return code != 0 && coordinators.awaitAbort(ABORT_GRACE_SECONDS) ? EXIT_RANK_LOST : code;
+                int code = MpirunJob.run(command, jobEnv, job -> {
+                    if (injector != null) {
+                        injector.start(job.toHandle());
+                    }
+                    coordinators.onAbort(line -> endJob(job, line));
+                });
+                // mpirun may notice the death and end first; the coordinators' verdict is what counts
+                return code != 0 && coordinators.awaitAbort(ABORT_GRACE_SECONDS) ? EXIT_RANK_LOST : code;
+            } finally {
+                coordinators.checkpoints().print(System.err);
+            }
         }
     }
 
     /** Read by the proxy library in mpirun: colon-separated paths its death reports go to. */
     static final String PROXY_REPORT_ENV = "FTHP_PROXY_REPORT";
 
-    private static final long ABORT_GRACE_SECONDS = 3;
+    static final long ABORT_GRACE_SECONDS = 3;
 
-    private static void endJob(Process mpirun, String abortLine) {
+    static void endJob(Process mpirun, String abortLine) {
         System.err.println("fthp-run: job aborted by the coordinators: " + abortLine);
         // mpirun may be aborting already (it saw the death too); signalling it in the middle
         // of that makes Open MPI 4.1's mpirun crash, so give it a moment first

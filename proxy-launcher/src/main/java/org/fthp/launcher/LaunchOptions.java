@@ -22,6 +22,7 @@ import org.fthp.launcher.inject.KillPlan;
  * @param programArgs    arguments for the program's main method
  * @param coordinators   the coordinator hierarchy to start (none unless --nodes is given)
  * @param kills          failures to inject (--kill, --inject weibull)
+ * @param checkpoint     checkpoints and restarts (--checkpoint-*, --restart, --restart-replicas)
  */
 public record LaunchOptions(
         boolean helpRequested,
@@ -36,12 +37,19 @@ public record LaunchOptions(
         Optional<String> mainClass,
         List<String> programArgs,
         CoordinatorPlan coordinators,
-        KillPlan kills) {
+        KillPlan kills,
+        CheckpointPlan checkpoint) {
 
     public LaunchOptions {
         mpirunArgs = List.copyOf(mpirunArgs);
         javaOptions = List.copyOf(javaOptions);
         programArgs = List.copyOf(programArgs);
+    }
+
+    /** The same job with another replication degree (a restart with --restart-replicas). */
+    public LaunchOptions withReplicas(int m) {
+        return new LaunchOptions(helpRequested, ranks, m, showReplicaOutput, verbose, mpirunArgs, javaOptions,
+                userClasspath, appJar, mainClass, programArgs, coordinators, kills, checkpoint);
     }
 
     /** Native processes the job needs: every logical rank plus the replicas. */
@@ -52,6 +60,6 @@ public record LaunchOptions(
     static LaunchOptions help() {
         return new LaunchOptions(true, 0, 0, false, false, List.of(), List.of(),
                 Optional.empty(), Optional.empty(), Optional.empty(), List.of(), CoordinatorPlan.NONE,
-                KillPlan.NONE);
+                KillPlan.NONE, CheckpointPlan.NONE);
     }
 }

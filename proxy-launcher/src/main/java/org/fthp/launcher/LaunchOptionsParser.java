@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import java.util.Set;
 
 import org.fthp.launcher.inject.KillPlan;
@@ -53,6 +55,13 @@ public final class LaunchOptionsParser {
         boolean perProcess = false;
         double shape = 0.7;
         long seed = 1;
+        String checkpointInterval = null;
+        Path checkpointDir = null;
+        long checkpointMemory = CheckpointPlan.DEFAULT_MEMORY_BYTES;
+        int diskEvery = CheckpointPlan.DEFAULT_DISK_EVERY;
+        boolean diskEveryGiven = false;
+        int restarts = 0;
+        Integer restartReplicas = null;
         List<String> mpirunArgs = new ArrayList<>();
         for (int i = 0; i < launcherPart.size(); i++) {
             String token = launcherPart.get(i);
@@ -82,6 +91,15 @@ public final class LaunchOptionsParser {
                 }
                 case "--shape" -> shape = positiveReal(token, valueOf(launcherPart, ++i, token));
                 case "--seed" -> seed = longValue(token, valueOf(launcherPart, ++i, token));
+                case "--checkpoint-interval" -> checkpointInterval = interval(token, valueOf(launcherPart, ++i, token));
+                case "--checkpoint-dir" -> checkpointDir = Path.of(valueOf(launcherPart, ++i, token));
+                case "--checkpoint-memory" -> checkpointMemory = byteSize(token, valueOf(launcherPart, ++i, token));
+                case "--checkpoint-disk-every" -> {
+                    diskEvery = positive(token, valueOf(launcherPart, ++i, token));
+                    diskEveryGiven = true;
+                }
+                case "--restart" -> restarts = nonNegative(token, valueOf(launcherPart, ++i, token));
+                case "--restart-replicas" -> restartReplicas = nonNegative(token, valueOf(launcherPart, ++i, token));
                 case "--log-limit" -> {
                     // reaches the ranks' environment through mpirun, like the job's other settings
                     mpirunArgs.add("-x");
@@ -102,8 +120,9 @@ public final class LaunchOptionsParser {
                 throw LaunchException.usage("--inject weibull needs --mtbf SECONDS or --mtbf-per-process SECONDS");
             }
             weibull = new KillPlan.Weibull(mtbf, perProcess, shape, seed);
-        } else if (mtbf != null) {
-            throw LaunchException.usage("--mtbf needs --inject weibull");
+        } else if (mtbf != null && !"auto".equals(checkpointInterval)) {
+            // without injection an MTBF only informs the automatic checkpoint interval
+            throw LaunchException.usage("--mtbf needs --inject weibull (or --checkpoint-interval auto)");
         }
         KillPlan killPlan = kills.isEmpty() && weibull == null ? KillPlan.NONE : KillPlan.of(kills, weibull);
         if (ranks == null) {
@@ -127,6 +146,21 @@ public final class LaunchOptionsParser {
                         + ", which has none (--replicas " + m + ": ranks 0.." + (m - 1) + " have one)");
             }
         }
+        if (restartReplicas != null && restarts == 0) {
+            throw LaunchException.usage("--restart-replicas needs --restart K (how many restarts are allowed)");
+        }
+        if (restartReplicas != null && restartReplicas > ranks) {
+            throw LaunchException.usage("--restart-replicas " + restartReplicas + " is more than the " + ranks
+                    + " ranks: each rank has at most one replica");
+        }
+        if (diskEveryGiven && checkpointDir == null) {
+            throw LaunchException.usage("--checkpoint-disk-every needs --checkpoint-dir DIR");
+        }
+        OptionalDouble mtbfPerProcess = mtbf == null ? OptionalDouble.empty()
+                : OptionalDouble.of(perProcess ? mtbf : mtbf * (ranks + m));
+        CheckpointPlan checkpoint = new CheckpointPlan(Optional.ofNullable(checkpointInterval),
+                Optional.ofNullable(checkpointDir), checkpointMemory, diskEvery, restarts,
+                restartReplicas == null ? OptionalInt.empty() : OptionalInt.of(restartReplicas), mtbfPerProcess);
         if (separator < 0) {
             throw LaunchException.usage("missing \"--\" between the fthp-run/mpirun options and the java command");
         }
@@ -134,13 +168,29 @@ public final class LaunchOptionsParser {
         if (javaPart.isEmpty()) {
             throw LaunchException.usage("nothing after \"--\": give a main class or -jar app.jar");
         }
-        if (nodes == 0 && (m > 0 || killPlan.wanted())) {
+        if (nodes == 0 && (m > 0 || killPlan.wanted() || checkpoint.wanted())) {
             // failures are survived (or reported) only with coordinators watching: one for this machine
             nodes = 1;
         }
         CoordinatorPlan plan = nodes == 0 ? new CoordinatorPlan(0, 0, events)
                 : new CoordinatorPlan(nodes, groupSize == 0 ? CoordinatorPlan.defaultGroupSize(nodes) : groupSize, events);
-        return parseJavaPart(ranks, m, showReplicaOutput, verbose, mpirunArgs, javaPart, plan, killPlan);
+        return parseJavaPart(ranks, m, showReplicaOutput, verbose, mpirunArgs, javaPart, plan, killPlan, checkpoint);
+    }
+
+    /** Seconds (a positive number) or {@code auto}. */
+    private static String interval(String option, String value) throws LaunchException {
+        if (value.equals("auto")) {
+            return value;
+        }
+        try {
+            double v = Double.parseDouble(value);
+            if (v > 0 && Double.isFinite(v)) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw LaunchException.usage(option + " must be a number of seconds > 0 or \"auto\", not \"" + value + "\"");
     }
 
     private static KillPlan.Kill killSpec(String spec) throws LaunchException {
@@ -254,7 +304,8 @@ public final class LaunchOptionsParser {
 
     private static LaunchOptions parseJavaPart(int ranks, int replicas, boolean showReplicaOutput, boolean verbose,
                                                List<String> mpirunArgs,
-                                               List<String> javaPart, CoordinatorPlan plan, KillPlan kills)
+                                               List<String> javaPart, CoordinatorPlan plan, KillPlan kills,
+                                               CheckpointPlan checkpoint)
             throws LaunchException {
         List<String> javaOptions = new ArrayList<>();
         Optional<String> classpath = Optional.empty();
@@ -274,7 +325,7 @@ public final class LaunchOptionsParser {
                 }
                 Path jar = Path.of(rest.get(0));
                 return new LaunchOptions(false, ranks, replicas, showReplicaOutput, verbose, mpirunArgs, javaOptions, classpath,
-                        Optional.of(jar), Optional.empty(), rest.subList(1, rest.size()), plan, kills);
+                        Optional.of(jar), Optional.empty(), rest.subList(1, rest.size()), plan, kills, checkpoint);
             } else if (MODULE_MAIN_OPTIONS.contains(token) || token.startsWith("--module=")) {
                 throw LaunchException.usage(token + " (launching a main module) is not supported; use -cp and a main class");
             } else if (JAVA_OPTIONS_WITH_SEPARATE_VALUE.contains(token)) {
@@ -287,7 +338,7 @@ public final class LaunchOptionsParser {
                 javaOptions.add(token);
             } else {
                 return new LaunchOptions(false, ranks, replicas, showReplicaOutput, verbose, mpirunArgs, javaOptions, classpath,
-                        Optional.empty(), Optional.of(token), rest, plan, kills);
+                        Optional.empty(), Optional.of(token), rest, plan, kills, checkpoint);
             }
         }
         throw LaunchException.usage("no main class after \"--\": give a main class or -jar app.jar");

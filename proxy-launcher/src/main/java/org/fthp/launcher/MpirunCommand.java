@@ -25,6 +25,15 @@ public final class MpirunCommand {
     static final String STATS_DIR_ENV = "FTHP_STATS_DIR";
     /** {@code NATIVE:CALL,...}: the processes that kill themselves at their CALL-th MPI call (--kill R#CALL). */
     static final String KILL_AT_CALL_ENV = "FTHP_KILL_AT_CALL";
+    /**
+     * Checkpoints, set for the ranks when the job has any (--checkpoint-*, --restart): {@code 1} when the
+     * coordinators hold checkpoints; which incarnation this is (0: the first run, K: the K-th restart); the epoch
+     * to recover (-1: none committed, start from the beginning); the checkpoint directory, if any.
+     */
+    static final String CHECKPOINT_ENABLED_ENV = "FTHP_CHECKPOINT_ENABLED";
+    static final String CHECKPOINT_RESTART_ENV = "FTHP_CHECKPOINT_RESTART";
+    static final String CHECKPOINT_EPOCH_ENV = "FTHP_CHECKPOINT_EPOCH";
+    static final String CHECKPOINT_DIR_ENV = "FTHP_CHECKPOINT_DIR";
     static final List<String> JOB_ENV = List.of(ABI_ENV, LOGICAL_SIZE_ENV, REPLICAS_ENV, SHOW_REPLICA_OUTPUT_ENV,
             STATS_DIR_ENV);
 
@@ -56,8 +65,18 @@ public final class MpirunCommand {
             command.add("-x");
             command.add(KILL_AT_CALL_ENV);
         }
-        if (options.replicas() > 0) {
-            // replicated ranks print through files fthp-run relays (RankOutputRelay)
+        if (options.checkpoint().wanted()) {
+            for (String name : List.of(CHECKPOINT_ENABLED_ENV, CHECKPOINT_RESTART_ENV, CHECKPOINT_EPOCH_ENV)) {
+                command.add("-x");
+                command.add(name);
+            }
+            if (options.checkpoint().directory().isPresent()) {
+                command.add("-x");
+                command.add(CHECKPOINT_DIR_ENV);
+            }
+        }
+        if (options.replicas() > 0 || options.checkpoint().restarts() > 0) {
+            // replicated ranks (every rank, when the job may restart) print through files fthp-run relays
             command.add("-x");
             command.add(RankOutputRelay.DIR_ENV);
         }

@@ -33,11 +33,23 @@ final class Usage {
                 --mtbf S            system mean time between failures, or
                 --mtbf-per-process S  per-process MTBF (divided by the process count)
                 --shape K           Weibull shape (default 0.7)   --seed N  (default 1)
+              --checkpoint-interval S|auto
+                                    the primary coordinator says a checkpoint is due every S
+                                    seconds after the last one, or at Daly's interval from the
+                                    measured cost and the job's MTTI (auto; uses --mtbf-per-process
+                                    or --mtbf if given, else the failures seen)
+              --checkpoint-dir DIR  also write committed checkpoints to DIR (checked writable now)
+              --checkpoint-disk-every K  only every K-th committed checkpoint (default 1)
+              --checkpoint-memory BYTES  piece memory per coordinator (suffix K/M/G; default 512M)
+              --restart K           when a rank loses every copy, relaunch the job (at most K
+                                    times) from the last committed checkpoint (default 0: exit 4)
+              --restart-replicas M2 relaunch with M2 replicas instead of M
               -h, --help            print this help
               anything else         passed to mpirun verbatim, in order
 
             At exit a one-line summary goes to stderr: ranks, replicas, messages and bytes each
-            side sent natively, and the largest message log a process held.
+            side sent natively, and the largest message log a process held; with checkpoints or
+            restarts another line: checkpoints, their mean cost, restarts, time lost to rollback.
 
             After "--": what you would give to "java": JVM options, -cp/-classpath/--class-path,
             then the main class (or -jar app.jar) and the program's arguments.

@@ -162,4 +162,58 @@ class LaunchOptionsParserTest {
     void rejectsMainModuleLaunch() {
         usageError("-np", "1", "--", "-m", "mod/org.example.Main");
     }
+
+    @Test
+    void checkpointAndRestartOptionsAreOurs() throws LaunchException {
+        LaunchOptions o = parse("-np", "4", "--replicas", "2", "--checkpoint-interval", "auto", "--checkpoint-dir",
+                "/tmp/ck", "--checkpoint-memory", "64M", "--checkpoint-disk-every", "4", "--restart", "3",
+                "--restart-replicas", "4", "--mtbf-per-process", "3600", "--", "-cp", "a.jar", "Main");
+        CheckpointPlan c = o.checkpoint();
+        assertEquals(Optional.of("auto"), c.interval());
+        assertEquals(Optional.of(Path.of("/tmp/ck")), c.directory());
+        assertEquals(64L << 20, c.memoryBytes());
+        assertEquals(4, c.diskEvery());
+        assertEquals(3, c.restarts());
+        assertEquals(2, c.replicasOf(0, o.replicas()));
+        assertEquals(4, c.replicasOf(1, o.replicas()));
+        assertEquals(3600.0, c.mtbfPerProcess().getAsDouble());
+        assertTrue(o.mpirunArgs().isEmpty(), o.mpirunArgs().toString());
+        assertEquals(1, o.coordinators().nodes(), "checkpoints need a coordinator");
+    }
+
+    @Test
+    void aSystemMtbfGivesTheAutoIntervalAPerProcessOne() throws LaunchException {
+        LaunchOptions o = parse("-np", "4", "--replicas", "4", "--inject", "weibull", "--mtbf", "10",
+                "--checkpoint-interval", "auto", "--", "Main");
+        assertEquals(80.0, o.checkpoint().mtbfPerProcess().getAsDouble(), 1e-9);
+        assertEquals(Optional.of("2.5"), parse("-np", "1", "--checkpoint-interval", "2.5", "--", "Main")
+                .checkpoint().interval());
+    }
+
+    @Test
+    void withoutCheckpointOptionsNothingChanges() throws LaunchException {
+        LaunchOptions o = parse("-np", "2", "--", "Main");
+        assertFalse(o.checkpoint().wanted());
+        assertEquals(0, o.checkpoint().restarts());
+        assertEquals(0, o.coordinators().nodes());
+    }
+
+    @Test
+    void badCheckpointOptionsAreUsageErrors() {
+        assertTrue(usageError("-np", "2", "--checkpoint-interval", "often", "--", "Main").getMessage()
+                .contains("auto"));
+        assertTrue(usageError("-np", "2", "--checkpoint-interval", "0", "--", "Main").getMessage()
+                .contains("--checkpoint-interval"));
+        assertTrue(usageError("-np", "2", "--restart", "-1", "--", "Main").getMessage().contains("--restart"));
+        assertTrue(usageError("-np", "2", "--restart-replicas", "1", "--", "Main").getMessage()
+                .contains("needs --restart"));
+        assertTrue(usageError("-np", "2", "--restart", "1", "--restart-replicas", "3", "--", "Main").getMessage()
+                .contains("more than the 2 ranks"));
+        assertTrue(usageError("-np", "2", "--checkpoint-memory", "lots", "--", "Main").getMessage()
+                .contains("--checkpoint-memory"));
+        assertTrue(usageError("-np", "2", "--checkpoint-disk-every", "2", "--", "Main").getMessage()
+                .contains("--checkpoint-dir"));
+        assertTrue(usageError("-np", "2", "--mtbf-per-process", "5", "--", "Main").getMessage()
+                .contains("--inject weibull"));
+    }
 }

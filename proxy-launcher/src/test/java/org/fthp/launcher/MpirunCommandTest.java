@@ -95,4 +95,17 @@ class MpirunCommandTest {
         assertTrue(line.contains("-x FTHP_COORDINATORS"), line);
         assertFalse(line.contains("FTHP_JOB_SECRET="), "never a secret on a command line: " + line);
     }
+
+    @Test
+    void restartsRelayEveryRanksOutputAndPassTheCheckpointVariables() throws LaunchException {
+        String line = String.join(" ", build(ROOT_TWO_CORES, "-np", "2", "--restart", "2", "--checkpoint-dir", "/tmp/c",
+                "--", "-cp", "a.jar", "Main"));
+        for (String name : List.of("FTHP_CHECKPOINT_ENABLED", "FTHP_CHECKPOINT_RESTART", "FTHP_CHECKPOINT_EPOCH",
+                "FTHP_CHECKPOINT_DIR", "FTHP_OUTPUT_DIR")) {
+            assertTrue(line.contains("-x " + name), name + " in " + line);
+        }
+        String plain = String.join(" ", build(ROOT_TWO_CORES, "-np", "2", "--", "-cp", "a.jar", "Main"));
+        assertFalse(plain.contains("FTHP_CHECKPOINT"), plain);
+        assertFalse(plain.contains("FTHP_OUTPUT_DIR"), "unreplicated ranks without restarts print through mpirun");
+    }
 }

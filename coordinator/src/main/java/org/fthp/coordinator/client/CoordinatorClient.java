@@ -35,10 +35,12 @@ public final class CoordinatorClient implements AutoCloseable {
 
     private final EventLoopGroup group;
     private final Channel channel;
+    private final PieceExchange pieces;
 
-    private CoordinatorClient(EventLoopGroup group, Channel channel) {
+    private CoordinatorClient(EventLoopGroup group, Channel channel, PieceExchange pieces) {
         this.group = group;
         this.channel = channel;
+        this.pieces = pieces;
     }
 
     public static Builder builder() {
@@ -48,6 +50,57 @@ public final class CoordinatorClient implements AutoCloseable {
     /** Whether the connection to the coordinator is still up. */
     public boolean isConnected() {
         return channel.isActive();
+    }
+
+    // ---- checkpoints ----
+
+    /**
+     * Puts this rank's piece of {@code epoch} (the bytes from {@code piece}'s position to its limit; the buffer is
+     * not changed) and blocks until the coordinators hold it: in the memory of this node's coordinator and of a
+     * partner node's ({@code HELD_WITH_PARTNER}), or of this node's only when the job has one node
+     * ({@code HELD_LOCAL_ONLY}). Putting the same epoch and rank again is harmless.
+     *
+     * @throws CheckpointTransferException refused (the coordinators' memory bound, a damaged transfer, the partner
+     *         unreachable: the message says which), no answer within {@code timeout}, or the connection ended
+     */
+    public Message.PieceAck.Status putPiece(long epoch, int logicalRank, java.nio.ByteBuffer piece, Duration timeout)
+            throws CheckpointTransferException {
+        return pieces.put(channel, epoch, logicalRank, piece, timeout);
+    }
+
+    /**
+     * The piece of {@code logicalRank} at {@code epoch}, its checksum verified: from this node's coordinator's memory,
+     * another coordinator's, or the checkpoint directory.
+     *
+     * @throws CheckpointTransferException held nowhere (the message says where the coordinator looked), no answer in
+     *         time, or the connection ended
+     */
+    public java.nio.ByteBuffer getPiece(long epoch, int logicalRank, Duration timeout)
+            throws CheckpointTransferException {
+        return pieces.get(channel, epoch, logicalRank, timeout);
+    }
+
+    /**
+     * How many times the primary's timer has said a checkpoint is due in this incarnation of the job (0: never). The
+     * process side compares it with the count it has acted on, and agrees with the other ranks at a snapshot.
+     */
+    public long checkpointDueSequence() {
+        return pieces.dueSequence();
+    }
+
+    /** Tells the primary what writing its piece of {@code epoch} cost this rank (for the Young/Daly interval). */
+    public void reportCheckpointCost(long epoch, int logicalRank, long nanos) {
+        channel.writeAndFlush(new Message.CheckpointCost(epoch, logicalRank, nanos));
+    }
+
+    /** The newest epoch every rank's piece of which is held (-1: none yet); a restart recovers this one. */
+    public long lastCommittedEpoch() {
+        return pieces.lastCommitted();
+    }
+
+    /** Waits until {@code epoch} (or a later one) has committed; false on timeout. */
+    public boolean awaitCommitted(long epoch, Duration timeout) throws InterruptedException {
+        return pieces.awaitCommitted(epoch, timeout);
     }
 
     /** Normal end: tell the coordinator this process finished, so the disconnect is not taken as a failure. */
@@ -129,15 +182,16 @@ public final class CoordinatorClient implements AutoCloseable {
             }
             // One thread is plenty for one connection, and it keeps listener calls strictly ordered.
             EventLoopGroup group = new NioEventLoopGroup(1);
-            Dispatcher dispatcher = new Dispatcher(listener);
+            PieceExchange pieces = new PieceExchange();
+            Dispatcher dispatcher = new Dispatcher(listener, pieces);
             String identity = "process native " + nativeRank + " pid " + pid;
             try {
                 Channel channel = UpstreamConnection.open(group, coordinator.toSocketAddress(), secret,
                                 PeerRole.PROCESS, identity,
                                 new Message.RegisterProcess(pid, nativeRank, logicalRank, role),
-                                dispatcher, () -> { })
+                                dispatcher, pieces::disconnected)
                         .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                return new CoordinatorClient(group, channel);
+                return new CoordinatorClient(group, channel, pieces);
             } catch (ExecutionException e) {
                 group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
                 throw new IllegalStateException("cannot register with coordinator " + coordinator, e.getCause());
@@ -151,11 +205,13 @@ public final class CoordinatorClient implements AutoCloseable {
     /** Turns coordinator messages into listener calls, dropping stale epochs and repeated aborts. */
     private static final class Dispatcher implements Consumer<Message> {
         private final FailureListener listener;
+        private final PieceExchange pieces;
         private long deliveredEpoch;
         private boolean aborted;
 
-        Dispatcher(FailureListener listener) {
+        Dispatcher(FailureListener listener, PieceExchange pieces) {
             this.listener = listener;
+            this.pieces = pieces;
         }
 
         @Override
@@ -174,7 +230,11 @@ public final class CoordinatorClient implements AutoCloseable {
                             listener.onJobAbort(a.reason(), a.lostRank());
                         }
                     }
-                    default -> LOG.log(Level.WARNING, "coordinator client: ignoring unexpected {0}", message.type());
+                    default -> {
+                        if (!pieces.accept(message)) {
+                            LOG.log(Level.WARNING, "coordinator client: ignoring unexpected {0}", message.type());
+                        }
+                    }
                 }
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "coordinator client: failure listener threw", e);

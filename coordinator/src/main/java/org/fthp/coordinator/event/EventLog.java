@@ -48,6 +48,34 @@ public final class EventLog implements JobEvents, AutoCloseable {
                 + "\"reason\":" + quote(reason) + "}");
     }
 
+    @Override
+    public synchronized void checkpointCommitted(long epoch, long bytes, double costSeconds) {
+        write("{\"time\":\"" + clock.instant() + "\",\"event\":\"checkpoint-committed\",\"epoch\":" + epoch
+                + ",\"bytes\":" + bytes + ",\"costSeconds\":" + number(costSeconds) + "}");
+    }
+
+    @Override
+    public synchronized void checkpointInterval(double seconds, String basis) {
+        write("{\"time\":\"" + clock.instant() + "\",\"event\":\"checkpoint-interval\",\"seconds\":"
+                + number(seconds) + ",\"basis\":" + quote(basis) + "}");
+    }
+
+    @Override
+    public synchronized void checkpointDurable(long epoch, long bytes) {
+        write("{\"time\":\"" + clock.instant() + "\",\"event\":\"checkpoint-on-disk\",\"epoch\":" + epoch
+                + ",\"bytes\":" + bytes + "}");
+    }
+
+    /** Any other line (the launcher's own events), appended as given. */
+    public synchronized void append(String jsonObject) {
+        write(jsonObject);
+    }
+
+    /** JSON has no NaN: an unknown figure is null. */
+    static String number(double v) {
+        return Double.isFinite(v) ? String.format(java.util.Locale.ROOT, "%.6f", v) : "null";
+    }
+
     private void write(String line) {
         try {
             out.write(line);

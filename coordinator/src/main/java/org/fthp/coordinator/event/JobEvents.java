@@ -25,6 +25,25 @@ public interface JobEvents {
     /** Processes first known dead in this epoch. */
     void failuresDetected(long epoch, List<FailedProcess> newlyFailed);
 
+    /**
+     * Every rank's piece of {@code epoch} is held in memory (by a node and its partner): the epoch is committed.
+     * {@code costSeconds} is the slowest rank's reported cost of writing its piece (NaN if not every rank reported).
+     */
+    default void checkpointCommitted(long epoch, long bytes, double costSeconds) {
+    }
+
+    /** The checkpoint timer's interval changed ({@code basis}: fixed, or how Daly's interval was found). */
+    default void checkpointInterval(double seconds, String basis) {
+    }
+
+    /** Epoch {@code epoch}'s manifest is on disk: it survives the coordinators. */
+    default void checkpointDurable(long epoch, long bytes) {
+    }
+
+    /** A node's piece memory after a commit (every node, for the launcher's summary). */
+    default void checkpointMemory(int node, long heldBytes, long peakBytes, long limitBytes) {
+    }
+
     /** Every copy of {@code lostRank} is dead (or a process died unregistered: {@link #NO_RANK}): the job cannot go on. */
     void jobAborted(String reason, int lostRank);
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import org.fthp.coordinator.checkpoint.CheckpointConfig;
 import org.fthp.coordinator.event.JobShape;
 import org.fthp.coordinator.wire.JobSecret;
 import org.fthp.coordinator.wire.NodeAddress;
@@ -20,9 +21,11 @@ import org.fthp.coordinator.wire.NodeAddress;
  * @param secret      the per-job secret
  * @param jobShape    N and M, used by the primary to decide that a rank is lost
  * @param authTimeout how long an accepted connection may stay unauthenticated
+ * @param checkpoint  piece memory bound, checkpoint directory, the primary's timer
  */
 public record CoordinatorConfig(int nodeId, HierarchyLayout layout, List<NodeAddress> nodes, String bindHost, int port,
-                                JobSecret secret, JobShape jobShape, Duration authTimeout) {
+                                JobSecret secret, JobShape jobShape, Duration authTimeout,
+                                CheckpointConfig checkpoint) {
     public static final String LOOPBACK = "127.0.0.1";
     public static final Duration DEFAULT_AUTH_TIMEOUT = Duration.ofSeconds(5);
 
@@ -32,6 +35,7 @@ public record CoordinatorConfig(int nodeId, HierarchyLayout layout, List<NodeAdd
         Objects.requireNonNull(jobShape, "jobShape");
         Objects.requireNonNull(bindHost, "bindHost");
         Objects.requireNonNull(authTimeout, "authTimeout");
+        Objects.requireNonNull(checkpoint, "checkpoint");
         nodes = List.copyOf(nodes);
         if (nodeId < 0 || nodeId >= layout.nodeCount()) {
             throw new IllegalArgumentException("node id " + nodeId + " outside the layout");
@@ -42,13 +46,23 @@ public record CoordinatorConfig(int nodeId, HierarchyLayout layout, List<NodeAdd
         }
     }
 
+    /** Default checkpoint settings. */
+    public CoordinatorConfig(int nodeId, HierarchyLayout layout, List<NodeAddress> nodes, String bindHost, int port,
+                             JobSecret secret, JobShape jobShape, Duration authTimeout) {
+        this(nodeId, layout, nodes, bindHost, port, secret, jobShape, authTimeout, CheckpointConfig.DEFAULT);
+    }
+
     /** Loopback, ephemeral port, default auth deadline, addresses supplied later. */
     public static CoordinatorConfig local(int nodeId, HierarchyLayout layout, JobSecret secret, JobShape shape) {
         return new CoordinatorConfig(nodeId, layout, List.of(), LOOPBACK, 0, secret, shape, DEFAULT_AUTH_TIMEOUT);
     }
 
     public CoordinatorConfig withAuthTimeout(Duration timeout) {
-        return new CoordinatorConfig(nodeId, layout, nodes, bindHost, port, secret, jobShape, timeout);
+        return new CoordinatorConfig(nodeId, layout, nodes, bindHost, port, secret, jobShape, timeout, checkpoint);
+    }
+
+    public CoordinatorConfig withCheckpoint(CheckpointConfig settings) {
+        return new CoordinatorConfig(nodeId, layout, nodes, bindHost, port, secret, jobShape, authTimeout, settings);
     }
 
     public boolean isPrimary() {

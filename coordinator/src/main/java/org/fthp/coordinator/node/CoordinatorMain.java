@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.fthp.coordinator.checkpoint.CheckpointConfig;
+import org.fthp.coordinator.checkpoint.IntervalPolicy;
 import org.fthp.coordinator.event.EventLog;
 import org.fthp.coordinator.event.FailedProcess;
 import org.fthp.coordinator.event.JobEvents;
@@ -23,6 +25,8 @@ import org.fthp.coordinator.wire.NodeAddress;
  * <pre>
  * FTHP_JOB_SECRET=&lt;hex&gt; java ... org.fthp.coordinator.node.CoordinatorMain \
  *     --node-id I --nodes h0:p0,h1:p1,... --group-size G --ranks N --replicas M [--bind HOST] [--events FILE]
+ *     [--checkpoint-memory BYTES] [--checkpoint-dir DIR] [--checkpoint-disk-every K]
+ *     [--checkpoint-interval S|auto|none] [--mtbf-per-process S]
  * </pre>
  * Every node gets the same {@code --nodes} list and listens on the port its own entry names; {@code --bind}
  * defaults to loopback and must name an interface the other hosts can reach on a multi-host run. The secret is
@@ -32,6 +36,14 @@ import org.fthp.coordinator.wire.NodeAddress;
  * and aborts to {@code --events} (JSON lines) and prints one {@code FTHP_JOB_ABORT [rank=R] reason=...} line on
  * stdout when the job must end, for the launcher ({@code rank=} is left out when the process that ended it died
  * before it registered).
+ *
+ * <p>Checkpoints: the primary prints {@code FTHP_CHECKPOINT_COMMITTED epoch=E bytes=B cost=S} (cost {@code -} when
+ * unknown), {@code FTHP_CHECKPOINT_INTERVAL seconds=S basis=...} and {@code FTHP_CHECKPOINT_ON_DISK epoch=E}; every
+ * node prints {@code FTHP_CHECKPOINT_MEMORY node=I held=B peak=B limit=B} after each commit.
+ *
+ * <p>Standard input is the launcher's control channel: a line {@code new-incarnation replicas=M} starts a new
+ * incarnation of the job ({@link NodeCoordinator#newIncarnation}) and is answered with
+ * {@code FTHP_COORDINATOR_RESET node=I committed=E}. End of input changes nothing.
  */
 public final class CoordinatorMain {
     private static final Duration PARENT_WAIT = Duration.ofSeconds(30);
@@ -48,17 +60,26 @@ public final class CoordinatorMain {
             System.exit(2);
             return;
         }
-        NodeCoordinator node = new NodeCoordinator(config);
-        String eventsFile = eventsFile(args);
-        if (config.isPrimary()) {
-            node.setJobEvents(new LauncherEvents(eventsFile == null ? null : new EventLog(Path.of(eventsFile))));
+        NodeCoordinator node;
+        try {
+            node = new NodeCoordinator(config);
+        } catch (IllegalArgumentException e) {
+            System.err.println("fthp-coordinator: " + e.getMessage());
+            System.exit(2);
+            return;
         }
+        String eventsFile = eventsFile(args);
+        node.setJobEvents(new LauncherEvents(config.isPrimary() && eventsFile != null
+                ? new EventLog(Path.of(eventsFile)) : null));
         NodeAddress bound = node.start();
         ProxyReportPipe reports = ProxyReportPipe.open(node::pidReported, "fthp-proxy-reports-" + config.nodeId());
         System.out.println("FTHP_COORDINATOR_READY node=" + config.nodeId() + " address=" + bound
                 + " reports=" + reports.path());
         System.out.flush();
         connectWithRetry(node);
+        Thread control = new Thread(() -> readControl(node, config), "fthp-coordinator-control");
+        control.setDaemon(true);
+        control.start();
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             reports.close();
@@ -66,6 +87,34 @@ public final class CoordinatorMain {
             stop.countDown();
         }, "fthp-coordinator-shutdown"));
         stop.await();
+    }
+
+    /** Launcher commands on stdin, one per line. */
+    private static void readControl(NodeCoordinator node, CoordinatorConfig config) {
+        try (java.io.BufferedReader in = new java.io.BufferedReader(
+                new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                line = line.strip();
+                if (line.startsWith("new-incarnation")) {
+                    int replicas = node.jobShape().replicated();
+                    for (String word : line.split(" ")) {
+                        if (word.startsWith("replicas=")) {
+                            replicas = Integer.parseInt(word.substring("replicas=".length()));
+                        }
+                    }
+                    long committed = node.newIncarnation(new JobShape(node.jobShape().logicalRanks(), replicas));
+                    System.out.println("FTHP_COORDINATOR_RESET node=" + config.nodeId() + " committed=" + committed);
+                    System.out.flush();
+                } else if (!line.isEmpty()) {
+                    System.err.println("fthp-coordinator: unknown control line '" + line + "'");
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            System.err.println("fthp-coordinator: control channel: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The parent is another process that may not be listening yet; keep trying for a while. */
@@ -113,6 +162,46 @@ public final class CoordinatorMain {
                     + "reason=" + reason);
             System.out.flush();
         }
+
+        @Override
+        public void checkpointCommitted(long epoch, long bytes, double costSeconds) {
+            if (log != null) {
+                log.checkpointCommitted(epoch, bytes, costSeconds);
+            }
+            say("FTHP_CHECKPOINT_COMMITTED epoch=" + epoch + " bytes=" + bytes + " cost="
+                    + (Double.isFinite(costSeconds) ? String.format(java.util.Locale.ROOT, "%.6f", costSeconds) : "-"));
+        }
+
+        @Override
+        public void checkpointInterval(double seconds, String basis) {
+            if (log != null) {
+                log.checkpointInterval(seconds, basis);
+            }
+            System.err.printf(java.util.Locale.ROOT, "fthp-coordinator: checkpoint interval %.1f s (%s)%n", seconds,
+                    basis);
+            say(String.format(java.util.Locale.ROOT, "FTHP_CHECKPOINT_INTERVAL seconds=%.3f basis=%s", seconds, basis));
+        }
+
+        @Override
+        public void checkpointDurable(long epoch, long bytes) {
+            if (log != null) {
+                log.checkpointDurable(epoch, bytes);
+            }
+            say("FTHP_CHECKPOINT_ON_DISK epoch=" + epoch + " bytes=" + bytes);
+        }
+
+        @Override
+        public void checkpointMemory(int node, long heldBytes, long peakBytes, long limitBytes) {
+            say("FTHP_CHECKPOINT_MEMORY node=" + node + " held=" + heldBytes + " peak=" + peakBytes + " limit="
+                    + limitBytes);
+        }
+
+        private static void say(String line) {
+            synchronized (System.out) {
+                System.out.println(line);
+                System.out.flush();
+            }
+        }
     }
 
     static CoordinatorConfig parse(String[] args, JobSecret secret) {
@@ -136,7 +225,24 @@ public final class CoordinatorMain {
         }
         String bind = opts.getOrDefault("bind", CoordinatorConfig.LOOPBACK);
         return new CoordinatorConfig(nodeId, layout, nodes, bind, nodes.get(nodeId).port(), secret, shape,
-                CoordinatorConfig.DEFAULT_AUTH_TIMEOUT);
+                CoordinatorConfig.DEFAULT_AUTH_TIMEOUT, checkpointConfig(opts));
+    }
+
+    static CheckpointConfig checkpointConfig(Map<String, String> opts) {
+        CheckpointConfig c = CheckpointConfig.DEFAULT;
+        if (opts.containsKey("checkpoint-memory")) {
+            c = c.withMemoryLimit(Long.parseLong(opts.get("checkpoint-memory")));
+        }
+        if (opts.containsKey("checkpoint-dir")) {
+            c = c.withDirectory(Path.of(opts.get("checkpoint-dir")),
+                    Integer.parseInt(opts.getOrDefault("checkpoint-disk-every",
+                            Integer.toString(CheckpointConfig.DEFAULT_DISK_EVERY))));
+        }
+        if (opts.containsKey("checkpoint-interval")) {
+            c = c.withInterval(IntervalPolicy.fromArgument(opts.get("checkpoint-interval"),
+                    opts.get("mtbf-per-process")));
+        }
+        return c;
     }
 
     private static String required(Map<String, String> opts, String name) {

@@ -5,6 +5,7 @@ import java.util.logging.Logger;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import org.fthp.coordinator.checkpoint.ChunkAssembler;
 import org.fthp.coordinator.wire.Message;
 import org.fthp.coordinator.wire.PeerAuthenticated;
 import org.fthp.coordinator.wire.PeerRole;
@@ -18,11 +19,13 @@ import org.fthp.coordinator.wire.PeerRole;
 final class CoordinatorSession extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = Logger.getLogger(CoordinatorSession.class.getName());
 
-    private enum State { AWAIT_AUTH, AWAIT_REGISTER, PROCESS, COORDINATOR, DONE }
+    private enum State { AWAIT_AUTH, AWAIT_REGISTER, PROCESS, COORDINATOR, PEER, DONE }
 
     private final NodeCoordinator node;
     private State state = State.AWAIT_AUTH;
     private PeerRole role;
+    /** Checkpoint pieces arriving on this connection, chunk by chunk. */
+    private final ChunkAssembler inbox = new ChunkAssembler();
 
     CoordinatorSession(NodeCoordinator node) {
         this.node = node;
@@ -47,6 +50,12 @@ final class CoordinatorSession extends ChannelInboundHandlerAdapter {
                     state = State.PROCESS;
                     node.processRegistered(ctx.channel(),
                             new LocalProcess(r.pid(), r.nativeRank(), r.logicalRank(), r.role()));
+                } else if (role == PeerRole.COORDINATOR && m instanceof Message.RegisterPeer r) {
+                    if (node.peerRegistered(ctx.channel(), r.nodeId())) {
+                        state = State.PEER;
+                    } else {
+                        drop(ctx, "node " + r.nodeId() + " cannot open a data link here");
+                    }
                 } else if (role == PeerRole.COORDINATOR && m instanceof Message.RegisterCoordinator r) {
                     if (node.childRegistered(ctx.channel(), r.nodeId())) {
                         state = State.COORDINATOR;
@@ -61,6 +70,12 @@ final class CoordinatorSession extends ChannelInboundHandlerAdapter {
                 if (m instanceof Message.ProcessDone) {
                     state = State.DONE;
                     node.processDone(ctx.channel());
+                } else if (m instanceof Message.PiecePut p) {
+                    node.checkpoints().put(ctx.channel(), inbox, p.chunk(), true);
+                } else if (m instanceof Message.PieceGet g) {
+                    node.checkpoints().get(ctx.channel(), g, true);
+                } else if (m instanceof Message.CheckpointCost c) {
+                    node.checkpoints().cost(c);
                 } else {
                     drop(ctx, "process sent " + m.type());
                 }
@@ -70,8 +85,20 @@ final class CoordinatorSession extends ChannelInboundHandlerAdapter {
                     node.failuresReported(r.failed());
                 } else if (m instanceof Message.UnownedPid u) {
                     node.unownedPidReported(u.pid(), u.nodeId());
+                } else if (m instanceof Message.PieceHeld || m instanceof Message.PiecesOnDisk
+                        || m instanceof Message.CheckpointCost) {
+                    node.toPrimary(m);
                 } else {
                     drop(ctx, "child coordinator sent " + m.type());
+                }
+            }
+            case PEER -> {
+                if (m instanceof Message.PiecePut p) {
+                    node.checkpoints().put(ctx.channel(), inbox, p.chunk(), false);
+                } else if (m instanceof Message.PieceGet g) {
+                    node.checkpoints().get(ctx.channel(), g, false);
+                } else {
+                    drop(ctx, "data link sent " + m.type());
                 }
             }
             // ServerAuthHandler sits in front until AUTH succeeds, so AWAIT_AUTH cannot see a message; DONE means
@@ -82,6 +109,7 @@ final class CoordinatorSession extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        node.checkpoints().connectionClosed(inbox);
         switch (state) {
             case PROCESS -> node.processConnectionLost(ctx.channel());
             case COORDINATOR -> node.childLost(ctx.channel());

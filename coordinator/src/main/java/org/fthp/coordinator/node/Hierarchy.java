@@ -5,7 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
+
+import org.fthp.coordinator.checkpoint.CheckpointConfig;
 import org.fthp.coordinator.event.JobShape;
 import org.fthp.coordinator.wire.JobSecret;
 import org.fthp.coordinator.wire.NodeAddress;
@@ -31,14 +34,20 @@ public final class Hierarchy implements AutoCloseable {
 
     public static Hierarchy start(int nodeCount, int groupSize, JobShape shape, JobSecret secret,
                                   Duration authTimeout) throws Exception {
+        return start(nodeCount, groupSize, shape, secret, authTimeout, node -> CheckpointConfig.DEFAULT);
+    }
+
+    /** With each node's checkpoint settings ({@code checkpoint.apply(nodeId)}). */
+    public static Hierarchy start(int nodeCount, int groupSize, JobShape shape, JobSecret secret,
+                                  Duration authTimeout, IntFunction<CheckpointConfig> checkpoint) throws Exception {
         HierarchyLayout layout = new HierarchyLayout(nodeCount, groupSize);
         List<NodeCoordinator> nodes = new ArrayList<>();
         List<NodeAddress> addresses = new ArrayList<>();
         Hierarchy hierarchy = new Hierarchy(nodes, addresses);
         try {
             for (int id = 0; id < nodeCount; id++) {
-                NodeCoordinator node = new NodeCoordinator(
-                        CoordinatorConfig.local(id, layout, secret, shape).withAuthTimeout(authTimeout));
+                NodeCoordinator node = new NodeCoordinator(CoordinatorConfig.local(id, layout, secret, shape)
+                        .withAuthTimeout(authTimeout).withCheckpoint(checkpoint.apply(id)));
                 nodes.add(node);
                 addresses.add(node.start());
             }

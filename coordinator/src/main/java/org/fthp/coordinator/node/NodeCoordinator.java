@@ -26,10 +26,13 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import org.fthp.coordinator.checkpoint.CheckpointService;
+import org.fthp.coordinator.checkpoint.ChunkAssembler;
 import org.fthp.coordinator.event.FailedProcess;
 import org.fthp.coordinator.event.FailureLedger;
 import org.fthp.coordinator.event.FailureSnapshot;
 import org.fthp.coordinator.event.JobEvents;
+import org.fthp.coordinator.event.JobShape;
 import org.fthp.coordinator.wire.FramePipeline;
 import org.fthp.coordinator.wire.Message;
 import org.fthp.coordinator.wire.NodeAddress;
@@ -88,11 +91,19 @@ public final class NodeCoordinator implements AutoCloseable {
     private final List<Message> unsentUpward = new ArrayList<>();
     private Channel uplink;
     /** Only the primary owns the job-wide set; other nodes just remember the latest snapshot they were sent. */
-    private final FailureLedger ledger;
-    private final UnownedPidVotes unownedVotes;
+    private FailureLedger ledger;
+    private UnownedPidVotes unownedVotes;
+    /** Pids of processes of an incarnation that ended (a restart): late reports about them are not failures. */
+    private final Set<Long> retiredPids = new HashSet<>();
+    /** N and M; M changes when the job restarts with another replication degree. */
+    private volatile JobShape jobShape;
+    /** Every node's address, for the checkpoint data links (known once the hierarchy is wired). */
+    private volatile List<NodeAddress> addresses;
+    private final CheckpointService checkpoints;
     private FailureSnapshot latest;
     private Message.JobAbort abort;
     private volatile boolean closed;
+    private final java.util.concurrent.atomic.AtomicBoolean shutDown = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile JobEvents events = JobEvents.NONE;
 
     public NodeCoordinator(CoordinatorConfig config) {
@@ -100,11 +111,47 @@ public final class NodeCoordinator implements AutoCloseable {
         this.ledger = config.isPrimary() ? new FailureLedger() : null;
         // On one host fthp-run hands every node coordinator's pipe to the proxy, so every node votes.
         this.unownedVotes = config.isPrimary() ? new UnownedPidVotes(config.layout().nodeCount()) : null;
+        this.jobShape = config.jobShape();
+        this.addresses = config.nodes();
+        try {
+            this.checkpoints = new CheckpointService(config.nodeId(), config.layout().nodeCount(), config.isPrimary(),
+                    config.checkpoint(), new CheckpointTree(), ioGroup, config.secret(), () -> addresses,
+                    () -> jobShape);
+        } catch (java.io.IOException e) {
+            acceptGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            ioGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /** How the checkpoint service reaches the rest of the tree. */
+    private final class CheckpointTree implements CheckpointService.Tree {
+        @Override
+        public void sendDown(Message message) {
+            synchronized (lock) {
+                NodeCoordinator.this.sendDown(message);
+            }
+        }
+
+        @Override
+        public void toPrimary(Message message) {
+            NodeCoordinator.this.toPrimary(message);
+        }
+
+        @Override
+        public void onIoThread(Runnable task) {
+            ioGroup.execute(task);
+        }
+    }
+
+    public CheckpointService checkpoints() {
+        return checkpoints;
     }
 
     /** Where the primary reports detected failures and aborts (the event log, the launcher). */
     public void setJobEvents(JobEvents events) {
         this.events = events == null ? JobEvents.NONE : events;
+        checkpoints.setJobEvents(events);
     }
 
     public int nodeId() {
@@ -146,6 +193,7 @@ public final class NodeCoordinator implements AutoCloseable {
      * has no parent and completes at once.
      */
     public CompletableFuture<Void> connectUpward(List<NodeAddress> nodes) {
+        this.addresses = List.copyOf(nodes);
         OptionalInt parent = config.layout().parentOf(nodeId());
         if (parent.isEmpty()) {
             return CompletableFuture.completedFuture(null);
@@ -204,7 +252,7 @@ public final class NodeCoordinator implements AutoCloseable {
      */
     public void pidReported(long pid) {
         synchronized (lock) {
-            if (closed) {
+            if (closed || retiredPids.contains(pid)) {
                 return;
             }
             if (!registeredPids.contains(pid)) {
@@ -242,8 +290,10 @@ public final class NodeCoordinator implements AutoCloseable {
             registeredPids.add(process.pid());
             alreadyReportedDead = unclaimedPids.remove(process.pid());
             channel.write(new Message.Registered(nodeId()));
+            checkpoints.catchUp(channel);
             catchUp(channel);
         }
+        checkpoints.processRegistered();
         LOG.log(Level.FINE, "coordinator node {0}: registered {1}", new Object[] {nodeId(), process});
         if (alreadyReportedDead) {
             reportFailedPid(process.pid(), PROXY_REPORT);
@@ -279,6 +329,36 @@ public final class NodeCoordinator implements AutoCloseable {
         return true;
     }
 
+    /** Another node opened a checkpoint data link to this one. */
+    boolean peerRegistered(Channel channel, int peerNode) {
+        if (peerNode < 0 || peerNode >= config.layout().nodeCount() || peerNode == nodeId()) {
+            return false;
+        }
+        channel.writeAndFlush(new Message.Registered(nodeId()));
+        return true;
+    }
+
+    /**
+     * A checkpoint report for the primary (PIECE_HELD, PIECES_ON_DISK, CHECKPOINT_COST), from this node, a child
+     * or a local process: the primary handles it on its I/O thread, everyone else passes it up.
+     */
+    void toPrimary(Message message) {
+        if (!config.isPrimary()) {
+            synchronized (lock) {
+                sendUp(message);
+            }
+            return;
+        }
+        ioGroup.execute(() -> {
+            switch (message) {
+                case Message.PieceHeld h -> checkpoints.pieceHeld(h);
+                case Message.PiecesOnDisk d -> checkpoints.piecesOnDisk(d);
+                case Message.CheckpointCost c -> checkpoints.costReported(c);
+                default -> LOG.log(Level.WARNING, "coordinator primary: {0} is not a checkpoint report", message.type());
+            }
+        });
+    }
+
     void childLost(Channel channel) {
         synchronized (lock) {
             children.remove(channel);
@@ -297,6 +377,11 @@ public final class NodeCoordinator implements AutoCloseable {
             return;
         }
         synchronized (lock) {
+            if (ledger != null && abort != null) {
+                // the job is over: these are its processes being ended, not failures to survive
+                LOG.log(Level.FINE, "coordinator primary: {0} ended after the abort", failed);
+                return;
+            }
             if (ledger != null) {
                 ledger.record(failed).ifPresent(this::publishNewEpoch);
             } else {
@@ -334,10 +419,11 @@ public final class NodeCoordinator implements AutoCloseable {
         List<FailedProcess> newlyFailed = snapshot.failed().stream().filter(f -> !before.contains(f)).toList();
         latest = snapshot;
         events.failuresDetected(snapshot.epoch(), newlyFailed);
+        checkpoints.failuresSeen(newlyFailed.size());
         LOG.log(Level.INFO, "coordinator primary: epoch {0}, {1} failed",
                 new Object[] {snapshot.epoch(), snapshot.failed().size()});
         sendDown(new Message.FailureSet(snapshot.epoch(), snapshot.failed()));
-        config.jobShape().firstLostRank(snapshot.failed())
+        jobShape.firstLostRank(snapshot.failed())
                 .ifPresent(rank -> abortJob("logical rank " + rank + " lost all its copies", rank));
     }
 
@@ -376,6 +462,14 @@ public final class NodeCoordinator implements AutoCloseable {
                         abort = a;
                         sendDown(a);
                     }
+                }
+                case Message.CheckpointDue d -> {
+                    checkpoints.due(d.sequence());
+                    sendDown(d);
+                }
+                case Message.CheckpointCommitted c -> {
+                    checkpoints.committed(c.epoch());
+                    sendDown(c);
                 }
                 default -> {
                     LOG.log(Level.WARNING, "coordinator node {0}: parent sent {1}; closing uplink",
@@ -455,6 +549,43 @@ public final class NodeCoordinator implements AutoCloseable {
         }
     }
 
+    /**
+     * A new incarnation of the job (fthp-run relaunches it after a rank lost every copy): the failure state starts
+     * afresh (no failed set, no abort, processes of the old incarnation forgotten, late reports of their deaths
+     * ignored), with {@code shape} (M may change), while links to other coordinators and the committed checkpoint
+     * pieces stay. Returns the last committed epoch (-1 if none). Blocks until done on the I/O thread.
+     */
+    public long newIncarnation(JobShape shape) throws InterruptedException {
+        try {
+            return ioGroup.submit(() -> {
+                synchronized (lock) {
+                    for (Channel c : liveProcesses.keySet()) {
+                        c.close();
+                    }
+                    liveProcesses.clear();
+                    retiredPids.addAll(registeredPids);
+                    registeredPids.clear();
+                    unclaimedPids.clear();
+                    latest = null;
+                    abort = null;
+                    jobShape = shape;
+                    if (config.isPrimary()) {
+                        ledger = new FailureLedger();
+                        unownedVotes = new UnownedPidVotes(config.layout().nodeCount());
+                    }
+                }
+                checkpoints.newIncarnation();
+                return checkpoints.lastCommitted();
+            }).get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("resetting node " + nodeId() + " failed", e.getCause());
+        }
+    }
+
+    public JobShape jobShape() {
+        return jobShape;
+    }
+
     /** From now on lost connections are the shutdown, not failures; lets a whole hierarchy stop without noise. */
     void quiesce() {
         closed = true;
@@ -463,6 +594,10 @@ public final class NodeCoordinator implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (!shutDown.compareAndSet(false, true)) {
+            return;
+        }
+        checkpoints.close();
         if (serverChannel != null) {
             serverChannel.close().syncUninterruptibly();
         }

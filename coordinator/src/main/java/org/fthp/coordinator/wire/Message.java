@@ -5,6 +5,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 
+import org.fthp.checkpoint.store.PieceEntry;
 import org.fthp.coordinator.event.FailedProcess;
 import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.event.Role;
@@ -108,5 +109,142 @@ public sealed interface Message {
             }
         }
         @Override public MessageType type() { return MessageType.UNOWNED_PID; }
+    }
+
+    // ---- checkpoints ----
+
+    /** The largest piece a coordinator holds: one Java array. */
+    long MAX_PIECE_BYTES = Integer.MAX_VALUE - 8;
+
+    /** A node coordinator opening a data link to another (piece copies and fetches go node to node, not up the tree). */
+    record RegisterPeer(int nodeId) implements Message {
+        @Override public MessageType type() { return MessageType.REGISTER_PEER; }
+    }
+
+    /**
+     * Bytes {@code offset .. offset+bytes.length} of a piece of {@code pieceBytes} bytes in all, whose CRC32C (of all
+     * of it) is {@code crc32c}. A piece travels as consecutive chunks, first to last, on one connection; the chunk
+     * that reaches {@code pieceBytes} completes it. A frame holds at most {@link PieceChunk#MAX_CHUNK_BYTES}.
+     */
+    record PieceChunk(long epoch, int rank, int crc32c, long pieceBytes, long offset, byte[] bytes) {
+        /** Leaves room for the fields in a {@link MessageCodec#MAX_FRAME_BYTES} frame. */
+        public static final int MAX_CHUNK_BYTES = 60 * 1024;
+
+        public PieceChunk {
+            if (epoch < 0 || rank < 0 || pieceBytes < 0 || pieceBytes > MAX_PIECE_BYTES || offset < 0
+                    || bytes.length > MAX_CHUNK_BYTES || offset + bytes.length > pieceBytes) {
+                throw new IllegalArgumentException("bad piece chunk: epoch " + epoch + ", rank " + rank + ", bytes "
+                        + offset + "+" + bytes.length + " of " + pieceBytes);
+            }
+        }
+
+        public boolean isLast() {
+            return offset + bytes.length == pieceBytes;
+        }
+
+        @Override public boolean equals(Object o) {
+            return o instanceof PieceChunk c && epoch == c.epoch && rank == c.rank && crc32c == c.crc32c
+                    && pieceBytes == c.pieceBytes && offset == c.offset && Arrays.equals(bytes, c.bytes);
+        }
+        @Override public int hashCode() { return Objects.hash(epoch, rank, offset, Arrays.hashCode(bytes)); }
+        @Override public String toString() {
+            return "PieceChunk[epoch " + epoch + ", rank " + rank + ", " + offset + "+" + bytes.length + " of "
+                    + pieceBytes + "]";
+        }
+    }
+
+    record PiecePut(PieceChunk chunk) implements Message {
+        public PiecePut {
+            Objects.requireNonNull(chunk, "chunk");
+        }
+        @Override public MessageType type() { return MessageType.PIECE_PUT; }
+    }
+
+    /**
+     * The outcome of a put, sent once the whole piece has arrived (or at once when it is refused).
+     * {@link Status#HELD_WITH_PARTNER}: held by the receiving node and by its partner node;
+     * {@link Status#HELD_LOCAL_ONLY}: held by the receiving node, and the job has no other node;
+     * {@link Status#REFUSED}: not held (memory bound, checksum, partner unreachable): {@code detail} says why.
+     */
+    record PieceAck(long epoch, int rank, Status status, String detail) implements Message {
+        public enum Status {
+            HELD_WITH_PARTNER(1), HELD_LOCAL_ONLY(2), REFUSED(3);
+
+            private final byte code;
+
+            Status(int code) {
+                this.code = (byte) code;
+            }
+
+            public byte code() {
+                return code;
+            }
+
+            public boolean held() {
+                return this != REFUSED;
+            }
+
+            public static java.util.Optional<Status> fromCode(byte code) {
+                for (Status s : values()) {
+                    if (s.code == code) {
+                        return java.util.Optional.of(s);
+                    }
+                }
+                return java.util.Optional.empty();
+            }
+        }
+
+        public PieceAck {
+            Objects.requireNonNull(status, "status");
+            Objects.requireNonNull(detail, "detail");
+        }
+        @Override public MessageType type() { return MessageType.PIECE_ACK; }
+    }
+
+    record PieceGet(long epoch, int rank) implements Message {
+        public PieceGet {
+            if (epoch < 0 || rank < 0) {
+                throw new IllegalArgumentException("need epoch >= 0 and rank >= 0");
+            }
+        }
+        @Override public MessageType type() { return MessageType.PIECE_GET; }
+    }
+
+    record PieceData(PieceChunk chunk) implements Message {
+        public PieceData {
+            Objects.requireNonNull(chunk, "chunk");
+        }
+        @Override public MessageType type() { return MessageType.PIECE_DATA; }
+    }
+
+    record PieceMissing(long epoch, int rank, String reason) implements Message {
+        public PieceMissing {
+            Objects.requireNonNull(reason, "reason");
+        }
+        @Override public MessageType type() { return MessageType.PIECE_MISSING; }
+    }
+
+    record PieceHeld(long epoch, int rank, long bytes, int crc32c) implements Message {
+        @Override public MessageType type() { return MessageType.PIECE_HELD; }
+    }
+
+    /** Entries as the disk store's manifest names them. */
+    record PiecesOnDisk(long epoch, List<PieceEntry> pieces) implements Message {
+        public PiecesOnDisk {
+            pieces = List.copyOf(pieces);
+        }
+        @Override public MessageType type() { return MessageType.PIECES_ON_DISK; }
+    }
+
+    record CheckpointDue(long sequence) implements Message {
+        @Override public MessageType type() { return MessageType.CHECKPOINT_DUE; }
+    }
+
+    record CheckpointCost(long epoch, int rank, long nanos) implements Message {
+        @Override public MessageType type() { return MessageType.CHECKPOINT_COST; }
+    }
+
+    record CheckpointCommitted(long epoch) implements Message {
+        @Override public MessageType type() { return MessageType.CHECKPOINT_COMMITTED; }
     }
 }

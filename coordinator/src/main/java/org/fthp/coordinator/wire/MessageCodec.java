@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.netty.buffer.ByteBuf;
+import org.fthp.checkpoint.store.PieceEntry;
 import org.fthp.coordinator.event.FailedProcess;
 import org.fthp.coordinator.event.Role;
 
@@ -59,6 +60,46 @@ public final class MessageCodec {
                 out.writeLong(u.pid());
                 out.writeInt(u.nodeId());
             }
+            case Message.RegisterPeer r -> out.writeInt(r.nodeId());
+            case Message.PiecePut p -> writeChunk(out, p.chunk());
+            case Message.PieceData d -> writeChunk(out, d.chunk());
+            case Message.PieceAck a -> {
+                out.writeLong(a.epoch());
+                out.writeInt(a.rank());
+                out.writeByte(a.status().code());
+                writeText(out, a.detail());
+            }
+            case Message.PieceGet g -> {
+                out.writeLong(g.epoch());
+                out.writeInt(g.rank());
+            }
+            case Message.PieceMissing m -> {
+                out.writeLong(m.epoch());
+                out.writeInt(m.rank());
+                writeText(out, m.reason());
+            }
+            case Message.PieceHeld h -> {
+                out.writeLong(h.epoch());
+                out.writeInt(h.rank());
+                out.writeLong(h.bytes());
+                out.writeInt(h.crc32c());
+            }
+            case Message.PiecesOnDisk d -> {
+                out.writeLong(d.epoch());
+                out.writeInt(d.pieces().size());
+                for (PieceEntry p : d.pieces()) {
+                    out.writeInt(p.rank());
+                    out.writeLong(p.bytes());
+                    out.writeInt(p.crc32c());
+                }
+            }
+            case Message.CheckpointDue d -> out.writeLong(d.sequence());
+            case Message.CheckpointCost c -> {
+                out.writeLong(c.epoch());
+                out.writeInt(c.rank());
+                out.writeLong(c.nanos());
+            }
+            case Message.CheckpointCommitted c -> out.writeLong(c.epoch());
         }
     }
 
@@ -111,11 +152,96 @@ public final class MessageCodec {
                 }
                 yield new Message.UnownedPid(pid, readRank(in, "node id"));
             }
+            case REGISTER_PEER -> new Message.RegisterPeer(readRank(in, "node id"));
+            case PIECE_PUT -> new Message.PiecePut(readChunk(in));
+            case PIECE_DATA -> new Message.PieceData(readChunk(in));
+            case PIECE_ACK -> {
+                long epoch = readEpoch(in);
+                int rank = readRank(in, "rank");
+                need(in, 1, "status");
+                byte statusCode = in.readByte();
+                Message.PieceAck.Status status = Message.PieceAck.Status.fromCode(statusCode)
+                        .orElseThrow(() -> new MalformedFrameException("unknown piece status " + statusCode));
+                yield new Message.PieceAck(epoch, rank, status, readText(in, "detail"));
+            }
+            case PIECE_GET -> new Message.PieceGet(readEpoch(in), readRank(in, "rank"));
+            case PIECE_MISSING -> new Message.PieceMissing(readEpoch(in), readRank(in, "rank"), readText(in, "reason"));
+            case PIECE_HELD -> {
+                long epoch = readEpoch(in);
+                int rank = readRank(in, "rank");
+                long bytes = readSize(in, "piece bytes");
+                need(in, 4, "crc");
+                yield new Message.PieceHeld(epoch, rank, bytes, in.readInt());
+            }
+            case PIECES_ON_DISK -> {
+                long epoch = readEpoch(in);
+                need(in, 4, "count");
+                int count = in.readInt();
+                if (count < 0 || count > in.readableBytes() / PIECE_ENTRY_BYTES) {
+                    throw new MalformedFrameException("impossible piece count " + count);
+                }
+                List<PieceEntry> pieces = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    int rank = readRank(in, "rank");
+                    long bytes = readSize(in, "piece bytes");
+                    pieces.add(new PieceEntry(rank, bytes, in.readInt()));
+                }
+                yield new Message.PiecesOnDisk(epoch, pieces);
+            }
+            case CHECKPOINT_DUE -> new Message.CheckpointDue(readEpoch(in));
+            case CHECKPOINT_COST -> {
+                long epoch = readEpoch(in);
+                int rank = readRank(in, "rank");
+                yield new Message.CheckpointCost(epoch, rank, readSize(in, "nanos"));
+            }
+            case CHECKPOINT_COMMITTED -> new Message.CheckpointCommitted(readEpoch(in));
         };
         if (in.isReadable()) {
             throw new MalformedFrameException(in.readableBytes() + " trailing bytes after " + type);
         }
         return message;
+    }
+
+    /** rank + bytes + crc of one PIECES_ON_DISK entry. */
+    private static final int PIECE_ENTRY_BYTES = 4 + 8 + 4;
+
+    private static void writeChunk(ByteBuf out, Message.PieceChunk c) {
+        out.writeLong(c.epoch());
+        out.writeInt(c.rank());
+        out.writeInt(c.crc32c());
+        out.writeLong(c.pieceBytes());
+        out.writeLong(c.offset());
+        out.writeInt(c.bytes().length);
+        out.writeBytes(c.bytes());
+    }
+
+    private static Message.PieceChunk readChunk(ByteBuf in) throws MalformedFrameException {
+        long epoch = readEpoch(in);
+        int rank = readRank(in, "rank");
+        need(in, 4, "crc");
+        int crc = in.readInt();
+        long pieceBytes = readSize(in, "piece bytes");
+        long offset = readSize(in, "offset");
+        need(in, 4, "chunk length");
+        int length = in.readInt();
+        if (length < 0 || length > Message.PieceChunk.MAX_CHUNK_BYTES || pieceBytes > Message.MAX_PIECE_BYTES
+                || offset + length > pieceBytes) {
+            throw new MalformedFrameException("bad piece chunk " + offset + "+" + length + " of " + pieceBytes);
+        }
+        return new Message.PieceChunk(epoch, rank, crc, pieceBytes, offset, readBytes(in, length, "chunk"));
+    }
+
+    private static long readEpoch(ByteBuf in) throws MalformedFrameException {
+        return readSize(in, "epoch");
+    }
+
+    private static long readSize(ByteBuf in, String what) throws MalformedFrameException {
+        need(in, 8, what);
+        long v = in.readLong();
+        if (v < 0) {
+            throw new MalformedFrameException("negative " + what + " " + v);
+        }
+        return v;
     }
 
     private static void writeText(ByteBuf out, String s) {

@@ -29,7 +29,29 @@ public enum MessageType {
      * upward: the launcher's proxy reported a pid that never registered with node {@code nodeId} within the grace
      * period; the primary ends the job once every node that receives the reports has said so.
      */
-    UNOWNED_PID(10);
+    UNOWNED_PID(10),
+    /** coordinator → another node coordinator: opens a data link for piece copies and fetches (any node to any node). */
+    REGISTER_PEER(11),
+    /** process → its node, or node → partner node: one chunk of a checkpoint piece. */
+    PIECE_PUT(12),
+    /** node → process, or partner → node: the piece is held (with a partner copy, or local only), or refused. */
+    PIECE_ACK(13),
+    /** process → its node, or node → another node: send me this piece. */
+    PIECE_GET(14),
+    /** answer to PIECE_GET: one chunk of the piece. */
+    PIECE_DATA(15),
+    /** answer to PIECE_GET: nobody asked holds it. */
+    PIECE_MISSING(16),
+    /** upward to the primary: a rank's piece of an epoch is held in memory (and by a partner when there is one). */
+    PIECE_HELD(17),
+    /** upward to the primary: a node wrote these pieces of a committed epoch durably to the checkpoint directory. */
+    PIECES_ON_DISK(18),
+    /** downward from the primary to every process: the timer says a checkpoint is due (a sequence number). */
+    CHECKPOINT_DUE(19),
+    /** process → node → primary: what writing its piece of an epoch cost this rank. */
+    CHECKPOINT_COST(20),
+    /** downward from the primary to everyone: every rank's piece of this epoch is held; older epochs may go. */
+    CHECKPOINT_COMMITTED(21);
 
     private final byte code;
 

@@ -12,6 +12,13 @@
  * REGISTERED, followed by the current FAILURE_SET / JOB_ABORT if there already is one. Anything out of order,
  * malformed, unknown or oversized closes the connection and is logged; no AUTH within the deadline likewise.
  *
+ * <p>Checkpoints ({@link org.fthp.coordinator.checkpoint}): a process sends PIECE_PUT chunks (epoch, rank, CRC32C
+ * of the whole piece, its size, offset, bytes; at most 60 KiB each) and gets one PIECE_ACK (held with a partner
+ * copy, held locally only, or refused with a reason); PIECE_GET is answered with PIECE_DATA chunks or PIECE_MISSING;
+ * CHECKPOINT_COST goes up to the primary. Node coordinators open data links to each other (REGISTER_PEER) for
+ * partner copies (PIECE_PUT/PIECE_ACK) and fetches (PIECE_GET/PIECE_DATA/PIECE_MISSING), and report PIECE_HELD and
+ * PIECES_ON_DISK up the tree; the primary sends CHECKPOINT_DUE and CHECKPOINT_COMMITTED down to every process.
+ *
  * <p>Not covered (yet): the server does not prove itself to the peer, and nothing is encrypted. The secret only
  * keeps other local users and stray connections out; multi-host runs rely on the cluster network being private.
  */

@@ -2,6 +2,7 @@ package org.fthp.coordinator.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -63,6 +64,60 @@ class CoordinatorMainTest {
                 () -> CoordinatorMain.parse(new String[] {"--node-id", "0"}, secret));
         assertThrows(IllegalArgumentException.class, () -> CoordinatorMain.parse(new String[] {"--node-id", "3",
                 "--nodes", "127.0.0.1:1", "--group-size", "1", "--ranks", "1"}, secret));
+    }
+
+    /** A real coordinator process with checkpoints: its stdout lines for the launcher, and its control channel. */
+    @Test
+    void aCoordinatorProcessReportsCheckpointsAndStartsANewIncarnationWhenTold() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("fthp-ckpt-main-");
+        JobSecret secret = JobSecret.generate();
+        int port = freePort();
+        Process p = coordinatorProcess(secret, port, "--checkpoint-dir", dir.toString(), "--checkpoint-interval", "30");
+        java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()));
+        try {
+            assertTrue(out.readLine().startsWith("FTHP_COORDINATOR_READY node=0"));
+            CoordinatorClient c = client(secret, new NodeAddress("127.0.0.1", port), 0, new RecordingListener());
+            c.putPiece(1, 0, java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3}), Duration.ofSeconds(5));
+            c.reportCheckpointCost(1, 0, 3_000_000L);
+            List<String> lines = new ArrayList<>();
+            while (lines.stream().noneMatch(l -> l.startsWith("FTHP_CHECKPOINT_ON_DISK"))
+                    || lines.stream().noneMatch(l -> l.startsWith("FTHP_CHECKPOINT_COMMITTED"))) {
+                lines.add(out.readLine());
+            }
+            assertTrue(lines.contains("FTHP_CHECKPOINT_INTERVAL seconds=30.000 basis=fixed"), lines.toString());
+            assertTrue(lines.contains("FTHP_CHECKPOINT_COMMITTED epoch=1 bytes=3 cost=0.003000"), lines.toString());
+            assertTrue(lines.contains("FTHP_CHECKPOINT_MEMORY node=0 held=3 peak=3 limit=" + (512L << 20)),
+                    lines.toString());
+            assertTrue(lines.contains("FTHP_CHECKPOINT_ON_DISK epoch=1 bytes=3"), lines.toString());
+            p.getOutputStream().write("new-incarnation replicas=0\n".getBytes());
+            p.getOutputStream().flush();
+            assertEquals("FTHP_COORDINATOR_RESET node=0 committed=1", out.readLine());
+        } finally {
+            p.destroy();
+            p.waitFor();
+        }
+    }
+
+    @Test
+    void aCoordinatorProcessRefusesAnUnusableCheckpointDirectory() throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("fthp-not-a-dir-", "");
+        Process p = coordinatorProcess(JobSecret.generate(), freePort(), "--checkpoint-dir", file.toString());
+        assertTrue(p.waitFor(15, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(2, p.exitValue());
+        String err = new String(p.getErrorStream().readAllBytes());
+        assertTrue(err.contains("checkpoint directory " + file), err);
+    }
+
+    private static Process coordinatorProcess(JobSecret secret, int port, String... extra) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(
+                java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                CoordinatorMain.class.getName(), "--node-id", "0", "--nodes", "127.0.0.1:" + port,
+                "--group-size", "1", "--ranks", "1", "--replicas", "0"));
+        cmd.addAll(List.of(extra));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().put("FTHP_JOB_SECRET", secret.toHex());
+        return pb.start();
     }
 
     private NodeCoordinator node(JobSecret secret, String nodes, int id) {

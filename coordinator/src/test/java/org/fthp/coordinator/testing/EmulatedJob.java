@@ -3,7 +3,10 @@ package org.fthp.coordinator.testing;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
+
+import org.fthp.coordinator.checkpoint.CheckpointConfig;
 import org.fthp.coordinator.client.CoordinatorClient;
 import org.fthp.coordinator.event.JobShape;
 import org.fthp.coordinator.event.Role;
@@ -26,8 +29,14 @@ public final class EmulatedJob implements AutoCloseable {
     private final int ranksPerNode;
 
     public EmulatedJob(int nodes, int groupSize, int n, int m, Duration authTimeout) throws Exception {
+        this(nodes, groupSize, n, m, authTimeout, node -> CheckpointConfig.DEFAULT);
+    }
+
+    /** With each node's checkpoint settings. */
+    public EmulatedJob(int nodes, int groupSize, int n, int m, Duration authTimeout,
+                       IntFunction<CheckpointConfig> checkpoint) throws Exception {
         this.shape = new JobShape(n, m);
-        this.hierarchy = Hierarchy.start(nodes, groupSize, shape, secret, authTimeout);
+        this.hierarchy = Hierarchy.start(nodes, groupSize, shape, secret, authTimeout, checkpoint);
         int total = n + m;
         this.ranksPerNode = (total + nodes - 1) / nodes;
         try {

@@ -14,6 +14,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
+import org.fthp.checkpoint.store.PieceEntry;
 import org.fthp.coordinator.event.FailedProcess;
 import org.fthp.coordinator.event.Role;
 import org.junit.jupiter.api.Test;
@@ -44,7 +45,21 @@ class MessageCodecTest {
                 new Message.JobAbort("a process (pid 77) died before it registered", Message.JobAbort.NO_RANK),
                 new Message.ProcessDone(),
                 new Message.Registered(0),
-                new Message.UnownedPid(4_194_303L, 2));
+                new Message.UnownedPid(4_194_303L, 2),
+                new Message.RegisterPeer(3),
+                new Message.PiecePut(new Message.PieceChunk(7, 2, 0xCAFEBABE, 10, 4, new byte[] {1, 2, 3})),
+                new Message.PiecePut(new Message.PieceChunk(0, 0, 0, 0, 0, new byte[0])),
+                new Message.PieceAck(7, 2, Message.PieceAck.Status.HELD_WITH_PARTNER, ""),
+                new Message.PieceAck(7, 2, Message.PieceAck.Status.REFUSED, "node 1 holds 1.0 GiB of its 1.0 GiB"),
+                new Message.PieceGet(7, 2),
+                new Message.PieceData(new Message.PieceChunk(7, 2, -1, 3, 0, new byte[] {9, 8, 7})),
+                new Message.PieceMissing(7, 2, "no coordinator holds it"),
+                new Message.PieceHeld(7, 2, 1L << 33, 0x1234),
+                new Message.PiecesOnDisk(7, List.of(new PieceEntry(0, 100, 5), new PieceEntry(3, 1L << 32, -7))),
+                new Message.PiecesOnDisk(8, List.of()),
+                new Message.CheckpointDue(12),
+                new Message.CheckpointCost(7, 2, 123_456_789L),
+                new Message.CheckpointCommitted(7));
     }
 
     @Test
@@ -149,6 +164,43 @@ class MessageCodecTest {
         negativeNode.writeByte(MessageType.UNOWNED_PID.code());
         negativeNode.writeLong(4242).writeInt(-1);
         assertThrows(MalformedFrameException.class, () -> MessageCodec.decode(negativeNode));
+    }
+
+    @Test
+    void aFullChunkFitsAFrame() {
+        byte[] data = new byte[Message.PieceChunk.MAX_CHUNK_BYTES];
+        Arrays.fill(data, (byte) 0x5a);
+        Message put = new Message.PiecePut(new Message.PieceChunk(Long.MAX_VALUE, Integer.MAX_VALUE, 1,
+                Message.MAX_PIECE_BYTES, Message.MAX_PIECE_BYTES - data.length, data));
+        EmbeddedChannel sender = pipeline();
+        EmbeddedChannel receiver = pipeline();
+        assertTrue(sender.writeOutbound(put));
+        receiver.writeInbound((ByteBuf) sender.readOutbound());
+        assertEquals(put, receiver.readInbound());
+        assertTrue(((Message.PiecePut) put).chunk().isLast());
+        sender.finishAndReleaseAll();
+        receiver.finishAndReleaseAll();
+    }
+
+    @Test
+    void chunksBeyondTheirPieceOrWithBadStatusAreRejected() {
+        assertThrows(IllegalArgumentException.class, () -> new Message.PieceChunk(0, 0, 0, 2, 1, new byte[2]));
+        ByteBuf past = Unpooled.buffer();
+        past.writeByte(MessageType.PIECE_PUT.code());
+        past.writeLong(1).writeInt(0).writeInt(0).writeLong(2).writeLong(1).writeInt(2).writeBytes(new byte[2]);
+        assertThrows(MalformedFrameException.class, () -> MessageCodec.decode(past));
+        ByteBuf hugeLength = Unpooled.buffer();
+        hugeLength.writeByte(MessageType.PIECE_DATA.code());
+        hugeLength.writeLong(1).writeInt(0).writeInt(0).writeLong(1L << 30).writeLong(0).writeInt(1 << 20);
+        assertThrows(MalformedFrameException.class, () -> MessageCodec.decode(hugeLength));
+        ByteBuf badStatus = Unpooled.buffer();
+        badStatus.writeByte(MessageType.PIECE_ACK.code());
+        badStatus.writeLong(1).writeInt(0).writeByte(9).writeShort(0);
+        assertThrows(MalformedFrameException.class, () -> MessageCodec.decode(badStatus));
+        ByteBuf hugeCount = Unpooled.buffer();
+        hugeCount.writeByte(MessageType.PIECES_ON_DISK.code());
+        hugeCount.writeLong(1).writeInt(1000);
+        assertThrows(MalformedFrameException.class, () -> MessageCodec.decode(hugeCount));
     }
 
     @Test

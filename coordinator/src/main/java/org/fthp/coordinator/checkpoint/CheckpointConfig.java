@@ -1,0 +1,51 @@
+package org.fthp.coordinator.checkpoint;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A coordinator's checkpoint settings.
+ *
+ * @param memoryLimitBytes  the most piece bytes this coordinator holds (its ranks' pieces and its partners' copies)
+ * @param directory         where committed epochs are written, if anywhere
+ * @param diskEvery         write every k-th committed epoch to the directory (1: every one)
+ * @param interval          the primary's timer: when a checkpoint is due (unused on other nodes)
+ */
+public record CheckpointConfig(long memoryLimitBytes, Optional<Path> directory, int diskEvery,
+                               IntervalPolicy interval) {
+    /**
+     * 512 MiB per coordinator: two epochs of an 8-rank job of 32 MiB per rank with their partner copies, well
+     * within the memory of a node that runs the job. The launcher sizes the coordinator's heap from it.
+     */
+    public static final long DEFAULT_MEMORY_BYTES = 512L << 20;
+    /**
+     * Every committed epoch goes to disk by default: the copy is written in the background by the coordinators,
+     * not by the ranks, so it costs the job little, and a crash of the whole job then loses at most one epoch.
+     */
+    public static final int DEFAULT_DISK_EVERY = 1;
+
+    public static final CheckpointConfig DEFAULT =
+            new CheckpointConfig(DEFAULT_MEMORY_BYTES, Optional.empty(), DEFAULT_DISK_EVERY, IntervalPolicy.NEVER);
+
+    public CheckpointConfig {
+        Objects.requireNonNull(directory, "directory");
+        Objects.requireNonNull(interval, "interval");
+        if (memoryLimitBytes <= 0 || diskEvery <= 0) {
+            throw new IllegalArgumentException("need memory limit > 0 and disk-every > 0: " + memoryLimitBytes
+                    + ", " + diskEvery);
+        }
+    }
+
+    public CheckpointConfig withInterval(IntervalPolicy policy) {
+        return new CheckpointConfig(memoryLimitBytes, directory, diskEvery, policy);
+    }
+
+    public CheckpointConfig withMemoryLimit(long bytes) {
+        return new CheckpointConfig(bytes, directory, diskEvery, interval);
+    }
+
+    public CheckpointConfig withDirectory(Path dir, int every) {
+        return new CheckpointConfig(memoryLimitBytes, Optional.of(dir), every, interval);
+    }
+}

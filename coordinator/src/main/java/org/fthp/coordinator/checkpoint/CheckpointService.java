@@ -1,0 +1,476 @@
+package org.fthp.coordinator.checkpoint;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoopGroup;
+import org.fthp.checkpoint.store.CheckpointStore;
+import org.fthp.checkpoint.store.Manifest;
+import org.fthp.checkpoint.store.PieceEntry;
+import org.fthp.coordinator.event.JobEvents;
+import org.fthp.coordinator.event.JobShape;
+import org.fthp.coordinator.wire.JobSecret;
+import org.fthp.coordinator.wire.Message;
+import org.fthp.coordinator.wire.NodeAddress;
+
+/**
+ * One node coordinator's share of checkpointing.
+ *
+ * <ul>
+ * <li><b>Put.</b> A process sends its rank's piece in chunks; once whole and verified, this node holds it and sends
+ *     a copy to its partner node ({@link #partnerOf}: the next node id, wrapping), and only when the partner holds
+ *     it too does the process get HELD_WITH_PARTNER (with one node, HELD_LOCAL_ONLY). The primary is told
+ *     (PIECE_HELD), and commits the epoch once every rank's piece is held. A second put of the same epoch and rank
+ *     (a promoted replica, a retry) is answered the same way and changes nothing; a different checksum is logged:
+ *     the twins diverged.
+ * <li><b>Get.</b> From this node's memory, else from any other node's memory, else from the committed epoch on
+ *     disk; PIECE_MISSING says where it looked.
+ * <li><b>Commit.</b> Every node drops epochs older than the committed one. Every {@code diskEvery}-th commit, each
+ *     node writes the pieces its own processes put to the checkpoint directory in the background and tells the
+ *     primary, which writes the manifest once every rank's piece is on disk.
+ * <li><b>Timer</b> (primary): CHECKPOINT_DUE with an increasing sequence number, the interval after the last commit
+ *     (or the first registration of an incarnation), from the {@link IntervalPolicy}; the interval in force is
+ *     logged when it changes.
+ * </ul>
+ *
+ * <p>Threads: messages arrive on the node's I/O thread; anything that touches every byte of a piece (checksums,
+ * copies, replies, fetches) runs on one transfer thread, disk writes on one disk thread. The memory is bounded
+ * ({@link PieceMemory}) and every refusal is answered.
+ */
+public final class CheckpointService implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(CheckpointService.class.getName());
+    /** How long a partner copy or a fetch may take before the put or get fails (a 1 GiB piece needs a few s). */
+    static final Duration TRANSFER_TIMEOUT = Duration.ofSeconds(120);
+
+    /** What the service needs from its node: the coordinator tree. */
+    public interface Tree {
+        /** On the I/O thread: to every child coordinator and every live local process. */
+        void sendDown(Message message);
+
+        /** To the parent (the primary handles it itself). Any thread. */
+        void toPrimary(Message message);
+
+        /** Runs on the node's I/O thread. */
+        void onIoThread(Runnable task);
+    }
+
+    private final int nodeId;
+    private final int nodeCount;
+    private final CheckpointConfig config;
+    private final PieceMemory memory;
+    private final Optional<CheckpointStore> store;
+    private final PeerLinks peers;
+    private final Tree tree;
+    private final EventLoopGroup io;
+    /** For this node's processes: may wait on other nodes (partner copies, fetches). */
+    private final ExecutorService transfers;
+    /**
+     * For other nodes (holding their copies, answering their fetches): never waits on another node, so two nodes
+     * copying to each other at once cannot wait on each other.
+     */
+    private final ExecutorService peerTransfers;
+    private final ExecutorService disk;
+    private final Supplier<JobShape> shape;
+    /** Primary only. */
+    private final CommitTracker tracker;
+    private volatile JobEvents events = JobEvents.NONE;
+
+    // I/O-thread state
+    private long lastCommitted = -1;
+    private int commitsSeen;
+    private long dueSequence;
+    private ScheduledFuture<?> timer;
+    private boolean timerRunning;
+    private String intervalInForce;
+    private final long jobStartNanos = System.nanoTime();
+    private int failuresSeen;
+    /** Primary: the last commit, reported once its costs are in (or at the next commit). */
+    private CommitTracker.Commit unreported;
+
+    public CheckpointService(int nodeId, int nodeCount, boolean primary, CheckpointConfig config, Tree tree,
+                             EventLoopGroup io, JobSecret secret, Supplier<List<NodeAddress>> addresses,
+                             Supplier<JobShape> shape) throws IOException {
+        this.nodeId = nodeId;
+        this.nodeCount = nodeCount;
+        this.config = config;
+        this.memory = new PieceMemory(config.memoryLimitBytes());
+        this.store = config.directory().isPresent()
+                ? Optional.of(CheckpointStore.open(config.directory().get())) : Optional.empty();
+        this.tree = tree;
+        this.io = io;
+        this.peers = new PeerLinks(nodeId, io, secret, addresses);
+        this.shape = shape;
+        this.tracker = primary ? new CommitTracker(shape.get().logicalRanks()) : null;
+        this.transfers = Executors.newSingleThreadExecutor(daemon("fthp-checkpoint-transfer-" + nodeId));
+        this.peerTransfers = Executors.newSingleThreadExecutor(daemon("fthp-checkpoint-peer-" + nodeId));
+        this.disk = Executors.newSingleThreadExecutor(daemon("fthp-checkpoint-disk-" + nodeId));
+    }
+
+    public void setJobEvents(JobEvents events) {
+        this.events = events == null ? JobEvents.NONE : events;
+    }
+
+    /** The partner that holds a copy of what this node's processes put: the next node, wrapping; none when alone. */
+    public static OptionalLong partnerOf(int node, int nodeCount) {
+        return nodeCount < 2 ? OptionalLong.empty() : OptionalLong.of((node + 1) % nodeCount);
+    }
+
+    // ---- from processes and peers (I/O thread) ----
+
+    /**
+     * A chunk of a piece from a local process ({@code fromProcess}) or from a node for which this is the partner.
+     */
+    public void put(Channel from, ChunkAssembler inbox, Message.PieceChunk chunk, boolean fromProcess) {
+        if (inbox.skips(chunk)) {
+            return;
+        }
+        memory.release(inbox.restartIfInProgress(chunk));
+        if (inbox.starts(chunk) && !memory.reserve(chunk.pieceBytes())) {
+            String why = String.format("node %d cannot hold the piece of epoch %d rank %d: %d bytes, and it holds"
+                            + " %d of its %d bytes (--checkpoint-memory)", nodeId, chunk.epoch(), chunk.rank(),
+                    chunk.pieceBytes(), memory.heldBytes(), memory.limitBytes());
+            LOG.log(Level.WARNING, "checkpoint: {0}", why);
+            inbox.refuse(chunk);
+            from.writeAndFlush(refused(chunk.epoch(), chunk.rank(), why));
+            return;
+        }
+        Optional<ChunkAssembler.Piece> whole;
+        try {
+            whole = inbox.accept(chunk);
+        } catch (ChunkAssembler.BrokenPieceException e) {
+            memory.release(chunk.pieceBytes());
+            from.writeAndFlush(refused(chunk.epoch(), chunk.rank(), e.getMessage()));
+            return;
+        }
+        whole.ifPresent(piece -> executorFor(fromProcess).execute(() -> hold(from, piece, fromProcess)));
+    }
+
+    /** A connection with pieces half received went away: give their room back. */
+    public void connectionClosed(ChunkAssembler inbox) {
+        memory.release(inbox.pendingBytes());
+        inbox.clear();
+    }
+
+    public void get(Channel from, Message.PieceGet get, boolean fromProcess) {
+        executorFor(fromProcess).execute(() -> serve(from, get, fromProcess));
+    }
+
+    private ExecutorService executorFor(boolean fromProcess) {
+        return fromProcess ? transfers : peerTransfers;
+    }
+
+    /** A rank's cost of writing its piece: to the primary. */
+    public void cost(Message.CheckpointCost cost) {
+        tree.toPrimary(cost);
+    }
+
+    // ---- transfer thread ----
+
+    private void hold(Channel from, ChunkAssembler.Piece piece, boolean fromProcess) {
+        try {
+            ChunkAssembler.verify(piece);
+        } catch (ChunkAssembler.BrokenPieceException e) {
+            memory.release(piece.bytes().length);
+            from.writeAndFlush(refused(piece.epoch(), piece.rank(), e.getMessage()));
+            return;
+        }
+        PieceMemory.Held held = new PieceMemory.Held(piece.epoch(), piece.rank(), piece.bytes(), piece.crc32c(),
+                fromProcess);
+        PieceMemory.Stored stored = memory.store(held);
+        if (stored == PieceMemory.Stored.DIVERGED) {
+            LOG.log(Level.WARNING, "checkpoint: node {0} got a second piece for epoch {1} rank {2} with another"
+                    + " checksum: the twins diverged; keeping the first", new Object[] {nodeId, piece.epoch(),
+                    piece.rank()});
+        }
+        if (!fromProcess) {
+            from.writeAndFlush(new Message.PieceAck(piece.epoch(), piece.rank(),
+                    Message.PieceAck.Status.HELD_LOCAL_ONLY, "held by node " + nodeId));
+            return;
+        }
+        PieceMemory.Held kept = memory.get(piece.epoch(), piece.rank()).orElse(held);
+        OptionalLong partner = partnerOf(nodeId, nodeCount);
+        Message.PieceAck.Status status = Message.PieceAck.Status.HELD_LOCAL_ONLY;
+        String detail = "held by node " + nodeId + " only: the job has one node";
+        if (partner.isPresent()) {
+            int p = (int) partner.getAsLong();
+            try {
+                Message.PieceAck answer = peers.copy(p, kept, TRANSFER_TIMEOUT);
+                if (!answer.status().held()) {
+                    throw new IOException(answer.detail());
+                }
+                status = Message.PieceAck.Status.HELD_WITH_PARTNER;
+                detail = "held by nodes " + nodeId + " and " + p;
+            } catch (IOException e) {
+                if (stored == PieceMemory.Stored.NEW) {
+                    memory.remove(piece.epoch(), piece.rank());
+                }
+                String why = "partner node " + p + " could not hold a copy: " + e.getMessage();
+                LOG.log(Level.WARNING, "checkpoint: node {0}, epoch {1} rank {2}: {3}",
+                        new Object[] {nodeId, piece.epoch(), piece.rank(), why});
+                from.writeAndFlush(refused(piece.epoch(), piece.rank(), why));
+                return;
+            }
+        }
+        // the primary first: a process that has its answer may report its cost at once
+        tree.toPrimary(new Message.PieceHeld(piece.epoch(), piece.rank(), kept.bytes().length, kept.crc32c()));
+        from.writeAndFlush(new Message.PieceAck(piece.epoch(), piece.rank(), status, detail));
+    }
+
+    private void serve(Channel to, Message.PieceGet get, boolean fromProcess) {
+        List<String> looked = new ArrayList<>();
+        Optional<PieceMemory.Held> local = memory.get(get.epoch(), get.rank());
+        byte[] bytes = null;
+        int crc = 0;
+        if (local.isPresent()) {
+            bytes = local.get().bytes();
+            crc = local.get().crc32c();
+        } else {
+            looked.add("node " + nodeId + "'s memory");
+        }
+        // a peer answers from its own memory only, so a get never travels in circles
+        for (int i = 1; bytes == null && fromProcess && i < nodeCount; i++) {
+            int node = (nodeId - i + nodeCount) % nodeCount; // whose partner this node is, first
+            try {
+                Optional<ChunkAssembler.Piece> fetched = peers.fetch(node, get.epoch(), get.rank(), TRANSFER_TIMEOUT);
+                if (fetched.isPresent()) {
+                    ChunkAssembler.verify(fetched.get());
+                    bytes = fetched.get().bytes();
+                    crc = fetched.get().crc32c();
+                } else {
+                    looked.add("node " + node + "'s memory");
+                }
+            } catch (IOException | ChunkAssembler.BrokenPieceException e) {
+                looked.add("node " + node + " (" + e.getMessage() + ")");
+            }
+        }
+        if (bytes == null && fromProcess && store.isPresent()) {
+            try {
+                ByteBuffer fromDisk = store.get().readPiece(get.epoch(), get.rank());
+                bytes = fromDisk.array();
+                java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+                c.update(bytes);
+                crc = (int) c.getValue();
+            } catch (IOException | RuntimeException e) {
+                looked.add("the checkpoint directory (" + e.getMessage() + ")");
+            }
+        }
+        if (bytes == null) {
+            to.writeAndFlush(new Message.PieceMissing(get.epoch(), get.rank(),
+                    clip("epoch " + get.epoch() + " rank " + get.rank() + " is in none of: " + String.join(", ", looked))));
+            return;
+        }
+        try {
+            ChunkSender.send(to, get.epoch(), get.rank(), crc, ByteBuffer.wrap(bytes), Message.PieceData::new,
+                    TRANSFER_TIMEOUT);
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "checkpoint: node {0} could not send epoch {1} rank {2}: {3}",
+                    new Object[] {nodeId, get.epoch(), get.rank(), e.getMessage()});
+        }
+    }
+
+    // ---- the primary (I/O thread) ----
+
+    /** PIECE_HELD from this node or below. */
+    public void pieceHeld(Message.PieceHeld held) {
+        tracker.held(held.epoch(), held.rank(), held.bytes()).ifPresent(commit -> {
+            if (unreported != null) {
+                report(unreported, tracker.partialCost(unreported.epoch()));
+            }
+            unreported = commit;
+            LOG.log(Level.FINE, "coordinator primary: checkpoint epoch {0} committed ({1} bytes)",
+                    new Object[] {commit.epoch(), commit.bytes()});
+            Message.CheckpointCommitted committed = new Message.CheckpointCommitted(commit.epoch());
+            tree.sendDown(committed);
+            committed(commit.epoch());
+            restartTimer();
+        });
+    }
+
+    /** CHECKPOINT_COST from below. */
+    public void costReported(Message.CheckpointCost cost) {
+        OptionalLong epochCost = tracker.cost(cost.epoch(), cost.rank(), cost.nanos());
+        if (epochCost.isPresent() && unreported != null && unreported.epoch() == cost.epoch()) {
+            report(unreported, epochCost);
+            unreported = null;
+        }
+    }
+
+    private void report(CommitTracker.Commit commit, OptionalLong costNanos) {
+        events.checkpointCommitted(commit.epoch(), commit.bytes(),
+                costNanos.isPresent() ? costNanos.getAsLong() / 1e9 : Double.NaN);
+    }
+
+    /** PIECES_ON_DISK from this node or below. */
+    public void piecesOnDisk(Message.PiecesOnDisk onDisk) {
+        tracker.onDisk(onDisk.epoch(), onDisk.pieces()).ifPresent(manifest -> disk.execute(() -> commitToDisk(manifest)));
+    }
+
+    private void commitToDisk(Manifest manifest) {
+        try {
+            store.orElseThrow().commit(manifest);
+            events.checkpointDurable(manifest.epoch(), manifest.totalBytes());
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.SEVERE, "checkpoint: cannot commit epoch " + manifest.epoch() + " to disk", e);
+        }
+    }
+
+    /** A process registered: the first of an incarnation starts the timer. */
+    public void processRegistered() {
+        if (tracker != null && !timerRunning) {
+            timerRunning = true;
+            restartTimer();
+        }
+    }
+
+    public void failuresSeen(int newlyFailed) {
+        failuresSeen += newlyFailed;
+    }
+
+    private void restartTimer() {
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
+        }
+        if (!timerRunning) {
+            return;
+        }
+        IntervalPolicy.Inputs in = new IntervalPolicy.Inputs(shape.get(), tracker.meanCostSeconds(), failuresSeen,
+                (System.nanoTime() - jobStartNanos) / 1e9);
+        config.interval().decide(in).ifPresent(d -> {
+            String said = String.format("%.1f s (%s)", d.seconds(), d.basis());
+            if (!said.equals(intervalInForce)) {
+                intervalInForce = said;
+                LOG.log(Level.FINE, "coordinator primary: checkpoint interval {0}", said);
+                events.checkpointInterval(d.seconds(), d.basis());
+            }
+            timer = io.schedule((Runnable) this::fireDue, (long) (d.seconds() * 1e6), TimeUnit.MICROSECONDS);
+        });
+    }
+
+    private void fireDue() {
+        dueSequence++;
+        tree.sendDown(new Message.CheckpointDue(dueSequence));
+        restartTimer();
+    }
+
+    // ---- every node (I/O thread) ----
+
+    /** CHECKPOINT_COMMITTED: drop what is older, and maybe write this node's pieces to disk. */
+    public void committed(long epoch) {
+        if (epoch <= lastCommitted) {
+            return;
+        }
+        lastCommitted = epoch;
+        commitsSeen++;
+        memory.dropBelow(epoch);
+        events.checkpointMemory(nodeId, memory.heldBytes(), memory.peakBytes(), memory.limitBytes());
+        if (store.isPresent() && (commitsSeen - 1) % config.diskEvery() == 0) {
+            List<PieceMemory.Held> mine = memory.localPieces(epoch);
+            if (!mine.isEmpty()) {
+                disk.execute(() -> writeToDisk(epoch, mine));
+            }
+        }
+    }
+
+    public void due(long sequence) {
+        dueSequence = Math.max(dueSequence, sequence);
+    }
+
+    private void writeToDisk(long epoch, List<PieceMemory.Held> pieces) {
+        List<PieceEntry> written = new ArrayList<>();
+        try {
+            for (PieceMemory.Held h : pieces) {
+                written.add(store.orElseThrow().writePiece(epoch, h.rank(), ByteBuffer.wrap(h.bytes())));
+            }
+            tree.toPrimary(new Message.PiecesOnDisk(epoch, written));
+        } catch (IOException e) {
+            LOG.log(Level.SEVERE, "checkpoint: node " + nodeId + " cannot write epoch " + epoch + " to disk", e);
+        }
+    }
+
+    /** Brings a newly registered process up to date: the last commit and the due sequence. */
+    public void catchUp(Channel process) {
+        if (lastCommitted >= 0) {
+            process.write(new Message.CheckpointCommitted(lastCommitted));
+        }
+        if (dueSequence > 0) {
+            process.write(new Message.CheckpointDue(dueSequence));
+        }
+    }
+
+    /**
+     * A new incarnation of the job (after a restart): pieces of epochs that never committed go, the due sequence
+     * starts again, the timer waits for the first registration. Committed pieces stay: the restart reads them.
+     */
+    public void newIncarnation() {
+        memory.dropAbove(lastCommitted);
+        dueSequence = 0;
+        if (tracker != null) {
+            tracker.forgetUncommitted();
+            if (unreported != null) {
+                report(unreported, tracker.partialCost(unreported.epoch()));
+                unreported = null;
+            }
+            timerRunning = false;
+            restartTimer();
+        }
+    }
+
+    public long lastCommitted() {
+        return lastCommitted;
+    }
+
+    public long dueSequence() {
+        return dueSequence;
+    }
+
+    public PieceMemory memory() {
+        return memory;
+    }
+
+    private static Message.PieceAck refused(long epoch, int rank, String why) {
+        return new Message.PieceAck(epoch, rank, Message.PieceAck.Status.REFUSED, clip(why));
+    }
+
+    private static String clip(String s) {
+        return s.length() <= 900 ? s : s.substring(0, 900) + "...";
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    @Override
+    public void close() {
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        transfers.shutdownNow();
+        peerTransfers.shutdownNow();
+        disk.shutdown();
+        try {
+            // a disk write in progress finishes (its rename is what makes it count); nothing else waits
+            disk.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        peers.close();
+    }
+}

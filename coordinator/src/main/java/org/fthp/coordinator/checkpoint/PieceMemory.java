@@ -1,0 +1,135 @@
+package org.fthp.coordinator.checkpoint;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The pieces one coordinator holds, by epoch and rank, within a byte bound. Room is reserved when a piece's first
+ * chunk arrives (its size is in every chunk), so a piece beyond the bound is refused before it is buffered, and a
+ * refusal is an answer the sender sees, never a silent drop. Thread-safe.
+ */
+public final class PieceMemory {
+    /** A held piece: {@code local} when a process of this node put it, false for a partner's copy. */
+    public record Held(long epoch, int rank, byte[] bytes, int crc32c, boolean local) {
+    }
+
+    /** What {@link #store} did. */
+    public enum Stored { NEW, SAME_AGAIN, DIVERGED }
+
+    private final long limitBytes;
+    private final TreeMap<Long, Map<Integer, Held>> byEpoch = new TreeMap<>();
+    private long reservedBytes;
+    private long heldBytes;
+    private long peakBytes;
+
+    public PieceMemory(long limitBytes) {
+        if (limitBytes <= 0) {
+            throw new IllegalArgumentException("memory limit must be > 0: " + limitBytes);
+        }
+        this.limitBytes = limitBytes;
+    }
+
+    /** Reserves room for a piece about to arrive; false (nothing reserved) if it would pass the bound. */
+    public synchronized boolean reserve(long bytes) {
+        if (heldBytes + reservedBytes + bytes > limitBytes) {
+            return false;
+        }
+        reservedBytes += bytes;
+        return true;
+    }
+
+    /** Gives back a reservation whose piece will not be stored (refused, broken, duplicate). */
+    public synchronized void release(long bytes) {
+        reservedBytes = Math.max(0, reservedBytes - bytes);
+    }
+
+    /**
+     * Stores a piece whose room was reserved (the reservation becomes the piece). A second piece for the same epoch
+     * and rank keeps the first: {@link Stored#SAME_AGAIN} if it has the same checksum, {@link Stored#DIVERGED} if not.
+     * A local put of a piece held as a partner copy makes it local (its node now has a process of that rank).
+     */
+    public synchronized Stored store(Held piece) {
+        reservedBytes = Math.max(0, reservedBytes - piece.bytes().length);
+        Map<Integer, Held> ranks = byEpoch.computeIfAbsent(piece.epoch(), e -> new TreeMap<>());
+        Held before = ranks.get(piece.rank());
+        if (before == null) {
+            ranks.put(piece.rank(), piece);
+            heldBytes += piece.bytes().length;
+            peakBytes = Math.max(peakBytes, heldBytes);
+            return Stored.NEW;
+        }
+        if (piece.local() && !before.local()) {
+            ranks.put(piece.rank(), new Held(before.epoch(), before.rank(), before.bytes(), before.crc32c(), true));
+        }
+        return before.crc32c() == piece.crc32c() ? Stored.SAME_AGAIN : Stored.DIVERGED;
+    }
+
+    public synchronized Optional<Held> get(long epoch, int rank) {
+        Map<Integer, Held> ranks = byEpoch.get(epoch);
+        return Optional.ofNullable(ranks == null ? null : ranks.get(rank));
+    }
+
+    /** Removes one piece (a put whose partner copy failed). */
+    public synchronized void remove(long epoch, int rank) {
+        Map<Integer, Held> ranks = byEpoch.get(epoch);
+        Held gone = ranks == null ? null : ranks.remove(rank);
+        if (gone != null) {
+            heldBytes -= gone.bytes().length;
+            if (ranks.isEmpty()) {
+                byEpoch.remove(epoch);
+            }
+        }
+    }
+
+    /** The pieces of {@code epoch} that processes of this node put, by rank. */
+    public synchronized List<Held> localPieces(long epoch) {
+        List<Held> out = new ArrayList<>();
+        Map<Integer, Held> ranks = byEpoch.get(epoch);
+        if (ranks != null) {
+            for (Held h : ranks.values()) {
+                if (h.local()) {
+                    out.add(h);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Drops every epoch below {@code epoch} (after it commits). */
+    public synchronized void dropBelow(long epoch) {
+        drop(byEpoch.headMap(epoch, false));
+    }
+
+    /** Drops every epoch above {@code epoch} (pieces of an incarnation that ended before committing them). */
+    public synchronized void dropAbove(long epoch) {
+        drop(byEpoch.tailMap(epoch, false));
+    }
+
+    private void drop(Map<Long, Map<Integer, Held>> epochs) {
+        for (Map<Integer, Held> ranks : epochs.values()) {
+            for (Held h : ranks.values()) {
+                heldBytes -= h.bytes().length;
+            }
+        }
+        epochs.clear();
+    }
+
+    public synchronized long heldBytes() {
+        return heldBytes;
+    }
+
+    public synchronized long peakBytes() {
+        return peakBytes;
+    }
+
+    public long limitBytes() {
+        return limitBytes;
+    }
+
+    public synchronized List<Long> epochs() {
+        return List.copyOf(byEpoch.keySet());
+    }
+}

@@ -1,0 +1,73 @@
+package org.fthp.coordinator.checkpoint;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.zip.CRC32C;
+
+import org.fthp.coordinator.wire.Message;
+import org.junit.jupiter.api.Test;
+
+class ChunkAssemblerTest {
+    private static final byte[] PIECE = {1, 2, 3, 4, 5, 6, 7};
+
+    private static int crc(byte[] b) {
+        CRC32C c = new CRC32C();
+        c.update(b);
+        return (int) c.getValue();
+    }
+
+    private static Message.PieceChunk chunk(int from, int to) {
+        byte[] part = java.util.Arrays.copyOfRange(PIECE, from, to);
+        return new Message.PieceChunk(3, 1, crc(PIECE), PIECE.length, from, part);
+    }
+
+    @Test
+    void consecutiveChunksMakeTheVerifiedPiece() throws Exception {
+        ChunkAssembler a = new ChunkAssembler();
+        assertTrue(a.starts(chunk(0, 3)));
+        assertTrue(a.accept(chunk(0, 3)).isEmpty());
+        assertFalse(a.starts(chunk(3, 5)));
+        assertEquals(PIECE.length, a.pendingBytes());
+        assertTrue(a.accept(chunk(3, 5)).isEmpty());
+        ChunkAssembler.Piece p = a.accept(chunk(5, 7)).orElseThrow();
+        assertArrayEquals(PIECE, p.bytes());
+        ChunkAssembler.verify(p);
+        assertEquals(0, a.pendingBytes());
+    }
+
+    @Test
+    void aGapOrAStrayChunkOrDamageIsABrokenPiece() throws Exception {
+        ChunkAssembler a = new ChunkAssembler();
+        assertThrows(ChunkAssembler.BrokenPieceException.class, () -> a.accept(chunk(3, 5)));
+        a.accept(chunk(0, 3));
+        assertThrows(ChunkAssembler.BrokenPieceException.class, () -> a.accept(chunk(5, 7)));
+        ChunkAssembler.Piece wrong = new ChunkAssembler.Piece(3, 1, new byte[] {9, 9, 9, 9, 9, 9, 9}, crc(PIECE));
+        assertThrows(ChunkAssembler.BrokenPieceException.class, () -> ChunkAssembler.verify(wrong));
+    }
+
+    @Test
+    void aRefusedPieceIsDroppedUntilItsLastChunkOrANewStart() {
+        ChunkAssembler a = new ChunkAssembler();
+        assertFalse(a.refuse(chunk(0, 3)));
+        assertTrue(a.skips(chunk(3, 5)));
+        assertFalse(a.skips(chunk(0, 3)), "a new first chunk: the sender put the piece again");
+        a.refuse(chunk(0, 3));
+        assertTrue(a.skips(chunk(3, 7)));
+        assertFalse(a.skips(chunk(0, 3)));
+    }
+
+    @Test
+    void aFirstChunkOfAPieceInProgressStartsItAgain() throws Exception {
+        ChunkAssembler a = new ChunkAssembler();
+        a.accept(chunk(0, 3));
+        assertEquals(PIECE.length, a.restartIfInProgress(chunk(0, 3)));
+        assertEquals(0, a.restartIfInProgress(chunk(0, 3)));
+        a.accept(chunk(0, 3));
+        a.accept(chunk(3, 5));
+        assertArrayEquals(PIECE, a.accept(chunk(5, 7)).orElseThrow().bytes());
+    }
+}

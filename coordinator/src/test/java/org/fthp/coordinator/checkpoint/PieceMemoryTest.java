@@ -1,0 +1,61 @@
+package org.fthp.coordinator.checkpoint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class PieceMemoryTest {
+    private static PieceMemory.Held piece(long epoch, int rank, int size, int crc, boolean local) {
+        return new PieceMemory.Held(epoch, rank, new byte[size], crc, local);
+    }
+
+    @Test
+    void reservationsAndPiecesStayWithinTheBound() {
+        PieceMemory m = new PieceMemory(100);
+        assertTrue(m.reserve(60));
+        assertFalse(m.reserve(50), "60 reserved + 50 > 100");
+        assertEquals(PieceMemory.Stored.NEW, m.store(piece(1, 0, 60, 7, true)));
+        assertEquals(60, m.heldBytes());
+        assertTrue(m.reserve(40));
+        m.release(40);
+        assertFalse(m.reserve(41));
+    }
+
+    @Test
+    void aSecondPutKeepsTheFirstAndSaysWhetherItMatched() {
+        PieceMemory m = new PieceMemory(100);
+        m.reserve(10);
+        m.store(piece(1, 0, 10, 7, false));
+        m.reserve(10);
+        assertEquals(PieceMemory.Stored.SAME_AGAIN, m.store(piece(1, 0, 10, 7, true)));
+        m.reserve(10);
+        assertEquals(PieceMemory.Stored.DIVERGED, m.store(piece(1, 0, 10, 8, true)));
+        assertEquals(10, m.heldBytes(), "duplicates hold nothing more, their reservations are released");
+        assertTrue(m.reserve(90));
+        assertEquals(7, m.get(1, 0).orElseThrow().crc32c());
+        assertTrue(m.get(1, 0).orElseThrow().local(), "a local put of a partner copy makes it this node's own");
+    }
+
+    @Test
+    void dropsByEpochAndTracksThePeak() {
+        PieceMemory m = new PieceMemory(1000);
+        for (long e = 1; e <= 3; e++) {
+            m.reserve(100);
+            m.store(piece(e, 0, 100, 1, true));
+            m.reserve(100);
+            m.store(piece(e, 1, 100, 1, false));
+        }
+        assertEquals(List.of(1L, 2L, 3L), m.epochs());
+        assertEquals(List.of(0), m.localPieces(2).stream().map(PieceMemory.Held::rank).toList());
+        m.dropBelow(2);
+        assertEquals(List.of(2L, 3L), m.epochs());
+        m.dropAbove(2);
+        assertEquals(List.of(2L), m.epochs());
+        assertEquals(200, m.heldBytes());
+        assertEquals(600, m.peakBytes());
+    }
+}

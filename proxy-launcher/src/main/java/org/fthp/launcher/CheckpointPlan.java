@@ -1,0 +1,38 @@
+package org.fthp.launcher;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+
+/**
+ * Checkpoints and restarts, as the command line asked.
+ *
+ * @param interval        {@code --checkpoint-interval}: seconds, or {@code auto} (Daly's interval); empty: no timer
+ * @param directory       {@code --checkpoint-dir}: where committed epochs are also written (checked writable at start)
+ * @param memoryBytes     {@code --checkpoint-memory}: the most piece bytes each coordinator holds
+ * @param diskEvery       {@code --checkpoint-disk-every}: write every k-th committed epoch to the directory
+ * @param restarts        {@code --restart K}: relaunches allowed when a rank loses every copy (0: exit 4 as before)
+ * @param restartReplicas {@code --restart-replicas M2}: the replication degree of relaunched jobs (default: the same)
+ * @param mtbfPerProcess  the per-process MTBF the user gave (--mtbf-per-process, or --mtbf × processes), for auto
+ */
+public record CheckpointPlan(Optional<String> interval, Optional<Path> directory, long memoryBytes, int diskEvery,
+                             int restarts, OptionalInt restartReplicas, OptionalDouble mtbfPerProcess) {
+
+    /** What a coordinator holds by default (the coordinator's own default, repeated so --help can say it). */
+    public static final long DEFAULT_MEMORY_BYTES = 512L << 20;
+    public static final int DEFAULT_DISK_EVERY = 1;
+
+    public static final CheckpointPlan NONE = new CheckpointPlan(Optional.empty(), Optional.empty(),
+            DEFAULT_MEMORY_BYTES, DEFAULT_DISK_EVERY, 0, OptionalInt.empty(), OptionalDouble.empty());
+
+    /** Whether the job has anything to do with checkpoints (then it needs coordinators). */
+    public boolean wanted() {
+        return interval.isPresent() || directory.isPresent() || restarts > 0;
+    }
+
+    /** The replication degree of incarnation {@code k} (0 is the first run). */
+    public int replicasOf(int incarnation, int firstReplicas) {
+        return incarnation == 0 ? firstReplicas : restartReplicas.orElse(firstReplicas);
+    }
+}
