@@ -76,6 +76,11 @@ public final class CoordinatorLink implements FailureListener {
         return watch;
     }
 
+    /** The connection itself: checkpoint pieces, the checkpoint timer's sequence, commits. */
+    public CoordinatorClient client() {
+        return client;
+    }
+
     /** Tells the coordinator this process ends normally, then disconnects. */
     public void finish() {
         client.finish();

@@ -51,6 +51,11 @@ public final class OrphanRequests {
         return ops.isEmpty();
     }
 
+    /** How many operations nobody waits for are still in flight. */
+    public synchronized int size() {
+        return ops.size();
+    }
+
     /**
      * At MPI_Finalize: completes what can complete within {@code nanos}. By
      * then every process has finished its communication (FinalizeBarrier), so

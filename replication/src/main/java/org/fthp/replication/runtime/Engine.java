@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.function.BooleanSupplier;
 
+import org.fthp.coordinator.client.CoordinatorClient;
 import org.fthp.empi.Empi;
 import org.fthp.empi.EmpiException;
 import org.fthp.replication.error.MpiError;
@@ -18,7 +19,7 @@ import org.fthp.replication.log.RunStatistics;
 import org.fthp.replication.ops.ControlSend;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.OpContext;
-import org.fthp.replication.output.ReplicaOutput;
+import org.fthp.replication.output.RankOutput;
 import org.fthp.replication.output.RuntimeMessages;
 import org.fthp.replication.progress.BackoffIdleStrategy;
 import org.fthp.replication.progress.DutyCycle;
@@ -83,8 +84,10 @@ public final class Engine {
     /** This process's role; a promoted replica computes. */
     private Role role;
     private CoordinatorLink coordinator;
-    /** Where this copy's stdout and stderr go when its rank is replicated; null otherwise. */
-    private ReplicaOutput output;
+    /** Where this copy's stdout and stderr go when fthp-run relays the rank's output; null otherwise. */
+    private RankOutput output;
+    /** Which run of the job this is: the first, or a restart (from a checkpoint or the beginning). */
+    private final Incarnation incarnation = Incarnation.fromEnvironment();
     private RepairThread repairThread;
     private volatile boolean finished;
 
@@ -174,9 +177,11 @@ public final class Engine {
     private void startUp(boolean repairThreadAllowed) {
         try {
             if (role == Role.REP) {
-                output = ReplicaOutput.install(logicalRank, JobLayout.showReplicaOutput());
-            } else if (layout.hasReplica(logicalRank)) {
-                output = ReplicaOutput.installComputational(logicalRank);
+                output = RankOutput.installReplica(logicalRank, JobLayout.showReplicaOutput(),
+                        incarnation.outputStart());
+            } else if (layout.hasReplica(logicalRank) || incarnation.checkpoints()) {
+                // a replicated rank hands its output over at a promotion, a job with checkpoints at a restart
+                output = RankOutput.installComputational(logicalRank, incarnation.outputStart());
             }
         } catch (java.io.IOException e) {
             throw new MpiError(MpiError.ERR_OTHER, "cannot set up the output of rank " + logicalRank + ": "
@@ -349,6 +354,18 @@ public final class Engine {
     public CommCreation creation() { return creation; }
     public Repair repair() { return repair; }
     public Twins twins() { return twins; }
+
+    /** Where this copy's output goes and how far it got; null when it prints straight through mpirun. */
+    public RankOutput output() { return output; }
+
+    /** Which run of the job this is. */
+    public Incarnation incarnation() { return incarnation; }
+
+    /** The connection to this node's coordinator (checkpoint pieces, the timer), or null without coordinators. */
+    public CoordinatorClient coordinatorClient() {
+        CoordinatorLink c = coordinator;
+        return c == null ? null : c.client();
+    }
 
     /** The coordinators' failure announcements, or null when the job has no coordinators. */
     public FailureWatch failureWatch() {

@@ -10,61 +10,125 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Where each copy's stdout and stderr go. A computational copy with a replica
- * appends to the rank's output files, which fthp-run relays
+ * Where each copy's stdout and stderr go, and how far the rank's output has
+ * got. When fthp-run relays output files (a replicated rank, or any rank of a
+ * job that may restart), a computational copy appends to the rank's files
  * ({@link RankOutputFiles}). A replica's twin prints the same bytes, so while
- * the twin lives the replica's are kept only in a ring of the latest ones
- * (or, for debugging, shown with a prefix); when the replica is promoted it
- * prints from exactly where its twin stopped: the files' length.
+ * the twin lives the replica's are kept only in a ring of the latest ones (or,
+ * for debugging, shown with a prefix); when the replica is promoted it prints
+ * from exactly where its twin stopped: the files' length.
+ *
+ * <p>Every stream counts the rank's logical position (what the program
+ * printed since it started). A checkpoint records it; after a restart the
+ * program prints again what it printed after that checkpoint, and only what
+ * the files do not hold yet reaches them (docs/DESIGN.md §12).
  */
-public final class ReplicaOutput {
+public final class RankOutput {
 
     /** How far behind its twin a replica's output may be and still be printed exactly. */
     private static final int RING_BYTES = Integer.getInteger("fthp.output.ringBytes", 4 << 20);
 
+    /** How a copy's output starts. */
+    public enum Start {
+        /** The job's first run. */
+        FRESH,
+        /** A restart from the beginning: the program prints everything again, the files hold part of it. */
+        AGAIN,
+        /** A restart from a checkpoint: nothing counts until {@link #resumeAt} gives the checkpoint's positions. */
+        FROM_CHECKPOINT
+    }
+
+    private static final int STREAMS = 2;
+
     private final RankOutputFiles files;
     /** A replica's rings while its twin lives; null on a computational copy and once promoted. */
-    private Ring out;
-    private Ring err;
+    private final Ring[] rings = new Ring[STREAMS];
+    /** A computational copy's positioned streams (also a promoted replica's). */
+    private final PositionedOutput[] positioned = new PositionedOutput[STREAMS];
 
-    private ReplicaOutput(RankOutputFiles files, Ring out, Ring err) {
+    private RankOutput(RankOutputFiles files) {
         this.files = files;
-        this.out = out;
-        this.err = err;
     }
 
     /**
-     * A computational copy of a replicated rank: write to the rank's files,
-     * where its replica can see how far it got. Fails rather than print
-     * elsewhere: the replica would then reprint everything at a promotion.
+     * A computational copy: write to the rank's files, where its replica (and
+     * a restart) can see how far it got; null when fthp-run relays no files
+     * for this rank (it prints through mpirun). Fails rather than print
+     * elsewhere: a replica or a restart would then reprint everything.
      */
-    public static ReplicaOutput installComputational(int logicalRank) throws IOException {
+    public static RankOutput installComputational(int logicalRank, Start start) throws IOException {
         RankOutputFiles files = RankOutputFiles.of(logicalRank);
         if (files == null) {
-            return new ReplicaOutput(null, null, null);
+            return null;
         }
-        OutputStream stdout = files.append(RankOutputFiles.STDOUT);
-        OutputStream stderr;
+        RankOutput o = new RankOutput(files);
+        OutputStream[] sinks = new OutputStream[STREAMS];
         try {
-            stderr = files.append(RankOutputFiles.STDERR);
+            for (int s = 0; s < STREAMS; s++) {
+                sinks[s] = files.append(s);
+            }
         } catch (IOException e) {
-            stdout.close();
+            for (OutputStream sink : sinks) {
+                if (sink != null) {
+                    sink.close();
+                }
+            }
             throw e;
         }
-        System.setOut(lineFlushed(stdout));
-        System.setErr(lineFlushed(stderr));
-        return new ReplicaOutput(files, null, null);
+        for (int s = 0; s < STREAMS; s++) {
+            o.positioned[s] = new PositionedOutput(sinks[s], 0, start == Start.FRESH ? 0 : files.written(s));
+            if (start == Start.FROM_CHECKPOINT) {
+                o.positioned[s].hold();
+            }
+        }
+        System.setOut(lineFlushed(o.positioned[RankOutputFiles.STDOUT]));
+        System.setErr(lineFlushed(o.positioned[RankOutputFiles.STDERR]));
+        return o;
     }
 
     /** A replica: its output goes to rings (shown with a prefix if {@code show}) while its twin lives. */
-    public static ReplicaOutput install(int logicalRank, boolean show) throws IOException {
-        RankOutputFiles files = RankOutputFiles.of(logicalRank);
+    public static RankOutput installReplica(int logicalRank, boolean show, Start start) throws IOException {
+        RankOutput o = new RankOutput(RankOutputFiles.of(logicalRank));
         byte[] prefix = ("[replica " + logicalRank + "] ").getBytes(StandardCharsets.UTF_8);
-        Ring out = new Ring(show ? new LinePrefixer(new FileOutputStream(FileDescriptor.out), prefix) : null);
-        Ring err = new Ring(show ? new LinePrefixer(new FileOutputStream(FileDescriptor.err), prefix) : null);
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new ReplicaOutput(files, out, err);
+        FileDescriptor[] fds = {FileDescriptor.out, FileDescriptor.err};
+        for (int s = 0; s < STREAMS; s++) {
+            o.rings[s] = new Ring(show ? new LinePrefixer(new FileOutputStream(fds[s]), prefix) : null);
+            o.rings[s].holding = start == Start.FROM_CHECKPOINT;
+        }
+        System.setOut(new PrintStream(o.rings[RankOutputFiles.STDOUT], true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(o.rings[RankOutputFiles.STDERR], true, StandardCharsets.UTF_8));
+        return o;
+    }
+
+    /**
+     * The rank's logical positions on stdout and stderr, after flushing what
+     * the program printed: what a checkpoint records.
+     */
+    public long[] positions() {
+        System.out.flush();
+        System.err.flush();
+        long[] at = new long[STREAMS];
+        for (int s = 0; s < STREAMS; s++) {
+            at[s] = positioned[s] != null ? positioned[s].position() : rings[s].position();
+        }
+        return at;
+    }
+
+    /**
+     * A restart recovered its checkpoint, taken at logical positions {@code
+     * at}: the program goes on from there, and what the files hold already
+     * is not printed again.
+     */
+    public void resumeAt(long[] at) {
+        System.out.flush();
+        System.err.flush();
+        for (int s = 0; s < STREAMS; s++) {
+            if (positioned[s] != null) {
+                positioned[s].resumeAt(at[s], files.written(s));
+            } else {
+                rings[s].resumeAt(at[s]);
+            }
+        }
     }
 
     /**
@@ -72,15 +136,15 @@ public final class ReplicaOutput {
      * rank's output, from the byte its twin reached.
      */
     public void promote() {
-        if (out == null) {
+        if (rings[0] == null) {
             return;
         }
         System.out.flush();
         System.err.flush();
-        System.setOut(takeOver(out, FileDescriptor.out, RankOutputFiles.STDOUT));
-        System.setErr(takeOver(err, FileDescriptor.err, RankOutputFiles.STDERR));
-        out = null;
-        err = null;
+        System.setOut(takeOver(RankOutputFiles.STDOUT, FileDescriptor.out));
+        System.setErr(takeOver(RankOutputFiles.STDERR, FileDescriptor.err));
+        rings[RankOutputFiles.STDOUT] = null;
+        rings[RankOutputFiles.STDERR] = null;
     }
 
     /**
@@ -93,7 +157,8 @@ public final class ReplicaOutput {
      * closes or the launcher reaps it, after its last write), so the file's
      * length no longer moves.
      */
-    private PrintStream takeOver(Ring mine, FileDescriptor fd, int stream) {
+    private PrintStream takeOver(int stream, FileDescriptor fd) {
+        Ring mine = rings[stream];
         synchronized (mine) {
             OutputStream sink = null;
             long twin = mine.written;
@@ -108,17 +173,15 @@ public final class ReplicaOutput {
             if (sink == null) {
                 sink = new FileOutputStream(fd);
             }
-            long skip = 0;
             try {
                 if (twin < mine.written) {
                     sink.write(mine.since(twin));
-                } else {
-                    skip = twin - mine.written;
                 }
             } catch (IOException e) {
                 // nowhere left to report it
             }
-            OutputStream next = new BufferedOutputStream(new SkippingOutput(sink, skip), 8192);
+            positioned[stream] = new PositionedOutput(sink, mine.written, twin);
+            OutputStream next = new BufferedOutputStream(positioned[stream], 8192);
             mine.successor = next;
             return new PrintStream(next, true, StandardCharsets.UTF_8);
         }
@@ -132,7 +195,10 @@ public final class ReplicaOutput {
     private static final class Ring extends OutputStream {
         private final byte[] ring = new byte[RING_BYTES];
         private final OutputStream show;
+        /** The rank's logical position: every byte the program printed on this stream. */
         long written;
+        /** A restart before the checkpoint is recovered: nothing counts yet. */
+        boolean holding;
         /** After promotion: where writes through a stream taken before it go. */
         OutputStream successor;
 
@@ -146,6 +212,9 @@ public final class ReplicaOutput {
                 successor.write(b);
                 return;
             }
+            if (holding) {
+                return;
+            }
             ring[(int) (written++ % ring.length)] = (byte) b;
             if (show != null) {
                 show.write(b);
@@ -156,6 +225,9 @@ public final class ReplicaOutput {
         public synchronized void write(byte[] b, int off, int len) throws IOException {
             if (successor != null) {
                 successor.write(b, off, len);
+                return;
+            }
+            if (holding) {
                 return;
             }
             for (int i = 0; i < len; i++) {
@@ -174,6 +246,16 @@ public final class ReplicaOutput {
             } else if (show != null) {
                 show.flush();
             }
+        }
+
+        /** A restart recovered its checkpoint: the program goes on from logical position {@code at}. */
+        synchronized void resumeAt(long at) {
+            holding = false;
+            written = at;
+        }
+
+        synchronized long position() {
+            return written;
         }
 
         /** The bytes written from position {@code from} on (as many as the ring still holds). */

@@ -1,0 +1,110 @@
+package org.fthp.checkpoint.api;
+
+import org.fthp.replication.runtime.Engine;
+
+/**
+ * Application-level checkpoints for a program running under {@code fthp-run}
+ * (docs/DESIGN.md §12), in the spirit of FTI and VeloC: the program registers
+ * its state once by name, asks at start whether this run is a restart and if
+ * so recovers that state, and calls {@link #snapshot()} at a safe point of its
+ * main loop; the coordinators decide when a checkpoint is taken. A program
+ * that never calls this class runs as before, with replication only.
+ *
+ * <pre>{@code
+ * MPI.Init(args);
+ * Checkpoint.register("x", x);                 // double[]
+ * Checkpoint.register("loop", loopState);      // a Checkpointable
+ * if (Checkpoint.isRestart()) {
+ *     Checkpoint.recover();
+ * }
+ * for (; loopState.iteration < n; loopState.iteration++) {
+ *     ...
+ *     Checkpoint.snapshot();
+ * }
+ * }</pre>
+ *
+ * <p>A snapshot is collective over COMM_WORLD: every rank calls it the same
+ * number of times, at a point where no message it sent is still to be
+ * received (the top or the bottom of an iteration, after its collectives), and
+ * with no nonblocking request pending (that is an error on every rank, never
+ * a corrupt checkpoint). Calls are valid between {@code MPI.Init} and
+ * {@code MPI.Finalize}, from the thread that calls MPI.
+ */
+public final class Checkpoint {
+
+    private Checkpoint() {}
+
+    /**
+     * Registers (or replaces) the state saved under {@code name}: a primitive
+     * array, a {@link java.nio.ByteBuffer} or a direct buffer of any type (its
+     * bytes from position to limit), or a {@link Checkpointable}. The object
+     * itself is kept: a checkpoint saves what it holds then, a recovery writes
+     * into it.
+     *
+     * @throws CheckpointException for any other type, a null, or an empty name
+     */
+    public static void register(String name, Object state) {
+        session().register(name, state);
+    }
+
+    /** Forgets the state registered under {@code name} (nothing if none is). */
+    public static void unregister(String name) {
+        session().unregister(name);
+    }
+
+    /** Whether this run is a restart that resumes from a checkpoint, not yet recovered. */
+    public static boolean isRestart() {
+        return session().isRestart();
+    }
+
+    /**
+     * A restart: fills every registered piece of state from the checkpoint
+     * this run resumes from (every copy of a rank, computational and replica,
+     * reads the same piece), and the program's output continues from where
+     * it stood then. Returns the epoch recovered, or -1 when this run is not a
+     * restart from a checkpoint (then nothing changes).
+     *
+     * @throws CheckpointException when the piece cannot be fetched, or a registered name or size does not
+     *                             match it
+     */
+    public static long recover() {
+        return session().recover();
+    }
+
+    /**
+     * A safe point of the main loop, collective over COMM_WORLD: takes a
+     * checkpoint when the coordinators' timer says one is due (every rank
+     * agrees at the same call). Returns whether it took one (never without
+     * checkpoint storage).
+     *
+     * @throws CheckpointException on every rank when any has a nonblocking request pending
+     */
+    public static boolean snapshot() {
+        return session().snapshot(false);
+    }
+
+    /**
+     * A checkpoint now, whatever the timer says; collective over COMM_WORLD.
+     * Returns false, and takes none, when the job has no checkpoint storage
+     * (fthp-run started it without {@code --checkpoint-interval},
+     * {@code --checkpoint-dir} or {@code --restart}).
+     *
+     * @throws CheckpointException on every rank when any has a nonblocking request pending
+     */
+    public static boolean checkpoint() {
+        return session().snapshot(true);
+    }
+
+    /** The epoch the next checkpoint will have (1 in a first run; one more than the recovered one after it). */
+    public static long nextEpoch() {
+        return session().nextEpoch();
+    }
+
+    private static CheckpointSession session() {
+        Engine engine = Engine.get();
+        if (engine == null || !engine.running()) {
+            throw new CheckpointException("checkpoint calls are valid between MPI.Init and MPI.Finalize");
+        }
+        return CheckpointSession.of(engine);
+    }
+}

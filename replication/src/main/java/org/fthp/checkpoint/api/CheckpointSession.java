@@ -1,0 +1,286 @@
+package org.fthp.checkpoint.api;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.fthp.checkpoint.piece.CorruptPieceException;
+import org.fthp.checkpoint.piece.PieceReader;
+import org.fthp.checkpoint.piece.PieceWriter;
+import org.fthp.coordinator.client.CheckpointTransferException;
+import org.fthp.coordinator.client.CoordinatorClient;
+import org.fthp.replication.failure.CallKill;
+import org.fthp.replication.failure.Fatal;
+import org.fthp.replication.output.RankOutput;
+import org.fthp.replication.output.RuntimeMessages;
+import org.fthp.replication.routing.Role;
+import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.runtime.Gate;
+import org.fthp.replication.runtime.Incarnation;
+
+/**
+ * The checkpoint state of one process for one run of MPI: what the program
+ * registered, the epochs, and the steps of a snapshot and of a recovery.
+ *
+ * <p>A snapshot: every rank contributes whether its coordinator's timer said a
+ * checkpoint is due and whether it has a nonblocking request pending; the
+ * engine's allgather over COMM_WORLD gives every rank (and, through the twin
+ * channel, every replica) the same answers, so all of them take the same
+ * decision at the same call. Then each computational copy writes its rank's
+ * piece to the coordinators and reports what it cost; replicas write nothing
+ * (a replica promoted later writes from then on). The primary commits the
+ * epoch once every rank's piece is held: a snapshot never waits for the
+ * commit, and a death before it leaves the previous epoch the one a restart
+ * uses.
+ */
+final class CheckpointSession {
+
+    /**
+     * {@code NATIVE:EPOCH,...}: that process dies (SIGKILL) while it writes its
+     * piece of that epoch (encoded, not yet held by the coordinators): what a
+     * death in the middle of a checkpoint does, made repeatable for tests (set
+     * through mpirun's {@code -x}).
+     */
+    static final String KILL_ENV = "FTHP_KILL_IN_CHECKPOINT";
+
+    /** How long a piece may take to reach the coordinators' memory, or to come back. */
+    private static final Duration TRANSFER_TIMEOUT =
+            Duration.ofSeconds(Long.getLong("fthp.checkpoint.timeoutSeconds", 300));
+
+    /** The session of the running engine (MPI may be initialised once per process). */
+    private static volatile CheckpointSession current;
+
+    private final Engine engine;
+    private final Incarnation incarnation;
+    /** The epoch whose piece this process dies writing (KILL_ENV, first run only); 0: none. */
+    private final long killInEpoch;
+    private final Map<String, Object> registered = new LinkedHashMap<>();
+    private long nextEpoch;
+    private boolean recovered;
+    /** The last timer sequence this process has acted on. */
+    private long dueActedOn;
+
+    private CheckpointSession(Engine engine) {
+        this.engine = engine;
+        this.incarnation = engine.incarnation();
+        // a restart's coordinators dropped every epoch after the one it resumes from
+        this.nextEpoch = Math.max(incarnation.epoch(), 0) + 1;
+        this.killInEpoch = incarnation.restart() > 0 ? 0
+                : CallKill.callFor(engine.nativeRank(), System.getenv(KILL_ENV));
+    }
+
+    static CheckpointSession of(Engine engine) {
+        CheckpointSession s = current;
+        if (s == null || s.engine != engine) {
+            synchronized (CheckpointSession.class) {
+                s = current;
+                if (s == null || s.engine != engine) {
+                    s = new CheckpointSession(engine);
+                    current = s;
+                }
+            }
+        }
+        return s;
+    }
+
+    synchronized void register(String name, Object state) {
+        if (name == null || name.isEmpty()) {
+            throw new CheckpointException("a registered state needs a non-empty name");
+        }
+        if (!supported(state)) {
+            throw new CheckpointException("cannot checkpoint '" + name + "': "
+                    + (state == null ? "null" : state.getClass().getName())
+                    + " is not a primitive array, a ByteBuffer, a direct buffer or a Checkpointable");
+        }
+        registered.put(name, state);
+    }
+
+    synchronized void unregister(String name) {
+        registered.remove(name);
+    }
+
+    synchronized boolean isRestart() {
+        return incarnation.fromCheckpoint() && !recovered;
+    }
+
+    synchronized long nextEpoch() {
+        return nextEpoch;
+    }
+
+    private static boolean supported(Object state) {
+        return state instanceof byte[] || state instanceof short[] || state instanceof char[]
+                || state instanceof int[] || state instanceof long[] || state instanceof float[]
+                || state instanceof double[] || state instanceof ByteBuffer || state instanceof Checkpointable
+                || state instanceof Buffer b && b.isDirect();
+    }
+
+    // ---- recovery ----
+
+    synchronized long recover() {
+        if (!isRestart()) {
+            return -1;
+        }
+        Gate gate = engine.gate();
+        gate.enter();
+        try {
+            long epoch = incarnation.epoch();
+            CoordinatorClient client = requireClient("recover a checkpoint");
+            ByteBuffer piece;
+            try {
+                piece = client.getPiece(epoch, engine.logicalRank(), TRANSFER_TIMEOUT);
+            } catch (CheckpointTransferException e) {
+                throw new CheckpointException("rank " + engine.logicalRank() + " cannot fetch its piece of epoch "
+                        + epoch + ": " + e.getMessage(), e);
+            }
+            PieceReader reader;
+            try {
+                reader = PieceReader.open(piece);
+            } catch (CorruptPieceException e) {
+                throw new CheckpointException("the piece of rank " + engine.logicalRank() + " at epoch " + epoch
+                        + " is damaged: " + e.getMessage(), e);
+            }
+            for (Map.Entry<String, Object> e : registered.entrySet()) {
+                readInto(reader, e.getKey(), e.getValue());
+            }
+            RankOutput output = engine.output();
+            if (output != null) {
+                output.resumeAt(new long[] {reader.stdoutPosition(), reader.stderrPosition()});
+            }
+            recovered = true;
+            nextEpoch = epoch + 1;
+            return epoch;
+        } finally {
+            gate.exit();
+        }
+    }
+
+    private static void readInto(PieceReader reader, String name, Object state) {
+        if (reader.section(name).isEmpty()) {
+            throw new CheckpointException("the checkpoint holds no state named '" + name + "' (it holds "
+                    + reader.sections().keySet() + ")");
+        }
+        try {
+            switch (state) {
+                case byte[] a -> reader.readInto(name, a);
+                case short[] a -> reader.readInto(name, a);
+                case char[] a -> reader.readInto(name, a);
+                case int[] a -> reader.readInto(name, a);
+                case long[] a -> reader.readInto(name, a);
+                case float[] a -> reader.readInto(name, a);
+                case double[] a -> reader.readInto(name, a);
+                case Checkpointable c -> reader.readInto(name, c);
+                case Buffer b -> reader.readInto(name, bytesOf(b));
+                default -> throw new IllegalStateException("registered " + state.getClass());
+            }
+        } catch (IllegalArgumentException | IOException e) {
+            throw new CheckpointException("cannot recover '" + name + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** The bytes from the buffer's position to its limit, as a view that leaves the buffer's position alone. */
+    private static ByteBuffer bytesOf(Buffer b) {
+        if (b instanceof ByteBuffer bb) {
+            return bb.duplicate();
+        }
+        return MemorySegment.ofBuffer(b).asByteBuffer().order(ByteOrder.nativeOrder());
+    }
+
+    // ---- snapshots ----
+
+    synchronized boolean snapshot(boolean forced) {
+        Gate gate = engine.gate();
+        gate.enter();
+        try {
+            CoordinatorClient client = engine.coordinatorClient();
+            long due = client == null ? 0 : client.checkpointDueSequence();
+            engine.orphans().progress();
+            // what the program started and has not completed (the engine's own background operations aside)
+            boolean pending = engine.ops().inFlight().count() > engine.orphans().size();
+            int[] all = engine.structures().allGatherInts(engine.world().get(), due > dueActedOn ? 1 : 0,
+                    pending ? 1 : 0);
+            dueActedOn = Math.max(dueActedOn, due);
+            StringBuilder pendingRanks = new StringBuilder();
+            boolean anyDue = false;
+            for (int r = 0; r < all.length / 2; r++) {
+                anyDue |= all[2 * r] != 0;
+                if (all[2 * r + 1] != 0) {
+                    pendingRanks.append(pendingRanks.isEmpty() ? "" : ", ").append(r);
+                }
+            }
+            if (!pendingRanks.isEmpty()) {
+                throw new CheckpointException("a snapshot with nonblocking requests pending (rank(s) " + pendingRanks
+                        + "): complete them before the safe point, a checkpoint of them would be inconsistent");
+            }
+            if (!forced && !anyDue) {
+                return false;
+            }
+            if (client == null || !incarnation.checkpoints()) {
+                // started without checkpoint storage: the program runs as it would without these calls
+                return false;
+            }
+            long epoch = nextEpoch++;
+            if (engine.role() == Role.CMP) {
+                write(client, epoch);
+            }
+            return true;
+        } finally {
+            gate.exit();
+        }
+    }
+
+    /**
+     * This rank's piece of {@code epoch} to the coordinators. A refusal or a
+     * timeout leaves the epoch uncommitted (the previous one stays the one a
+     * restart uses) and is said on stderr; it does not end the program, whose
+     * other ranks went on past this call.
+     */
+    private void write(CoordinatorClient client, long epoch) {
+        long t0 = System.nanoTime();
+        RankOutput output = engine.output();
+        long[] at = output == null ? new long[2] : output.positions();
+        PieceWriter piece = new PieceWriter(engine.logicalRank(), epoch, at[0], at[1]);
+        for (Map.Entry<String, Object> e : registered.entrySet()) {
+            add(piece, e.getKey(), e.getValue());
+        }
+        ByteBuffer bytes = piece.encode();
+        if (epoch == killInEpoch) {
+            Fatal.dieAsFailed("native rank " + engine.nativeRank() + " kills itself writing its piece of checkpoint "
+                    + epoch + " (" + KILL_ENV + ")");
+        }
+        try {
+            client.putPiece(epoch, engine.logicalRank(), bytes, TRANSFER_TIMEOUT);
+            client.reportCheckpointCost(epoch, engine.logicalRank(), System.nanoTime() - t0);
+        } catch (CheckpointTransferException e) {
+            RuntimeMessages.say("fthp: rank " + engine.logicalRank() + " could not store its piece of checkpoint "
+                    + epoch + " (the epoch will not commit): " + e.getMessage());
+        }
+    }
+
+    private static void add(PieceWriter piece, String name, Object state) {
+        switch (state) {
+            case byte[] a -> piece.add(name, a);
+            case short[] a -> piece.add(name, a);
+            case char[] a -> piece.add(name, a);
+            case int[] a -> piece.add(name, a);
+            case long[] a -> piece.add(name, a);
+            case float[] a -> piece.add(name, a);
+            case double[] a -> piece.add(name, a);
+            case Checkpointable c -> piece.add(name, c);
+            case Buffer b -> piece.add(name, bytesOf(b));
+            default -> throw new IllegalStateException("registered " + state.getClass());
+        }
+    }
+
+    private CoordinatorClient requireClient(String what) {
+        CoordinatorClient client = engine.coordinatorClient();
+        if (client == null) {
+            throw new CheckpointException("cannot " + what + ": this job has no coordinators");
+        }
+        return client;
+    }
+}
