@@ -8,6 +8,8 @@ final class Usage {
     static final String TEXT = """
             usage: fthp-run -np N [mpirun options] -- [java options] MainClass [args...]
                    fthp-run -np N [mpirun options] -- [java options] -jar app.jar [args...]
+                   fthp-run --plan --processes P --mtbf-per-process T --checkpoint T [...]
+                                    replicate, checkpoint, or both, and how often? (fthp-plan --help)
 
             Runs N ranks of a Java program written against Open MPI's Java API ("mpi"
             package) on the native MPI library, through FTHP-J.
