@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Emulated hosts: 2 to 4 "hosts" as Linux network namespaces on one machine, for multi-host MPI jobs
+# without a cluster (issue 21). Needs root (ip netns).
+#
+#   scripts/emulated-hosts.sh up N [ID]         # makes hosts h0..h(N-1); prints ID (default: this pid)
+#   scripts/emulated-hosts.sh exec ID HOST CMD  # runs CMD on emulated host HOST (h0.., or its address)
+#   scripts/emulated-hosts.sh agent ID          # prints the path of the run's Open MPI remote agent
+#   scripts/emulated-hosts.sh down ID           # kills what runs on those hosts, removes them
+#
+# Layout of run ID (every name carries the ID, so parallel runs never meet):
+#   namespace fthp-ID-sw        the "switch": a bridge br0, one veth port per host; no address
+#   namespace fthp-ID-hK        host hK: lo up, eth0 = 10.213.0.(K+1)/24 on the switch
+#   /etc/netns/fthp-ID-hK/hosts the names h0..h(N-1) (ip netns exec binds it over /etc/hosts)
+#   $FTHP_HOSTS_STATE/ID/       namespaces (what down removes), hosts (name namespace address),
+#                               agent (the plm_rsh_agent script)
+# Each host also gets its own hostname (a UTS namespace per command, set by `exec` and the agent),
+# so Open MPI names processors and session directories after h0, h1, ... as on real hosts.
+#
+# mpirun runs inside h0 (`exec ID h0 mpirun ...`): the root namespace gets no interface and no
+# address, and the launching host is one of the job's hosts, as on a cluster's first node.
+#   scripts/emulated-hosts.sh exec ID h0 mpirun --mca plm_rsh_agent "$(scripts/emulated-hosts.sh agent ID)" \
+#       --host h0:2,h1:2 -np 4 ./a.out
+#
+# down removes only the namespaces listed in the run's state (never by pattern), after killing the
+# processes inside them (`ip netns pids`: by namespace membership, so only what ran on those hosts).
+set -euo pipefail
+
+SUBNET_PREFIX=10.213.0
+STATE_ROOT="${FTHP_HOSTS_STATE:-/tmp/fthp-hosts}"
+MAX_HOSTS=4
+
+die() { echo "emulated-hosts: $*" >&2; exit 1; }
+
+ns_name() { echo "fthp-$1-$2"; }
+
+# The remote agent Open MPI runs as `agent HOST word...` (ssh's convention: the words make one shell
+# command, quoted for a remote shell). It runs that command inside HOST's namespace, under HOST's
+# hostname, with sh -c like sshd would.
+write_agent() {
+  local id=$1 n=$2 state=$3 k cases=""
+  for ((k = 0; k < n; k++)); do
+    cases+="  h$k|$SUBNET_PREFIX.$((k + 1))) ns=$(ns_name "$id" "h$k"); name=h$k ;;"$'\n'
+  done
+  cat > "$state/agent" <<EOF
+#!/bin/sh
+# plm_rsh_agent for emulated hosts run $id (made by scripts/emulated-hosts.sh; removed by down)
+host="\$1"
+shift
+case "\$host" in
+$cases  *) echo "emulated-hosts agent: no emulated host \$host in run $id" >&2; exit 255 ;;
+esac
+exec ip netns exec "\$ns" unshare --uts /bin/sh -c 'hostname "\$1" && exec /bin/sh -c "\$2"' sh "\$name" "\$*"
+EOF
+  chmod 755 "$state/agent"
+}
+
+cmd_up() {
+  local n=${1:-}
+  local id=${2:-$$}
+  [[ "$n" =~ ^[0-9]+$ ]] && (( n >= 1 && n <= MAX_HOSTS )) || die "up: N must be 1..$MAX_HOSTS (got '$n')"
+  [[ "$id" =~ ^[A-Za-z0-9]{1,24}$ ]] || die "up: ID must be 1-24 letters or digits (got '$id')"
+  [[ "$(id -u)" -eq 0 ]] || die "up: needs root (ip netns add)"
+  local state="$STATE_ROOT/$id"
+  mkdir -p "$STATE_ROOT"
+  mkdir "$state" 2>/dev/null || die "up: run $id exists already ($state)"
+  chmod 700 "$state"
+  : > "$state/namespaces"
+  : > "$state/hosts"
+  # a failure half way leaves a state that down removes exactly
+  trap 'echo "emulated-hosts: up failed; removing run $id" >&2; cmd_down "$id"' ERR
+
+  local sw
+  sw=$(ns_name "$id" sw)
+  ip netns add "$sw"
+  echo "$sw" >> "$state/namespaces"
+  ip -n "$sw" link add br0 type bridge
+  ip -n "$sw" link set br0 up
+
+  local k ns addr hosts_file
+  hosts_file=$(mktemp)
+  {
+    echo "127.0.0.1 localhost"
+    for ((k = 0; k < n; k++)); do echo "$SUBNET_PREFIX.$((k + 1)) h$k"; done
+  } > "$hosts_file"
+  for ((k = 0; k < n; k++)); do
+    ns=$(ns_name "$id" "h$k")
+    addr="$SUBNET_PREFIX.$((k + 1))"
+    ip netns add "$ns"
+    echo "$ns" >> "$state/namespaces"
+    mkdir -p "/etc/netns/$ns"
+    cp "$hosts_file" "/etc/netns/$ns/hosts"
+    # created inside the switch namespace, the host end moved into its namespace: no interface
+    # ever exists in the root namespace, so names cannot clash with another run's
+    ip -n "$sw" link add "p$k" type veth peer name eth0 netns "$ns"
+    ip -n "$sw" link set "p$k" master br0
+    ip -n "$sw" link set "p$k" up
+    ip -n "$ns" link set lo up
+    ip -n "$ns" addr add "$addr/24" dev eth0
+    ip -n "$ns" link set eth0 up
+    echo "h$k $ns $addr" >> "$state/hosts"
+  done
+  rm -f "$hosts_file"
+  write_agent "$id" "$n" "$state"
+  trap - ERR
+  echo "$id"
+}
+
+cmd_down() {
+  local id=${1:-}
+  [[ "$id" =~ ^[A-Za-z0-9]{1,24}$ ]] || die "down: ID must be 1-24 letters or digits (got '$id')"
+  local state="$STATE_ROOT/$id"
+  [[ -f "$state/namespaces" ]] || die "down: no run $id ($state/namespaces missing)"
+  local ns pids tries
+  # hosts first, the switch last (reverse order of creation)
+  for ns in $(tac "$state/namespaces"); do
+    # a namespace lives on while a process is inside it: kill what runs on the host first
+    for tries in 1 2 3 4 5 6 7 8 9 10; do
+      pids=$(ip netns pids "$ns" 2>/dev/null || true)
+      [[ -z "$pids" ]] && break
+      # shellcheck disable=SC2086
+      kill -KILL $pids 2>/dev/null || true
+      sleep 0.1
+    done
+    [[ -z "$pids" ]] || echo "emulated-hosts: processes still in $ns: $pids" >&2
+    ip netns del "$ns" 2>/dev/null || true
+    rm -rf "/etc/netns/$ns"
+  done
+  rm -rf "$state"
+}
+
+host_namespace() {
+  local id=$1 host=$2 name ns addr
+  [[ -f "$STATE_ROOT/$id/hosts" ]] || die "no run $id"
+  while read -r name ns addr; do
+    if [[ "$host" == "$name" || "$host" == "$addr" ]]; then
+      echo "$ns $name"
+      return 0
+    fi
+  done < "$STATE_ROOT/$id/hosts"
+  die "no emulated host $host in run $id"
+}
+
+cmd_exec() {
+  local id=${1:-} host=${2:-}
+  shift 2 || die "exec: ID HOST CMD..."
+  (( $# > 0 )) || die "exec: no command"
+  local ns name
+  read -r ns name < <(host_namespace "$id" "$host")
+  exec ip netns exec "$ns" unshare --uts /bin/sh -c 'hostname "$0" && exec "$@"' "$name" "$@"
+}
+
+case "${1:-}" in
+  up) shift; cmd_up "$@" ;;
+  down) shift; cmd_down "$@" ;;
+  exec) shift; cmd_exec "$@" ;;
+  agent) [[ -x "$STATE_ROOT/${2:-}/agent" ]] || die "agent: no run '${2:-}'"; echo "$STATE_ROOT/$2/agent" ;;
+  *) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+esac
