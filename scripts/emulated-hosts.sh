@@ -12,9 +12,13 @@
 #   namespace fthp-ID-hK        host hK: lo up, eth0 = 10.213.0.(K+1)/24 on the switch
 #   /etc/netns/fthp-ID-hK/hosts the names h0..h(N-1) (ip netns exec binds it over /etc/hosts)
 #   $FTHP_HOSTS_STATE/ID/       namespaces (what down removes), hosts (name namespace address),
-#                               agent (the plm_rsh_agent script)
-# Each host also gets its own hostname (a UTS namespace per command, set by `exec` and the agent),
-# so Open MPI names processors and session directories after h0, h1, ... as on real hosts.
+#                               agent (the plm_rsh_agent script), tmp/hK (host hK's /tmp)
+# Every command on a host (`exec`, and the agent for Open MPI) runs with the host's own hostname
+# (a UTS namespace), so Open MPI names processors after h0, h1, ..., and with the host's own /tmp
+# (a bind mount in the mount namespace ip netns exec makes), as cluster nodes have node-local /tmp:
+# a path under /tmp that one host made does not exist on another (session directories, fthp-run's
+# job directory, report pipes). Everything else (the repository, the JDK, /dev/shm) is shared, as a
+# cluster's shared file system would be. The state lives outside /tmp so the hosts see the agent.
 #
 # mpirun runs inside h0 (`exec ID h0 mpirun ...`): the root namespace gets no interface and no
 # address, and the launching host is one of the job's hosts, as on a cluster's first node.
@@ -26,16 +30,19 @@
 set -euo pipefail
 
 SUBNET_PREFIX=10.213.0
-STATE_ROOT="${FTHP_HOSTS_STATE:-/tmp/fthp-hosts}"
+STATE_ROOT="${FTHP_HOSTS_STATE:-/run/fthp-hosts}"
 MAX_HOSTS=4
 
 die() { echo "emulated-hosts: $*" >&2; exit 1; }
 
 ns_name() { echo "fthp-$1-$2"; }
 
+# Runs "$3" with sh -c (as sshd runs a remote command) as host "$1" with /tmp on "$2"; used after
+# `ip netns exec NS unshare --uts`, which put us in the host's network and a private mount namespace.
+ON_HOST='hostname "$1" && mount --bind "$2" /tmp && exec /bin/sh -c "$3"'
+
 # The remote agent Open MPI runs as `agent HOST word...` (ssh's convention: the words make one shell
-# command, quoted for a remote shell). It runs that command inside HOST's namespace, under HOST's
-# hostname, with sh -c like sshd would.
+# command, quoted for a remote shell). It runs that command on HOST.
 write_agent() {
   local id=$1 n=$2 state=$3 k cases=""
   for ((k = 0; k < n; k++)); do
@@ -49,7 +56,7 @@ shift
 case "\$host" in
 $cases  *) echo "emulated-hosts agent: no emulated host \$host in run $id" >&2; exit 255 ;;
 esac
-exec ip netns exec "\$ns" unshare --uts /bin/sh -c 'hostname "\$1" && exec /bin/sh -c "\$2"' sh "\$name" "\$*"
+exec ip netns exec "\$ns" unshare --uts /bin/sh -c '$ON_HOST' sh "\$name" "$state/tmp/\$name" "\$*"
 EOF
   chmod 755 "$state/agent"
 }
@@ -66,6 +73,7 @@ cmd_up() {
   chmod 700 "$state"
   : > "$state/namespaces"
   : > "$state/hosts"
+  mkdir "$state/tmp"
   # a failure half way leaves a state that down removes exactly
   trap 'echo "emulated-hosts: up failed; removing run $id" >&2; cmd_down "$id"' ERR
 
@@ -87,6 +95,7 @@ cmd_up() {
     addr="$SUBNET_PREFIX.$((k + 1))"
     ip netns add "$ns"
     echo "$ns" >> "$state/namespaces"
+    mkdir -m 1777 "$state/tmp/h$k"
     mkdir -p "/etc/netns/$ns"
     cp "$hosts_file" "/etc/netns/$ns/hosts"
     # created inside the switch namespace, the host end moved into its namespace: no interface
@@ -146,7 +155,9 @@ cmd_exec() {
   (( $# > 0 )) || die "exec: no command"
   local ns name
   read -r ns name < <(host_namespace "$id" "$host")
-  exec ip netns exec "$ns" unshare --uts /bin/sh -c 'hostname "$0" && exec "$@"' "$name" "$@"
+  # the command's words stay words: "$@" after the host's name and /tmp
+  exec ip netns exec "$ns" unshare --uts /bin/sh -c 'hostname "$1" && mount --bind "$2" /tmp && shift 2 && exec "$@"' \
+    sh "$name" "$STATE_ROOT/$id/tmp/$name" "$@"
 }
 
 case "${1:-}" in

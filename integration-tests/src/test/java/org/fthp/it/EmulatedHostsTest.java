@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The emulated-hosts harness itself: three hosts come up with their own
- * names, addresses and loopback, nothing of theirs is in the root namespace,
+ * names, addresses, loopback and /tmp, nothing of theirs is in the root namespace,
  * and closing them kills what runs on them and removes every name they made.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -45,6 +45,13 @@ class EmulatedHostsTest {
                             hosts.name(j) + " resolves on " + hosts.name(k) + ":\n" + r.stdout());
                 }
             }
+            MpiJob.Result made = MpiJob.exec(hosts.onHost(1, List.of("touch", "/tmp/made-on-h1")), SHORT, Map.of());
+            assertEquals(0, made.exitCode(), made.stderr());
+            assertTrue(Files.exists(hosts.tmpOf(1).resolve("made-on-h1")), "h1's /tmp is its own");
+            MpiJob.Result seen = MpiJob.exec(hosts.onHost(0, List.of("ls", "/tmp/made-on-h1")), SHORT, Map.of());
+            assertTrue(seen.exitCode() != 0, "h0 does not see h1's /tmp");
+            assertFalse(Files.exists(Path.of("/tmp/made-on-h1")), "nor does the machine");
+
             MpiJob.Result root = MpiJob.exec(List.of("ip", "-4", "-o", "addr", "show"), SHORT, Map.of());
             assertFalse(root.stdout().contains("10.213.0."), "no emulated address in the root namespace:\n"
                     + root.stdout());

@@ -22,7 +22,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Real jobs across two emulated hosts (network namespaces, TCP between them),
@@ -37,15 +36,15 @@ class MultiHostJobTest {
     private static final Duration JOB = Duration.ofSeconds(120);
     private static final Pattern RANK_LINE = Pattern.compile("(?m)^rank (\\d+) of (\\d+) on (\\S+) pid (\\d+)$");
 
-    @TempDir
-    static Path dir;
-
     private static EmulatedHosts hosts;
+    private static Path dir;
     private static Path hostring;
 
     @BeforeAll
     static void setUp() throws Exception {
         hosts = EmulatedHostsTest.create(2);
+        // not under /tmp: each host has its own; the build directory is shared, as a cluster's home is
+        dir = Files.createDirectories(Path.of("target", "hosts-" + hosts.id()).toAbsolutePath());
         Path source = dir.resolve("hostring.c");
         try (InputStream in = MultiHostJobTest.class.getResourceAsStream("hosts/hostring.c")) {
             Files.copy(in, source);
@@ -121,13 +120,13 @@ class MultiHostJobTest {
 
     @Test
     void aRankKilledOnTheRemoteHostIsHiddenFromItsOrtedAndReportedThere() throws Exception {
-        Path reports = Files.createDirectories(dir.resolve("reports"));
+        String reports = reportDirOnEveryHost("reports");
         Path library = MpiJob.home().resolve("proxy-launcher/target/libfthp_proxy.so");
         // mpirun (on h0) gets the library as fthp-run gives it; every remote orted gets it from the launch agent
-        List<String> env = List.of("LD_PRELOAD=" + library, "FTHP_PROXY_REPORT=" + reports.resolve("proxy-report.h0"));
+        List<String> env = List.of("LD_PRELOAD=" + library, "FTHP_PROXY_REPORT=" + reports + "/proxy-report.h0");
         List<String> options = List.of("--mca", "orte_allowed_exit_without_sync", "1",
                 "--mca", "orte_launch_agent", MpiJob.home().resolve("scripts/fthp-orted.sh").toString(),
-                "--mca", "fthp_proxy_report_dir", reports.toString());
+                "--mca", "fthp_proxy_report_dir", reports);
         MpiJob.Result r = MpiJob.exec(mpirun(env, options, "3"), JOB, Map.of());
         assertEquals(0, r.exitCode(), "the job must go on without rank 3:\n" + r.stdout() + r.stderr());
         r.assertNoLeftovers();
@@ -138,17 +137,17 @@ class MultiHostJobTest {
             assertTrue(r.lines().contains("rank " + rank + " finalizing"), r.stdout());
         }
         assertFalse(r.lines().contains("rank 3 finalizing"), r.stdout());
-        Path h1 = reports.resolve("proxy-report.h1");
-        assertTrue(Files.exists(h1), "h1's orted reported the death");
+        Path h1 = hosts.tmpOf(1).resolve("reports/proxy-report.h1");
+        assertTrue(Files.exists(h1), "h1's orted reported the death, on h1");
         assertEquals(List.of(at.get(3)[1]), Files.readAllLines(h1), "the pid of rank 3, once");
-        assertFalse(Files.exists(reports.resolve("proxy-report.h0")), "no death on h0");
+        assertFalse(Files.exists(hosts.tmpOf(0).resolve("reports/proxy-report.h0")), "no death on h0");
     }
 
     @Test
     void withoutTheLaunchAgentTheRemoteDeathEndsTheJob() throws Exception {
-        Path reports = Files.createDirectories(dir.resolve("reports-control"));
+        String reports = reportDirOnEveryHost("reports-control");
         Path library = MpiJob.home().resolve("proxy-launcher/target/libfthp_proxy.so");
-        List<String> env = List.of("LD_PRELOAD=" + library, "FTHP_PROXY_REPORT=" + reports.resolve("proxy-report.h0"));
+        List<String> env = List.of("LD_PRELOAD=" + library, "FTHP_PROXY_REPORT=" + reports + "/proxy-report.h0");
         MpiJob.Result r = MpiJob.exec(mpirun(env, List.of("--mca", "orte_allowed_exit_without_sync", "1"), "3"),
                 JOB, Map.of());
         assertNotEquals(0, r.exitCode(), "h1's plain orted tells mpirun, which aborts:\n" + r.stdout() + r.stderr());
@@ -156,6 +155,18 @@ class MultiHostJobTest {
         assertTrue(r.stderr().contains("on node h1 exited on signal 9"), r.stderr());
         r.assertNoLeftovers();
         // (mpirun's own library may report h0's ranks: the abort kills them with a signal)
-        assertFalse(Files.exists(reports.resolve("proxy-report.h1")), "nothing on h1 reports without the agent");
+        assertFalse(Files.exists(hosts.tmpOf(1).resolve("reports-control/proxy-report.h1")),
+                "nothing on h1 reports without the agent");
+    }
+
+    /**
+     * /tmp/NAME made on every host (each has its own /tmp), as each host's coordinator will make its report
+     * pipe there; the path as the hosts see it.
+     */
+    private static String reportDirOnEveryHost(String name) throws java.io.IOException {
+        for (int k = 0; k < hosts.count(); k++) {
+            Files.createDirectories(hosts.tmpOf(k).resolve(name));
+        }
+        return "/tmp/" + name;
     }
 }

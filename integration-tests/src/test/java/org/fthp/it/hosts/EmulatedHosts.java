@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * 2 to 4 emulated hosts for one test: each a Linux network namespace with its
- * own address on a private bridge, its own hostname and loopback, made by
+ * own address on a private bridge, its own hostname, loopback and /tmp, made by
  * {@code scripts/emulated-hosts.sh} (the one implementation, shared with
  * manual use) and removed by {@link #close}, or by a JVM shutdown hook if the
  * test never gets there.
@@ -117,6 +117,14 @@ public final class EmulatedHosts implements AutoCloseable {
     public String namespace(int k) {
         checkHost(k);
         return "fthp-" + id + "-h" + k;
+    }
+
+    /**
+     * Where host {@code k}'s {@code /tmp} is, seen from outside the hosts: each host has its own, as cluster
+     * nodes have node-local /tmp (the repository and the JDK are shared, as on a shared file system).
+     */
+    public Path tmpOf(int k) {
+        return agent.getParent().resolve("tmp").resolve(name(k));
     }
 
     /** Open MPI's remote agent for these hosts: {@code agent HOST command...} runs the command on HOST. */
