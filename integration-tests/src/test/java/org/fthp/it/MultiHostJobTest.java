@@ -64,10 +64,16 @@ class MultiHostJobTest {
 
     /** mpirun on h0 with 2 ranks on each host, the given extra options, the C program and its arguments. */
     private static List<String> mpirun(List<String> env, List<String> options, String... programArgs) {
+        return mpirun(hosts.hostList(2), env, options, programArgs);
+    }
+
+    /** As above on the given {@code --host} list (4 slots in all). */
+    private static List<String> mpirun(String hostList, List<String> env, List<String> options,
+                                       String... programArgs) {
         List<String> cmd = new ArrayList<>(env.isEmpty() ? List.of() : List.of("env"));
         cmd.addAll(env);
         cmd.addAll(List.of("mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none",
-                "--host", hosts.hostList(2), "-np", "4"));
+                "--host", hostList, "-np", "4"));
         cmd.addAll(hosts.mpirunOptions());
         cmd.addAll(options);
         cmd.add(hostring.toString());
@@ -141,6 +147,31 @@ class MultiHostJobTest {
         assertTrue(Files.exists(h1), "h1's orted reported the death, on h1");
         assertEquals(List.of(at.get(3)[1]), Files.readAllLines(h1), "the pid of rank 3, once");
         assertFalse(Files.exists(hosts.tmpOf(0).resolve("reports/proxy-report.h0")), "no death on h0");
+    }
+
+    /**
+     * The only rank of h1 dies. MPI_Finalize's job-wide PMIx fence then never completes (seen: the
+     * survivors wait in it for ever): a daemon joins a fence when one of its own ranks enters it, and h1
+     * has none left. {@code async_mpi_finalize} leaves that fence out; fthp-run's Finalize has its own
+     * agreement among the live processes, so it loses nothing.
+     */
+    @Test
+    void aHostThatLosesItsOnlyRankNeedsFinalizeWithoutTheFence() throws Exception {
+        String reports = reportDirOnEveryHost("reports-only-rank");
+        Path library = MpiJob.home().resolve("proxy-launcher/target/libfthp_proxy.so");
+        List<String> env = List.of("LD_PRELOAD=" + library, "FTHP_PROXY_REPORT=" + reports + "/proxy-report.h0");
+        List<String> options = List.of("--mca", "orte_allowed_exit_without_sync", "1",
+                "--mca", "async_mpi_finalize", "1",
+                "--mca", "orte_launch_agent", MpiJob.home().resolve("scripts/fthp-orted.sh").toString(),
+                "--mca", "fthp_proxy_report_dir", reports);
+        MpiJob.Result r = MpiJob.exec(mpirun("h0:3,h1:1", env, options, "3"), JOB, Map.of());
+        assertEquals(0, r.exitCode(), "the job must go on without h1's only rank:\n" + r.stdout() + r.stderr());
+        r.assertNoLeftovers();
+        Map<Integer, String[]> at = placement(r.stdout());
+        assertEquals("h1", at.get(3)[0], r.stdout());
+        assertTrue(r.stdout().contains("ring token 3 over 3 ranks, sum of world ranks 3"), r.stdout());
+        assertEquals(List.of(at.get(3)[1]),
+                Files.readAllLines(hosts.tmpOf(1).resolve("reports-only-rank/proxy-report.h1")));
     }
 
     @Test
