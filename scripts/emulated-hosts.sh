@@ -5,6 +5,9 @@
 #   scripts/emulated-hosts.sh up N [ID]         # makes hosts h0..h(N-1); prints ID (default: this pid)
 #   scripts/emulated-hosts.sh exec ID HOST CMD  # runs CMD on emulated host HOST (h0.., or its address)
 #   scripts/emulated-hosts.sh agent ID          # prints the path of the run's Open MPI remote agent
+#   scripts/emulated-hosts.sh kill ID HOST      # SIGKILLs every process on HOST (a host crash)
+#   scripts/emulated-hosts.sh cut ID HOST       # takes HOST's switch port down (a partition) ...
+#   scripts/emulated-hosts.sh mend ID HOST      # ... and up again
 #   scripts/emulated-hosts.sh down ID           # kills what runs on those hosts, removes them
 #
 # Layout of run ID (every name carries the ID, so parallel runs never meet):
@@ -119,18 +122,11 @@ cmd_down() {
   [[ "$id" =~ ^[A-Za-z0-9]{1,24}$ ]] || die "down: ID must be 1-24 letters or digits (got '$id')"
   local state="$STATE_ROOT/$id"
   [[ -f "$state/namespaces" ]] || die "down: no run $id ($state/namespaces missing)"
-  local ns pids tries
+  local ns
   # hosts first, the switch last (reverse order of creation)
   for ns in $(tac "$state/namespaces"); do
     # a namespace lives on while a process is inside it: kill what runs on the host first
-    for tries in 1 2 3 4 5 6 7 8 9 10; do
-      pids=$(ip netns pids "$ns" 2>/dev/null || true)
-      [[ -z "$pids" ]] && break
-      # shellcheck disable=SC2086
-      kill -KILL $pids 2>/dev/null || true
-      sleep 0.1
-    done
-    [[ -z "$pids" ]] || echo "emulated-hosts: processes still in $ns: $pids" >&2
+    kill_namespace "$ns"
     ip netns del "$ns" 2>/dev/null || true
     rm -rf "/etc/netns/$ns"
   done
@@ -149,6 +145,29 @@ host_namespace() {
   die "no emulated host $host in run $id"
 }
 
+# SIGKILLs every process in namespace $1 until none is left (a few rounds: a dying parent may still
+# fork); prints what stays.
+kill_namespace() {
+  local ns=$1 pids tries
+  for tries in 1 2 3 4 5 6 7 8 9 10; do
+    pids=$(ip netns pids "$ns" 2>/dev/null || true)
+    [[ -z "$pids" ]] && return 0
+    # shellcheck disable=SC2086
+    kill -KILL $pids 2>/dev/null || true
+    sleep 0.1
+  done
+  pids=$(ip netns pids "$ns" 2>/dev/null || true)
+  [[ -z "$pids" ]] || echo "emulated-hosts: processes still in $ns: $pids" >&2
+}
+
+# Sets host $2's port on the switch of run $1 down or up ($3): its packets are dropped, as with a
+# pulled cable; open connections see nothing until their timeouts.
+set_port() {
+  local id=$1 host=$2 state=$3 ns name
+  read -r ns name < <(host_namespace "$id" "$host")
+  ip -n "$(ns_name "$id" sw)" link set "p${name#h}" "$state"
+}
+
 cmd_exec() {
   local id=${1:-} host=${2:-}
   shift 2 || die "exec: ID HOST CMD..."
@@ -164,6 +183,9 @@ case "${1:-}" in
   up) shift; cmd_up "$@" ;;
   down) shift; cmd_down "$@" ;;
   exec) shift; cmd_exec "$@" ;;
+  kill) read -r ns _ < <(host_namespace "${2:-}" "${3:-}") && kill_namespace "$ns" ;;
+  cut) set_port "${2:-}" "${3:-}" down ;;
+  mend) set_port "${2:-}" "${3:-}" up ;;
   agent) [[ -x "$STATE_ROOT/${2:-}/agent" ]] || die "agent: no run '${2:-}'"; echo "$STATE_ROOT/$2/agent" ;;
-  *) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

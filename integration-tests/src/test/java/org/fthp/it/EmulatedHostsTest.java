@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The emulated-hosts harness itself: three hosts come up with their own
  * names, addresses, loopback and /tmp, nothing of theirs is in the root namespace,
+ * a host can crash (every process on it killed) and be cut off and reconnected,
  * and closing them kills what runs on them and removes every name they made.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -65,6 +66,29 @@ class EmulatedHostsTest {
             }
             assertTrue(hosts.pidsOn(1).contains(pid), "the process started on h1 runs there");
             assertFalse(hosts.pidsOn(0).contains(pid), "and not on h0");
+            hosts.crash(1);
+            assertTrue(sleeper.waitFor(10, TimeUnit.SECONDS), "a crash of h1 ends what runs there");
+            assertEquals(List.of(), hosts.pidsOn(1));
+
+            // h1 has nothing on port 9: refused at once while connected; unanswered while cut off
+            List<String> connect = hosts.onHost(0, List.of("timeout", "5", "bash", "-c", "exec 3<>/dev/tcp/h1/9"));
+            MpiJob.Result refused = MpiJob.exec(connect, SHORT, Map.of());
+            assertTrue(refused.stderr().contains("Connection refused"), refused.stderr());
+            hosts.disconnect(1);
+            MpiJob.Result unanswered = MpiJob.exec(connect, SHORT, Map.of());
+            assertEquals(124, unanswered.exitCode(), "no answer from a disconnected host: " + unanswered.stderr());
+            hosts.reconnect(1);
+            MpiJob.Result again = MpiJob.exec(connect, SHORT, Map.of());
+            assertTrue(again.stderr().contains("Connection refused"), again.stderr());
+
+            sleeper = new ProcessBuilder(hosts.onHost(2, List.of("sleep", "600")))
+                    .redirectErrorStream(true).start();
+            long onH2 = sleeper.pid();
+            long started = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!hosts.pidsOn(2).contains(onH2) && System.nanoTime() < started) {
+                Thread.sleep(50);
+            }
+            assertTrue(hosts.pidsOn(2).contains(onH2), "the process started on h2 runs there");
         } finally {
             hosts.close();
         }

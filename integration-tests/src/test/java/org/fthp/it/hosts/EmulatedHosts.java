@@ -168,6 +168,30 @@ public final class EmulatedHosts implements AutoCloseable {
         return out.output.lines().map(String::strip).filter(s -> !s.isEmpty()).map(Long::parseLong).toList();
     }
 
+    /** Host {@code k} crashes: every process on it (its orted, ranks, coordinator) is SIGKILLed. */
+    public void crash(int k) {
+        script("kill", name(k));
+    }
+
+    /**
+     * Host {@code k}'s switch port goes down (a pulled cable): its packets are dropped, open connections
+     * notice only through their own timeouts; {@link #reconnect} undoes it.
+     */
+    public void disconnect(int k) {
+        script("cut", name(k));
+    }
+
+    public void reconnect(int k) {
+        script("mend", name(k));
+    }
+
+    private void script(String command, String host) {
+        Outcome out = run(List.of(script.toString(), command, id, host));
+        if (out.code != 0) {
+            throw new IllegalStateException("emulated-hosts.sh " + command + " " + id + " " + host + ": " + out.output);
+        }
+    }
+
     /** Kills what still runs on the hosts and removes them; safe to call twice. */
     @Override
     public void close() {
