@@ -26,27 +26,26 @@ mpicc -O2 -o "$pingpong" "${PINGPONG_SOURCE:-$FTHP_HOME/bench/src/main/c/pingpon
 hosts="$("$FTHP_HOME/scripts/emulated-hosts.sh" up 2 "pp$$")"
 trap '"$FTHP_HOME/scripts/emulated-hosts.sh" down "$hosts"' EXIT
 agent="$("$FTHP_HOME/scripts/emulated-hosts.sh" agent "$hosts")"
-on_h0() { "$FTHP_HOME/scripts/emulated-hosts.sh" exec "$hosts" h0 "$@"; }
+on_h0=("$FTHP_HOME/scripts/emulated-hosts.sh" exec "$hosts" h0)
 mpirun_h0=(mpirun --allow-run-as-root --bind-to none --mca plm_rsh_agent "$agent")
 
 configs=(cross-tcp h0-tcp h0-vader loopback-tcp)
 [[ "$JAVA" == 1 ]] && configs+=(cross-facade)
 
 run() {
-  local config=$1 rep=$2 file="$out/$1-$2.txt"
+  local config=$1 rep=$2 file="$out/$1-$2.txt" cmd
   case "$config" in
-    cross-tcp) on_h0 "${mpirun_h0[@]}" --mca btl tcp,self --host h0:1,h1:1 -np 2 "$pingpong" ;;
-    h0-tcp) on_h0 "${mpirun_h0[@]}" --mca btl tcp,self --host h0:2 -np 2 "$pingpong" ;;
-    h0-vader) on_h0 "${mpirun_h0[@]}" --mca btl vader,self --host h0:2 -np 2 "$pingpong" ;;
-    loopback-tcp) mpirun --allow-run-as-root --bind-to none --mca btl tcp,self --mca btl_tcp_if_include lo \
-                    -np 2 "$pingpong" ;;
-    cross-facade) on_h0 "$FTHP_HOME/bin/fthp-run" -np 2 --host h0:1,h1:1 --mca plm_rsh_agent "$agent" \
-                    --mca btl tcp,self -- -cp "$FTHP_HOME"/bench/target/fthp-bench-*.jar org.fthp.bench.PingPong ;;
-  esac > "$file" 2>&1 &
-  local pid=$! start=$SECONDS
-  ( sleep "$RUN_TIMEOUT"; kill "$pid" 2>/dev/null ) & local watchdog=$!
-  wait "$pid" || echo "$config run $rep failed (see $file)" >&2
-  kill "$watchdog" 2>/dev/null || true
+    cross-tcp) cmd=("${on_h0[@]}" "${mpirun_h0[@]}" --mca btl tcp,self --host h0:1,h1:1 -np 2 "$pingpong") ;;
+    h0-tcp) cmd=("${on_h0[@]}" "${mpirun_h0[@]}" --mca btl tcp,self --host h0:2 -np 2 "$pingpong") ;;
+    h0-vader) cmd=("${on_h0[@]}" "${mpirun_h0[@]}" --mca btl vader,self --host h0:2 -np 2 "$pingpong") ;;
+    loopback-tcp) cmd=(mpirun --allow-run-as-root --bind-to none --mca btl tcp,self --mca btl_tcp_if_include lo
+                       -np 2 "$pingpong") ;;
+    cross-facade) cmd=("${on_h0[@]}" "$FTHP_HOME/bin/fthp-run" -np 2 --host h0:1,h1:1 --mca plm_rsh_agent "$agent"
+                       --mca btl tcp,self -- -cp "$(echo "$FTHP_HOME"/bench/target/fthp-bench-*.jar)"
+                       org.fthp.bench.PingPong) ;;
+  esac
+  local start=$SECONDS
+  timeout "$RUN_TIMEOUT" "${cmd[@]}" > "$file" 2>&1 || echo "$config run $rep failed (see $file)" >&2
   echo "$config run $rep: $((SECONDS - start)) s, load $(cut -d' ' -f1 /proc/loadavg)" >&2
 }
 
