@@ -1,8 +1,5 @@
 package mpi;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.Buffer;
 
 import org.fthp.empi.Empi;
@@ -467,11 +464,7 @@ public class Comm implements Freeable, Cloneable {
                 throw Errors.error(MPI.ERR_TRUNCATE, "pack of " + bytes + " bytes at " + position
                         + " does not fit the output buffer");
             }
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment tmp = a.allocate(Math.max(1, bytes));
-                Packer.pack(in, UserBuffer.START, incount, layout, tmp, 0);
-                MemorySegment.copy(tmp, ValueLayout.JAVA_BYTE, 0, outbuf, position, (int) bytes);
-            }
+            Packer.packToBytes(in, UserBuffer.START, incount, layout, outbuf, position);
             return (int) (position + bytes);
         });
     }
@@ -487,11 +480,7 @@ public class Comm implements Freeable, Cloneable {
                 throw Errors.error(MPI.ERR_TRUNCATE, "unpack of " + bytes + " bytes at " + position
                         + " runs past the input buffer");
             }
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment tmp = a.allocate(Math.max(1, bytes));
-                MemorySegment.copy(inbuf, position, tmp, ValueLayout.JAVA_BYTE, 0, (int) bytes);
-                Packer.unpack(tmp, 0, out, UserBuffer.START, outcount, layout);
-            }
+            Packer.unpackFromBytes(inbuf, position, out, UserBuffer.START, outcount, layout);
             return (int) (position + bytes);
         });
     }
