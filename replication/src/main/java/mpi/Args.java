@@ -2,6 +2,7 @@ package mpi;
 
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
+import org.fthp.replication.ops.SendOp;
 
 /**
  * Argument checks made before anything reaches native code: a bad rank, tag,
@@ -70,6 +71,14 @@ final class Args {
         if (count < 0) {
             throw Errors.error(MPI.ERR_COUNT, "negative count " + count);
         }
+        return buffer(buf, startByte, count, layout);
+    }
+
+    /**
+     * As {@link #buffer(Object, long, long, Datatype)}, for a datatype and a
+     * count already checked ({@link #type}, {@link #count}).
+     */
+    static UserBuffer buffer(Object buf, long startByte, long count, TypeLayout layout) throws MPIException {
         if (buf == null) {
             if (count == 0 || layout.size() == 0) {
                 return null;
@@ -95,6 +104,21 @@ final class Args {
             }
         }
         return ub;
+    }
+
+    /** A byte count a native call takes as an {@code int}: larger is an error of the message's size. */
+    static int bytes(long bytes) throws MPIException {
+        if (bytes > Integer.MAX_VALUE) {
+            throw Errors.error(MPI.ERR_COUNT, "message of " + bytes + " bytes is larger than 2 GiB");
+        }
+        return (int) bytes;
+    }
+
+    /** A send's payload: with the FTHP header in front it must fit a native {@code int} count. */
+    static void payload(long bytes) throws MPIException {
+        if (bytes > SendOp.MAX_PAYLOAD_BYTES) {
+            throw Errors.error(MPI.ERR_ARG, "message of " + bytes + " bytes is larger than 2 GiB");
+        }
     }
 
     static void direct(java.nio.Buffer buf) throws MPIException {

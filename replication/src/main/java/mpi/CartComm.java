@@ -1,5 +1,6 @@
 package mpi;
 
+import org.fthp.replication.p2p.NeighborLists;
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.topology.CartTopology;
@@ -32,26 +33,8 @@ public final class CartComm extends Intracomm {
     }
 
     @Override
-    Neighbors.Lists neighborLists() throws MPIException {
-        int n = topology.ndims();
-        int rank = live().rank();
-        int[] in = new int[2 * n];
-        int[] out = new int[2 * n];
-        int[] inTags = new int[2 * n];
-        int[] outTags = new int[2 * n];
-        for (int d = 0; d < n; d++) {
-            int[] sd = topology.shift(rank, d, 1, MPI.PROC_NULL);
-            in[2 * d] = sd[0];
-            in[2 * d + 1] = sd[1];
-            out[2 * d] = sd[0];
-            out[2 * d + 1] = sd[1];
-            // a message sent towards -1 arrives at that neighbour from its +1 side
-            outTags[2 * d] = Neighbors.TAG_BASE + 2 * d;
-            outTags[2 * d + 1] = Neighbors.TAG_BASE + 2 * d + 1;
-            inTags[2 * d] = Neighbors.TAG_BASE + 2 * d + 1;
-            inTags[2 * d + 1] = Neighbors.TAG_BASE + 2 * d;
-        }
-        return new Neighbors.Lists(in, inTags, out, outTags);
+    NeighborLists neighborLists() throws MPIException {
+        return NeighborLists.cartesian(topology, live().rank(), MPI.PROC_NULL);
     }
 
     @Override

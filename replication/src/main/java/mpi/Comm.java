@@ -1,8 +1,5 @@
 package mpi;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.Buffer;
 
 import org.fthp.empi.Empi;
@@ -14,6 +11,7 @@ import org.fthp.replication.error.MpiError;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.RecvOp;
 import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.p2p.NeighborLists;
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.runtime.Gate;
 import org.fthp.replication.structure.Channel;
@@ -90,8 +88,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** Number of ranks a point-to-point rank argument refers to (remote group for intercommunicators). */
     final int peers() throws MPIException {
-        CommStructure s = live();
-        return s.isInter() ? s.remoteSize() : s.size();
+        return live().peers();
     }
 
     /**
@@ -281,28 +278,32 @@ public class Comm implements Freeable, Cloneable {
 
     // ---- point-to-point ----
 
+    /** Checks a send's arguments, each once, and posts it: the engine takes them as they are. */
     private NativeOp[] startSend(Object buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
             throws MPIException {
         CommStructure s = live();
         Args.count(count);
-        Args.dest(dest, peers());
+        Args.dest(dest, s.peers());
         Args.sendTag(tag);
         TypeLayout layout = Args.type(type);
-        UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, type);
-        return SendOp.post(Engine.get().ops(), Engine.get().records(), s, Channel.USER, ub, UserBuffer.START, count,
-                layout,
+        UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, layout);
+        if (dest != MPI.PROC_NULL) {
+            Args.payload(count * layout.size());
+        }
+        Engine engine = Engine.get();
+        return SendOp.post(engine.ops(), engine.records(), s, Channel.USER, ub, UserBuffer.START, count, layout,
                 dest, tag, mode, MPI.PROC_NULL);
     }
 
     private RecvOp startRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         CommStructure s = live();
         Args.count(count);
-        Args.source(source, peers());
+        Args.source(source, s.peers());
         Args.recvTag(tag);
         TypeLayout layout = Args.type(type);
-        UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, type);
-        return RecvOp.post(Engine.get().ops(), Engine.get().records(), s, Channel.USER, ub, UserBuffer.START, count,
-                layout,
+        UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, layout);
+        Engine engine = Engine.get();
+        return RecvOp.post(engine.ops(), engine.records(), s, Channel.USER, ub, UserBuffer.START, count, layout,
                 source, tag, MPI.PROC_NULL, MPI.ANY_SOURCE);
     }
 
@@ -463,11 +464,7 @@ public class Comm implements Freeable, Cloneable {
                 throw Errors.error(MPI.ERR_TRUNCATE, "pack of " + bytes + " bytes at " + position
                         + " does not fit the output buffer");
             }
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment tmp = a.allocate(Math.max(1, bytes));
-                Packer.pack(in, UserBuffer.START, incount, layout, tmp, 0);
-                MemorySegment.copy(tmp, ValueLayout.JAVA_BYTE, 0, outbuf, position, (int) bytes);
-            }
+            Packer.packToBytes(in, UserBuffer.START, incount, layout, outbuf, position);
             return (int) (position + bytes);
         });
     }
@@ -483,11 +480,7 @@ public class Comm implements Freeable, Cloneable {
                 throw Errors.error(MPI.ERR_TRUNCATE, "unpack of " + bytes + " bytes at " + position
                         + " runs past the input buffer");
             }
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment tmp = a.allocate(Math.max(1, bytes));
-                MemorySegment.copy(inbuf, position, tmp, ValueLayout.JAVA_BYTE, 0, (int) bytes);
-                Packer.unpack(tmp, 0, out, UserBuffer.START, outcount, layout);
-            }
+            Packer.unpackFromBytes(inbuf, position, out, UserBuffer.START, outcount, layout);
             return (int) (position + bytes);
         });
     }
@@ -558,7 +551,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /** In-neighbours, out-neighbours and per-neighbour tags for neighbourhood collectives. */
-    Neighbors.Lists neighborLists() throws MPIException {
+    NeighborLists neighborLists() throws MPIException {
         throw Errors.error(MPI.ERR_TOPOLOGY, "neighbourhood collectives need a Cartesian or graph communicator");
     }
 

@@ -1,5 +1,6 @@
 package mpi;
 
+import org.fthp.replication.p2p.NeighborLists;
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.topology.DistGraphTopology;
@@ -39,7 +40,7 @@ public final class GraphComm extends Intracomm {
     }
 
     @Override
-    Neighbors.Lists neighborLists() throws MPIException {
+    NeighborLists neighborLists() throws MPIException {
         int[] in;
         int[] out;
         if (graph != null) {
@@ -49,11 +50,7 @@ public final class GraphComm extends Intracomm {
             in = dist.sources();
             out = dist.destinations();
         }
-        int[] inTags = new int[in.length];
-        int[] outTags = new int[out.length];
-        java.util.Arrays.fill(inTags, Neighbors.TAG_BASE);
-        java.util.Arrays.fill(outTags, Neighbors.TAG_BASE);
-        return new Neighbors.Lists(in, inTags, out, outTags);
+        return NeighborLists.graph(in, out);
     }
 
     private GraphComm sameTopology(CommStructure s) {

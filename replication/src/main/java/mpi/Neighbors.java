@@ -1,56 +1,45 @@
 package mpi;
 
-import java.util.ArrayList;
-import java.util.List;
-
+import org.fthp.replication.collective.Region;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
-import org.fthp.replication.ops.NativeOp;
-import org.fthp.replication.ops.RecvOp;
-import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.p2p.NeighborExchange;
+import org.fthp.replication.p2p.NeighborLists;
 import org.fthp.replication.runtime.Engine;
-import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
 
 /**
- * Neighbourhood collectives as sets of point-to-point operations on the
- * communicator's internal channel, so they follow the same routing (and,
- * later, the same logging) as every other message without a user's wildcard
- * receive ever matching them.
+ * Neighbourhood collectives in the program's terms: checks counts,
+ * displacements and buffers, turns each neighbour's block into a region of
+ * the program's buffer, and starts the engine's exchange
+ * ({@code p2p.NeighborExchange}) as one request.
  */
 final class Neighbors {
-
-    static final int TAG_BASE = 1;
-
-    /**
-     * Who to receive from and send to, in the standard's order, and the tag
-     * each message carries (so two edges to the same process stay apart).
-     */
-    record Lists(int[] in, int[] inTags, int[] out, int[] outTags) {}
 
     private Neighbors() {}
 
     private static Request run(Comm comm, Object sendbuf, int[] scounts, long[] sdispl, Datatype stype,
                                Object recvbuf, int[] rcounts, long[] rdispl, Datatype rtype) throws MPIException {
         CommStructure s = comm.live();
-        Lists l = comm.neighborLists();
+        NeighborLists l = comm.neighborLists();
         TypeLayout sl = Args.type(stype);
         TypeLayout rl = Args.type(rtype);
-        List<NativeOp> ops = new ArrayList<>();
-        for (int k = 0; k < l.in().length; k++) {
+        Region[] in = new Region[l.in().length];
+        for (int k = 0; k < in.length; k++) {
             long start = UserBuffer.START + rdispl[k] * rl.extent();
-            var ub = Args.buffer(recvbuf, start, rcounts[k], rtype);
-            ops.add(RecvOp.post(Engine.get().ops(), Engine.get().records(), s, Channel.INTERNAL, ub, start,
-                    rcounts[k], rl,
-                    l.in()[k], l.inTags()[k], MPI.PROC_NULL, MPI.ANY_SOURCE));
+            Args.count(rcounts[k]);
+            in[k] = new Region(Args.buffer(recvbuf, start, rcounts[k], rl), start, rcounts[k], rl);
         }
-        for (int k = 0; k < l.out().length; k++) {
+        Region[] out = new Region[l.out().length];
+        for (int k = 0; k < out.length; k++) {
             long start = UserBuffer.START + sdispl[k] * sl.extent();
-            var ub = Args.buffer(sendbuf, start, scounts[k], stype);
-            ops.addAll(List.of(SendOp.post(Engine.get().ops(), Engine.get().records(), s, Channel.INTERNAL, ub, start,
-                    scounts[k], sl, l.out()[k], l.outTags()[k], SendOp.Mode.STANDARD, MPI.PROC_NULL)));
+            Args.count(scounts[k]);
+            out[k] = new Region(Args.buffer(sendbuf, start, scounts[k], sl), start, scounts[k], sl);
+            if (l.out()[k] != MPI.PROC_NULL) {
+                Args.payload(out[k].bytes());
+            }
         }
-        return new Request(comm, ops.toArray(new NativeOp[0]));
+        return new Request(comm, NeighborExchange.start(Engine.get(), s, l, in, out));
     }
 
     private static int[] filled(int n, int v) {
@@ -80,7 +69,7 @@ final class Neighbors {
 
     static Request allGather(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                              int recvcount, Datatype recvtype) throws MPIException {
-        Lists l = comm.neighborLists();
+        NeighborLists l = comm.neighborLists();
         int in = l.in().length;
         int out = l.out().length;
         return run(comm, sendbuf, filled(out, sendcount), new long[out], sendtype,
@@ -89,7 +78,7 @@ final class Neighbors {
 
     static Request allGatherv(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                               int[] recvcounts, int[] displs, Datatype recvtype) throws MPIException {
-        Lists l = comm.neighborLists();
+        NeighborLists l = comm.neighborLists();
         int in = l.in().length;
         int out = l.out().length;
         Args.counts(recvcounts, displs, in);
@@ -99,7 +88,7 @@ final class Neighbors {
 
     static Request allToAll(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                             int recvcount, Datatype recvtype) throws MPIException {
-        Lists l = comm.neighborLists();
+        NeighborLists l = comm.neighborLists();
         int in = l.in().length;
         int out = l.out().length;
         return run(comm, sendbuf, filled(out, sendcount), steps(out, sendcount), sendtype,
@@ -108,7 +97,7 @@ final class Neighbors {
 
     static Request allToAllv(Comm comm, Object sendbuf, int[] sendcounts, int[] sdispls, Datatype sendtype,
                              Object recvbuf, int[] recvcounts, int[] rdispls, Datatype recvtype) throws MPIException {
-        Lists l = comm.neighborLists();
+        NeighborLists l = comm.neighborLists();
         int in = l.in().length;
         int out = l.out().length;
         Args.counts(sendcounts, sdispls, out);

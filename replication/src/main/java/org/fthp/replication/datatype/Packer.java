@@ -1,5 +1,6 @@
 package org.fthp.replication.datatype;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -50,6 +51,36 @@ public final class Packer {
                 copyIn(src, in, buf, itemStart + type.blockDisp(b), len, type);
                 in += len;
             }
+        }
+    }
+
+    /**
+     * MPI_Pack into a byte array: packs {@code count} items of {@code buf}
+     * from byte {@code startByte} into {@code out} at {@code position}, through
+     * off-heap scratch memory. The caller has checked that they fit.
+     */
+    public static void packToBytes(UserBuffer buf, long startByte, int count, TypeLayout type, byte[] out,
+                                   int position) {
+        long bytes = count * type.size();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment tmp = a.allocate(Math.max(1, bytes));
+            pack(buf, startByte, count, type, tmp, 0);
+            MemorySegment.copy(tmp, ValueLayout.JAVA_BYTE, 0, out, position, (int) bytes);
+        }
+    }
+
+    /**
+     * MPI_Unpack from a byte array: unpacks {@code count} items of
+     * {@code type} from {@code in} at {@code position} into {@code buf} from
+     * byte {@code startByte}. The caller has checked that they fit.
+     */
+    public static void unpackFromBytes(byte[] in, int position, UserBuffer buf, long startByte, int count,
+                                       TypeLayout type) {
+        long bytes = count * type.size();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment tmp = a.allocate(Math.max(1, bytes));
+            MemorySegment.copy(in, position, tmp, ValueLayout.JAVA_BYTE, 0, (int) bytes);
+            unpack(tmp, 0, buf, startByte, count, type);
         }
     }
 

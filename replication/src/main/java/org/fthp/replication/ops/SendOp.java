@@ -8,7 +8,6 @@ import org.fthp.msglog.SendLog;
 import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
-import org.fthp.replication.error.MpiError;
 import org.fthp.replication.log.MessageRecords;
 import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
@@ -23,6 +22,13 @@ import org.fthp.replication.structure.Endpoint;
 public final class SendOp extends NativeOp {
 
     public enum Mode { STANDARD, SYNCHRONOUS, BUFFERED, READY }
+
+    /**
+     * The largest payload a message can carry: with its header it goes as one
+     * native {@code int} count of bytes. Callers check it (the facade, with
+     * the program's arguments); nothing here checks again.
+     */
+    public static final long MAX_PAYLOAD_BYTES = Integer.MAX_VALUE - MessageHeader.BYTES;
 
     private final CommStructure comm;
     private final MemorySegment header;
@@ -134,9 +140,6 @@ public final class SendOp extends NativeOp {
         super(context, stagingBytes(buf, count, type));
         this.comm = comm;
         long payloadBytes = count * type.size();
-        if (MessageHeader.BYTES + payloadBytes > Integer.MAX_VALUE) {
-            throw new MpiError(MpiError.ERR_ARG, "message of " + payloadBytes + " bytes is larger than 2 GiB");
-        }
         MemorySegment staging = staging();
         boolean rendezvous = payloadBytes >= Rendezvous.THRESHOLD_BYTES;
         int flags = (rendezvous ? MessageHeader.FLAG_RENDEZVOUS : 0)

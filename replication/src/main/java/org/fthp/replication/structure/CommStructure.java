@@ -118,6 +118,9 @@ public final class CommStructure {
     public boolean isInter() { return remoteWorldRanks != null; }
     public int remoteSize() { return remoteWorldRanks == null ? 0 : remoteWorldRanks.length; }
 
+    /** Ranks a point-to-point rank argument, or a collective's per-peer block, refers to (the remote group's). */
+    public int peers() { return isInter() ? remoteSize() : size(); }
+
     /** Logical COMM_WORLD ranks of the (local) members, in communicator rank order. */
     public int[] worldRanks() { return worldRanks.clone(); }
 

@@ -80,7 +80,7 @@ public final class InternalTags {
 
     // ---- each communicator's internal channel ----
 
-    /** Neighbourhood collectives: one tag per edge direction of a topology (mpi.CartComm, mpi.GraphComm). */
+    /** Neighbourhood collectives: one tag per edge direction of a topology (p2p.NeighborLists). */
     public static final Range NEIGHBOURS = new Range("neighbourhood collectives", Space.INTERNAL, 1, 1 << 16);
     /** The leaders' exchange of an intercommunicator creation: the program's tag, low 16 bits. */
     public static final Range INTERCOMM_LEADERS = new Range("intercommunicator leaders", Space.INTERNAL, 1 << 18,

@@ -65,6 +65,29 @@ class PackerTest {
     }
 
     @Test
+    void packsIntoAByteArrayAtAPositionAndUnpacksBack() {
+        double[] matrix = new double[12];  // 3 rows x 4 columns, row-major
+        for (int i = 0; i < matrix.length; i++) {
+            matrix[i] = i;
+        }
+        TypeLayout column = TypeLayout.hvector(3, 1, 4 * 8, DOUBLE);
+        byte[] packed = new byte[4 + 24];
+        Packer.packToBytes(UserBuffer.of(matrix, column), 8, 1, column, packed, 4);   // column 1, after 4 bytes
+        ByteBuffer view = ByteBuffer.wrap(packed).order(ByteOrder.nativeOrder());
+        assertEquals(0, view.getInt(0), "bytes before the position are left alone");
+        assertEquals(1.0, view.getDouble(4));
+        assertEquals(5.0, view.getDouble(12));
+        assertEquals(9.0, view.getDouble(20));
+
+        double[] target = new double[12];
+        Packer.unpackFromBytes(packed, 4, UserBuffer.of(target, column), 24, 1, column);   // into column 3
+        assertEquals(1, target[3]);
+        assertEquals(5, target[7]);
+        assertEquals(9, target[11]);
+        assertEquals(0, target[1]);
+    }
+
+    @Test
     void anArrayOfTheWrongKindIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> UserBuffer.of(new int[4], DOUBLE));
     }
