@@ -1,0 +1,73 @@
+package org.fthp.bench;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+import mpi.MPI;
+import mpi.MPIException;
+
+import org.fthp.checkpoint.api.Checkpoint;
+
+/**
+ * What a checkpoint costs a program, and how long a restart takes to bring it
+ * back (bench/checkpoint.sh drives it; not a test).
+ *
+ * <ul>
+ *   <li>{@code cost MB K}: every rank registers MB mebibytes of doubles and
+ *       takes K forced checkpoints; rank 0 prints, per checkpoint, the
+ *       slowest rank's time in {@code Checkpoint.checkpoint()} (encode, put
+ *       to its node's and a partner node's coordinator memory):
+ *       {@code checkpoint <bytes per rank> <seconds>}.
+ *   <li>{@code loop MB ITERATIONS MS}: a main loop with a snapshot per
+ *       iteration of MS milliseconds; after a restart every rank prints on
+ *       stderr when it is back in the loop ({@code resumed <epoch ms>}), so
+ *       the driver can time the restart from the kill.
+ * </ul>
+ */
+public final class CheckpointBench {
+
+    private CheckpointBench() {}
+
+    public static void main(String[] args) throws MPIException {
+        MPI.Init(args);
+        String mode = args[0];
+        long bytes = (long) (Double.parseDouble(args[1]) * (1 << 20));
+        double[] state = new double[(int) (bytes / 8)];
+        Arrays.fill(state, MPI.COMM_WORLD.getRank());
+        Checkpoint.register("state", state);
+        int[] iteration = {0};
+        Checkpoint.register("iteration", iteration);
+        if (Checkpoint.isRestart()) {
+            Checkpoint.recover();
+            System.err.println("resumed " + System.currentTimeMillis());
+        }
+        if (mode.equals("cost")) {
+            int k = Integer.parseInt(args[2]);
+            double[] mine = new double[1];
+            double[] slowest = new double[1];
+            for (int i = 0; i < k; i++) {
+                MPI.COMM_WORLD.barrier();
+                long t0 = System.nanoTime();
+                Checkpoint.checkpoint();
+                mine[0] = (System.nanoTime() - t0) / 1e9;
+                MPI.COMM_WORLD.reduce(mine, slowest, 1, MPI.DOUBLE, MPI.MAX, 0);
+                if (MPI.COMM_WORLD.getRank() == 0) {
+                    System.out.printf(Locale.ROOT, "checkpoint %d %.6f%n", bytes, slowest[0]);
+                }
+            }
+        } else {
+            int iterations = Integer.parseInt(args[2]);
+            long nanos = Long.parseLong(args[3]) * 1_000_000L;
+            while (iteration[0] < iterations) {
+                long end = System.nanoTime() + nanos;
+                while (System.nanoTime() < end) {
+                    state[iteration[0] % state.length] += 1;
+                }
+                MPI.COMM_WORLD.barrier();
+                iteration[0]++;
+                Checkpoint.snapshot();
+            }
+        }
+        MPI.Finalize();
+    }
+}
