@@ -48,6 +48,9 @@ final class CheckpointSession {
      */
     static final String KILL_ENV = "FTHP_KILL_IN_CHECKPOINT";
 
+    /** With FTHP_TRACE_CHECKPOINT set, each piece's encode and put times on stderr. */
+    private static final boolean TRACE = System.getenv("FTHP_TRACE_CHECKPOINT") != null;
+
     /** How long a piece may take to reach the coordinators' memory, or to come back. */
     private static final Duration TRANSFER_TIMEOUT =
             Duration.ofSeconds(Long.getLong("fthp.checkpoint.timeoutSeconds", 300));
@@ -248,13 +251,20 @@ final class CheckpointSession {
             add(piece, e.getKey(), e.getValue());
         }
         ByteBuffer bytes = piece.encode();
+        long encoded = System.nanoTime();
         if (epoch == killInEpoch) {
             Fatal.dieAsFailed("native rank " + engine.nativeRank() + " kills itself writing its piece of checkpoint "
                     + epoch + " (" + KILL_ENV + ")");
         }
         try {
             client.putPiece(epoch, engine.logicalRank(), bytes, TRANSFER_TIMEOUT);
-            client.reportCheckpointCost(epoch, engine.logicalRank(), System.nanoTime() - t0);
+            long held = System.nanoTime();
+            client.reportCheckpointCost(epoch, engine.logicalRank(), held - t0);
+            if (TRACE) {
+                RuntimeMessages.say("fthp-checkpoint[" + engine.logicalRank() + "] epoch " + epoch + ": "
+                        + bytes.remaining() + " bytes, encode " + (encoded - t0) / 1000 + " us, put "
+                        + (held - encoded) / 1000 + " us");
+            }
         } catch (CheckpointTransferException e) {
             RuntimeMessages.say("fthp: rank " + engine.logicalRank() + " could not store its piece of checkpoint "
                     + epoch + " (the epoch will not commit): " + e.getMessage());
