@@ -310,14 +310,18 @@ public final class NodeCoordinator implements AutoCloseable {
 
     void processConnectionLost(Channel channel) {
         LocalProcess process;
+        boolean teardown;
         synchronized (lock) {
             process = liveProcesses.remove(channel);
             if (endedProcesses.remove(channel)) {
                 return;   // it ended the job itself: the end of its connection is that, not a failure
             }
+            teardown = abort != null;
         }
         if (process != null && !closed) {
-            LOG.log(Level.INFO, "coordinator node {0}: lost {1}", new Object[] {nodeId(), process});
+            // after the job's end these are its processes going, worth no more than a debug line
+            LOG.log(teardown ? Level.FINE : Level.INFO, "coordinator node {0}: lost {1}",
+                    new Object[] {nodeId(), process});
             failuresReported(List.of(process.failed(CONNECTION_LOST)));
         }
     }
@@ -466,7 +470,7 @@ public final class NodeCoordinator implements AutoCloseable {
         abort = new Message.JobAbort(reason, lostRank, exitCode);
         // recorded before anyone is told, so the event log and the launcher never lag what processes see
         if (abort.programEnded()) {
-            LOG.log(Level.INFO, "coordinator primary: {0}; ending the job with exit code {1}",
+            LOG.log(Level.FINE, "coordinator primary: {0}; ending the job with exit code {1}",
                     new Object[] {reason, exitCode});
             events.programEnded(reason, lostRank, exitCode);
         } else {

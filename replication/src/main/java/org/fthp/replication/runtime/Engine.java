@@ -86,6 +86,8 @@ public final class Engine {
     /** Where this copy's stdout and stderr go when its rank is replicated; null otherwise. */
     private ReplicaOutput output;
     private RepairThread repairThread;
+    /** How the program ends the job if it does not reach Finalize (an uncaught exception, exit, abort). */
+    private ProgramEnd programEnd;
     private volatile boolean finished;
 
     private Engine(int nativeRank, int nativeSize, ReplicaLayout layout, int threadLevel, StagingPool pool,
@@ -195,6 +197,7 @@ public final class Engine {
             ops.acknowledgeTwinWith(acks::twinReceived);
         }
         coordinator = connectCoordinator();
+        programEnd = ProgramEnd.install(this, coordinator);
         if (coordinator != null && replicated()) {
             repair.warmUp();
             if (repairThreadAllowed) {
@@ -349,6 +352,7 @@ public final class Engine {
     public CommCreation creation() { return creation; }
     public Repair repair() { return repair; }
     public Twins twins() { return twins; }
+    public ProgramEnd programEnd() { return programEnd; }
 
     /** The coordinators' failure announcements, or null when the job has no coordinators. */
     public FailureWatch failureWatch() {
