@@ -557,7 +557,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final void abort(int errorcode) throws MPIException {
         live();
-        FatalErrors.abortJob(errorcode);
+        FatalErrors.abortJob(errorcode, "rank " + org.fthp.replication.runtime.Engine.get().logicalRank()
+                + " called MPI_Abort(" + errorcode + ")");
     }
 
     public final void setErrhandler(Errhandler errhandler) throws MPIException {

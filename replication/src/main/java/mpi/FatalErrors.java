@@ -1,6 +1,7 @@
 package mpi;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.runtime.Engine;
 
 /**
  * MPI_ERRORS_ARE_FATAL: report the error like the native library would and
@@ -25,12 +26,19 @@ final class FatalErrors {
                 + "(use comm.setErrhandler(MPI.ERRORS_RETURN) to get exceptions instead)");
         e.printStackTrace(System.err);
         System.err.flush();
-        abortJob(e.getErrorClass() == 0 ? 1 : e.getErrorClass());
+        abortJob(e.getErrorClass() == 0 ? 1 : e.getErrorClass(), where + " hit an error under MPI_ERRORS_ARE_FATAL: "
+                + e.getMessage());
     }
 
-    static void abortJob(int code) {
+    /** {@code reason} is what fthp-run prints; an abort with code 0 still ends the job as a failure (1). */
+    static void abortJob(int code, String reason) {
         System.out.flush();
         System.err.flush();
+        Engine engine = Engine.get();
+        if (engine != null && engine.programEnd() != null) {
+            // the coordinators end the job with this code before the native abort's deaths reach them
+            engine.programEnd().aborting(code == 0 ? 1 : code, reason);
+        }
         Empi.abort(Empi.COMM_WORLD, code);
         Runtime.getRuntime().halt(code == 0 ? 1 : code);
     }

@@ -124,7 +124,12 @@ public final class FthpRun {
                     coordinators.onAbort(line -> endJob(job, line));
                 });
                 // mpirun may notice the death and end first; the coordinators' verdict is what counts
-                return code != 0 && coordinators.awaitAbort(ABORT_GRACE_SECONDS) ? EXIT_RANK_LOST : code;
+                boolean aborted = code != 0 ? coordinators.awaitAbort(ABORT_GRACE_SECONDS)
+                        : coordinators.abortLine().isPresent();
+                if (!aborted) {
+                    return code;
+                }
+                return programExitCode(coordinators.abortLine().orElse("")).orElse(EXIT_RANK_LOST);
             } finally {
                 coordinators.checkpoints().print(System.err);
             }
@@ -137,7 +142,14 @@ public final class FthpRun {
     static final long ABORT_GRACE_SECONDS = 3;
 
     static void endJob(Process mpirun, String abortLine) {
-        System.err.println("fthp-run: job aborted by the coordinators: " + abortLine);
+        java.util.OptionalInt program = programExitCode(abortLine);
+        if (program.isPresent()) {
+            String reason = abortLine.substring(abortLine.indexOf(REASON) + REASON.length());
+            System.err.println("fthp-run: the program ended the job: " + reason + " (exit code "
+                    + program.getAsInt() + ")");
+        } else {
+            System.err.println("fthp-run: job aborted by the coordinators: " + abortLine);
+        }
         // mpirun may be aborting already (it saw the death too); signalling it in the middle
         // of that makes Open MPI 4.1's mpirun crash, so give it a moment first
         try {
@@ -146,6 +158,23 @@ public final class FthpRun {
             Thread.currentThread().interrupt();
         }
         MpirunJob.stop(mpirun);
+    }
+
+    private static final String REASON = "reason=";
+
+    /**
+     * The program's own exit code when the coordinators' abort line says its program ended the job ({@code
+     * code=C}: an uncaught exception, an exit or return before MPI_Finalize, MPI_Abort); empty when processes were
+     * lost. Such a job is never restarted: the program would end the same way again.
+     */
+    static java.util.OptionalInt programExitCode(String abortLine) {
+        int reason = abortLine.indexOf(REASON);
+        String code = CheckpointReport.fields(reason < 0 ? abortLine : abortLine.substring(0, reason)).get("code");
+        try {
+            return code == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(Integer.parseInt(code));
+        } catch (NumberFormatException e) {
+            return java.util.OptionalInt.empty();
+        }
     }
 
     /**

@@ -82,7 +82,7 @@ final class RestartLoop {
                 coordinators.onAbort(line -> {
                     abortSeen.set(System.nanoTime());
                     try {
-                        if (lastChance) {
+                        if (lastChance || FthpRun.programExitCode(line).isPresent()) {
                             FthpRun.endJob(job, line);
                         } else {
                             processes.get().killNow(job);
@@ -108,10 +108,14 @@ final class RestartLoop {
             trace("endJob done", abortSeen.get());
             int survivors = processes.get() == null ? 0 : processes.get().endSurvivors();
             trace("survivors ended " + survivors, abortSeen.get());
+            String abortLine = coordinators.abortLine().orElse("");
+            java.util.OptionalInt programCode = FthpRun.programExitCode(abortLine);
+            if (programCode.isPresent()) {
+                return programCode.getAsInt();   // the program's own verdict: a restart would end the same way
+            }
             if (lastChance) {
                 return FthpRun.EXIT_RANK_LOST;
             }
-            String abortLine = coordinators.abortLine().orElse("");
             int nextReplicas = plan.replicasOf(incarnation + 1, options.replicas());
             restartEpoch = coordinators.newIncarnation(nextReplicas);
             trace("coordinators reset", abortSeen.get());

@@ -49,6 +49,12 @@ final class Usage {
               -h, --help            print this help
               anything else         passed to mpirun verbatim, in order
 
+            Exit code: the job's. A program that ends the job without MPI_Finalize ends it at once,
+            replicated or not, with its own code: an uncaught exception or error escaping main 1,
+            System.exit(n) n (0 before Finalize: 5), a return from main without Finalize 5,
+            MPI_Abort(c) c, an MPI_ERRORS_ARE_FATAL error its error class; never repaired or
+            restarted. 2: bad command line; 3: bad environment; 4: a rank lost every copy.
+
             At exit a one-line summary goes to stderr: ranks, replicas, messages and bytes each
             side sent natively, and the largest message log a process held; with checkpoints or
             restarts another line: checkpoints, their mean cost, restarts, time lost to rollback.

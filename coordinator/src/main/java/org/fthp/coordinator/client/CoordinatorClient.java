@@ -103,6 +103,18 @@ public final class CoordinatorClient implements AutoCloseable {
         return pieces.awaitCommitted(epoch, timeout);
     }
 
+    /**
+     * This copy's program ends the job with {@code exitCode} (non-zero) for {@code reason}: sent and flushed (at most
+     * {@code timeout}); the coordinators answer with the job's abort, which the listener hears. The disconnect that
+     * follows is not a failure.
+     */
+    public void programEnded(int logicalRank, int exitCode, String reason, Duration timeout) {
+        if (channel.isActive()) {
+            channel.writeAndFlush(new Message.ProgramEnded(logicalRank, exitCode, reason))
+                    .awaitUninterruptibly(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
     /** Normal end: tell the coordinator this process finished, so the disconnect is not taken as a failure. */
     public void finish() {
         if (channel.isActive()) {
@@ -181,7 +193,9 @@ public final class CoordinatorClient implements AutoCloseable {
                 throw new IllegalStateException("ranks not set");
             }
             // One thread is plenty for one connection, and it keeps listener calls strictly ordered.
-            EventLoopGroup group = new NioEventLoopGroup(1);
+            // a daemon thread: a program that ends without MPI_Finalize must not be kept alive by this connection
+            EventLoopGroup group = new NioEventLoopGroup(1,
+                    new io.netty.util.concurrent.DefaultThreadFactory("fthp-coordinator-client", true));
             PieceExchange pieces = new PieceExchange();
             Dispatcher dispatcher = new Dispatcher(listener, pieces);
             String identity = "process native " + nativeRank + " pid " + pid;
@@ -227,7 +241,11 @@ public final class CoordinatorClient implements AutoCloseable {
                     case Message.JobAbort a -> {
                         if (!aborted) {
                             aborted = true;
-                            listener.onJobAbort(a.reason(), a.lostRank());
+                            if (a.programEnded()) {
+                                listener.onProgramEnded(a.reason(), a.lostRank(), a.exitCode());
+                            } else {
+                                listener.onJobAbort(a.reason(), a.lostRank());
+                            }
                         }
                     }
                     default -> {

@@ -24,4 +24,12 @@ public interface FailureListener {
      * cannot continue. Delivered at most once.
      */
     void onJobAbort(String reason, int lostRank);
+
+    /**
+     * The program on a copy of {@code rank} ended the job with {@code exitCode} (see {@code
+     * Message.ProgramEnded}); delivered at most once, instead of {@link #onJobAbort}. By default the same as an abort.
+     */
+    default void onProgramEnded(String reason, int rank, int exitCode) {
+        onJobAbort(reason, rank);
+    }
 }

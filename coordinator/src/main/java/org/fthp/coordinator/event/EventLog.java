@@ -49,6 +49,12 @@ public final class EventLog implements JobEvents, AutoCloseable {
     }
 
     @Override
+    public synchronized void programEnded(String reason, int rank, int exitCode) {
+        write("{\"time\":\"" + clock.instant() + "\",\"event\":\"program-ended\",\"logicalRank\":" + rank
+                + ",\"exitCode\":" + exitCode + ",\"reason\":" + quote(reason) + "}");
+    }
+
+    @Override
     public synchronized void checkpointCommitted(long epoch, long bytes, double costSeconds) {
         write("{\"time\":\"" + clock.instant() + "\",\"event\":\"checkpoint-committed\",\"epoch\":" + epoch
                 + ",\"bytes\":" + bytes + ",\"costSeconds\":" + number(costSeconds) + "}");

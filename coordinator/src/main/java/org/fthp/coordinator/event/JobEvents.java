@@ -44,6 +44,15 @@ public interface JobEvents {
     default void checkpointMemory(int node, long heldBytes, long peakBytes, long limitBytes) {
     }
 
+    /**
+     * The program on a copy of {@code rank} ended the job itself with {@code exitCode} (an uncaught exception,
+     * System.exit or a return from main before MPI_Finalize, MPI_Abort, ERRORS_ARE_FATAL): the job ends with that
+     * code, nothing is repaired.
+     */
+    default void programEnded(String reason, int rank, int exitCode) {
+        jobAborted(reason, rank);
+    }
+
     /** Every copy of {@code lostRank} is dead (or a process died unregistered: {@link #NO_RANK}): the job cannot go on. */
     void jobAborted(String reason, int lostRank);
 }

@@ -163,6 +163,16 @@ public final class CoordinatorMain {
             System.out.flush();
         }
 
+        /** The same line as an abort, with the program's code: fthp-run ends with it and restarts nothing. */
+        @Override
+        public void programEnded(String reason, int rank, int exitCode) {
+            if (log != null) {
+                log.programEnded(reason, rank, exitCode);
+            }
+            System.out.println("FTHP_JOB_ABORT rank=" + rank + " code=" + exitCode + " reason=" + reason);
+            System.out.flush();
+        }
+
         @Override
         public void checkpointCommitted(long epoch, long bytes, double costSeconds) {
             if (log != null) {

@@ -76,6 +76,8 @@ final class CoordinatorSession extends ChannelInboundHandlerAdapter {
                     node.checkpoints().get(ctx.channel(), g, true);
                 } else if (m instanceof Message.CheckpointCost c) {
                     node.checkpoints().cost(c);
+                } else if (m instanceof Message.ProgramEnded e) {
+                    node.programEnded(ctx.channel(), e);
                 } else {
                     drop(ctx, "process sent " + m.type());
                 }
@@ -85,6 +87,8 @@ final class CoordinatorSession extends ChannelInboundHandlerAdapter {
                     node.failuresReported(r.failed());
                 } else if (m instanceof Message.UnownedPid u) {
                     node.unownedPidReported(u.pid(), u.nodeId());
+                } else if (m instanceof Message.ProgramEnded e) {
+                    node.programEnded(null, e);
                 } else if (m instanceof Message.PieceHeld || m instanceof Message.PiecesOnDisk
                         || m instanceof Message.CheckpointCost) {
                     node.toPrimary(m);

@@ -82,6 +82,8 @@ public final class NodeCoordinator implements AutoCloseable {
     private final Object lock = new Object();
     /** Processes that are registered, not finished and not known dead: the ones that receive failure sets. */
     private final Map<Channel, LocalProcess> liveProcesses = new HashMap<>();
+    /** Live processes whose program ended the job: they still hear the abort, and their disconnect is no failure. */
+    private final Set<Channel> endedProcesses = new HashSet<>();
     private final Set<Channel> children = new LinkedHashSet<>();
     /** Every pid that ever registered here, finished or failed included: the pids this node owns. */
     private final Set<Long> registeredPids = new HashSet<>();
@@ -308,11 +310,18 @@ public final class NodeCoordinator implements AutoCloseable {
 
     void processConnectionLost(Channel channel) {
         LocalProcess process;
+        boolean teardown;
         synchronized (lock) {
             process = liveProcesses.remove(channel);
+            if (endedProcesses.remove(channel)) {
+                return;   // it ended the job itself: the end of its connection is that, not a failure
+            }
+            teardown = abort != null;
         }
         if (process != null && !closed) {
-            LOG.log(Level.INFO, "coordinator node {0}: lost {1}", new Object[] {nodeId(), process});
+            // after the job's end these are its processes going, worth no more than a debug line
+            LOG.log(teardown ? Level.FINE : Level.INFO, "coordinator node {0}: lost {1}",
+                    new Object[] {nodeId(), process});
             failuresReported(List.of(process.failed(CONNECTION_LOST)));
         }
     }
@@ -391,6 +400,28 @@ public final class NodeCoordinator implements AutoCloseable {
     }
 
     /**
+     * A process's program ended the job ({@code channel} its connection), or a child coordinator passed such an end
+     * up ({@code channel} null): the primary ends the job with the program's exit code, the first such end (or
+     * lost rank) wins; everyone else passes it up. A program's own verdict is never repaired: every copy runs the
+     * same code, so a replica would only end the same way.
+     */
+    void programEnded(Channel channel, Message.ProgramEnded end) {
+        if (closed) {
+            return;
+        }
+        synchronized (lock) {
+            if (channel != null) {
+                endedProcesses.add(channel);
+            }
+            if (ledger == null) {
+                sendUp(end);
+            } else {
+                abortJob(end.reason(), end.logicalRank(), end.exitCode());
+            }
+        }
+    }
+
+    /**
      * Node {@code claimingNode} says a reported pid never registered with it: the primary counts the claim (and
      * ends the job when every node has made it), everyone else passes it up.
      */
@@ -429,13 +460,23 @@ public final class NodeCoordinator implements AutoCloseable {
 
     /** Primary only, under lock: the first reason to end the job is sent down the tree; later ones are moot. */
     private void abortJob(String reason, int lostRank) {
+        abortJob(reason, lostRank, Message.JobAbort.NOT_A_PROGRAM_END);
+    }
+
+    private void abortJob(String reason, int lostRank, int exitCode) {
         if (abort != null) {
             return;
         }
-        abort = new Message.JobAbort(reason, lostRank);
-        LOG.log(Level.SEVERE, "coordinator primary: {0}; aborting the job", reason);
+        abort = new Message.JobAbort(reason, lostRank, exitCode);
         // recorded before anyone is told, so the event log and the launcher never lag what processes see
-        events.jobAborted(reason, lostRank);
+        if (abort.programEnded()) {
+            LOG.log(Level.FINE, "coordinator primary: {0}; ending the job with exit code {1}",
+                    new Object[] {reason, exitCode});
+            events.programEnded(reason, lostRank, exitCode);
+        } else {
+            LOG.log(Level.SEVERE, "coordinator primary: {0}; aborting the job", reason);
+            events.jobAborted(reason, lostRank);
+        }
         sendDown(abort);
     }
 
@@ -563,6 +604,7 @@ public final class NodeCoordinator implements AutoCloseable {
                         c.close();
                     }
                     liveProcesses.clear();
+                    endedProcesses.clear();
                     retiredPids.addAll(registeredPids);
                     registeredPids.clear();
                     unclaimedPids.clear();

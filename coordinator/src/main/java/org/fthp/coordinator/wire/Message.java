@@ -79,10 +79,17 @@ public sealed interface Message {
         @Override public MessageType type() { return MessageType.FAILURE_SET; }
     }
 
-    /** @param lostRank the logical rank that lost every copy, or {@link #NO_RANK} when the dead process had no rank yet */
-    record JobAbort(String reason, int lostRank) implements Message {
+    /**
+     * @param lostRank the logical rank that lost every copy (or whose program ended the job), or {@link #NO_RANK}
+     *                 when the dead process had no rank yet
+     * @param exitCode the program's own exit code when its program ended the job ({@link ProgramEnded}); {@link
+     *                 #NOT_A_PROGRAM_END} when the job ends because processes were lost
+     */
+    record JobAbort(String reason, int lostRank, int exitCode) implements Message {
         /** A process died before it registered: no logical rank is known for it. */
         public static final int NO_RANK = JobEvents.NO_RANK;
+        /** The job ends because processes were lost, not by the program's own verdict. */
+        public static final int NOT_A_PROGRAM_END = 0;
 
         public JobAbort {
             Objects.requireNonNull(reason, "reason");
@@ -90,7 +97,32 @@ public sealed interface Message {
                 throw new IllegalArgumentException("lost rank must be >= 0 or NO_RANK: " + lostRank);
             }
         }
+
+        /** Processes were lost. */
+        public JobAbort(String reason, int lostRank) {
+            this(reason, lostRank, NOT_A_PROGRAM_END);
+        }
+
+        public boolean programEnded() {
+            return exitCode != NOT_A_PROGRAM_END;
+        }
+
         @Override public MessageType type() { return MessageType.JOB_ABORT; }
+    }
+
+    /**
+     * The program on one copy of {@code logicalRank} ended the job with {@code exitCode} (never 0: a program that
+     * ends without MPI_Finalize gets a non-zero code too); {@code reason} says how, for the user.
+     */
+    record ProgramEnded(int logicalRank, int exitCode, String reason) implements Message {
+        public ProgramEnded {
+            Objects.requireNonNull(reason, "reason");
+            if (logicalRank < 0 || exitCode == JobAbort.NOT_A_PROGRAM_END) {
+                throw new IllegalArgumentException("need a rank >= 0 and a non-zero exit code: rank " + logicalRank
+                        + ", code " + exitCode);
+            }
+        }
+        @Override public MessageType type() { return MessageType.PROGRAM_ENDED; }
     }
 
     record ProcessDone() implements Message {

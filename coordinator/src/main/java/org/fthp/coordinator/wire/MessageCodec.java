@@ -53,6 +53,12 @@ public final class MessageCodec {
             case Message.JobAbort a -> {
                 writeText(out, a.reason());
                 out.writeInt(a.lostRank());
+                out.writeInt(a.exitCode());
+            }
+            case Message.ProgramEnded p -> {
+                out.writeInt(p.logicalRank());
+                out.writeInt(p.exitCode());
+                writeText(out, p.reason());
             }
             case Message.ProcessDone d -> { }
             case Message.Registered r -> out.writeInt(r.nodeId());
@@ -140,7 +146,17 @@ public final class MessageCodec {
                 if (lostRank < Message.JobAbort.NO_RANK) {
                     throw new MalformedFrameException("lost rank " + lostRank);
                 }
-                yield new Message.JobAbort(reason, lostRank);
+                need(in, 4, "exit code");
+                yield new Message.JobAbort(reason, lostRank, in.readInt());
+            }
+            case PROGRAM_ENDED -> {
+                int rank = readRank(in, "logical rank");
+                need(in, 4, "exit code");
+                int exitCode = in.readInt();
+                if (exitCode == Message.JobAbort.NOT_A_PROGRAM_END) {
+                    throw new MalformedFrameException("a program end with exit code 0");
+                }
+                yield new Message.ProgramEnded(rank, exitCode, readText(in, "reason"));
             }
             case PROCESS_DONE -> new Message.ProcessDone();
             case REGISTERED -> new Message.Registered(readRank(in, "node id"));

@@ -51,7 +51,12 @@ public enum MessageType {
     /** process → node → primary: what writing its piece of an epoch cost this rank. */
     CHECKPOINT_COST(20),
     /** downward from the primary to everyone: every rank's piece of this epoch is held; older epochs may go. */
-    CHECKPOINT_COMMITTED(21);
+    CHECKPOINT_COMMITTED(21),
+    /**
+     * process → node → primary: the program on this copy ended the job itself (an uncaught exception, System.exit
+     * before MPI_Finalize, MPI_Abort, ERRORS_ARE_FATAL) with an exit code; a verdict, not a failure to repair.
+     */
+    PROGRAM_ENDED(22);
 
     private final byte code;
 

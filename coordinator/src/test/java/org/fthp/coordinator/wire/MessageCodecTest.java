@@ -43,6 +43,8 @@ class MessageCodecTest {
                 new Message.FailureSet(2, FAILED),
                 new Message.JobAbort("logical rank 1 lost all its copies", 1),
                 new Message.JobAbort("a process (pid 77) died before it registered", Message.JobAbort.NO_RANK),
+                new Message.JobAbort("rank 1 ended the job: uncaught java.lang.IllegalStateException", 1, 1),
+                new Message.ProgramEnded(1, 77, "rank 1 called System.exit(77) before MPI_Finalize"),
                 new Message.ProcessDone(),
                 new Message.Registered(0),
                 new Message.UnownedPid(4_194_303L, 2),

@@ -27,9 +27,13 @@ public final class CoordinatorLink implements FailureListener {
     /** Set once connected; failure sets may arrive before (the catch-up right after registering). */
     private volatile CoordinatorClient client;
     private final FailureWatch watch;
+    private final int logicalRank;
+    /** Opened when the coordinators end the job (a lost rank, or some copy's program ended it). */
+    private final java.util.concurrent.CountDownLatch jobEnded = new java.util.concurrent.CountDownLatch(1);
 
-    private CoordinatorLink(BlockingCalls blockingCalls) {
+    private CoordinatorLink(BlockingCalls blockingCalls, int logicalRank) {
         this.watch = new FailureWatch(blockingCalls);
+        this.logicalRank = logicalRank;
     }
 
     /** Connects if the job has coordinators; null if it has none. */
@@ -46,7 +50,7 @@ public final class CoordinatorLink implements FailureListener {
         NodeAddress mine = NodeAddress.parse(nodes[nodeOf(nativeRank, nativeSize, nodes.length)].strip());
         // the link listens before it connects: a process registering after a failure is sent the current
         // failure set at once, possibly before connect() returns here
-        CoordinatorLink link = new CoordinatorLink(blockingCalls);
+        CoordinatorLink link = new CoordinatorLink(blockingCalls, logicalRank);
         link.client = CoordinatorClient.builder()
                 .coordinator(mine)
                 .secret(JobSecret.fromEnvironment())
@@ -70,6 +74,29 @@ public final class CoordinatorLink implements FailureListener {
     @Override
     public void onJobAbort(String reason, int lostRank) {
         org.fthp.replication.output.RuntimeMessages.say("fthp: the coordinators end the job: " + reason);
+        jobEnded.countDown();
+    }
+
+    /** Some copy's program ended the job: fthp-run says so once, not every process. */
+    @Override
+    public void onProgramEnded(String reason, int rank, int exitCode) {
+        jobEnded.countDown();
+    }
+
+    /** This copy's program ends the job with {@code exitCode} for {@code reason} (see {@code ProgramEnd}). */
+    public void reportProgramEnd(int exitCode, String reason) {
+        String text = reason.length() > 900 ? reason.substring(0, 900) + "..." : reason;
+        client.programEnded(logicalRank, exitCode, text, java.time.Duration.ofSeconds(2));
+    }
+
+    /** Waits until the coordinators end the job, at most {@code millis}; whether they did. */
+    public boolean awaitJobEnd(long millis) {
+        try {
+            return jobEnded.await(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return jobEnded.getCount() == 0;
+        }
     }
 
     public FailureWatch watch() {

@@ -89,6 +89,8 @@ public final class Engine {
     /** Which run of the job this is: the first, or a restart (from a checkpoint or the beginning). */
     private final Incarnation incarnation = Incarnation.fromEnvironment();
     private RepairThread repairThread;
+    /** How the program ends the job if it does not reach Finalize (an uncaught exception, exit, abort). */
+    private ProgramEnd programEnd;
     private volatile boolean finished;
 
     private Engine(int nativeRank, int nativeSize, ReplicaLayout layout, int threadLevel, StagingPool pool,
@@ -200,6 +202,7 @@ public final class Engine {
             ops.acknowledgeTwinWith(acks::twinReceived);
         }
         coordinator = connectCoordinator();
+        programEnd = ProgramEnd.install(this, coordinator);
         if (coordinator != null && replicated()) {
             repair.warmUp();
             if (repairThreadAllowed) {
@@ -354,6 +357,7 @@ public final class Engine {
     public CommCreation creation() { return creation; }
     public Repair repair() { return repair; }
     public Twins twins() { return twins; }
+    public ProgramEnd programEnd() { return programEnd; }
 
     /** Where this copy's output goes and how far it got; null when it prints straight through mpirun. */
     public RankOutput output() { return output; }
