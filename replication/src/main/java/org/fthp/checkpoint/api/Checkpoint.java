@@ -27,8 +27,9 @@ import org.fthp.replication.runtime.Engine;
  * number of times, at a point where no message it sent is still to be
  * received (the top or the bottom of an iteration, after its collectives), and
  * with no nonblocking request pending (that is an error on every rank, never
- * a corrupt checkpoint). Calls are valid between {@code MPI.Init} and
- * {@code MPI.Finalize}, from the thread that calls MPI.
+ * a corrupt checkpoint). In a job started without checkpoint storage a
+ * snapshot does nothing and costs nothing. Calls are valid between
+ * {@code MPI.Init} and {@code MPI.Finalize}, from the thread that calls MPI.
  */
 public final class Checkpoint {
 

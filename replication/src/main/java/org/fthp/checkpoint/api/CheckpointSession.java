@@ -196,11 +196,15 @@ final class CheckpointSession {
     // ---- snapshots ----
 
     synchronized boolean snapshot(boolean forced) {
+        CoordinatorClient client = engine.coordinatorClient();
+        if (client == null || !incarnation.checkpoints()) {
+            // started without checkpoint storage (every rank alike): the program runs as without these calls
+            return false;
+        }
         Gate gate = engine.gate();
         gate.enter();
         try {
-            CoordinatorClient client = engine.coordinatorClient();
-            long due = client == null ? 0 : client.checkpointDueSequence();
+            long due = client.checkpointDueSequence();
             engine.orphans().progress();
             // what the program started and has not completed (the engine's own background operations aside)
             boolean pending = engine.ops().inFlight().count() > engine.orphans().size();
@@ -220,10 +224,6 @@ final class CheckpointSession {
                         + "): complete them before the safe point, a checkpoint of them would be inconsistent");
             }
             if (!forced && !anyDue) {
-                return false;
-            }
-            if (client == null || !incarnation.checkpoints()) {
-                // started without checkpoint storage: the program runs as it would without these calls
                 return false;
             }
             long epoch = nextEpoch++;
