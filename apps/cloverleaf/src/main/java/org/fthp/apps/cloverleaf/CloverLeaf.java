@@ -3,8 +3,6 @@ package org.fthp.apps.cloverleaf;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.BufferedOutputStream;
-import java.io.FileOutputStream;
-import java.io.FileDescriptor;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +10,8 @@ import java.nio.file.Path;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+
+import org.fthp.checkpoint.api.Checkpoint;
 
 /**
  * CloverLeaf 2D: a Java port of the UK-MAC CloverLeaf reference (compressible Euler equations,
@@ -58,17 +58,21 @@ public final class CloverLeaf {
     static final String USAGE = "usage: CloverLeaf [--in DECK] [--out clover.out] [--summary-file FILE]";
 
     public static void main(String[] args) {
-        PrintStream console = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
-                false, StandardCharsets.UTF_8);
+        PrintStream console = null;
         int code;
         try {
             String[] rest = MPI.Init(args);
+            // System.out as MPI.Init leaves it: under fthp-run a replica's copy is kept back while its twin
+            // prints, and a restart's is positioned at its checkpoint; buffered, flushed at every summary
+            console = new PrintStream(new BufferedOutputStream(System.out, 1 << 16), false, StandardCharsets.UTF_8);
             code = run(rest, console);
             console.flush();
             MPI.Finalize();
         } catch (Throwable t) {
             // Anything unexpected on one rank would leave the others waiting in a collective: abort the job.
-            console.flush();
+            if (console != null) {
+                console.flush();
+            }
             System.err.println("CloverLeaf: fatal: " + t);
             t.printStackTrace();
             try {
@@ -101,6 +105,7 @@ public final class CloverLeaf {
         // Rank 0 reads and checks the deck and opens clover.out; every rank learns the outcome from
         // one broadcast, so a bad deck stops all ranks instead of leaving them waiting.
         Report report = null;
+        boolean resuming = Checkpoint.isRestart();
         String deckText = null;
         String source = null;
         String error = null;
@@ -119,7 +124,7 @@ public final class CloverLeaf {
                 }
                 Deck checked = DeckParser.parse(deckText);
                 new Decomposition(checked.xCells(), checked.yCells(), size);
-                report = new Report(true, opts.out(), opts.summaryFile(), console);
+                report = new Report(true, opts.out(), opts.summaryFile(), console, resuming);
             } catch (DeckException e) {
                 error = e.describe(source);
             } catch (java.nio.file.NoSuchFileException e) {
@@ -145,7 +150,7 @@ public final class CloverLeaf {
             return 1;
         }
         if (!boss) {
-            report = new Report(false, null, null, console);
+            report = new Report(false, null, null, console, resuming);
         }
 
         Deck deck;
@@ -167,6 +172,13 @@ public final class CloverLeaf {
             hydro.start();
             r.log(" Starting the calculation");
             r.flush();
+            // a restart rebuilt the mesh and the initial state as above (printing nothing twice), and now
+            // takes the fields and the cycle's position from its checkpoint
+            hydro.registerState();
+            Checkpoint.register("clover.report", r);
+            if (Checkpoint.isRestart()) {
+                Checkpoint.recover();
+            }
             try {
                 hydro.run();
             } catch (Hydro.RunError e) {

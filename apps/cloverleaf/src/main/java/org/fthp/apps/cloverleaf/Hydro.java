@@ -1,8 +1,15 @@
 package org.fthp.apps.cloverleaf;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+
+import org.fthp.checkpoint.api.Checkpoint;
+import org.fthp.checkpoint.api.Checkpointable;
 
 /**
  * The set-up and the main cycle (the reference's start, hydro and timestep): each step picks a
@@ -50,6 +57,15 @@ final class Hydro {
     /** CPU time of this rank's main thread over the main cycle, seconds (tells compute from waiting on a busy machine). */
     double cpuSeconds;
     private long cpu0;
+    /** Wall and CPU seconds of the main cycle before this run resumed it from a checkpoint (0 otherwise). */
+    private double wallBefore;
+    private double cpuBefore;
+    private double secondStep;
+    /** The timers at the last safe point (a checkpoint saves them; no MPI call while it is written). */
+    private double wallAtSafePoint;
+    private double cpuAtSafePoint;
+    /** When this run entered the main cycle (MPI.wtime). */
+    private double t0;
 
     private static long threadCpu() {
         java.lang.management.ThreadMXBean b = java.lang.management.ManagementFactory.getThreadMXBean();
@@ -82,12 +98,59 @@ final class Hydro {
         halo.seconds = 0.0;
     }
 
+    /**
+     * Registers what a restart needs to resume the main cycle (docs/DESIGN.md §12): the fields of
+     * the chunk that carry from one step to the next, halos included, and the cycle's scalars. The
+     * mesh geometry is not saved ({@link #start} rebuilds it), nor the advection's scratch arrays.
+     */
+    void registerState() {
+        String[] names = {"density0", "density1", "energy0", "energy1", "pressure", "viscosity", "soundspeed",
+            "xvel0", "xvel1", "yvel0", "yvel1", "vol_flux_x", "mass_flux_x", "vol_flux_y", "mass_flux_y"};
+        double[][] fields = {c.density0, c.density1, c.energy0, c.energy1, c.pressure, c.viscosity, c.soundspeed,
+            c.xvel0, c.xvel1, c.yvel0, c.yvel1, c.volFluxX, c.massFluxX, c.volFluxY, c.massFluxY};
+        for (int i = 0; i < names.length; i++) {
+            Checkpoint.register("clover.field." + names[i], fields[i]);
+        }
+        Checkpoint.register("clover.cycle", new Cycle());
+        Checkpoint.register("clover.profile", profile.nanos);
+    }
+
+    /** The main cycle's scalars: where it is, and the timers (so a resumed run reports the whole run's time). */
+    private final class Cycle implements Checkpointable {
+        @Override
+        public void write(DataOutput out) throws IOException {
+            out.writeInt(step);
+            out.writeDouble(time);
+            out.writeDouble(dt);
+            out.writeDouble(dtOld);
+            out.writeBoolean(advectX);
+            out.writeDouble(wallAtSafePoint);
+            out.writeDouble(cpuAtSafePoint);
+            out.writeDouble(firstStep);
+            out.writeDouble(secondStep);
+            out.writeDouble(halo.seconds);
+        }
+
+        @Override
+        public void read(DataInput in) throws IOException {
+            step = in.readInt();
+            time = in.readDouble();
+            dt = in.readDouble();
+            dtOld = in.readDouble();
+            advectX = in.readBoolean();
+            wallBefore = in.readDouble();
+            cpuBefore = in.readDouble();
+            firstStep = in.readDouble();
+            secondStep = in.readDouble();
+            halo.seconds = in.readDouble();
+        }
+    }
+
     void run() throws MPIException, RunError {
-        long t0 = System.nanoTime();
+        t0 = MPI.wtime();
         cpu0 = threadCpu();
-        double secondStep = 0.0;
         while (true) {
-            long stepStart = System.nanoTime();
+            double stepStart = MPI.wtime();
             step++;
             timestep();
 
@@ -109,26 +172,33 @@ final class Hydro {
                 fieldSummary();
             }
             if (step == 1) {
-                firstStep = (System.nanoTime() - stepStart) * 1e-9;
+                firstStep = MPI.wtime() - stepStart;
             } else if (step == 2) {
-                secondStep = (System.nanoTime() - stepStart) * 1e-9;
+                secondStep = MPI.wtime() - stepStart;
             }
             if (time + CalcDt.G_SMALL > deck.endTime() || step >= deck.endStep()) {
                 complete = true;
                 fieldSummary();
-                wallClock = (System.nanoTime() - t0) * 1e-9;
-                cpuSeconds = (threadCpu() - cpu0) * 1e-9;
+                wallClock = wallBefore + MPI.wtime() - t0;
+                cpuSeconds = cpuBefore + (threadCpu() - cpu0) * 1e-9;
                 long checksum = FieldChecksum.compute(c, neighbours, deck.xCells(), comm);
                 report.both(String.format(" Field checksum %016x (equal on any rank count when the fields are bitwise equal)",
                         checksum));
                 finish(firstStep - secondStep);
                 return;
             }
-            double wall = (System.nanoTime() - t0) * 1e-9;
+            double now = MPI.wtime();
+            double wall = wallBefore + now - t0;
             double cells = (double) deck.xCells() * deck.yCells();
             report.log(" Wall clock " + wall);
             report.log(" Average time per cell " + wall / (step * cells));
-            report.log(" Step time per cell    " + (System.nanoTime() - stepStart) * 1e-9 / cells);
+            report.log(" Step time per cell    " + (now - stepStart) / cells);
+            // the step is done and its messages received: a safe point, where a checkpoint may be taken
+            // (what the console holds goes out first: the checkpoint records how far stdout got)
+            report.flushConsole();
+            wallAtSafePoint = wall;
+            cpuAtSafePoint = cpuBefore + (threadCpu() - cpu0) * 1e-9;
+            Checkpoint.snapshot();
         }
     }
 

@@ -16,7 +16,8 @@ final class Profile {
         }
     }
 
-    private final long[] nanos = new long[Part.values().length];
+    /** Nanoseconds per part; checkpointed, so a resumed run's profile covers the whole run. */
+    final long[] nanos = new long[Part.values().length];
     private long start;
 
     void begin() {

@@ -1,7 +1,10 @@
 package org.fthp.apps.hpcg;
 
+import java.io.DataInput;
+import java.io.DataOutput;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -10,6 +13,9 @@ import java.util.Arrays;
 
 import mpi.MPI;
 import mpi.MPIException;
+
+import org.fthp.checkpoint.api.Checkpoint;
+import org.fthp.checkpoint.api.Checkpointable;
 
 /**
  * HPCG 3.1 driver (main.cpp): set up the problem, time the reference kernels, run the reference
@@ -102,7 +108,7 @@ public final class Hpcg {
         checkAspectRatio(0.125, geom.npx, geom.npy, geom.npz, "process grid");
 
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss"));
-        Log log = new Log(rank == 0 ? params.outDir().resolve("hpcg" + stamp + ".txt") : null);
+        Log log = new Log(rank == 0 ? params.outDir() : null, "hpcg" + stamp + ".txt");
         try {
             return runPhases(params, par, geom, quickPath, log);
         } finally {
@@ -112,17 +118,70 @@ public final class Hpcg {
 
     private static int runPhases(Params params, Parallel par, Geometry geom, boolean quickPath, Log log) {
         int rank = par.rank;
-        double[] times = new double[10];
-        CRandom rand = new CRandom();
+        Progress progress = new Progress();
+        double[] times = progress.times;
 
-        // ---- problem setup
+        // ---- problem setup (also after a restart: rebuilding it is cheaper than checkpointing it)
         double setup = par.now();
         Problem problem = Problem.build(geom, par);
-        times[Cg.T_SETUP] = par.now() - setup;
+        double setupTime = par.now() - setup;
         SparseMatrix a = problem.a;
         double[] b = problem.b, x = problem.x, xexact = problem.xexact;
         Cg.Data data = new Cg.Data(a);
         Cg cg = new Cg(a, data, par);
+        Cg.Outcome out = new Cg.Outcome();
+
+        // ---- the state a restart resumes from: the phases' results, the timers, the sets done, the log
+        Checkpoint.register("hpcg.progress", progress);
+        Checkpoint.register("hpcg.log", log);
+        boolean resumed = Checkpoint.isRestart() && Checkpoint.recover() >= 0;
+        if (!resumed) {
+            times[Cg.T_SETUP] = setupTime;
+            prepare(params, par, quickPath, log, progress, problem, cg, out);
+        }
+        int numberOfCgSets = progress.numberOfCgSets;
+        double[] residuals = progress.residuals;
+
+        // ---- timed sets (the main loop): each a safe point first, where a checkpoint may be taken
+        for (; progress.nextSet < numberOfCgSets; progress.nextSet++) {
+            int i = progress.nextSet;
+            Checkpoint.snapshot();
+            Arrays.fill(x, 0.0);
+            cg.solve(b, x, progress.optNiters, 0.0, times, true, out);
+            residuals[i] = out.normr / out.normr0;
+            log.line("Call [" + i + "] Scaled Residual [" + OutputFile.cppDouble(residuals[i]) + "]");
+        }
+        Validation.NormsTest normsTest = Validation.testNorms(residuals);
+
+        // ---- report
+        Report.Result result = Report.build(a, par, numberOfCgSets, REF_MAX_ITERS, progress.optNiters, times,
+                progress.cgTest, progress.symTest, normsTest, progress.globalFailure, quickPath);
+        if (rank == 0) {
+            String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd_HH-mm-ss"));
+            Path file = params.outDir().resolve("HPCG-Benchmark_" + Report.VERSION + "_" + stamp + ".txt");
+            try {
+                Files.createDirectories(params.outDir());
+                Files.writeString(file, result.text());
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot write report " + file + ": " + e.getMessage(), e);
+            }
+            printSummary(geom, a, progress.refNiters, progress.refTolerance, progress.cgTest, progress.symTest,
+                    progress.optNiters, progress.optScaledResidual, numberOfCgSets, normsTest, result, times, file);
+        }
+        return result.valid() ? 0 : EXIT_INVALID;
+    }
+
+    /**
+     * Everything before the timed sets: the reference kernels' timing, the reference CG (fixes the
+     * residual to reach), validation, the optimized CG's iteration count and the number of timed
+     * sets; their results go to {@code progress}.
+     */
+    private static void prepare(Params params, Parallel par, boolean quickPath, Log log, Progress progress,
+                                Problem problem, Cg cg, Cg.Outcome out) {
+        double[] times = progress.times;
+        SparseMatrix a = problem.a;
+        double[] b = problem.b, x = problem.x, xexact = problem.xexact;
+        CRandom rand = new CRandom();
 
         // ---- reference SpMV+MG timing
         double[] xOverlap = new double[a.ncol];
@@ -138,12 +197,12 @@ public final class Hpcg {
 
         // ---- reference CG: fixes the residual reduction the optimized CG must reach
         double[] refTimes = new double[9];
-        Cg.Outcome out = new Cg.Outcome();
         Arrays.fill(x, 0.0);
         cg.solve(b, x, REF_MAX_ITERS, 0.0, refTimes, true, out);
-        int refNiters = out.niters;
-        double refTolerance = out.normr / out.normr0;
-        log.line("Reference CG: " + refNiters + " iterations, scaled residual " + refTolerance);
+        progress.refNiters = out.niters;
+        progress.refTolerance = out.normr / out.normr0;
+        double refTolerance = progress.refTolerance;
+        log.line("Reference CG: " + progress.refNiters + " iterations, scaled residual " + refTolerance);
 
         // ---- OptimizeProblem: nothing to do, the flat layout is built directly
         double t7 = par.now();
@@ -152,51 +211,41 @@ public final class Hpcg {
         // ---- validation
         Validation.CgTest cgTest = Validation.testCg(a, cg, b, x, log::line);
         Validation.SymmetryTest symTest = Validation.testSymmetry(a, cg, b, xexact, rand, par, log::line);
+        copy(cgTest, progress.cgTest);
+        copy(symTest, progress.symTest);
 
         // ---- optimized CG setup: iterations needed to reach the reference residual
         int optMaxIters = 10 * REF_MAX_ITERS;
-        int optNiters = REF_MAX_ITERS;
         double[] optTimes = new double[9];
         Arrays.fill(x, 0.0);
         cg.solve(b, x, optMaxIters, refTolerance, optTimes, true, out);
         boolean toleranceFailure = out.normr / out.normr0 > refTolerance * (1.0 + 1.0e-6);
-        optNiters = Math.max(optNiters, out.niters);
+        progress.optNiters = Math.max(REF_MAX_ITERS, out.niters);
         double optWorstTime = par.max(optTimes[Cg.T_TOTAL]);
-        double optScaledResidual = out.normr / out.normr0;
-        boolean globalFailure = toleranceFailure;
+        progress.optScaledResidual = out.normr / out.normr0;
+        progress.globalFailure = toleranceFailure;
         if (toleranceFailure) {
             log.line("Failed to reduce the residual 1 times.");
         }
 
-        // ---- timed sets: as many as fit in the target time, at least one
-        int numberOfCgSets = (int) (params.runningTime() / optWorstTime) + 1;
+        // ---- timed sets: as many as fit in the target time, at least one (decided here, once)
+        progress.decideSets((int) (params.runningTime() / optWorstTime) + 1);
         log.line("Projected running time: " + params.runningTime() + " seconds");
-        log.line("Number of CG sets: " + numberOfCgSets);
-        double[] residuals = new double[numberOfCgSets];
-        for (int i = 0; i < numberOfCgSets; i++) {
-            Arrays.fill(x, 0.0);
-            cg.solve(b, x, optNiters, 0.0, times, true, out);
-            residuals[i] = out.normr / out.normr0;
-            log.line("Call [" + i + "] Scaled Residual [" + OutputFile.cppDouble(residuals[i]) + "]");
-        }
-        Validation.NormsTest normsTest = Validation.testNorms(residuals);
+        log.line("Number of CG sets: " + progress.numberOfCgSets);
+    }
 
-        // ---- report
-        Report.Result result = Report.build(a, par, numberOfCgSets, REF_MAX_ITERS, optNiters, times, cgTest,
-                symTest, normsTest, globalFailure, quickPath);
-        if (rank == 0) {
-            String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd_HH-mm-ss"));
-            Path file = params.outDir().resolve("HPCG-Benchmark_" + Report.VERSION + "_" + stamp + ".txt");
-            try {
-                Files.createDirectories(params.outDir());
-                Files.writeString(file, result.text());
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot write report " + file + ": " + e.getMessage(), e);
-            }
-            printSummary(geom, a, refNiters, refTolerance, cgTest, symTest, optNiters, optScaledResidual,
-                    numberOfCgSets, normsTest, result, times, file);
-        }
-        return result.valid() ? 0 : EXIT_INVALID;
+    private static void copy(Validation.CgTest from, Validation.CgTest to) {
+        to.countPass = from.countPass;
+        to.countFail = from.countFail;
+        to.nitersMaxNoPrec = from.nitersMaxNoPrec;
+        to.nitersMaxPrec = from.nitersMaxPrec;
+        to.normr = from.normr;
+    }
+
+    private static void copy(Validation.SymmetryTest from, Validation.SymmetryTest to) {
+        to.depsymSpmv = from.depsymSpmv;
+        to.depsymMg = from.depsymMg;
+        to.countFail = from.countFail;
     }
 
     private static void printSummary(Geometry g, SparseMatrix a, int refNiters, double refTolerance,
@@ -226,27 +275,77 @@ public final class Hpcg {
         System.out.println("report: " + file.toAbsolutePath().normalize());
     }
 
-    /** Rank 0's log file (the reference's HPCG_fout, numbers as C++ prints them); other ranks log nothing. */
-    static final class Log implements AutoCloseable {
-        private final PrintWriter w;
+    /**
+     * Rank 0's log file (the reference's HPCG_fout, numbers as C++ prints them); other ranks log
+     * nothing. Checkpointed with the run: a restart rewrites the file it had, with the lines it held
+     * then, and goes on appending to it (the lines of rolled-back sets are not repeated).
+     */
+    static final class Log implements AutoCloseable, Checkpointable {
+        private final Path dir;
+        private String name;
+        private final StringBuilder text = new StringBuilder();
+        private PrintWriter w;
 
-        Log(Path file) {
-            PrintWriter pw = null;
-            if (file != null) {
-                try {
-                    Files.createDirectories(file.getParent());
-                    pw = new PrintWriter(Files.newBufferedWriter(file));
-                } catch (IOException e) {
-                    throw new IllegalStateException("cannot write log file " + file + ": " + e.getMessage());
-                }
+        /** {@code dir} null: this rank keeps no log. */
+        Log(Path dir, String name) {
+            this.dir = dir;
+            this.name = name;
+            open();
+        }
+
+        private void open() {
+            if (dir == null) {
+                return;
             }
-            w = pw;
+            Path file = dir.resolve(name);
+            try {
+                Files.createDirectories(dir);
+                w = new PrintWriter(Files.newBufferedWriter(file));
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot write log file " + file + ": " + e.getMessage());
+            }
+            w.print(text);
+            w.flush();
         }
 
         void line(String s) {
             if (w != null) {
                 w.println(s);
+                text.append(s).append('\n');
             }
+        }
+
+        @Override
+        public void write(DataOutput out) throws IOException {
+            if (w != null) {
+                w.flush();
+            }
+            byte[] n = name.getBytes(StandardCharsets.UTF_8);
+            byte[] t = text.toString().getBytes(StandardCharsets.UTF_8);
+            out.writeInt(n.length);
+            out.write(n);
+            out.writeInt(t.length);
+            out.write(t);
+        }
+
+        @Override
+        public void read(DataInput in) throws IOException {
+            byte[] n = new byte[in.readInt()];
+            in.readFully(n);
+            byte[] t = new byte[in.readInt()];
+            in.readFully(t);
+            String recovered = new String(n, StandardCharsets.UTF_8);
+            if (w != null) {
+                // this run's own (still empty) log gives way to the one the checkpoint belongs to
+                w.close();
+                if (!recovered.equals(name)) {
+                    Files.deleteIfExists(dir.resolve(name));
+                }
+            }
+            name = recovered;
+            text.setLength(0);
+            text.append(new String(t, StandardCharsets.UTF_8));
+            open();
         }
 
         @Override

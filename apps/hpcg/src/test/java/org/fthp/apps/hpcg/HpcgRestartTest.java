@@ -1,0 +1,93 @@
+package org.fthp.apps.hpcg;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.fthp.it.MpiJob;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Checkpoint/restart (docs/DESIGN.md §12) on a real HPCG job: both copies of rank 1 die in the
+ * middle of a timed set, fthp-run relaunches the job, it recovers the last committed checkpoint and
+ * goes on with the timed sets; the run ends as a run without failures does.
+ */
+class HpcgRestartTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(150);
+    private static final String RT = "--rt=4";
+    /**
+     * MPI calls of a 16^3, 2-rank run before the first timed set, and of one timed set (measured with
+     * FTHP_REPORT_CALLS=1: 29438 calls with 8 sets, 40698 with 12; the snapshots are not counted).
+     */
+    private static final int BEFORE_SETS = 6918;
+    private static final int PER_SET = 2815;
+    /** Half-way through timed set 2: --rt=4 holds at least 3 sets unless one set takes over 2 s. */
+    private static final int KILL_CALL = BEFORE_SETS + 2 * PER_SET + PER_SET / 2;
+    private static final Pattern RESUMED = Pattern.compile("from checkpoint epoch (\\d+)");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void bothCopiesOfARankDieMidRunAndTheRestartEndsLikeAFailureFreeRun() throws IOException {
+        Path plainOut = Files.createDirectory(dir.resolve("plain"));
+        Path restartOut = Files.createDirectory(dir.resolve("restart"));
+        MpiJob.Result plain = MpiJob.runWith(List.of(), 2, TIMEOUT, Hpcg.class, "--nx=16", RT,
+                "--out=" + plainOut).assertSuccess();
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--checkpoint-interval", "0.5", "--restart", "1",
+                        "--kill", "1:cmp#" + KILL_CALL, "--kill", "1:rep#" + KILL_CALL), 2, TIMEOUT, Hpcg.class,
+                "--nx=16", RT, "--out=" + restartOut).assertSuccess();
+
+        assertTrue(r.stderr().contains("restart 1 of 1: rank 1 lost every copy"), r.stderr());
+        Matcher m = RESUMED.matcher(r.stderr());
+        assertTrue(m.find() && Long.parseLong(m.group(1)) >= 1, "a restart from a checkpoint:\n" + r.stderr());
+
+        // the same results, to the bit; only what follows from measured time may differ
+        assertEquals(comparable(plain.stdout()), comparable(r.stdout()), r.stdout() + "\n---\n" + r.stderr());
+        assertTrue(r.stdout().contains("last scaled residual=6.800806181066812E-30"), r.stdout());
+        assertTrue(r.stdout().contains("HPCG result is VALID"), r.stdout());
+
+        // every timed set the first run decided on ran once: none lost to the rollback, none repeated
+        int sets = Integer.parseInt(r.stdout().replaceAll("(?s).*timed sets=(\\d+).*", "$1"));
+        assertTrue(sets >= 3, "the kill landed in set 2 of " + sets);
+        List<String> calls = only(restartOut, "hpcg").lines().filter(l -> l.startsWith("Call [") && !l.contains("Iter"))
+                .toList();
+        assertEquals(sets, calls.size(), String.join("\n", calls));
+        for (int i = 0; i < sets; i++) {
+            assertEquals("Call [" + i + "] Scaled Residual [6.80081e-30]", calls.get(i));
+        }
+        String report = only(restartOut, "HPCG-Benchmark_3.1_");
+        assertTrue(report.contains("Iteration Count Information::Total number of optimized iterations=" + 50 * sets),
+                report);
+        assertTrue(report.contains("Reproducibility Information::Result=PASSED"), report);
+    }
+
+    /** The summary without what depends on measured time: the number of timed sets (so their mean), timings. */
+    static List<String> comparable(String stdout) {
+        return stdout.lines()
+                .map(l -> l.replaceAll("timed sets=\\d+", "timed sets=N"))
+                .map(l -> l.replaceAll("mean=\\S+ variance=\\S+", "mean=M variance=V"))
+                .map(l -> l.replaceAll("^benchmark time .*", "benchmark time T"))
+                .map(l -> l.replaceAll("rating of \\S+", "rating of G"))
+                .map(l -> l.replaceAll("^report: .*", "report: F"))
+                .toList();
+    }
+
+    private static String only(Path dir, String prefix) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            List<Path> found = files.filter(p -> p.getFileName().toString().startsWith(prefix)).toList();
+            assertEquals(1, found.size(), "one " + prefix + "* file in " + dir + ": " + found);
+            return Files.readString(found.get(0));
+        }
+    }
+}
