@@ -37,6 +37,14 @@ public final class MessageHeader {
      */
     public static final int FLAG_INTERNAL = 2;
 
+    /**
+     * Sent by a synchronous send: the receiver tells every live copy of the
+     * sender when it matches it, so the send can complete once a live copy of
+     * its destination matched it, through any repair (a resend from the log
+     * keeps the flag).
+     */
+    public static final int FLAG_SYNCHRONOUS = 4;
+
     /** The tag of a rendezvous payload: unique per sender and communicator while fewer than 2^20 are in flight. */
     public static int payloadTag(long sendId) {
         return (1 << 20) | (int) (sendId & ((1 << 20) - 1));

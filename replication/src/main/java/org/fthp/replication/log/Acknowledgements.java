@@ -57,6 +57,8 @@ public final class Acknowledgements {
     private final Sender sender;
     private final Map<Long, long[]> unacked = new HashMap<>();   // stream -> {through, unacked count, last ack nanos}
     private final Map<Long, Map<Integer, Long>> acked = new HashMap<>();   // (comm, dest) -> native rank -> through
+    /** (comm, dest) -> synchronous sends a copy of dest matched, above every live copy's watermark. */
+    private final Map<Long, java.util.Set<Long>> syncMatched = new HashMap<>();
     private long lastKey;
     private long[] lastStream;
     private final MemorySegment inbox;
@@ -103,6 +105,42 @@ public final class Acknowledgements {
         } else if (s[1] == 1) {
             idleDueAt(s[2] + IDLE_NANOS);
         }
+    }
+
+    /**
+     * This process matched message {@code sendId} of a synchronous send from {@code source}: told at once to
+     * every live copy of the source, as an acknowledgement whose watermark is {@code -sendId}.
+     */
+    void matchedSynchronous(int commId, int source, long sendId) {
+        int[] to = peers.copies(commId, source);
+        int me = peers.selfRank(commId);
+        if (to != null && me >= 0 && sendId > 0) {
+            for (int nativeRank : to) {
+                sender.send(nativeRank, commId, me, -sendId);
+            }
+        }
+    }
+
+    /**
+     * Whether a live copy of {@code dest} has matched this process's message {@code sendId} on {@code commId}:
+     * it said so, or acknowledged consuming through it.
+     */
+    public boolean matched(int commId, int dest, long sendId) {
+        long key = ((long) commId << 32) | (dest & 0xffffffffL);
+        java.util.Set<Long> ids = syncMatched.get(key);
+        if (ids != null && ids.contains(sendId)) {
+            return true;
+        }
+        Map<Integer, Long> byCopy = acked.get(key);
+        int[] copies = peers.copies(commId, dest);
+        if (byCopy != null && copies != null) {
+            for (int c : copies) {
+                if (byCopy.getOrDefault(c, 0L) >= sendId) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** A replica received its twin's decisions on {@code commId} up to {@code through}. */
@@ -169,6 +207,9 @@ public final class Acknowledgements {
                 long t0 = System.nanoTime();
                 peers.twinReceived(commId, through);
                 trimNanos += System.nanoTime() - t0;
+            } else if (through < 0) {
+                syncMatched.computeIfAbsent(((long) commId << 32) | (dest & 0xffffffffL), k -> new java.util.HashSet<>())
+                        .add(-through);
             } else {
                 trim(commId, dest, from, through);
             }
@@ -209,6 +250,11 @@ public final class Acknowledgements {
             }
             if (min > 0 && min != Long.MAX_VALUE) {
                 log.trimThrough(commId, dest, min);
+                java.util.Set<Long> ids = syncMatched.get(((long) commId << 32) | (dest & 0xffffffffL));
+                if (ids != null) {
+                    long through0 = min;
+                    ids.removeIf(id -> id <= through0);   // the watermark answers for those from now on
+                }
             }
         }
         trimNanos += System.nanoTime() - t0;

@@ -75,6 +75,16 @@ public final class MessageRecords {
         }
     }
 
+    /**
+     * A synchronous send's message was matched here: its sender's live copies are told at once, so a send a
+     * repair interrupted completes only once it was (replicated jobs; unreplicated ones have no repair).
+     */
+    public void matchedSynchronous(int commId, int source, long sendId) {
+        if (acks != null) {
+            acks.matchedSynchronous(commId, source, sendId);
+        }
+    }
+
     public long nativeMessages() { return nativeMessages; }
     public long nativeBytes() { return nativeBytes; }
 }

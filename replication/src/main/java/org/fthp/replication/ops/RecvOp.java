@@ -284,6 +284,9 @@ public final class RecvOp extends NativeOp {
         }
         int source = MessageHeader.logicalSource(staging);
         records.consumed(comm.commId(), source, MessageHeader.sendId(staging));
+        if ((MessageHeader.flags(staging) & MessageHeader.FLAG_SYNCHRONOUS) != 0) {
+            records.matchedSynchronous(comm.commId(), source, MessageHeader.sendId(staging));
+        }
         result(source, matchedTag, payload);
     }
 

@@ -33,6 +33,10 @@ public final class SendOp extends NativeOp {
     private final CommStructure comm;
     private final MemorySegment header;
     private final MemorySegment payload;
+    private final Mode mode;
+    private final int dest;
+    private final long sendId;
+    private final MessageRecords records;
 
     /**
      * Sends to {@code dest} (a peer rank of {@code comm}) on {@code channel}:
@@ -52,10 +56,15 @@ public final class SendOp extends NativeOp {
         SendLog log = records.sendLog();
         if (primary == null) {
             if (log != null) {
-                SendOp staged = new SendOp(context, comm, null, channel, buf, startByte, count, type, sendId, tag,
-                        mode);
+                SendOp staged = new SendOp(context, records, comm, null, channel, buf, startByte, count, type, dest,
+                        sendId, tag, mode);
                 log.record(comm.commId(), dest, sendId, tag, staged.header, staged.payload);
                 staged.completeLocally();
+                if (mode == Mode.SYNCHRONOUS && records.acknowledgements() != null) {
+                    // a replica whose destination has no replica sends nothing, yet its send completes only
+                    // once the destination matched it (its copy tells this one): else it would run ahead
+                    return new NativeOp[] {new SyncMatch(context, records, comm, dest, sendId)};
+                }
             }
             return new NativeOp[] {CompletedOp.create(context)};
         }
@@ -65,7 +74,8 @@ public final class SendOp extends NativeOp {
         if (extra != null && comm.alreadyHas(dest, true, sendId)) {
             extra = null;
         }
-        SendOp first = new SendOp(context, comm, primary, channel, buf, startByte, count, type, sendId, tag, mode);
+        SendOp first = new SendOp(context, records, comm, primary, channel, buf, startByte, count, type, dest, sendId,
+                tag, mode);
         long bytes = MessageHeader.BYTES + first.payload.byteSize();
         if (log != null) {
             log.record(comm.commId(), dest, sendId, tag, first.header, first.payload);
@@ -80,7 +90,8 @@ public final class SendOp extends NativeOp {
         }
         records.sent(bytes);
         return new NativeOp[] {first,
-                new SendOp(context, comm, extra, channel, buf, startByte, count, type, sendId, tag, mode)};
+                new SendOp(context, records, comm, extra, channel, buf, startByte, count, type, dest, sendId, tag,
+                        mode)};
     }
 
     /**
@@ -135,15 +146,21 @@ public final class SendOp extends NativeOp {
     }
 
     /** Stages one message and, unless {@code to} is null (log only), starts sending it. */
-    private SendOp(OpContext context, CommStructure comm, Endpoint to, Channel channel, UserBuffer buf, long startByte,
-                   int count, TypeLayout type, long sendId, int tag, Mode mode) {
+    private SendOp(OpContext context, MessageRecords records, CommStructure comm, Endpoint to, Channel channel,
+                   UserBuffer buf, long startByte, int count, TypeLayout type, int dest, long sendId, int tag,
+                   Mode mode) {
         super(context, stagingBytes(buf, count, type));
         this.comm = comm;
+        this.records = records;
+        this.mode = mode;
+        this.dest = dest;
+        this.sendId = sendId;
         long payloadBytes = count * type.size();
         MemorySegment staging = staging();
         boolean rendezvous = payloadBytes >= Rendezvous.THRESHOLD_BYTES;
         int flags = (rendezvous ? MessageHeader.FLAG_RENDEZVOUS : 0)
-                | (channel == Channel.INTERNAL ? MessageHeader.FLAG_INTERNAL : 0);
+                | (channel == Channel.INTERNAL ? MessageHeader.FLAG_INTERNAL : 0)
+                | (mode == Mode.SYNCHRONOUS ? MessageHeader.FLAG_SYNCHRONOUS : 0);
         MessageHeader.write(staging, comm.commId(), comm.rank(), sendId, flags, (int) payloadBytes);
         MemorySegment inPlace = sendsInPlace(buf, count, type)
                 ? buf.directSegment().asSlice(startByte, payloadBytes) : null;
@@ -184,10 +201,72 @@ public final class SendOp extends NativeOp {
         return sendsInPlace(buf, count, type) ? MessageHeader.BYTES : MessageHeader.BYTES + count * type.size();
     }
 
-    /** The message is in the log: the repair's resend delivers it to whichever copy still lacks it. */
+    /**
+     * The message is in the log: the repair's resend delivers it to whichever copy still lacks it. A standard
+     * send is then done; a synchronous one is done only once a live copy of the destination has matched it.
+     */
     @Override
     protected NativeOp reissue() {
+        if (mode == Mode.SYNCHRONOUS && records.acknowledgements() != null) {
+            return new SyncMatch(context, records, comm.current(), dest, sendId);
+        }
         return null;
+    }
+
+    /**
+     * The rest of a synchronous send whose native send a repair abandoned (or that had no copy to send to): it
+     * completes once a live copy of the destination has matched the message, as the repair's records say or as
+     * that copy tells this one ({@code Acknowledgements#matched}). No native request: the slot holds
+     * MPI_REQUEST_NULL, which tests complete at once, and {@link #startNextPhase} says whether to go on waiting.
+     */
+    static final class SyncMatch extends NativeOp {
+        private final MessageRecords records;
+        private final CommStructure comm;
+        private final int dest;
+        private final long sendId;
+
+        SyncMatch(OpContext context, MessageRecords records, CommStructure comm, int dest, long sendId) {
+            super(context);
+            this.records = records;
+            this.comm = comm;
+            this.dest = dest;
+            this.sendId = sendId;
+            Empi.setHandle(requestSlot(), 0, Empi.REQUEST_NULL);
+        }
+
+        private boolean matched() {
+            return comm.alreadyHas(dest, false, sendId) || comm.alreadyHas(dest, true, sendId)
+                    || records.acknowledgements().matched(comm.commId(), dest, sendId);
+        }
+
+        @Override
+        protected boolean startNextPhase() {
+            return !matched();
+        }
+
+        /** A send's cancel does nothing here (there is no native request to cancel). */
+        @Override
+        public void cancel() {
+        }
+
+        /** Through any number of repairs: waits on over the rebuilt communicator. */
+        @Override
+        protected NativeOp reissue() {
+            return new SyncMatch(context, records, comm.current(), dest, sendId);
+        }
+
+        @Override
+        protected CommStructure structure() {
+            return comm;
+        }
+
+        @Override
+        protected void onComplete() {
+        }
+
+        @Override
+        protected void releaseBuffers() {
+        }
     }
 
     @Override

@@ -1,0 +1,47 @@
+package org.fthp.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.fthp.it.programs.SsendSync;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A synchronous send stays synchronous through a repair (issue 18): it completes only once a live copy of its
+ * destination has matched it. SsendSync's receivers probe for the message their sender sends right after its
+ * sSend; seeing it before receiving the sSend's message is a violation. Before the fix the first case printed
+ * about 150 violations per run: a repair took the send in flight for done.
+ */
+class SsendThroughRepairTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(120);
+
+    /** The receiver's computational copy dies while its sender waits in sSend; its replica takes over. */
+    @Test
+    void anSsendInFlightWaitsForThePromotedReceiver() {
+        assertEveryRankSawTheGuarantee(MpiJob.runWith(
+                List.of("--replicas", "4", "--kill", "1:cmp#12", "--kill", "2:rep#20"), 4, TIMEOUT,
+                SsendSync.class), 4);
+    }
+
+    /**
+     * A replica whose destination has no replica sends nothing: its sSend waits until the destination has matched
+     * its twin's message, so when the twin dies the promoted replica has not run ahead of the receiver.
+     */
+    @Test
+    void aReplicaDoesNotRunAheadOfAnUnreplicatedReceiver() {
+        assertEveryRankSawTheGuarantee(MpiJob.runWith(List.of("--replicas", "1", "--kill", "0:cmp#3"), 2, TIMEOUT,
+                SsendSync.class), 2);
+    }
+
+    private static void assertEveryRankSawTheGuarantee(MpiJob.Result r, int np) {
+        r.assertSuccess();
+        assertFalse(r.stdout().contains("VIOLATION"), r.stdout());
+        for (int rank = 0; rank < np; rank++) {
+            assertEquals(1, r.lines().stream().filter(("SsendSync OK rank " + rank)::equals).count(), r.stdout());
+        }
+    }
+}
