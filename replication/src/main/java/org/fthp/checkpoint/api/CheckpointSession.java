@@ -155,7 +155,6 @@ final class CheckpointSession {
                 output.resumeAt(new long[] {reader.stdoutPosition(), reader.stderrPosition()});
             }
             recovered = true;
-            nextEpoch = epoch + 1;
             return epoch;
         } finally {
             gate.exit();

@@ -9,7 +9,7 @@ import org.fthp.replication.twins.TwinLink;
  * What every native operation of one process shares, handed to each at
  * construction: the staging pool its memory comes from, the list of
  * operations in flight a repair walks, the collective logs a repair replays
- * from, where operations nobody waits for are progressed, and where a
+ * from (their replays go to the operations nobody waits for), and where a
  * replica's received decisions are acknowledged.
  *
  * <p>One per process, built at {@code MPI_Init} (runtime.Engine). Only the
@@ -20,18 +20,16 @@ public final class OpContext {
     private final StagingPool pool;
     private final InFlight inFlight = new InFlight();
     private final CollectiveLogs collectiveLogs;
-    private final Consumer<NativeOp> background;
     /** Set once, after the acknowledgements exist (they send through operations of this context). */
     private TwinLink.Acknowledger twinAcknowledger;
 
     /**
      * @param pool           staging memory
      * @param keepCollectives whether collectives are logged for replay (only a replicated job ever replays)
-     * @param background     progresses an operation nobody waits for until it completes (the orphan list)
+     * @param background     progresses a replay nobody waits for until it completes (the orphan list)
      */
     public OpContext(StagingPool pool, boolean keepCollectives, Consumer<NativeOp> background) {
         this.pool = pool;
-        this.background = background;
         this.collectiveLogs = new CollectiveLogs(keepCollectives, background);
     }
 
@@ -45,11 +43,6 @@ public final class OpContext {
 
     public CollectiveLogs collectiveLogs() {
         return collectiveLogs;
-    }
-
-    /** Hands {@code op} over to be progressed until it completes; nobody waits for it. */
-    public void background(NativeOp op) {
-        background.accept(op);
     }
 
     /** Once, at start-up of a replicated job. */

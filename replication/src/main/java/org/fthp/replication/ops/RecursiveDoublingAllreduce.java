@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import org.fthp.empi.Empi;
 import org.fthp.replication.staging.HeapCopy;
 import org.fthp.replication.structure.CommStructure;
+import org.fthp.replication.tags.InternalTags;
 import org.fthp.replication.twins.TwinLink;
 
 /**
@@ -26,7 +27,8 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
         void combine(MemorySegment in, MemorySegment inout);
     }
 
-    private static final int TAG_BASE = 1 << 19;
+    /** The step that hands the result back to a rank folded out of a non-power-of-two group: the range's last. */
+    private static final int RESULT_STEP = InternalTags.ALLREDUCE_STEPS - 1;
 
     private final CommStructure comm;
     private final Combiner combiner;
@@ -78,7 +80,7 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
         this.rem = size - p;
         this.steps = Integer.numberOfTrailingZeros(p);
         // collectives start in the same order everywhere: the sequence keeps overlapping ones apart
-        this.tagBase = TAG_BASE | (((int) sequence & 0x3ff) << 6);
+        this.tagBase = InternalTags.allreduceBase(sequence);
         this.finish = finish;
         this.acc = staging().asSlice(0, bytes);
         this.other = staging().asSlice(Math.max(bytes, 1), bytes);
@@ -203,10 +205,10 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
             if (phase == steps + 1) {
                 if (rank < 2 * rem) {
                     if (rank % 2 == 1) {
-                        Empi.isend(acc, bytes, Empi.BYTE, nativeRank(rank - 1), tagBase + 63, comm.internal(),
+                        Empi.isend(acc, bytes, Empi.BYTE, nativeRank(rank - 1), tagBase + RESULT_STEP, comm.internal(),
                                 requestSlot());
                     } else {
-                        Empi.irecv(acc, bytes, Empi.BYTE, nativeRank(rank + 1), tagBase + 63, comm.internal(),
+                        Empi.irecv(acc, bytes, Empi.BYTE, nativeRank(rank + 1), tagBase + RESULT_STEP, comm.internal(),
                                 requestSlot());
                     }
                     return true;
