@@ -36,7 +36,10 @@ public final class DistGraphNeighbors {
         return sources[i];
     }
 
-    /** Weight of the i-th in-edge; 1 for an unweighted graph, where weights carry no meaning. */
+    /**
+     * Weight of the i-th in-edge; 0 for an unweighted graph, where weights carry
+     * no meaning (Open MPI's binding leaves its fresh array untouched then).
+     */
     public int getSourceWeight(int i) {
         return sourceWeights == null ? unweighted(sources, i) : sourceWeights[i];
     }
@@ -45,13 +48,13 @@ public final class DistGraphNeighbors {
         return destinations[i];
     }
 
-    /** Weight of the i-th out-edge; 1 for an unweighted graph, where weights carry no meaning. */
+    /** Weight of the i-th out-edge; 0 for an unweighted graph, as for {@link #getSourceWeight}. */
     public int getDestinationWeight(int i) {
         return destWeights == null ? unweighted(destinations, i) : destWeights[i];
     }
 
     private static int unweighted(int[] neighbours, int i) {
         java.util.Objects.checkIndex(i, neighbours.length);
-        return 1;
+        return 0;
     }
 }

@@ -5,6 +5,7 @@ import java.nio.Buffer;
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.topology.CartTopology;
+import org.fthp.replication.topology.DistGraphContribution;
 import org.fthp.replication.topology.DistGraphTopology;
 import org.fthp.replication.topology.GraphTopology;
 
@@ -139,63 +140,60 @@ public class Intracomm extends Comm {
         });
     }
 
+    /**
+     * MPI_Dist_graph_create: every process may describe any edge, so each
+     * gathers every process's arguments (cut to what the C call reads, as
+     * Open MPI's binding passes whole arrays) and keeps its own neighbours.
+     * A process whose arguments are invalid still takes part in the exchange,
+     * so all of them fail with the same error instead of the others waiting.
+     */
     public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights,
                                            Info info, boolean reorder) throws MPIException {
         return guard(() -> {
             CommStructure parent = live();
             int n = parent.size();
-            int nsrc = sources.length;
-            int ndst = destinations.length;
-            int[] mine = {nsrc, ndst, weights == null ? 0 : 1};
-            int[] all = new int[3 * n];
-            allGather(mine, 3, MPI.INT, all, 3, MPI.INT);
-            int[][] src = new int[n][];
-            int[][] deg = new int[n][];
-            int[][] dst = new int[n][];
-            int[][] wts = new int[n][];
-            int[] payload = concat(sources, degrees, destinations, weights == null ? new int[0] : weights);
+            DistGraphContribution mine = null;
+            String invalid = null;
+            try {
+                mine = DistGraphContribution.of(sources, degrees, destinations, weights);
+            } catch (IllegalArgumentException e) {
+                invalid = e.getMessage();
+            }
+            int[] header = mine == null ? DistGraphContribution.invalidHeader() : mine.header();
+            int hi = DistGraphContribution.HEADER_INTS;
+            int[] headers = new int[hi * n];
+            allGather(header, hi, MPI.INT, headers, hi, MPI.INT);
             int[] counts = new int[n];
             int[] displs = new int[n];
             int total = 0;
+            int firstInvalid = -1;
             for (int r = 0; r < n; r++) {
-                counts[r] = all[3 * r] * 2 + all[3 * r + 1] + (all[3 * r + 2] == 1 ? all[3 * r + 1] : 0);
+                counts[r] = DistGraphContribution.bodyInts(headers, r);
                 displs[r] = total;
                 total += counts[r];
+                if (firstInvalid < 0 && DistGraphContribution.isInvalid(headers, r)) {
+                    firstInvalid = r;
+                }
             }
-            int[] gathered = new int[Math.max(1, total)];
-            allGatherv(payload, payload.length, MPI.INT, gathered, counts, displs, MPI.INT);
+            if (firstInvalid >= 0) {
+                throw Errors.error(MPI.ERR_ARG, invalid != null ? "createDistGraph: " + invalid
+                        : "createDistGraph: rank " + firstInvalid + " gave invalid arguments");
+            }
+            int[] body = mine.body();
+            int[] bodies = new int[Math.max(1, total)];
+            allGatherv(body, body.length, MPI.INT, bodies, counts, displs, MPI.INT);
+            DistGraphContribution[] all = new DistGraphContribution[n];
             for (int r = 0; r < n; r++) {
-                int at = displs[r];
-                int ns = all[3 * r];
-                int nd = all[3 * r + 1];
-                src[r] = java.util.Arrays.copyOfRange(gathered, at, at + ns);
-                deg[r] = java.util.Arrays.copyOfRange(gathered, at + ns, at + 2 * ns);
-                dst[r] = java.util.Arrays.copyOfRange(gathered, at + 2 * ns, at + 2 * ns + nd);
-                wts[r] = all[3 * r + 2] == 1 ? java.util.Arrays.copyOfRange(gathered, at + 2 * ns + nd,
-                        at + 2 * ns + 2 * nd) : null;
+                all[r] = DistGraphContribution.decode(headers, r, bodies, displs[r]);
             }
             DistGraphTopology topo;
             try {
-                topo = DistGraphTopology.fromContributions(parent.rank(), n, src, deg, dst, wts);
+                topo = DistGraphContribution.topology(parent.rank(), all);
             } catch (IllegalArgumentException e) {
                 throw Errors.error(MPI.ERR_TOPOLOGY, e.getMessage());
             }
             return child(new GraphComm(Engine.get().structures().dup(parent), topo));
         });
-    }
-
-    private static int[] concat(int[]... parts) {
-        int n = 0;
-        for (int[] p : parts) {
-            n += p.length;
-        }
-        int[] out = new int[n];
-        int at = 0;
-        for (int[] p : parts) {
-            System.arraycopy(p, 0, out, at, p.length);
-            at += p.length;
-        }
-        return out;
     }
 
     public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info,
