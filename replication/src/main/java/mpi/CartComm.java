@@ -48,7 +48,7 @@ public final class CartComm extends Intracomm {
 
     @Override
     public CartComm dup() throws MPIException {
-        return guard(() -> child(new CartComm(Engine.get().structures().dup(live()), topology)));
+        return guard(() -> duplicate(new CartComm(Engine.get().structures().dup(live()), topology)));
     }
 
     @Override

@@ -36,7 +36,7 @@ public class Comm implements Freeable, Cloneable {
     CommRef ref;
     Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
     private String name = "";
-    private final Attributes attributes = new Attributes();
+    Attributes attributes = new Attributes(Attributes.COMM_KEYVALS);
     private Request request;
 
     protected Comm() {
@@ -61,6 +61,8 @@ public class Comm implements Freeable, Cloneable {
         this.handle = id;
         if (id == Engine.WORLD_ID) {
             this.name = "MPI_COMM_WORLD";
+            // the logical job's values: the program's tags go up to Args.TAG_UB, whatever the replicas
+            attributes.setWorldAttributes(Args.TAG_UB, r.get().size());
         } else if (id == Engine.SELF_ID) {
             this.name = "MPI_COMM_SELF";
         }
@@ -148,6 +150,16 @@ public class Comm implements Freeable, Cloneable {
         return c;
     }
 
+    /**
+     * A dup of this communicator: a child that also inherits the cached
+     * attributes, as the binding's copy callback copies every one (MPI 3.1 §6.4.2).
+     */
+    final <C extends Comm> C duplicate(C c) {
+        child(c);
+        c.attributes = attributes.copyForDup();
+        return c;
+    }
+
     @Override
     public Comm clone() {
         try {
@@ -158,7 +170,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public Comm dup() throws MPIException {
-        return guard(() -> child(new Comm(Engine.get().structures().dup(live()))));
+        return guard(() -> duplicate(new Comm(Engine.get().structures().dup(live()))));
     }
 
     public Comm iDup() throws MPIException {
@@ -233,6 +245,7 @@ public class Comm implements Freeable, Cloneable {
             engine.liveComms().remove(ref);
             engine.ops().collectiveLogs().forget(s.commId());
             ref.clear();
+            attributes.clear();
             return null;
         });
     }
@@ -506,38 +519,39 @@ public class Comm implements Freeable, Cloneable {
     // ---- attributes, topology, errors ----
 
     public static int createKeyval() throws MPIException {
-        return Attributes.createKeyval();
+        return Attributes.COMM_KEYVALS.create();
     }
 
     public static void freeKeyval(int keyval) throws MPIException {
-        Attributes.freeKeyval(keyval);
+        try {
+            Attributes.COMM_KEYVALS.free(keyval);
+        } catch (MPIException e) {
+            throw MPI.COMM_WORLD.fail(e);
+        }
     }
 
     public final void setAttr(int keyval, Object value) throws MPIException {
-        live();
-        attributes.set(keyval, value);
+        guard(() -> {
+            live();
+            attributes.set(keyval, value);
+            return null;
+        });
     }
 
+    /** The cached value (a copy), the predefined value on COMM_WORLD and its dups, or null if none. */
     public final Object getAttr(int keyval) throws MPIException {
-        live();
-        if (keyval == MPI.TAG_UB) {
-            return Args.TAG_UB;
-        }
-        if (keyval == MPI.WTIME_IS_GLOBAL) {
-            return Boolean.FALSE;
-        }
-        if (keyval == MPI.UNIVERSE_SIZE) {
-            return MPI.COMM_WORLD.getSize();
-        }
-        if (keyval == MPI.APPNUM) {
-            return 0;
-        }
-        return attributes.get(keyval);
+        return guard(() -> {
+            live();
+            return attributes.get(keyval);
+        });
     }
 
     public final void deleteAttr(int keyval) throws MPIException {
-        live();
-        attributes.delete(keyval);
+        guard(() -> {
+            live();
+            attributes.delete(keyval);
+            return null;
+        });
     }
 
     public final int getTopology() throws MPIException {
@@ -574,8 +588,15 @@ public class Comm implements Freeable, Cloneable {
         return errhandler;
     }
 
+    /**
+     * MPI_Comm_call_errhandler: invokes this communicator's handler with the
+     * code. ERRORS_ARE_FATAL aborts the job; ERRORS_RETURN returns normally,
+     * as MPI_Comm_call_errhandler returns MPI_SUCCESS once the handler returned
+     * (MPI 3.1 §8.3.6) and Open MPI's binding raises nothing then.
+     */
     public void callErrhandler(int errorCode) throws MPIException {
-        throw fail(new MPIException(errorCode, Empi.errorClassOf(errorCode), Empi.errorString(errorCode)));
+        live();
+        fail(new MPIException(errorCode, Empi.errorClassOf(errorCode), Empi.errorString(errorCode)));
     }
 
     public final void setName(String name) throws MPIException {

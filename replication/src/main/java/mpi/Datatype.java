@@ -269,14 +269,14 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     public static int createKeyval() throws MPIException {
-        return Attributes.createKeyval();
+        return Attributes.TYPE_KEYVALS.create();
     }
 
     public static void freeKeyval(int keyval) throws MPIException {
-        Attributes.freeKeyval(keyval);
+        Attributes.TYPE_KEYVALS.free(keyval);
     }
 
-    private final Attributes attributes = new Attributes();
+    private final Attributes attributes = new Attributes(Attributes.TYPE_KEYVALS);
 
     public void setAttr(int keyval, Object value) throws MPIException {
         MPI.check();

@@ -68,7 +68,7 @@ public final class GraphComm extends Intracomm {
 
     @Override
     public GraphComm dup() throws MPIException {
-        return guard(() -> child(sameTopology(Engine.get().structures().dup(live()))));
+        return guard(() -> duplicate(sameTopology(Engine.get().structures().dup(live()))));
     }
 
     @Override

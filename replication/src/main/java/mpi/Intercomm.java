@@ -29,7 +29,7 @@ public final class Intercomm extends Comm {
 
     @Override
     public Intercomm dup() throws MPIException {
-        return guard(() -> child(new Intercomm(Engine.get().structures().dup(live()))));
+        return guard(() -> duplicate(new Intercomm(Engine.get().structures().dup(live()))));
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.nio.Buffer;
 
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.CommStructure;
+import org.fthp.replication.structure.PortName;
 import org.fthp.replication.topology.CartTopology;
 import org.fthp.replication.topology.DistGraphContribution;
 import org.fthp.replication.topology.DistGraphTopology;
@@ -43,7 +44,7 @@ public class Intracomm extends Comm {
 
     @Override
     public Intracomm dup() throws MPIException {
-        return guard(() -> child(new Intracomm(Engine.get().structures().dup(live()))));
+        return guard(() -> duplicate(new Intracomm(Engine.get().structures().dup(live()))));
     }
 
     @Override
@@ -267,73 +268,126 @@ public class Intracomm extends Comm {
         });
     }
 
-    // ---- dynamic processes: not supported under replication ----
+    // ---- ports among the job's own processes; spawning and name publishing are not supported ----
 
-    private static MPIException dynamic() {
-        return Errors.error(MPI.ERR_UNSUPPORTED_OPERATION,
-                "dynamic process management is not supported by FTHP-J: replicas of spawned or connected "
-                        + "processes could not be kept consistent");
+    private static MPIException spawning() {
+        return Errors.error(MPI.ERR_SPAWN, "spawning processes is not supported by FTHP-J: the job's processes "
+                + "and their replicas are fixed at launch (fthp-run -np)");
     }
 
+    private static MPIException naming() {
+        return Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, "name publishing is not supported by FTHP-J: pass the "
+                + "port name from Intracomm.openPort to the other side in a message instead");
+    }
+
+    /**
+     * A port for {@link #accept}: a name the connecting side of this job uses
+     * in {@link #connect} (it reaches no process outside the job).
+     */
     public static String openPort() throws MPIException {
-        throw dynamic();
+        try {
+            return Ports.open();
+        } catch (MPIException e) {
+            throw MPI.COMM_WORLD.fail(e);
+        }
     }
 
     public static String openPort(Info info) throws MPIException {
-        throw dynamic();
+        return openPort();
     }
 
     public static void closePort(String name) throws MPIException {
-        throw dynamic();
+        try {
+            Ports.close(name);
+        } catch (MPIException e) {
+            throw MPI.COMM_WORLD.fail(e);
+        }
     }
 
+    /**
+     * MPI_Comm_accept between processes of this job: the group of this
+     * communicator and the group that connects to {@code port} (significant
+     * at {@code root} only, which must have opened it) form an
+     * intercommunicator, built and repaired as one from
+     * {@link Comm#createIntercomm}.
+     */
     public final Intercomm accept(String port, int root) throws MPIException {
-        throw dynamic();
+        return guard(() -> {
+            CommStructure local = live();
+            Args.root(root, local.size());
+            PortName p = local.rank() == root ? Ports.ownOpen(port) : null;
+            CommStructure s = Engine.get().structures().accept(local, root, MPI.COMM_WORLD.live(), p);
+            if (s == null) {
+                throw Errors.error(MPI.ERR_PORT, "accept: the root's port " + (local.rank() == root ? port : "")
+                        + " is not an open port of its process (Intracomm.openPort)");
+            }
+            return child(new Intercomm(s));
+        });
     }
 
     public final Intercomm accept(String port, Info info, int root) throws MPIException {
-        throw dynamic();
+        return accept(port, root);
     }
 
+    /**
+     * MPI_Comm_connect to a port another group of this job accepts on
+     * ({@code port} significant at {@code root} only).
+     */
     public final Intercomm connect(String port, int root) throws MPIException {
-        throw dynamic();
+        return guard(() -> {
+            CommStructure local = live();
+            Args.root(root, local.size());
+            PortName p = null;
+            if (local.rank() == root) {
+                p = Ports.parse(port);
+                if (p != null && p.worldRank() >= MPI.COMM_WORLD.live().size()) {
+                    p = null;
+                }
+            }
+            CommStructure s = Engine.get().structures().connect(local, root, MPI.COMM_WORLD.live(), p);
+            if (s == null) {
+                throw Errors.error(MPI.ERR_PORT, "connect: the root's port " + (local.rank() == root ? port : "")
+                        + " is not a port name of this job (Intracomm.openPort)");
+            }
+            return child(new Intercomm(s));
+        });
     }
 
     public final Intercomm connect(String port, Info info, int root) throws MPIException {
-        throw dynamic();
+        return connect(port, root);
     }
 
     public static void publishName(String service, String port) throws MPIException {
-        throw dynamic();
+        throw naming();
     }
 
     public static void publishName(String service, Info info, String port) throws MPIException {
-        throw dynamic();
+        throw naming();
     }
 
     public static void unpublishName(String service, String port) throws MPIException {
-        throw dynamic();
+        throw naming();
     }
 
     public static void unpublishName(String service, Info info, String port) throws MPIException {
-        throw dynamic();
+        throw naming();
     }
 
     public static String lookupName(String service) throws MPIException {
-        throw dynamic();
+        throw naming();
     }
 
     public static String lookupName(String service, Info info) throws MPIException {
-        throw dynamic();
+        throw naming();
     }
 
     public final Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root, int[] errcodes)
             throws MPIException {
-        throw dynamic();
+        throw spawning();
     }
 
     public final Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs, Info[] info, int root,
                                          int[] errcodes) throws MPIException {
-        throw dynamic();
+        throw spawning();
     }
 }

@@ -3,10 +3,14 @@ package mpi;
 import java.nio.Buffer;
 
 /**
- * One-sided communication window (MPI_Win). Present so that programs
- * compiled against Open MPI link, but every operation fails: a replica's
- * memory could be written by remote puts that the other replicas never
- * see, so replicas could not be kept consistent.
+ * One-sided communication window (MPI_Win). A window can be created, named,
+ * given attributes and an error handler, and freed, so programs that set up a
+ * window (or only test its error handling) run; every one-sided operation
+ * (put, get, accumulate, synchronisation) fails through the window's error
+ * handler: a replica's memory could be written by remote puts that the other
+ * replicas never see, so replicas could not be kept consistent. Creation is
+ * local here (no memory is exposed to anyone), though MPI_Win_create is
+ * collective.
  */
 public final class Win implements Freeable {
 
@@ -17,20 +21,50 @@ public final class Win implements Freeable {
     private static final String UNSUPPORTED =
             "one-sided communication (MPI.Win) is not supported by FTHP-J: replicas could not be kept consistent";
 
+    private final Comm comm;
+    private final ObjectErrhandler errors = new ObjectErrhandler(MPI.ERRORS_ARE_FATAL);
+    private final Attributes attributes = new Attributes(Attributes.WIN_KEYVALS);
+    private String name = "";
+    private boolean freed;
+
     public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) throws MPIException {
-        throw unsupported();
+        this(comm, base, size, dispUnit);
     }
 
     public Win(int size, int dispUnit, Info info, Comm comm, Buffer base, int flavor) throws MPIException {
-        throw unsupported();
+        this(comm, base, size, dispUnit);
     }
 
     public Win(Info info, Comm comm) throws MPIException {
-        throw unsupported();
+        this(comm, null, 0, 1);
     }
 
-    private static MPIException unsupported() {
-        return Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, UNSUPPORTED);
+    private Win(Comm comm, Buffer base, int size, int dispUnit) throws MPIException {
+        if (comm == null) {
+            throw MPI.COMM_WORLD.fail(Errors.error(MPI.ERR_COMM, "null communicator"));
+        }
+        comm.live();
+        if (size < 0 || dispUnit <= 0) {
+            throw comm.fail(Errors.error(MPI.ERR_ARG, "window size " + size + " and displacement unit " + dispUnit
+                    + ": the size must be >= 0 and the unit > 0"));
+        }
+        this.comm = comm;
+        attributes.setWindowAttributes(base, size, dispUnit);
+    }
+
+    /** A one-sided operation: refused through the window's error handler. */
+    private MPIException unsupported() {
+        MPIException e = freed ? Errors.error(MPI.ERR_WIN, "the window is freed")
+                : Errors.error(MPI.ERR_UNSUPPORTED_OPERATION, UNSUPPORTED);
+        return errors.apply(e);
+    }
+
+    /** MPI.check, then an error if the window is freed. */
+    private void live() throws MPIException {
+        MPI.check();
+        if (freed) {
+            throw errors.apply(Errors.error(MPI.ERR_WIN, "the window is freed"));
+        }
     }
 
     public void attach(Buffer base, int size) throws MPIException {
@@ -42,7 +76,8 @@ public final class Win implements Freeable {
     }
 
     public Group getGroup() throws MPIException {
-        throw unsupported();
+        live();
+        return comm.getGroup();
     }
 
     public void put(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
@@ -93,48 +128,75 @@ public final class Win implements Freeable {
     }
 
     public void setErrhandler(Errhandler errhandler) throws MPIException {
-        throw unsupported();
+        live();
+        errors.set(errhandler);
     }
 
     public Errhandler getErrhandler() throws MPIException {
-        throw unsupported();
+        live();
+        return errors.get();
     }
 
+    /** Invokes the window's handler: ERRORS_ARE_FATAL aborts, ERRORS_RETURN returns normally (MPI 3.1 §8.3.6). */
     public void callErrhandler(int errorCode) throws MPIException {
-        throw unsupported();
+        live();
+        errors.call(errorCode);
     }
 
     public static int createKeyval() throws MPIException {
-        throw unsupported();
+        return Attributes.WIN_KEYVALS.create();
     }
 
     public static void freeKeyval(int keyval) throws MPIException {
-        throw unsupported();
+        try {
+            Attributes.WIN_KEYVALS.free(keyval);
+        } catch (MPIException e) {
+            throw MPI.COMM_WORLD.fail(e);
+        }
     }
 
     public void setAttr(int keyval, Object value) throws MPIException {
-        throw unsupported();
+        live();
+        try {
+            attributes.set(keyval, value);
+        } catch (MPIException e) {
+            throw errors.apply(e);
+        }
     }
 
+    /** The cached value (a copy), the predefined WIN_BASE, WIN_SIZE or WIN_DISP_UNIT, or null. */
     public Object getAttr(int keyval) throws MPIException {
-        throw unsupported();
+        live();
+        try {
+            return attributes.get(keyval);
+        } catch (MPIException e) {
+            throw errors.apply(e);
+        }
     }
 
     public void deleteAttr(int keyval) throws MPIException {
-        throw unsupported();
+        live();
+        try {
+            attributes.delete(keyval);
+        } catch (MPIException e) {
+            throw errors.apply(e);
+        }
     }
 
     @Override
     public void free() throws MPIException {
-        throw unsupported();
+        live();
+        freed = true;
+        attributes.clear();
     }
 
     public Info getInfo() throws MPIException {
-        throw unsupported();
+        live();
+        return new Info();
     }
 
     public void setInfo(Info info) throws MPIException {
-        throw unsupported();
+        live();
     }
 
     public final Request rPut(Buffer origin_addr, int origin_count, Datatype origin_datatype, int target_rank,
@@ -203,10 +265,12 @@ public final class Win implements Freeable {
     }
 
     public String getName() throws MPIException {
-        throw unsupported();
+        live();
+        return name;
     }
 
     public void setName(String name) throws MPIException {
-        throw unsupported();
+        live();
+        this.name = name == null ? "" : name;
     }
 }

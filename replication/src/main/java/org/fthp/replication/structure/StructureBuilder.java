@@ -524,6 +524,96 @@ public final class StructureBuilder {
         return inter(id, localWorld, remoteWorld, local.rank());
     }
 
+    /**
+     * MPI_Comm_accept between processes of this job: the root of
+     * {@code local} takes a connect request for its port from any source on
+     * COMM_WORLD's internal channel (a twin-decided wildcard, so replicas take
+     * the same one), swaps group members with the connecting root and
+     * broadcasts them in {@code local}; then both groups build the
+     * intercommunicator as MPI_Intercomm_create does, and a repair rebuilds it
+     * like any other.
+     *
+     * @param port at the root, the port (opened by this process), or null if
+     *             the program's port is not one: every member then returns null
+     *             (and the facade raises the error) rather than wait; ignored elsewhere
+     * @return the intercommunicator, or null if the root had no usable port
+     */
+    public CommStructure accept(CommStructure local, int root, CommStructure world, PortName port) {
+        int[] remoteWorld = null;
+        int seed = 0;
+        if (local.rank() == root && port != null) {
+            int[] request = receiveFromAny(world, InternalTags.PORT_REQUEST.tag(port.serial()), 1);
+            remoteWorld = swapGroups(world, request[0], InternalTags.PORT_REPLY.tag(port.serial()), local.worldRanks());
+            seed = portSeed(port);
+        }
+        return portIntercomm(local, root, remoteWorld, seed);
+    }
+
+    /**
+     * MPI_Comm_connect to a port of this job: the root sends a request to the
+     * port's owner (the accepting root), then as {@link #accept}.
+     *
+     * @param port at the root, the port, or null if the program's is not one (as for accept)
+     * @return the intercommunicator, or null if the root had no usable port
+     */
+    public CommStructure connect(CommStructure local, int root, CommStructure world, PortName port) {
+        int[] remoteWorld = null;
+        int seed = 0;
+        if (local.rank() == root && port != null) {
+            int me = world.current().rank();
+            NativeOp[] sends = SendOp.post(engine.ops(), engine.records(), world.current(), Channel.INTERNAL,
+                    UserBuffer.of(new int[] {me}, INTS), UserBuffer.START, 1, INTS, port.worldRank(),
+                    InternalTags.PORT_REQUEST.tag(port.serial()), SendOp.Mode.STANDARD, Empi.PROC_NULL);
+            engine.awaitAll(sends);
+            remoteWorld = swapGroups(world, port.worldRank(), InternalTags.PORT_REPLY.tag(port.serial()),
+                    local.worldRanks());
+            seed = portSeed(port);
+        }
+        return portIntercomm(local, root, remoteWorld, seed);
+    }
+
+    private static int portSeed(PortName port) {
+        return 0x504f5254 ^ (port.worldRank() * 0x9E3779B9) ^ port.serial();
+    }
+
+    /** The roots swap their groups' sizes, then their members. */
+    private int[] swapGroups(CommStructure world, int otherRoot, int tag, int[] localWorld) {
+        int[] size = exchange(world, otherRoot, tag, new int[] {localWorld.length}, 1);
+        return exchange(world, otherRoot, tag, localWorld, size[0]);
+    }
+
+    /**
+     * The root broadcasts the remote group (a negative size: none, the root
+     * had no usable port) and the id seed in {@code local}; every member
+     * builds the intercommunicator.
+     */
+    private CommStructure portIntercomm(CommStructure local, int root, int[] remoteAtRoot, int seedAtRoot) {
+        int[] head = {remoteAtRoot == null ? -1 : remoteAtRoot.length, seedAtRoot};
+        bcastInts(local, head, root);
+        if (head[0] < 0) {
+            return null;
+        }
+        int[] remoteWorld = remoteAtRoot != null ? remoteAtRoot : new int[head[0]];
+        bcastInts(local, remoteWorld, root);
+        int[] localWorld = local.current().worldRanks();
+        int[] lo = localWorld.clone();
+        int[] hi = remoteWorld.clone();
+        Arrays.sort(lo);
+        Arrays.sort(hi);
+        int id = lo[0] < hi[0] ? hashId(head[1], lo, hi) : hashId(head[1], hi, lo);
+        return inter(id, localWorld, remoteWorld, local.current().rank());
+    }
+
+    /** {@code count} ints from whichever process sends first, on the internal channel (twin-decided). */
+    private int[] receiveFromAny(CommStructure given, int tag, int count) {
+        CommStructure s = given.current();
+        int[] out = new int[count];
+        RecvOp r = RecvOp.post(engine.ops(), engine.records(), s, Channel.INTERNAL, UserBuffer.of(out, INTS),
+                UserBuffer.START, count, INTS, Empi.ANY_SOURCE, tag, Empi.PROC_NULL, Empi.ANY_SOURCE);
+        engine.awaitAll(r);
+        return out;
+    }
+
     /** Sends {@code mine} to {@code peerRank} and receives {@code theirs} ints from it, on the internal channel. */
     private int[] exchange(CommStructure given, int peerRank, int tag, int[] mine, int theirs) {
         CommStructure s = given.current();

@@ -86,6 +86,15 @@ public final class InternalTags {
     public static final Range INTERCOMM_LEADERS = new Range("intercommunicator leaders", Space.INTERNAL, 1 << 18,
             1 << 16);
     /**
+     * A connect to a port (structure.PortName) on COMM_WORLD's channel: the
+     * connecting root's request to the port's owner, by the port's serial, low
+     * 15 bits; the owner takes it from any source.
+     */
+    public static final Range PORT_REQUEST = new Range("port connect request", Space.INTERNAL, 1 << 17, 1 << 15);
+    /** The two roots' exchange of their groups after a port request, by the port's serial. */
+    public static final Range PORT_REPLY = new Range("port connect reply", Space.INTERNAL, (1 << 17) + (1 << 15),
+            1 << 15);
+    /**
      * Small allreduces by recursive doubling (ops.RecursiveDoublingAllreduce):
      * the collective's sequence (10 bits) times 64 steps.
      */
@@ -116,8 +125,8 @@ public final class InternalTags {
 
     /** Every range, for the disjointness check. */
     public static final List<Range> ALL = List.of(ACKNOWLEDGEMENT, REPAIR_AGREE, REPAIR_READY, FINALIZE_ENTERED,
-            FINALIZE_LEFT, CREATION_READY, CREATION_DONE, CREATION_ABORT, NEIGHBOURS, INTERCOMM_LEADERS, ALLREDUCE,
-            PAYLOAD, TWIN_DECISIONS, INTERCOMM_CMP_REP, INTERCOMM_NO_REP, INTERCOMM_COLLECTIVE);
+            FINALIZE_LEFT, CREATION_READY, CREATION_DONE, CREATION_ABORT, NEIGHBOURS, INTERCOMM_LEADERS, PORT_REQUEST,
+            PORT_REPLY, ALLREDUCE, PAYLOAD, TWIN_DECISIONS, INTERCOMM_CMP_REP, INTERCOMM_NO_REP, INTERCOMM_COLLECTIVE);
 
     /** The first tag of allreduce number {@code sequence}; its steps take the next {@link #ALLREDUCE_STEPS}. */
     public static int allreduceBase(long sequence) {
