@@ -15,14 +15,18 @@ import mpi.MPIException;
  * another process (COMM_SELF accepting one connecting rank), errors on a
  * port that is not one (MPI.ERR_PORT) and on spawning (MPI.ERR_SPAWN).
  * Needs an even number of ranks, at least 4.
+ *
+ * <p>Argument: iterations of traffic across the first intercommunicator,
+ * 20 ms apart (default 0), for a test to kill a copy while it is in use.
  */
 public final class CompatPorts {
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
         Intracomm w = MPI.COMM_WORLD;
+        int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 0;
         Check.runAll(w, "CompatPorts", () -> {
-            evenAcceptsOdd(w);
+            evenAcceptsOdd(w, iterations);
             selfAcceptsOne(w);
             badPortAndSpawn(w);
         });
@@ -45,7 +49,7 @@ public final class CompatPorts {
         return new String(buf);
     }
 
-    static void evenAcceptsOdd(Intracomm w) throws MPIException {
+    static void evenAcceptsOdd(Intracomm w, int iterations) throws MPIException, InterruptedException {
         int rank = w.getRank(), size = w.getSize();
         Check.that(size >= 4 && size % 2 == 0, "needs an even number of ranks, at least 4");
         boolean even = rank % 2 == 0;
@@ -111,6 +115,16 @@ public final class CompatPorts {
             Check.equal(wantWorld, all[i], "merged rank " + i + " is world rank");
         }
         merged.free();
+
+        // traffic across while a test kills a copy: the repair rebuilds the port-built intercomm
+        for (int it = 0; it < iterations; it++) {
+            int[] s = new int[1];
+            inter.allReduce(new int[] {rank + it}, s, 1, MPI.INT, MPI.SUM);
+            Check.equal(expect + remoteWorld.length * it, s[0], "allReduce across, iteration " + it);
+            inter.sendRecv(new int[] {rank * 1000 + it}, 1, MPI.INT, lr, 5, got, 1, MPI.INT, lr, 5);
+            Check.equal(remoteWorld[lr] * 1000 + it, got[0], "sendRecv across, iteration " + it);
+            Thread.sleep(20);
+        }
         inter.disconnect();
         Check.that(inter.isNull(), "disconnected intercomm is null");
         half.free();
