@@ -26,7 +26,7 @@ class BadInputTest {
             "send null buffer with count 3", "iSend of a non-direct buffer",
             "send with an uncommitted datatype", "send with a freed datatype",
             "bcast with root size", "truncation (sender side)",
-            "send on a freed communicator", "Win constructor", "File constructor");
+            "send on a freed communicator", "Win one-sided operation", "File I/O operation");
 
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {2, 4})
