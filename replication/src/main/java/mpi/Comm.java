@@ -595,7 +595,11 @@ public class Comm implements Freeable, Cloneable {
      * (MPI 3.1 §8.3.6) and Open MPI's binding raises nothing then.
      */
     public void callErrhandler(int errorCode) throws MPIException {
-        live();
+        MPI.check();
+        if (structure() == null) {
+            // as Open MPI: an invalid communicator's error goes to COMM_WORLD's handler (fail does that)
+            throw fail(Errors.error(MPI.ERR_COMM, "callErrhandler on a null or freed communicator"));
+        }
         fail(new MPIException(errorCode, Empi.errorClassOf(errorCode), Empi.errorString(errorCode)));
     }
 
