@@ -240,11 +240,7 @@ public class Comm implements Freeable, Cloneable {
             throw fail(Errors.error(MPI.ERR_COMM, "MPI.COMM_WORLD and MPI.COMM_SELF cannot be freed"));
         }
         guard(() -> {
-            Engine engine = Engine.get();
-            engine.structures().free(s);
-            engine.liveComms().remove(ref);
-            engine.ops().collectiveLogs().forget(s.commId());
-            ref.clear();
+            Engine.get().release().free(ref);
             attributes.clear();
             return null;
         });

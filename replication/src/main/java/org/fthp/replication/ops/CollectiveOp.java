@@ -97,8 +97,7 @@ public final class CollectiveOp extends NativeOp {
             }
             context.collectiveLogs().of(comm.commId()).log(sequence, this::replayOn, logged);
         }
-        TwinLink twin = comm.twin();
-        launch(comm, twin == null ? -1 : twin.nextTag());
+        launch(comm, comm.nextDecisionTag());
         return this;
     }
 

@@ -21,6 +21,8 @@ public final class DecisionOp extends NativeOp {
     private long[] values;
     /** A replica promoted before its twin's decision came: nobody will decide for it. */
     private boolean orphaned;
+    /** Promoted, with the dead twin's decision found delivered (TwinRecords#inherit): nobody to acknowledge to. */
+    private boolean fromDeadTwin;
 
     private DecisionOp(OpContext context, int length, CommStructure comm, boolean receiving, int tag) {
         super(context, 8L * Math.max(1, length));
@@ -83,7 +85,15 @@ public final class DecisionOp extends NativeOp {
         }
         CommStructure now = comm.current();
         if (now.twin() == null || !now.twin().follows()) {
-            orphaned = true;
+            byte[] inherited = now.twinRecords().takeInherited(tag);
+            if (inherited == null) {
+                orphaned = true;
+            } else {
+                // the dead twin's decision had arrived: it may have sent what depends on it
+                fromDeadTwin = true;
+                MemorySegment.copy(inherited, 0, staging(), ValueLayout.JAVA_BYTE, 0,
+                        (int) Math.min(inherited.length, 8L * length));
+            }
             return null;
         }
         return receive(context, now, tag, length);
@@ -96,7 +106,7 @@ public final class DecisionOp extends NativeOp {
         }
         values = new long[length];
         MemorySegment.copy(staging(), ValueLayout.JAVA_LONG, 0, values, 0, length);
-        if (receiving) {
+        if (receiving && !fromDeadTwin) {
             context.twinReceived(comm.twin().commId(), comm.twin().received(tag));
         }
     }

@@ -73,6 +73,21 @@ public final class InFlight {
         return repairing;
     }
 
+    /**
+     * Progresses every operation once, oldest first: before a promoted
+     * replica abandons its twin channel, a decision its posted receive
+     * already matched is taken by its operation rather than lost.
+     */
+    public void pollAll() {
+        NativeOp last = newest;
+        NativeOp op = oldest;
+        while (op != null) {
+            NativeOp next = op == last ? null : op.newer;
+            op.poll();
+            op = next;
+        }
+    }
+
     /** Settles every operation that only waits to hand its outcome to the replica (see {@link NativeOp}). */
     public void settleForwarding() {
         NativeOp op = oldest;

@@ -57,7 +57,7 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
                                       Combiner combiner, java.util.function.Consumer<RecursiveDoublingAllreduce> pack,
                                       java.util.function.Consumer<RecursiveDoublingAllreduce> finish) {
         this(context, comm, bytes, sequence, combiner, pack, finish, null,
-                comm.twin() == null ? -1 : comm.twin().nextTag());
+                comm.nextDecisionTag());
     }
 
     /**

@@ -86,9 +86,8 @@ public final class RecvOp extends NativeOp {
             op.completeLocally();
             return op;
         }
-        TwinLink twin = source == anySource ? comm.twin() : null;
         return post(context, records, comm, channel, buf, startByte, count, type, source, tag, procNull, anySource,
-                twin == null ? -1 : twin.nextTag());
+                source == anySource ? comm.nextDecisionTag() : -1);
     }
 
     /** Posts a receive whose twin decision (for a wildcard source) has number {@code twinTag}. */
@@ -97,8 +96,20 @@ public final class RecvOp extends NativeOp {
                                int procNull, int anySource, int twinTag) {
         int capacity = capacity(count, type);
         TwinLink twin = source == anySource ? comm.twin() : null;
-        RecvOp op = new RecvOp(context, records, comm, channel, buf, startByte, count, type, capacity, twin != null);
+        byte[] inherited = source == anySource && twin == null && twinTag >= 0
+                ? comm.twinRecords().takeInherited(twinTag) : null;
+        RecvOp op = new RecvOp(context, records, comm, channel, buf, startByte, count, type, capacity,
+                twin != null || inherited != null);
         op.remember(source, tag, anySource, procNull);
+        if (inherited != null) {
+            // promoted: the dead twin had matched this one and may have sent what depends on it; match the same
+            MemorySegment.copy(inherited, 0, op.decision(), ValueLayout.JAVA_BYTE, 0,
+                    Math.min(inherited.length, DECISION_BYTES));
+            if (!op.afterTwin()) {
+                op.completeLocally();
+            }
+            return op;
+        }
         if (twin != null && twin.follows()) {
             op.followTwin(twin, twinTag, op.decision());
             return op;

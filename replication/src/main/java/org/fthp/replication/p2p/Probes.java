@@ -74,7 +74,7 @@ public final class Probes {
 
     /** A blocking probe: only a wildcard source needs the computational copy's decision. */
     public static Probed probe(Engine engine, CommStructure s, int source, int tag) {
-        if (source != Empi.ANY_SOURCE || s.twin() == null) {
+        if (source != Empi.ANY_SOURCE || (s.twin() == null && !Twins.follows(s))) {
             return probeLocal(engine, s, source, tag);
         }
         long[] d = Twins.follows(s) ? engine.twins().await(s, 2) : null;

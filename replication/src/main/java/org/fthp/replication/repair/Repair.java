@@ -3,6 +3,7 @@ package org.fthp.replication.repair;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -242,25 +243,42 @@ public final class Repair {
         if (TRACE) {
             trace("agreed");
         }
+        if (engine.role() == Role.REP) {
+            keepTwinDecisions();
+        }
         long t1 = System.nanoTime();
         engine.adopt(repaired);
         java.util.Set<Integer> live = new java.util.HashSet<>();
         for (int r : repaired.eworld()) {
             live.add(r);
         }
-        // COMM_WORLD comes first (the first live communicator): the others' rebuilt twin channels are its new one
+        // the communicators a copy among the dead touches; every member decides alike: a member that rebuilt
+        // one in an abandoned attempt has it in rebuilt, one that had not still holds the structure with the
+        // copy that died then
+        List<CommRef> touched = new ArrayList<>();
         for (CommRef c : engine.liveComms().snapshot()) {
-            // every member decides alike: a member that rebuilt it in an abandoned attempt has it in rebuilt,
-            // one that had not still holds the structure with the copy that died then
             CommStructure was = c.get();
             if (was != null && (rebuilt.containsKey(was.commId()) || !was.current().natives().allIn(live))) {
-                long b0 = System.nanoTime();
-                CommStructure next = engine.structures().rebuild(was.current());
-                c.repoint(next);
-                rebuilt.put(next.commId(), next);
+                touched.add(c);
+            }
+        }
+        // COMM_WORLD first (the first live communicator, and every failure touches it): the others' rebuilt
+        // twin channels are its new one, and who holds what is told over its new eworld
+        rebuild(touched.get(0));
+        Map<Integer, java.util.Set<Integer>> heldBy = exchangeHeld(repaired, touched.subList(1, touched.size()));
+        for (CommRef c : touched.subList(1, touched.size())) {
+            int holdout = firstWithout(c.get(), heldBy, live);
+            if (holdout < 0) {
+                rebuild(c);
+            } else if (engine.release().isFreeing(c)) {
+                // that copy finished freeing it: every live copy had entered the free, this one included
+                engine.release().abandon(c);
                 if (TRACE) {
-                    trace("rebuilt comm " + next.commId() + " in " + (System.nanoTime() - b0) / 1000 + " us");
+                    trace("let go of comm " + c.get().commId() + ": native " + holdout + " had freed it");
                 }
+            } else {
+                throw new IllegalStateException("communicator " + c.get().commId() + " is live here but native "
+                        + holdout + " no longer holds it");
             }
         }
         Map<Integer, CommStructure> byId = new HashMap<>(rebuilt);
@@ -277,6 +295,11 @@ public final class Repair {
                     + " twin, " + received.collectives().size() + " collective; " + engine.ops().inFlight().count() + " in flight");
         }
         engine.ops().inFlight().reissueAll();
+        for (CommRef c : engine.liveComms().snapshot()) {
+            if (c.get() != null) {
+                c.get().twinRecords().dropPassedInheritance();
+            }
+        }
         for (CommStructure s : byId.values()) {
             engine.ops().collectiveLogs().of(s.commId()).replayRest(s);
         }
@@ -289,6 +312,142 @@ public final class Repair {
         }
         times.record(detectedNanos == 0 ? 0 : t0 - detectedNanos, t1 - t0, t2 - t1, t3 - t2, t4 - t3, promoted);
         times.append(failures.epoch(), engine.nativeRank(), java.time.Instant.now());
+    }
+
+    private void rebuild(CommRef c) {
+        long b0 = System.nanoTime();
+        CommStructure next = engine.structures().rebuild(c.get().current());
+        c.repoint(next);
+        rebuilt.put(next.commId(), next);
+        if (TRACE) {
+            trace("rebuilt comm " + next.commId() + " in " + (System.nanoTime() - b0) / 1000 + " us");
+        }
+    }
+
+    /**
+     * Which survivor holds which of the touched communicators (COMM_WORLD
+     * aside): a copy that has finished freeing one no longer does
+     * ({@code structure.CommRelease}). One all-to-all on the new eworld.
+     */
+    private Map<Integer, java.util.Set<Integer>> exchangeHeld(ReplicaLayout layout, List<CommRef> touched) {
+        java.nio.ByteBuffer mine = java.nio.ByteBuffer.allocate(4 * touched.size());
+        touched.forEach(c -> mine.putInt(c.get().commId()));
+        int[] eworld = layout.eworld();
+        byte[][] out = new byte[eworld.length][];
+        java.util.Arrays.fill(out, mine.array());
+        byte[][] in = alltoallv(out, engine.world().get().eworld());
+        Map<Integer, java.util.Set<Integer>> heldBy = new HashMap<>();
+        for (int i = 0; i < eworld.length; i++) {
+            java.nio.ByteBuffer theirs = java.nio.ByteBuffer.wrap(in[i]);
+            java.util.Set<Integer> ids = new java.util.HashSet<>();
+            while (theirs.hasRemaining()) {
+                ids.add(theirs.getInt());
+            }
+            heldBy.put(eworld[i], ids);
+        }
+        return heldBy;
+    }
+
+    /** A live copy of a member of {@code s} that does not hold it, or -1 when every one does. */
+    private int firstWithout(CommStructure s, Map<Integer, java.util.Set<Integer>> heldBy, java.util.Set<Integer> live) {
+        for (int copy : s.current().natives().copies()) {
+            if (live.contains(copy) && !heldBy.get(copy).contains(s.commId())) {
+                return copy;
+            }
+        }
+        return -1;
+    }
+
+    /** The largest twin message worth keeping: a decision (a collective's forwarded result is run again instead). */
+    private static final int MAX_DECISION_BYTES = 1024;
+
+    /**
+     * This copy is a replica, and the rebuild is about to abandon its twin
+     * channel. Decisions its twin had sent and it had not taken yet are in
+     * that channel. While the twin lives it sends them again (the records
+     * exchange tells it what is missing), but if it dies first, or has died
+     * now, the promoted copy must replay them rather than decide anew: the
+     * twin may already have sent messages that depend on them (a wildcard
+     * receive's match decides what a rank answers). So first every operation
+     * in flight is progressed once (one whose receive had matched its
+     * decision takes it), then the rest is taken off the channel and kept by
+     * decision number (TwinRecords#inherit), used only once this copy is
+     * promoted and dropped as its numbers pass. Local calls only: a probed
+     * message is already here.
+     */
+    private void keepTwinDecisions() {
+        engine.ops().inFlight().pollAll();
+        CommStructure world = engine.world().get();
+        if (world == null || world.twin() == null) {
+            return;
+        }
+        Map<Integer, CommStructure> bySlot = new HashMap<>();
+        for (CommRef c : engine.liveComms().snapshot()) {
+            CommStructure s = c.get();
+            if (s != null && s.twin() != null) {
+                bySlot.put(s.twin().channel().slot(), s);
+            }
+        }
+        Arena arena = Arena.ofConfined();
+        int kept = drainTwinChannel(world.twin().channel(), bySlot, arena);
+        if (kept >= 0) {
+            arena.close();
+        } else {
+            kept = -1 - kept;
+        }
+        if (TRACE) {
+            trace("kept " + kept + " decisions of the twin channel; next world decision "
+                    + world.twinRecords().nextDecisionPeek());
+        }
+    }
+
+    /**
+     * Takes every message off {@code channel} (from the twin) and keeps the
+     * decisions by communicator slot and number; returns how many, or
+     * {@code -1 - kept} when a receive did not complete (then it still points
+     * into {@code arena}, which must stay allocated).
+     */
+    private int drainTwinChannel(org.fthp.replication.twins.TwinChannel channel, Map<Integer, CommStructure> bySlot,
+                                 Arena arena) {
+        MemorySegment flag = arena.allocate(ValueLayout.JAVA_INT);
+        MemorySegment status = arena.allocate(Empi.STATUS_BYTES);
+        MemorySegment message = Empi.allocateHandles(arena, 1);
+        MemorySegment request = Empi.allocateHandles(arena, 1);
+        MemorySegment scratch = arena.allocate(ValueLayout.JAVA_INT);
+        MemorySegment data = arena.allocate(MAX_DECISION_BYTES);
+        int lowMask = (1 << InternalTags.TWIN_DECISION_BITS) - 1;
+        int kept = 0;
+        while (true) {
+            Empi.improbe(channel.twinRank(), Empi.ANY_TAG, channel.comm(), flag, message, status);
+            if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
+                return kept;
+            }
+            int bytes = Empi.statusBytes(status, 0, scratch);
+            int tag = Empi.statusTag(status, 0);
+            if (bytes > MAX_DECISION_BYTES) {
+                continue; // a collective's result: left with the abandoned channel, the collective runs again
+            }
+            Empi.imrecv(data, bytes, Empi.BYTE, message, request);
+            if (!completedWithin(request, flag, status, 10_000_000L)) {
+                return -1 - kept; // never for a matched small message; the channel is abandoned anyway
+            }
+            CommStructure s = bySlot.get(tag >>> InternalTags.TWIN_DECISION_BITS);
+            if (s != null) {
+                s.twinRecords().inherit(tag & lowMask, data.asSlice(0, bytes).toArray(ValueLayout.JAVA_BYTE));
+                kept++;
+            }
+        }
+    }
+
+    private boolean completedWithin(MemorySegment request, MemorySegment flag, MemorySegment status, long nanos) {
+        long end = System.nanoTime() + nanos;
+        while (!completed(request, flag, status)) {
+            if (System.nanoTime() > end) {
+                return false;
+            }
+            Thread.onSpinWait();
+        }
+        return true;
     }
 
     // ---- 1. agreement on the failure set ----
@@ -393,7 +552,15 @@ public final class Repair {
                 }
             }
         }
-        return alltoallv(out, engine.world().get().eworld());
+        byte[][] blobs = new byte[out.length][];
+        for (int i = 0; i < out.length; i++) {
+            blobs[i] = out[i].encode();
+        }
+        RecoveryRecords in = new RecoveryRecords();
+        for (byte[] b : alltoallv(blobs, engine.world().get().eworld())) {
+            RecoveryRecords.decode(b, 0, b.length, in);
+        }
+        return in;
     }
 
     /** Logical COMM_WORLD ranks of every member (both groups of an intercommunicator). */
@@ -432,13 +599,12 @@ public final class Repair {
         }
     }
 
-    private RecoveryRecords alltoallv(RecoveryRecords[] out, long comm) {
-        int n = out.length;
-        byte[][] blobs = new byte[n][];
+    /** One alltoallv of {@code out[i]} to eworld index i over {@code comm}; what each index sent here. */
+    private byte[][] alltoallv(byte[][] blobs, long comm) {
+        int n = blobs.length;
         int total = 0;
-        for (int i = 0; i < n; i++) {
-            blobs[i] = out[i].encode();
-            total += blobs[i].length;
+        for (byte[] b : blobs) {
+            total += b.length;
         }
         Arena arena = Arena.ofShared();
         MemorySegment request = Empi.allocateHandles(arena, 1);
@@ -469,11 +635,10 @@ public final class Repair {
         Empi.ialltoallv(send, sendCounts, sendDispls, Empi.BYTE, recv, recvCounts, recvDispls, Empi.BYTE, comm,
                 request);
         await(() -> completed(request, flag, status));
-        byte[] bytes = recv.asSlice(0, recvTotal).toArray(ValueLayout.JAVA_BYTE);
-        RecoveryRecords in = new RecoveryRecords();
+        byte[][] in = new byte[n][];
         for (int i = 0; i < n; i++) {
-            RecoveryRecords.decode(bytes, recvDispls.getAtIndex(ValueLayout.JAVA_INT, i),
-                    recvCounts.getAtIndex(ValueLayout.JAVA_INT, i), in);
+            in[i] = recv.asSlice(recvDispls.getAtIndex(ValueLayout.JAVA_INT, i),
+                    recvCounts.getAtIndex(ValueLayout.JAVA_INT, i)).toArray(ValueLayout.JAVA_BYTE);
         }
         arena.close();
         return in;

@@ -31,6 +31,7 @@ import org.fthp.replication.routing.ReplicaLayout;
 import org.fthp.replication.routing.Role;
 import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.structure.CommCreation;
+import org.fthp.replication.structure.CommRelease;
 import org.fthp.replication.structure.CommRef;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.LiveComms;
@@ -77,6 +78,7 @@ public final class Engine {
     private final DutyCycle duty;
     private final StructureBuilder structures;
     private final CommCreation creation;
+    private final CommRelease release;
     private final Repair repair;
     private final Twins twins;
     /** Which native process holds each copy of each logical rank; changes at a repair. */
@@ -112,6 +114,7 @@ public final class Engine {
         this.duty = new DutyCycle(this::doWork, BackoffIdleStrategy::new);
         this.structures = new StructureBuilder(this);
         this.creation = new CommCreation(this);
+        this.release = new CommRelease(this);
         this.repair = new Repair(this);
         this.twins = new Twins(this);
     }
@@ -355,6 +358,7 @@ public final class Engine {
     public DutyCycle duty() { return duty; }
     public StructureBuilder structures() { return structures; }
     public CommCreation creation() { return creation; }
+    public CommRelease release() { return release; }
     public Repair repair() { return repair; }
     public Twins twins() { return twins; }
     public ProgramEnd programEnd() { return programEnd; }

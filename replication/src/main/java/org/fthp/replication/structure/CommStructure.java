@@ -110,6 +110,19 @@ public final class CommStructure {
     /** The link to this process's twin, or null when it has none. */
     public TwinLink twin() { return twin; }
 
+    /**
+     * The number of this communicator's next twin decision, or -1 when
+     * nobody numbers it: no twin, and no decision inherited from a dead one
+     * (then the promoted copy numbers every decision point as its twin did,
+     * to find the inherited ones).
+     */
+    public int nextDecisionTag() {
+        if (twin != null) {
+            return twin.nextTag();
+        }
+        return state.twinRecords.inherits() ? state.twinRecords.nextDecision() & 0x3fffffff : -1;
+    }
+
     /** Whether this process is a replica, which takes timing-dependent outcomes from its twin. */
     public boolean follows() { return twin != null && twin.follows(); }
 

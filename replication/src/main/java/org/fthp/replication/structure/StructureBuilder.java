@@ -661,13 +661,22 @@ public final class StructureBuilder {
     }
 
     public void free(CommStructure s) {
-        if (s.natives().twin() != null) {
-            twinSlots.release(s.natives().twin().slot());
-        }
+        abandon(s);
         for (long h : s.natives().owned()) {
             if (h != Empi.COMM_WORLD && h != Empi.COMM_SELF) {
                 free(h);
             }
+        }
+    }
+
+    /**
+     * Lets go of a communicator whose natives hold a dead copy (a repair
+     * left them behind): only its twin slot is given back, in program order
+     * like every free; the natives are never freed, as after any repair.
+     */
+    public void abandon(CommStructure s) {
+        if (s.natives().twin() != null) {
+            twinSlots.release(s.natives().twin().slot());
         }
     }
 

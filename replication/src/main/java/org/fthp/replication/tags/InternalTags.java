@@ -77,6 +77,8 @@ public final class InternalTags {
     public static final Range CREATION_READY = new Range("creation ready", Space.CONTROL, 0xF000, 0x400);
     public static final Range CREATION_DONE = new Range("creation done", Space.CONTROL, 0xF400, 0x400);
     public static final Range CREATION_ABORT = new Range("creation abort", Space.CONTROL, 0xF800, 0x400);
+    /** "Entered the free of this communicator", by the communicator's id (structure.CommRelease). */
+    public static final Range COMM_FREE = new Range("communicator free", Space.CONTROL, 0x10000, 0x10000);
 
     // ---- each communicator's internal channel ----
 
@@ -125,8 +127,9 @@ public final class InternalTags {
 
     /** Every range, for the disjointness check. */
     public static final List<Range> ALL = List.of(ACKNOWLEDGEMENT, REPAIR_AGREE, REPAIR_READY, FINALIZE_ENTERED,
-            FINALIZE_LEFT, CREATION_READY, CREATION_DONE, CREATION_ABORT, NEIGHBOURS, INTERCOMM_LEADERS, PORT_REQUEST,
-            PORT_REPLY, ALLREDUCE, PAYLOAD, TWIN_DECISIONS, INTERCOMM_CMP_REP, INTERCOMM_NO_REP, INTERCOMM_COLLECTIVE);
+            FINALIZE_LEFT, CREATION_READY, CREATION_DONE, CREATION_ABORT, COMM_FREE, NEIGHBOURS, INTERCOMM_LEADERS,
+            PORT_REQUEST, PORT_REPLY, ALLREDUCE, PAYLOAD, TWIN_DECISIONS, INTERCOMM_CMP_REP, INTERCOMM_NO_REP,
+            INTERCOMM_COLLECTIVE);
 
     /** The first tag of allreduce number {@code sequence}; its steps take the next {@link #ALLREDUCE_STEPS}. */
     public static int allreduceBase(long sequence) {

@@ -1,5 +1,7 @@
 package org.fthp.replication.twins;
 
+import org.fthp.replication.tags.InternalTags;
+
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,9 +42,57 @@ public final class TwinRecords {
     /** Decisions numbered so far: both twins number theirs alike, so the next one's number is its tag. */
     private int decisions;
 
-    /** The number of the next decision forwarded or awaited on this communicator. */
-    int nextDecision() {
+    /**
+     * Decisions of a twin that died, found delivered but not yet taken when
+     * this replica was promoted (by the number's low 20 bits, which the wire
+     * tag carries): the promoted copy replays them instead of deciding anew,
+     * because its dead twin may already have sent messages that depend on
+     * them (docs/DESIGN.md §7).
+     */
+    private final TreeMap<Integer, byte[]> inherited = new TreeMap<>();
+
+    private static final int LOW_MASK = (1 << InternalTags.TWIN_DECISION_BITS) - 1;
+
+    /**
+     * The number of the next decision forwarded or awaited on this
+     * communicator. An inherited decision is taken right when its number is
+     * handed out; one left (a collective's result: the collective runs among
+     * the computational copies now) goes with the next number.
+     */
+    public int nextDecision() {
+        if (!inherited.isEmpty()) {
+            inherited.remove((decisions - 1) & LOW_MASK);
+        }
         return decisions++;
+    }
+
+    /** The number the next decision will take (for tracing). */
+    public int nextDecisionPeek() {
+        return decisions;
+    }
+
+    /** A dead twin's decision number {@code lowBits} (mod 2^20), delivered before it died. */
+    public void inherit(int lowBits, byte[] data) {
+        inherited.put(lowBits, data);
+    }
+
+    /** Whether decisions of a dead twin remain: until then every decision point is numbered as the twin did. */
+    public boolean inherits() {
+        return !inherited.isEmpty();
+    }
+
+    /** The dead twin's decision {@code number}, taken (null if it never arrived). */
+    public byte[] takeInherited(int number) {
+        return inherited.isEmpty() ? null : inherited.remove(number & LOW_MASK);
+    }
+
+    /**
+     * After the repair that promoted this copy has re-posted what was in
+     * flight: inherited decisions numbered before the next one belong to no
+     * operation any more (their operations completed), so they go.
+     */
+    public void dropPassedInheritance() {
+        inherited.keySet().removeIf(low -> ((low - decisions) & LOW_MASK) >= (LOW_MASK + 1) / 2);
     }
 
     void forwarded(int tag, MemorySegment data) {

@@ -26,8 +26,16 @@ public final class Twins {
         return engine.running() ? engine.world().get() : null;
     }
 
+    /**
+     * Whether {@code s}'s timing-dependent outcomes come from elsewhere: the
+     * twin's, or a dead twin's that arrived before this copy was promoted.
+     */
     public static boolean follows(CommStructure s) {
-        return s != null && s.current().follows();
+        if (s == null) {
+            return false;
+        }
+        CommStructure now = s.current();
+        return now.follows() || (now.twin() == null && now.twinRecords().inherits());
     }
 
     /**
@@ -50,6 +58,17 @@ public final class Twins {
      */
     public long[] await(CommStructure s, int maxLength) {
         CommStructure now = s.current();
+        if (!now.follows()) {
+            // promoted: the dead twin's decision if it had arrived, else this copy decides (the caller does)
+            byte[] d = now.twinRecords().takeInherited(now.nextDecisionTag());
+            if (d == null) {
+                return null;
+            }
+            long[] values = new long[maxLength];
+            java.nio.ByteBuffer.wrap(d).order(java.nio.ByteOrder.nativeOrder()).asLongBuffer()
+                    .get(values, 0, Math.min(maxLength, d.length / 8));
+            return values;
+        }
         DecisionOp op = DecisionOp.receive(engine.ops(), now, now.twin().nextTag(), maxLength);
         engine.await(op);
         return op.values();
