@@ -22,6 +22,7 @@ import org.fthp.it.programs.P2pBasics;
 import org.fthp.it.programs.P2pLarge;
 import org.fthp.it.programs.P2pNonblocking;
 import org.fthp.it.programs.P2pProbe;
+import org.fthp.it.programs.RequestsThroughRepair;
 import org.fthp.it.programs.TypesAndOps;
 import org.fthp.it.programs.TypesSlice;
 import org.fthp.it.programs.TypesStructExtent;
@@ -61,7 +62,9 @@ class SuiteUnderKillsTest {
             new Target(CollInter.class, 23), new Target(CollNeighborWildcard.class, 10),
             new Target(CommsGroupsTopo.class, 61), new Target(CommsProcNull.class, 6),
             new Target(TypesAndOps.class, 55), new Target(TypesSlice.class, 9),
-            new Target(TypesStructExtent.class, 3));
+            new Target(TypesStructExtent.class, 3),
+            // asserts what waitAny/testSome results, isNull and persistent restarts promise on every use (issue 18)
+            new Target(RequestsThroughRepair.class, 800));
 
     @TempDir
     Path dir;
