@@ -19,10 +19,19 @@ import org.fthp.replication.twins.Twins;
  * for what they cannot send eagerly.
  *
  * <p>Whether a message fits depends on which earlier ones are done by now,
- * which is timing: the computational copy decides and its replica follows
- * (docs/DESIGN.md §7), so both raise MPI_ERR_BUFFER at the same send.
+ * which is timing: the computational copy decides (waiting up to a second
+ * for room) and its replica follows (docs/DESIGN.md §7), so both raise
+ * MPI_ERR_BUFFER at the same send. A message is done when every copy of its
+ * destination it goes to has taken it, so a replicated job holds room a
+ * little longer than an unreplicated one.
  */
 final class BufferedMode {
+
+    /**
+     * How long a buffered send that finds the buffer full waits for earlier
+     * messages to leave before MPI_ERR_BUFFER (Open MPI gives up at once).
+     */
+    private static final long ROOM_WAIT_NANOS = 1_000_000_000L;
 
     private static byte[] attached;
     private static BufferAccount account;
@@ -76,8 +85,12 @@ final class BufferedMode {
         if (decided != null) {
             fits = decided[0] != 0;
         } else {
-            engine.orphans().progress();   // sends done by now give their room back, as MPI's progress would
-            fits = account.hasRoomFor(need);
+            // sends done by now give their room back; one the receiver already took may not look done yet
+            // (its completion is still on its way, or a replica of the receiver lags), so wait a little
+            long deadline = System.nanoTime() + ROOM_WAIT_NANOS;
+            BufferAccount a = account;
+            engine.await(() -> a.hasRoomFor(need) || System.nanoTime() - deadline >= 0);
+            fits = a.hasRoomFor(need);
             engine.twins().decide(world, fits ? 1 : 0);
         }
         if (!fits) {

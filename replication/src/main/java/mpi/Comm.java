@@ -298,6 +298,7 @@ public class Comm implements Freeable, Cloneable {
         boolean buffered = mode == SendOp.Mode.BUFFERED && dest != MPI.PROC_NULL;
         if (buffered) {
             BufferedMode.reserve(bytes);
+            s = s.current();   // waiting for room (or for the twin's word) may have run a repair that replaced it
         }
         Engine engine = Engine.get();
         NativeOp[] ops = SendOp.post(engine.ops(), engine.records(), s, Channel.USER, ub, UserBuffer.START, count,

@@ -56,7 +56,8 @@ public final class CompatBsend {
 
     /** Both partners bSend first, several rounds, from arrays and direct buffers, changed right after the call. */
     static void exchangeWithoutDeadlock() throws MPIException {
-        byte[] attached = new byte[2 * (N * 4 + MPI.BSEND_OVERHEAD)];
+        // room for three: the previous round's message may not look sent yet when the next one starts
+        byte[] attached = new byte[3 * (N * 4 + MPI.BSEND_OVERHEAD)];
         MPI.attachBuffer(attached);
         int[] out = new int[N];
         int[] in = new int[N];
