@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.List;
 
+import org.fthp.it.programs.CompatBsendRepair;
 import org.fthp.it.programs.CompatDataPath;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -36,5 +38,19 @@ class CompatDataPathTest {
             assertTrue(r.stderr().contains("summary: " + NP + " logical ranks, " + replicas + " replicas"),
                     "no run summary on stderr:\n" + r.stderr());
         }
+    }
+
+    /**
+     * A buffered send is logged like any send: with a computational copy killed among the exchanges, its
+     * replica is promoted and every message still arrives (a bSend that waited through that repair once
+     * posted on the replaced communicator and was lost).
+     */
+    @Test
+    void bufferedSendsThroughARepair() {
+        int np = 2;
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--nodes", "2", "--kill", "1:cmp@2"), np,
+                TIMEOUT, CompatBsendRepair.class).assertSuccess();
+        assertTrue(r.stdout().contains("CompatBsendRepair OK np=" + np), r.stdout() + "\n--- stderr ---\n" + r.stderr());
+        assertTrue(r.stderr().contains("summary: 1 failure detected"), "the kill landed during the run:\n" + r.stderr());
     }
 }
