@@ -85,22 +85,20 @@ final class Args {
             }
             throw Errors.error(MPI.ERR_BUFFER, "null buffer for " + count + " items");
         }
-        UserBuffer ub;
-        try {
-            ub = UserBuffer.of(buf, layout);
-        } catch (IllegalArgumentException e) {
-            throw Errors.error(MPI.ERR_BUFFER, e.getMessage());
-        }
+        UserBuffer ub = UserBuffer.of(buf);
         if (ub == null) {
             throw Errors.error(MPI.ERR_BUFFER, "buffer must be a primitive array or a java.nio.Buffer, got "
                     + buf.getClass().getName());
         }
+        // raw bytes, as in Open MPI's binding: any array type with any datatype, only the bytes must fit
         if (count > 0 && layout.size() > 0) {
-            long first = startByte + layout.trueLb();
+            long first = startByte + UserBuffer.firstByte(count, layout);
             long end = startByte + UserBuffer.span(count, layout);
-            if (first < 0 || end > ub.bytes()) {
-                throw Errors.error(MPI.ERR_BUFFER, count + " items of this datatype need bytes " + first + ".." + end
-                        + " of the buffer, which has " + ub.bytes());
+            if (first < -ub.bytesBefore() || end > ub.bytes()) {
+                throw Errors.error(MPI.ERR_BUFFER, count + " items of this datatype touch bytes " + first + ".."
+                        + end + " from the buffer's start, outside the " + (ub.bytesBefore() + ub.bytes())
+                        + " bytes of its array" + (ub.bytesBefore() > 0 ? " (which starts " + ub.bytesBefore()
+                        + " bytes before)" : ""));
             }
         }
         return ub;

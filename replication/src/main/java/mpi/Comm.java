@@ -287,7 +287,11 @@ public class Comm implements Freeable, Cloneable {
 
     // ---- point-to-point ----
 
-    /** Checks a send's arguments, each once, and posts it: the engine takes them as they are. */
+    /**
+     * Checks a send's arguments, each once, and posts it: the engine takes them as they are. A buffered-mode
+     * message is complete for the program at once, and a large one is charged to the attached buffer
+     * ({@link BufferedMode}).
+     */
     private NativeOp[] startSend(Object buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
             throws MPIException {
         CommStructure s = live();
@@ -296,12 +300,19 @@ public class Comm implements Freeable, Cloneable {
         Args.sendTag(tag);
         TypeLayout layout = Args.type(type);
         UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, layout);
+        long bytes = count * layout.size();
         if (dest != MPI.PROC_NULL) {
-            Args.payload(count * layout.size());
+            Args.payload(bytes);
+        }
+        boolean buffered = mode == SendOp.Mode.BUFFERED && dest != MPI.PROC_NULL;
+        if (buffered) {
+            BufferedMode.reserve(bytes);
+            s = s.current();   // waiting for room (or for the twin's word) may have run a repair that replaced it
         }
         Engine engine = Engine.get();
-        return SendOp.post(engine.ops(), engine.records(), s, Channel.USER, ub, UserBuffer.START, count, layout,
-                dest, tag, mode, MPI.PROC_NULL);
+        NativeOp[] ops = SendOp.post(engine.ops(), engine.records(), s, Channel.USER, ub, UserBuffer.START, count,
+                layout, dest, tag, mode, MPI.PROC_NULL);
+        return buffered ? BufferedMode.track(ops, bytes) : ops;
     }
 
     private RecvOp startRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {

@@ -212,8 +212,6 @@ public final class MPI {
         COMM_SELF = new Intracomm();
     }
 
-    private static final Object BUFFER_LOCK = new Object();
-    private static byte[] attachedBuffer;
 
     public MPI() {
     }
@@ -316,25 +314,32 @@ public final class MPI {
     }
 
     /**
-     * Buffered sends are staged off-heap like every send, so the attached
-     * buffer only bounds nothing; it is kept to honour attach/detach pairing.
+     * Attaches the buffer that bounds buffered-mode sends: each outstanding
+     * buffered message holds its bytes plus {@link #BSEND_OVERHEAD} of it
+     * (the data itself is staged off-heap, like every send's).
      */
     public static void attachBuffer(byte[] buffer) throws MPIException {
-        check();
-        synchronized (BUFFER_LOCK) {
-            if (attachedBuffer != null) {
-                throw Errors.error(ERR_BUFFER, "a buffer is already attached");
-            }
-            attachedBuffer = buffer;
+        Gate gate = gate();
+        gate.enter();
+        try {
+            BufferedMode.attach(buffer);
+        } catch (MPIException e) {
+            throw COMM_WORLD.fail(e);
+        } finally {
+            gate.exit();
         }
     }
 
+    /** Waits until every buffered message has been sent, and returns the buffer that was attached. */
     public static byte[] detachBuffer() throws MPIException {
-        check();
-        synchronized (BUFFER_LOCK) {
-            byte[] b = attachedBuffer;
-            attachedBuffer = null;
-            return b;
+        Gate gate = gate();
+        gate.enter();
+        try {
+            return BufferedMode.detach();
+        } catch (MPIException | RuntimeException e) {
+            throw COMM_WORLD.fail(e);
+        } finally {
+            gate.exit();
         }
     }
 

@@ -372,7 +372,8 @@ public class Request implements Freeable {
 
     /**
      * Completes every active request that is done now (on a replica: those
-     * its twin found done); null if none is active.
+     * its twin found done); null if none is active (an empty array, or only
+     * null or inactive requests: MPI_UNDEFINED, as Open MPI's binding returns it).
      */
     private static Status[] collectSome(Request[] requests, boolean wait) throws MPIException {
         if (!anyActive(requests)) {
@@ -435,8 +436,7 @@ public class Request implements Freeable {
         gate.enter();
         try {
             MPI.check();
-            Status[] s = collectSome(requests, false);
-            return s == null ? new Status[0] : s;
+            return collectSome(requests, false);
         } finally {
             gate.exit();
         }
@@ -447,8 +447,7 @@ public class Request implements Freeable {
         gate.enter();
         try {
             MPI.check();
-            Status[] s = collectSome(requests, false);
-            return s == null ? new int[0] : indexes(s);
+            return indexes(collectSome(requests, false));
         } finally {
             gate.exit();
         }

@@ -26,13 +26,15 @@ public final class Status {
         return this;
     }
 
+    /** Whole items of {@code datatype} received; MPI.UNDEFINED if the bytes end inside one (0 for an empty type). */
     public int getCount(Datatype datatype) throws MPIException {
         MPI.check();
         long size = datatype.layoutChecked().size();
         if (size == 0) {
-            return data[4] == 0 ? 0 : MPI.UNDEFINED;
+            return 0;
         }
-        return data[4] % size == 0 ? (int) (data[4] / size) : MPI.UNDEFINED;
+        long items = data[4] / size;
+        return data[4] % size == 0 && items <= Integer.MAX_VALUE ? (int) items : MPI.UNDEFINED;
     }
 
     public boolean isCancelled() throws MPIException {
@@ -40,24 +42,34 @@ public final class Status {
         return data[3] != 0;
     }
 
+    /**
+     * Basic elements received (a struct's members, a vector's items), as
+     * MPI_Get_elements counts them; MPI.UNDEFINED if the received bytes end
+     * inside an element or the count exceeds an int.
+     */
     public int getElements(Datatype datatype) throws MPIException {
         MPI.check();
-        int unit = datatype.baseSize;
-        return unit == 0 ? 0 : (int) (data[4] / unit);
+        long elements = datatype.layoutChecked().elementsIn(data[4]);
+        return elements < 0 || elements > Integer.MAX_VALUE ? MPI.UNDEFINED : (int) elements;
     }
 
     public Count getElementsX(Datatype datatype) throws MPIException {
-        return new Count(getElements(datatype));
+        MPI.check();
+        long elements = datatype.layoutChecked().elementsIn(data[4]);
+        return new Count(elements < 0 ? MPI.UNDEFINED : elements);
     }
 
+    /** Makes this status say {@code count} basic elements of {@code datatype} arrived (MPI_Status_set_elements). */
     public void setElements(Datatype datatype, int count) throws MPIException {
-        MPI.check();
-        data[4] = (long) count * datatype.baseSize;
+        setElementsX(datatype, new Count(count));
     }
 
     public void setElementsX(Datatype datatype, Count count) throws MPIException {
         MPI.check();
-        data[4] = count.getCount() * datatype.baseSize;
+        if (count.getCount() < 0) {
+            throw Errors.error(MPI.ERR_COUNT, "negative count " + count.getCount());
+        }
+        data[4] = datatype.layoutChecked().bytesOfElements(count.getCount());
     }
 
     public void setCancelled(boolean flag) throws MPIException {

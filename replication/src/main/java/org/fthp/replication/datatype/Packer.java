@@ -7,7 +7,8 @@ import java.lang.foreign.ValueLayout;
 /**
  * Copies items between a user buffer and contiguous staging memory, following
  * a {@link TypeLayout}: the pure-Java counterpart of MPI_Pack/MPI_Unpack.
- * Bounds are the caller's to check first (see {@link UserBuffer#span}); the
+ * Bounds are the caller's to check first (see {@link UserBuffer#firstByte} and
+ * {@link UserBuffer#span}); the
  * copies themselves are bounds-checked by the JDK as a last line of defence.
  */
 public final class Packer {
@@ -20,7 +21,7 @@ public final class Packer {
             return;
         }
         if (type.isDense()) {
-            copyOut(buf, startByte, dst, dstOff, count * type.size(), type);
+            buf.copyOut(startByte, dst, dstOff, count * type.size());
             return;
         }
         long out = dstOff;
@@ -28,7 +29,7 @@ public final class Packer {
             long itemStart = startByte + i * type.extent();
             for (int b = 0; b < type.blockCount(); b++) {
                 long len = type.blockLen(b);
-                copyOut(buf, itemStart + type.blockDisp(b), dst, out, len, type);
+                buf.copyOut(itemStart + type.blockDisp(b), dst, out, len);
                 out += len;
             }
         }
@@ -40,7 +41,7 @@ public final class Packer {
             return;
         }
         if (type.isDense()) {
-            copyIn(src, srcOff, buf, startByte, count * type.size(), type);
+            buf.copyIn(src, srcOff, startByte, count * type.size());
             return;
         }
         long in = srcOff;
@@ -48,7 +49,7 @@ public final class Packer {
             long itemStart = startByte + i * type.extent();
             for (int b = 0; b < type.blockCount(); b++) {
                 long len = type.blockLen(b);
-                copyIn(src, in, buf, itemStart + type.blockDisp(b), len, type);
+                buf.copyIn(src, in, itemStart + type.blockDisp(b), len);
                 in += len;
             }
         }
@@ -82,58 +83,5 @@ public final class Packer {
             MemorySegment.copy(in, position, tmp, ValueLayout.JAVA_BYTE, 0, (int) bytes);
             unpack(tmp, 0, buf, startByte, count, type);
         }
-    }
-
-    private static void copyOut(UserBuffer buf, long at, MemorySegment dst, long dstOff, long len, TypeLayout type) {
-        if (!buf.isArray()) {
-            MemorySegment.copy(buf.segment(), at, dst, dstOff, len);
-            return;
-        }
-        Object array = buf.array();
-        int eb = buf.arrayElementBytes();
-        if (array instanceof boolean[] z) {
-            for (long k = 0; k < len; k++) {
-                dst.set(ValueLayout.JAVA_BYTE, dstOff + k, z[(int) (at + k)] ? (byte) 1 : 0);
-            }
-            return;
-        }
-        checkAligned(at, len, eb);
-        MemorySegment.copy(array, (int) (at / eb), dst, layoutOf(array), dstOff, (int) (len / eb));
-    }
-
-    private static void copyIn(MemorySegment src, long srcOff, UserBuffer buf, long at, long len, TypeLayout type) {
-        if (!buf.isArray()) {
-            MemorySegment.copy(src, srcOff, buf.segment(), at, len);
-            return;
-        }
-        Object array = buf.array();
-        int eb = buf.arrayElementBytes();
-        if (array instanceof boolean[] z) {
-            for (long k = 0; k < len; k++) {
-                z[(int) (at + k)] = src.get(ValueLayout.JAVA_BYTE, srcOff + k) != 0;
-            }
-            return;
-        }
-        checkAligned(at, len, eb);
-        MemorySegment.copy(src, layoutOf(array), srcOff, array, (int) (at / eb), (int) (len / eb));
-    }
-
-    private static void checkAligned(long at, long len, int eb) {
-        if (at % eb != 0 || len % eb != 0) {
-            throw new IllegalArgumentException("datatype splits an array element (" + eb + " bytes)");
-        }
-    }
-
-    private static ValueLayout layoutOf(Object array) {
-        return switch (array) {
-            case byte[] a -> ValueLayout.JAVA_BYTE;
-            case char[] a -> ValueLayout.JAVA_CHAR_UNALIGNED;
-            case short[] a -> ValueLayout.JAVA_SHORT_UNALIGNED;
-            case int[] a -> ValueLayout.JAVA_INT_UNALIGNED;
-            case long[] a -> ValueLayout.JAVA_LONG_UNALIGNED;
-            case float[] a -> ValueLayout.JAVA_FLOAT_UNALIGNED;
-            case double[] a -> ValueLayout.JAVA_DOUBLE_UNALIGNED;
-            default -> throw new IllegalArgumentException("unsupported buffer " + array.getClass());
-        };
     }
 }

@@ -22,10 +22,28 @@ public final class TypeLayout {
     private final long trueLb;
     private final long trueExtent;
     private final int align;
+    /**
+     * What one item is made of, in type-map order, for counting basic
+     * elements (MPI_Get_elements): {@code partItems[i]} items of
+     * {@code parts[i]}. Null for a primitive, which is one element. Kept as
+     * the construction tree, not a flat list: a million-item contiguous type
+     * is still one part.
+     */
+    private final TypeLayout[] parts;
+    private final long[] partItems;
+    private final long elements;
 
-    private TypeLayout(BaseType base, long[] disps, long[] lens, long lb, long extent, int align) {
+    private TypeLayout(BaseType base, long[] disps, long[] lens, long lb, long extent, int align,
+                       TypeLayout[] parts, long[] partItems) {
         this.base = base;
         this.align = align;
+        this.parts = parts;
+        this.partItems = partItems;
+        long e = parts == null ? 1 : 0;
+        for (int i = 0; parts != null && i < parts.length; i++) {
+            e += partItems[i] * parts[i].elements;
+        }
+        this.elements = e;
         this.disps = disps;
         this.lens = lens;
         long s = 0;
@@ -44,7 +62,8 @@ public final class TypeLayout {
     }
 
     public static TypeLayout primitive(BaseType base) {
-        return new TypeLayout(base, new long[] {0}, new long[] {base.bytes()}, 0, base.bytes(), base.alignment());
+        return new TypeLayout(base, new long[] {0}, new long[] {base.bytes()}, 0, base.bytes(), base.alignment(),
+                null, null);
     }
 
     public BaseType base() { return base; }
@@ -57,6 +76,62 @@ public final class TypeLayout {
     public int blockCount() { return lens.length; }
     public long blockDisp(int i) { return disps[i]; }
     public long blockLen(int i) { return lens[i]; }
+
+    /** Basic (primitive) elements in one item. */
+    public long elements() { return elements; }
+
+    /**
+     * The basic elements {@code bytes} of data of this type hold, as
+     * MPI_Get_elements counts them: those of the whole items, then those of
+     * a partial item in type-map order; -1 if the bytes end inside an element.
+     */
+    public long elementsIn(long bytes) {
+        if (size == 0) {
+            return bytes == 0 ? 0 : -1;
+        }
+        if (parts == null) {
+            return bytes % size == 0 ? bytes / size : -1;
+        }
+        long count = bytes / size * elements;
+        long rest = bytes % size;
+        for (int i = 0; i < parts.length && rest > 0; i++) {
+            TypeLayout part = parts[i];
+            long whole = part.size * partItems[i];
+            if (rest >= whole) {
+                rest -= whole;
+                count += partItems[i] * part.elements;
+                continue;
+            }
+            long items = rest / part.size;
+            long inPartial = part.elementsIn(rest - items * part.size);
+            return inPartial < 0 ? -1 : count + items * part.elements + inPartial;
+        }
+        return rest == 0 ? count : -1;
+    }
+
+    /** The bytes {@code count} basic elements of this type take (MPI_Status_set_elements): the inverse of {@link #elementsIn}. */
+    public long bytesOfElements(long count) {
+        if (elements == 0) {
+            return 0;
+        }
+        if (parts == null) {
+            return count * size;
+        }
+        long bytes = count / elements * size;
+        long rest = count % elements;
+        for (int i = 0; i < parts.length && rest > 0; i++) {
+            TypeLayout part = parts[i];
+            long all = partItems[i] * part.elements;
+            if (rest >= all) {
+                rest -= all;
+                bytes += partItems[i] * part.size;
+                continue;
+            }
+            long items = rest / part.elements;
+            return bytes + items * part.size + part.bytesOfElements(rest - items * part.elements);
+        }
+        return bytes;
+    }
 
     /** One block starting at 0 that fills the whole extent: items are back to back. */
     public boolean isDense() {
@@ -97,23 +172,27 @@ public final class TypeLayout {
                 align = Math.max(align, types[i].align);
             }
         }
-        TypeLayout t = b.build(align);
+        long[] items = new long[types.length];
+        Arrays.setAll(items, i -> blockLens[i]);
+        TypeLayout t = b.build(align, types.clone(), items);
         long padded = (t.extent + align - 1) / align * align;
-        return new TypeLayout(t.base, t.disps, t.lens, t.lb, padded, align);
+        return new TypeLayout(t.base, t.disps, t.lens, t.lb, padded, align, t.parts, t.partItems);
     }
 
     public static TypeLayout resized(TypeLayout old, long lb, long extent) {
-        return new TypeLayout(old.base, old.disps, old.lens, lb, extent, old.align);
+        return new TypeLayout(old.base, old.disps, old.lens, lb, extent, old.align, old.parts, old.partItems);
     }
 
     private static TypeLayout replicate(long[] blockDisps, int[] blockLens, TypeLayout old) {
         Builder b = new Builder(old.base);
+        long items = 0;
         for (int i = 0; i < blockDisps.length; i++) {
             for (int e = 0; e < blockLens[i]; e++) {
                 b.addItem(blockDisps[i] + e * old.extent, old);
             }
+            items += blockLens[i];
         }
-        return b.build(old.align);
+        return b.build(old.align, new TypeLayout[] {old}, new long[] {items});
     }
 
     private static int[] filled(int n, int v) {
@@ -160,12 +239,13 @@ public final class TypeLayout {
             n++;
         }
 
-        TypeLayout build(int align) {
+        TypeLayout build(int align, TypeLayout[] parts, long[] partItems) {
             if (lo == Long.MAX_VALUE) {
                 lo = 0;
                 hi = 0;
             }
-            return new TypeLayout(base, Arrays.copyOf(d, n), Arrays.copyOf(l, n), lo, hi - lo, align);
+            return new TypeLayout(base, Arrays.copyOf(d, n), Arrays.copyOf(l, n), lo, hi - lo, align, parts,
+                    partItems);
         }
     }
 }

@@ -1,76 +1,160 @@
 package org.fthp.replication.datatype;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
 
 /**
- * A user's message buffer: a Java primitive array, or a {@link Buffer} seen as
- * bytes from its start (position ignored, as Open MPI's binding does; use
- * {@code MPI.slice} for an offset). Validates what the program passed before
- * anything is copied, so bad input never reaches native code.
+ * A user's message buffer seen as raw bytes in native byte order, as Open
+ * MPI's binding sees it: a Java primitive array of any element type (the
+ * datatype need not match it: {@code int[]} sent as BYTE sends the int's
+ * bytes), or a {@link Buffer} from its start (position ignored; use
+ * {@code MPI.slice} for an offset).
+ *
+ * <p>The data starts at the buffer's <em>origin</em>: byte 0 of an array or
+ * direct buffer, or the array offset of a heap buffer (what {@code MPI.slice}
+ * sets). A datatype may reach before the origin (a negative lower bound or
+ * displacement) as far as the bytes still lie inside the array: the callers
+ * check {@code [-bytesBefore(), bytes())} before anything is copied, so bad
+ * input never reaches native code, and the copies are bounds-checked by the
+ * JDK as a last line of defence.
  */
 public final class UserBuffer {
 
-    /**
-     * Where a user's data starts in a {@link UserBuffer}: always its first
-     * byte, because a heap buffer's array offset (what {@code MPI.slice} sets)
-     * is already applied when the buffer is wrapped.
-     */
+    /** Where a user's data starts, relative to the origin: always the origin itself. */
     public static final long START = 0;
 
-    private final Object array;          // primitive array, or null
-    private final MemorySegment segment; // buffer bytes, or null
-    private final int arrayElementBytes;
-    private final long bytes;
+    private final MemorySegment segment; // every byte of the array or buffer; null for a boolean[]
+    private final boolean[] booleans;    // a boolean[] (no memory-segment view exists for it), or null
+    private final long origin;           // byte of segment (or index of booleans) where the data starts
 
-    private UserBuffer(Object array, MemorySegment segment, int arrayElementBytes, long bytes) {
-        this.array = array;
+    private UserBuffer(MemorySegment segment, boolean[] booleans, long origin) {
         this.segment = segment;
-        this.arrayElementBytes = arrayElementBytes;
-        this.bytes = bytes;
+        this.booleans = booleans;
+        this.origin = origin;
+    }
+
+    /** Wraps {@code buf}; null if it is neither a primitive array nor a buffer. */
+    public static UserBuffer of(Object buf) {
+        return switch (buf) {
+            case null -> null;
+            case boolean[] z -> new UserBuffer(null, z, 0);
+            case byte[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0);
+            case char[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0);
+            case short[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0);
+            case int[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0);
+            case long[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0);
+            case float[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0);
+            case double[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0);
+            case Buffer b -> ofBuffer(b);
+            default -> null;
+        };
     }
 
     /**
-     * Wraps {@code buf} for {@code type}; null if {@code buf} is neither an
-     * array nor a buffer. Throws {@link IllegalArgumentException} with a reason
-     * when the array's element type does not suit the datatype.
+     * A heap buffer is its whole backing array from its array offset (bytes
+     * before the offset are the program's too, and a datatype may reach
+     * them); a direct or read-only buffer is its own bytes only.
      */
-    public static UserBuffer of(Object buf, TypeLayout type) {
-        if (buf instanceof Buffer b) {
-            MemorySegment seg = BufferSegments.of(b);
-            return new UserBuffer(null, seg, 1, seg.byteSize());
+    private static UserBuffer ofBuffer(Buffer b) {
+        if (!b.isDirect() && b.hasArray()) {
+            MemorySegment whole = switch (b.array()) {
+                case byte[] a -> MemorySegment.ofArray(a);
+                case char[] a -> MemorySegment.ofArray(a);
+                case short[] a -> MemorySegment.ofArray(a);
+                case int[] a -> MemorySegment.ofArray(a);
+                case long[] a -> MemorySegment.ofArray(a);
+                case float[] a -> MemorySegment.ofArray(a);
+                case double[] a -> MemorySegment.ofArray(a);
+                default -> null;
+            };
+            if (whole != null) {
+                return new UserBuffer(whole, null, (long) b.arrayOffset() * elementBytes(b));
+            }
         }
-        if (buf == null || !buf.getClass().isArray() || !buf.getClass().componentType().isPrimitive()) {
-            return null;
-        }
-        BaseType base = type.base();
-        if (base.arrayClass() != buf.getClass()) {
-            throw new IllegalArgumentException("datatype of " + base + " items needs a "
-                    + base.arrayClass().getSimpleName() + " buffer, got " + buf.getClass().getSimpleName());
-        }
-        int eb = base.arrayElementBytes();
-        return new UserBuffer(buf, null, eb, (long) java.lang.reflect.Array.getLength(buf) * eb);
+        return new UserBuffer(BufferSegments.of(b), null, 0);
     }
 
-    public long bytes() { return bytes; }
+    private static int elementBytes(Buffer b) {
+        return switch (b) {
+            case ByteBuffer x -> 1;
+            case CharBuffer x -> 2;
+            case ShortBuffer x -> 2;
+            case IntBuffer x -> 4;
+            case FloatBuffer x -> 4;
+            case LongBuffer x -> 8;
+            case DoubleBuffer x -> 8;
+            default -> 1;
+        };
+    }
+
+    /** Bytes from the origin to the end of the array or buffer. */
+    public long bytes() {
+        return (segment != null ? segment.byteSize() : booleans.length) - origin;
+    }
+
+    /** Bytes of the array before the origin, which a datatype may reach with a negative displacement. */
+    public long bytesBefore() {
+        return origin;
+    }
 
     /**
      * The buffer's memory if it is native (a direct buffer), which never moves
      * and so may be handed to a native nonblocking operation; null otherwise.
+     * Its origin is always its first byte.
      */
     public MemorySegment directSegment() {
         return segment != null && segment.isNative() ? segment : null;
     }
-    public boolean isArray() { return array != null; }
-    Object array() { return array; }
-    MemorySegment segment() { return segment; }
-    int arrayElementBytes() { return arrayElementBytes; }
 
-    /** Bytes from the buffer start that {@code count} items of {@code type} at {@code offsetItems} reach. */
+    /** Copies {@code len} bytes from byte {@code at} (relative to the origin) into {@code dst}. */
+    void copyOut(long at, MemorySegment dst, long dstOff, long len) {
+        if (booleans != null) {
+            int from = Math.toIntExact(origin + at);
+            for (int k = 0; k < len; k++) {
+                dst.set(ValueLayout.JAVA_BYTE, dstOff + k, booleans[from + k] ? (byte) 1 : 0);
+            }
+            return;
+        }
+        MemorySegment.copy(segment, origin + at, dst, dstOff, len);
+    }
+
+    /** Copies {@code len} bytes from {@code src} to byte {@code at} (relative to the origin). */
+    void copyIn(MemorySegment src, long srcOff, long at, long len) {
+        if (booleans != null) {
+            int to = Math.toIntExact(origin + at);
+            for (int k = 0; k < len; k++) {
+                booleans[to + k] = src.get(ValueLayout.JAVA_BYTE, srcOff + k) != 0;
+            }
+            return;
+        }
+        MemorySegment.copy(src, srcOff, segment, origin + at, len);
+    }
+
+    /**
+     * The first byte, relative to where the items start, that {@code count}
+     * items of {@code type} touch: before the start if the type reaches back
+     * (a negative displacement or extent).
+     */
+    public static long firstByte(long count, TypeLayout type) {
+        if (count == 0 || type.size() == 0) {
+            return 0;
+        }
+        return type.trueLb() + Math.min(0, (count - 1) * type.extent());
+    }
+
+    /** One past the last byte, relative to where the items start, that {@code count} items of {@code type} touch. */
     public static long span(long count, TypeLayout type) {
         if (count == 0 || type.size() == 0) {
             return 0;
         }
-        return (count - 1) * type.extent() + type.trueLb() + type.trueExtent();
+        return type.trueLb() + type.trueExtent() + Math.max(0, (count - 1) * type.extent());
     }
 }

@@ -39,6 +39,15 @@ public final class SendOp extends NativeOp {
     private final MessageRecords records;
 
     /**
+     * Whether a payload of this size travels with its header as one eager
+     * native message, which the native library completes without waiting
+     * for the receiver (larger ones wait until the receiver takes them).
+     */
+    public static boolean isEager(long payloadBytes) {
+        return payloadBytes < Rendezvous.THRESHOLD_BYTES;
+    }
+
+    /**
      * Sends to {@code dest} (a peer rank of {@code comm}) on {@code channel}:
      * one native message per live copy of the destination this copy feeds.
      * A replica whose destination has no replica sends nothing: the
@@ -149,7 +158,7 @@ public final class SendOp extends NativeOp {
     private SendOp(OpContext context, MessageRecords records, CommStructure comm, Endpoint to, Channel channel,
                    UserBuffer buf, long startByte, int count, TypeLayout type, int dest, long sendId, int tag,
                    Mode mode) {
-        super(context, stagingBytes(buf, count, type));
+        super(context, stagingBytes(buf, count, type, mode));
         this.comm = comm;
         this.records = records;
         this.mode = mode;
@@ -162,7 +171,7 @@ public final class SendOp extends NativeOp {
                 | (channel == Channel.INTERNAL ? MessageHeader.FLAG_INTERNAL : 0)
                 | (mode == Mode.SYNCHRONOUS ? MessageHeader.FLAG_SYNCHRONOUS : 0);
         MessageHeader.write(staging, comm.commId(), comm.rank(), sendId, flags, (int) payloadBytes);
-        MemorySegment inPlace = sendsInPlace(buf, count, type)
+        MemorySegment inPlace = sendsInPlace(buf, count, type, mode)
                 ? buf.directSegment().asSlice(startByte, payloadBytes) : null;
         if (inPlace == null) {
             Packer.pack(buf, startByte, count, type, staging, MessageHeader.BYTES);
@@ -189,16 +198,17 @@ public final class SendOp extends NativeOp {
     /**
      * A large payload in a direct buffer, covered contiguously, is sent from
      * the program's own memory: it cannot move, and MPI forbids changing it
-     * until the send completes. Arrays (the GC moves them) and small messages
-     * are copied into staging.
+     * until the send completes. Arrays (the GC moves them), small messages
+     * and buffered-mode ones (the program may change its buffer as soon as
+     * the call returns) are copied into staging.
      */
-    private static boolean sendsInPlace(UserBuffer buf, int count, TypeLayout type) {
-        return buf != null && buf.directSegment() != null && type.isDense()
+    private static boolean sendsInPlace(UserBuffer buf, int count, TypeLayout type, Mode mode) {
+        return mode != Mode.BUFFERED && buf != null && buf.directSegment() != null && type.isDense()
                 && count * type.size() >= Rendezvous.THRESHOLD_BYTES;
     }
 
-    private static long stagingBytes(UserBuffer buf, int count, TypeLayout type) {
-        return sendsInPlace(buf, count, type) ? MessageHeader.BYTES : MessageHeader.BYTES + count * type.size();
+    private static long stagingBytes(UserBuffer buf, int count, TypeLayout type, Mode mode) {
+        return sendsInPlace(buf, count, type, mode) ? MessageHeader.BYTES : MessageHeader.BYTES + count * type.size();
     }
 
     /**

@@ -618,9 +618,9 @@ public final class StructureBuilder {
     private int[] exchange(CommStructure given, int peerRank, int tag, int[] mine, int theirs) {
         CommStructure s = given.current();
         int[] out = new int[theirs];
-        RecvOp r = RecvOp.post(engine.ops(), engine.records(), s, Channel.INTERNAL, UserBuffer.of(out, INTS),
+        RecvOp r = RecvOp.post(engine.ops(), engine.records(), s, Channel.INTERNAL, UserBuffer.of(out),
                 UserBuffer.START, theirs, INTS, peerRank, tag, Empi.PROC_NULL, Empi.ANY_SOURCE);
-        NativeOp[] sends = SendOp.post(engine.ops(), engine.records(), s, Channel.INTERNAL, UserBuffer.of(mine, INTS),
+        NativeOp[] sends = SendOp.post(engine.ops(), engine.records(), s, Channel.INTERNAL, UserBuffer.of(mine),
                 UserBuffer.START, mine.length, INTS, peerRank, tag, SendOp.Mode.STANDARD, Empi.PROC_NULL);
         NativeOp[] all = Arrays.copyOf(sends, sends.length + 1);
         all[sends.length] = r;

@@ -18,7 +18,7 @@ class BlocksTest {
 
     private static Region ints(int[] buf, int firstItem, int count) {
         long start = UserBuffer.START + firstItem * INT.extent();
-        return new Region(UserBuffer.of(buf, INT), start, count, INT);
+        return new Region(UserBuffer.of(buf), start, count, INT);
     }
 
     @Test

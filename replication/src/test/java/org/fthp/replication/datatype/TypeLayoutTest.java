@@ -68,4 +68,29 @@ class TypeLayoutTest {
         assertEquals(24, UserBuffer.span(1, t));
         assertEquals(24 + 24, UserBuffer.span(2, t));
     }
+
+    /** MPI_Get_elements / MPI_Status_set_elements: whole items, then a partial item's elements in type-map order. */
+    @Test
+    void basicElementsCountAcrossAPartialItem() {
+        assertEquals(3, INT.elementsIn(12));
+        assertEquals(-1, INT.elementsIn(10));   // ends inside an int: MPI_UNDEFINED
+        // {int, double, 2 shorts}: 4 elements of 4 + 8 + 2 + 2 bytes (16 of data)
+        TypeLayout rec = TypeLayout.struct(new int[] {1, 1, 2}, new long[] {0, 8, 16},
+                new TypeLayout[] {INT, DOUBLE, SHORT});
+        assertEquals(4, rec.elements());
+        assertEquals(8, rec.elementsIn(32));          // two whole records
+        assertEquals(4 + 2, rec.elementsIn(16 + 12)); // a record, then its int and double
+        assertEquals(4 + 3, rec.elementsIn(16 + 14)); // ... and one short
+        assertEquals(-1, rec.elementsIn(16 + 6));     // ends inside the double
+        assertEquals(16 + 14, rec.bytesOfElements(7));
+        assertEquals(0, rec.bytesOfElements(0));
+        // nesting and resizing keep the elements: 3 records = 12 elements
+        TypeLayout three = TypeLayout.resized(TypeLayout.contiguous(3, rec), 0, 100);
+        assertEquals(12, three.elements());
+        assertEquals(12 + 1, three.elementsIn(48 + 4));
+        assertEquals(48 + 4, three.bytesOfElements(13));
+        TypeLayout empty = TypeLayout.contiguous(0, INT);
+        assertEquals(0, empty.elementsIn(0));
+        assertEquals(-1, empty.elementsIn(4));
+    }
 }
