@@ -562,7 +562,7 @@ public final class StructureBuilder {
         if (local.rank() == root && port != null) {
             int me = world.current().rank();
             NativeOp[] sends = SendOp.post(engine.ops(), engine.records(), world.current(), Channel.INTERNAL,
-                    UserBuffer.of(new int[] {me}, INTS), UserBuffer.START, 1, INTS, port.worldRank(),
+                    UserBuffer.of(new int[] {me}), UserBuffer.START, 1, INTS, port.worldRank(),
                     InternalTags.PORT_REQUEST.tag(port.serial()), SendOp.Mode.STANDARD, Empi.PROC_NULL);
             engine.awaitAll(sends);
             remoteWorld = swapGroups(world, port.worldRank(), InternalTags.PORT_REPLY.tag(port.serial()),
@@ -608,7 +608,7 @@ public final class StructureBuilder {
     private int[] receiveFromAny(CommStructure given, int tag, int count) {
         CommStructure s = given.current();
         int[] out = new int[count];
-        RecvOp r = RecvOp.post(engine.ops(), engine.records(), s, Channel.INTERNAL, UserBuffer.of(out, INTS),
+        RecvOp r = RecvOp.post(engine.ops(), engine.records(), s, Channel.INTERNAL, UserBuffer.of(out),
                 UserBuffer.START, count, INTS, Empi.ANY_SOURCE, tag, Empi.PROC_NULL, Empi.ANY_SOURCE);
         engine.awaitAll(r);
         return out;
