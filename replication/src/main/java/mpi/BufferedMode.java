@@ -4,8 +4,6 @@ import org.fthp.replication.ops.BufferAccount;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.SendOp;
 import org.fthp.replication.runtime.Engine;
-import org.fthp.replication.structure.CommStructure;
-import org.fthp.replication.twins.Twins;
 
 /**
  * MPI's buffered mode (MPI_Bsend, MPI_Buffer_attach/detach) over ordinary
@@ -79,20 +77,14 @@ final class BufferedMode {
                     + " + MPI.BSEND_OVERHEAD), more than the attached buffer's " + account.capacity());
         }
         Engine engine = Engine.get();
-        CommStructure world = engine.twins().world();
-        long[] decided = Twins.follows(world) ? engine.twins().await(world, 1) : null;
-        boolean fits;
-        if (decided != null) {
-            fits = decided[0] != 0;
-        } else {
+        BufferAccount a = account;
+        boolean fits = engine.twins().decided(engine.twins().world(), 1, () -> {
             // sends done by now give their room back; one the receiver already took may not look done yet
             // (its completion is still on its way, or a replica of the receiver lags), so wait a little
             long deadline = System.nanoTime() + ROOM_WAIT_NANOS;
-            BufferAccount a = account;
             engine.await(() -> a.hasRoomFor(need) || System.nanoTime() - deadline >= 0);
-            fits = a.hasRoomFor(need);
-            engine.twins().decide(world, fits ? 1 : 0);
-        }
+            return new long[] {a.hasRoomFor(need) ? 1 : 0};
+        })[0] != 0;
         if (!fits) {
             throw Errors.error(MPI.ERR_BUFFER, "buffered message needs " + need + " bytes, but " + account.used()
                     + " of the attached buffer's " + account.capacity() + " are held by messages not yet sent");

@@ -1,14 +1,10 @@
 package mpi;
 
 import java.nio.Buffer;
-import java.util.ArrayList;
-import java.util.List;
 
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.runtime.Gate;
-import org.fthp.replication.structure.CommStructure;
-import org.fthp.replication.twins.Twins;
 
 /**
  * A pending operation as the program sees it. Behind it are one or more
@@ -171,19 +167,36 @@ public class Request implements Freeable {
      * "done" waits until its own copy of the operation is.
      */
     private boolean doneNow() throws MPIException {
-        CommStructure t = Engine.get().twins().world();
-        long[] d = Twins.follows(t) ? Engine.get().twins().await(t, 1) : null;
-        if (d != null) {
-            if (d[0] == 0) {
-                pollOnce();
-                return false;
-            }
-            awaitDone();
-            return true;
+        if (decided(1, () -> new long[] {pollOnce() ? 1 : 0})[0] == 0) {
+            pollOnce(); // progress on a replica told "not yet"
+            return false;
         }
-        boolean done = pollOnce();
-        Engine.get().twins().decide(t, done ? 1 : 0);
-        return done;
+        awaitDone();
+        return true;
+    }
+
+    /** What the computational copy decided, through COMM_WORLD's twin link ({@code Twins#decided}). */
+    private static long[] decided(int maxLength, Outcome local) throws MPIException {
+        Engine engine = Engine.get();
+        MPIException[] thrown = {null};
+        long[] d = engine.twins().decided(engine.twins().world(), maxLength, () -> {
+            try {
+                return local.get();
+            } catch (MPIException e) {
+                thrown[0] = e;
+                return null;
+            }
+        });
+        if (thrown[0] != null) {
+            throw thrown[0];
+        }
+        return d;
+    }
+
+    /** A local outcome, which may fail like any MPI call. */
+    @FunctionalInterface
+    private interface Outcome {
+        long[] get() throws MPIException;
     }
 
     public final Status testStatus() throws MPIException {
@@ -263,18 +276,12 @@ public class Request implements Freeable {
             if (!anyActive(requests)) {
                 return emptyStatus().withIndex(MPI.UNDEFINED);
             }
-            CommStructure t = Engine.get().twins().world();
-            int i;
-            long[] d = Twins.follows(t) ? Engine.get().twins().await(t, 1) : null;
-            if (d != null) {
-                i = (int) d[0];
-                requests[i].awaitDone();
-            } else {
+            int i = (int) decided(1, () -> {
                 int[] any = {-1};
                 Requests.await(() -> (any[0] = pollAny(requests)) >= 0);
-                i = any[0];
-                Engine.get().twins().decide(t, i);
-            }
+                return new long[] {any[0]};
+            })[0];
+            requests[i].awaitDone();
             return requests[i].complete().withIndex(i);
         } finally {
             gate.exit();
@@ -293,21 +300,13 @@ public class Request implements Freeable {
             if (!anyActive(requests)) {
                 return emptyStatus().withIndex(MPI.UNDEFINED);
             }
-            CommStructure t = Engine.get().twins().world();
-            int i;
-            long[] d = Twins.follows(t) ? Engine.get().twins().await(t, 1) : null;
-            if (d != null) {
-                i = (int) d[0];
-                if (i < 0) {
-                    pollAny(requests);
-                    return null;
-                }
-                requests[i].awaitDone();
-            } else {
-                i = pollAny(requests);
-                Engine.get().twins().decide(t, i);
+            int i = (int) decided(1, () -> new long[] {pollAny(requests)})[0];
+            if (i < 0) {
+                pollAny(requests); // progress on a replica told "none yet"
+                return null;
             }
-            return i < 0 ? null : requests[i].complete().withIndex(i);
+            requests[i].awaitDone();
+            return requests[i].complete().withIndex(i);
         } finally {
             gate.exit();
         }
@@ -348,19 +347,12 @@ public class Request implements Freeable {
         gate.enter();
         try {
             MPI.check();
-            CommStructure t = Engine.get().twins().world();
-            long[] d = Twins.follows(t) ? Engine.get().twins().await(t, 1) : null;
-            if (d != null) {
-                if (d[0] == 0) {
-                    pollAll(requests);
-                    return null;
-                }
-                awaitAll(requests);
-                return completeAll(requests);
+            if (decided(1, () -> new long[] {pollAll(requests) ? 1 : 0})[0] == 0) {
+                pollAll(requests); // progress on a replica told "not all yet"
+                return null;
             }
-            boolean all = pollAll(requests);
-            Engine.get().twins().decide(t, all ? 1 : 0);
-            return all ? completeAll(requests) : null;
+            awaitAll(requests);
+            return completeAll(requests);
         } finally {
             gate.exit();
         }
@@ -379,41 +371,35 @@ public class Request implements Freeable {
         if (!anyActive(requests)) {
             return null;
         }
-        CommStructure t = Engine.get().twins().world();
-        List<Status> done = new ArrayList<>();
-        long[] d = Twins.follows(t) ? Engine.get().twins().await(t, requests.length + 1) : null;
-        if (d != null) {
-            for (int k = 1; k <= d[0]; k++) {
-                int i = (int) d[k];
-                requests[i].awaitDone();
-                done.add(requests[i].complete().withIndex(i));
-            }
-            if (d[0] == 0) {
-                pollAll(requests);
-            }
-            return done.toArray(new Status[0]);
-        }
-        Requests.Poll someDone = () -> {
-            for (int i = 0; i < requests.length; i++) {
-                Request r = requests[i];
-                if (r != null && r.ops != null && r.pollOnce()) {
-                    done.add(r.complete().withIndex(i));
+        // the outcome: how many are done, then their indices (done, not yet completed: the replica's may lag)
+        long[] d = decided(requests.length + 1, () -> {
+            long[] found = new long[requests.length + 1];
+            Requests.Poll someDone = () -> {
+                int n = 0;
+                for (int i = 0; i < requests.length; i++) {
+                    Request r = requests[i];
+                    if (r != null && r.ops != null && r.pollOnce()) {
+                        found[++n] = i;
+                    }
                 }
+                found[0] = n;
+                return !wait || n > 0;
+            };
+            if (!someDone.done()) {
+                Requests.await(someDone);
             }
-            return !wait || !done.isEmpty();
-        };
-        if (!someDone.done()) {
-            Requests.await(someDone);
+            return java.util.Arrays.copyOf(found, (int) found[0] + 1);
+        });
+        if (d[0] == 0) {
+            pollAll(requests); // progress on a replica told "none yet"
         }
-        if (t != null) {
-            long[] decided = new long[done.size() + 1];
-            decided[0] = done.size();
-            for (int k = 0; k < done.size(); k++) {
-                decided[k + 1] = done.get(k).getIndex();
-            }
-            Engine.get().twins().decide(t, decided);
+        Status[] done = new Status[(int) d[0]];
+        for (int k = 0; k < done.length; k++) {
+            int i = (int) d[k + 1];
+            requests[i].awaitDone();
+            done[k] = requests[i].complete().withIndex(i);
         }
-        return done.toArray(new Status[0]);
+        return done;
     }
 
     public static Status[] waitSomeStatus(Request[] requests) throws MPIException {

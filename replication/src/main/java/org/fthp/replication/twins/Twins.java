@@ -74,6 +74,24 @@ public final class Twins {
         return op.values();
     }
 
+    /**
+     * A timing-dependent outcome of {@code s} (at most {@code maxLength}
+     * values), decided once for both twins: a replica takes its twin's (once
+     * promoted, the dead twin's it kept, TwinRecords#inherit); otherwise, or
+     * when nobody decided for it, {@code local} decides here and the outcome
+     * goes to the replica if there is one. A replica told an operation is
+     * done waits for its own copy of it: the caller's part.
+     */
+    public long[] decided(CommStructure s, int maxLength, java.util.function.Supplier<long[]> local) {
+        long[] d = follows(s) ? await(s, maxLength) : null;
+        if (d != null) {
+            return d;
+        }
+        long[] mine = local.get();
+        decide(s, mine);
+        return mine;
+    }
+
     /** One value decided by the computational copy: {@code local} there, the twin's on a replica. */
     public long share(CommStructure s, long local) {
         if (follows(s)) {
