@@ -244,7 +244,7 @@ public final class Repair {
             trace("agreed");
         }
         if (engine.role() == Role.REP) {
-            keepTwinDecisions();
+            keepTwinDecisions(repaired);
         }
         long t1 = System.nanoTime();
         engine.adopt(repaired);
@@ -370,73 +370,87 @@ public final class Repair {
      * twin may already have sent messages that depend on them (a wildcard
      * receive's match decides what a rank answers). So first every operation
      * in flight is progressed once (one whose receive had matched its
-     * decision takes it), then the rest is taken off the channel and kept by
-     * decision number (TwinRecords#inherit), used only once this copy is
-     * promoted and dropped as its numbers pass. Local calls only: a probed
-     * message is already here.
+     * decision takes it), then, for every communicator the rebuild moves to
+     * the new channel, its decisions are taken off the old one and kept by
+     * number (TwinRecords#inherit), used only once this copy is promoted and
+     * dropped as their numbers pass. Local calls only: a probed message is
+     * already here.
      */
-    private void keepTwinDecisions() {
+    private void keepTwinDecisions(ReplicaLayout repaired) {
         engine.ops().inFlight().pollAll();
-        CommStructure world = engine.world().get();
-        if (world == null || world.twin() == null) {
-            return;
-        }
-        Map<Integer, CommStructure> bySlot = new HashMap<>();
-        for (CommRef c : engine.liveComms().snapshot()) {
-            CommStructure s = c.get();
-            if (s != null && s.twin() != null) {
-                bySlot.put(s.twin().channel().slot(), s);
-            }
+        java.util.Set<Integer> live = new java.util.HashSet<>();
+        for (int r : repaired.eworld()) {
+            live.add(r);
         }
         Arena arena = Arena.ofConfined();
-        int kept = drainTwinChannel(world.twin().channel(), bySlot, arena);
-        if (kept >= 0) {
+        int kept = 0;
+        boolean settled = true;
+        for (CommRef c : engine.liveComms().snapshot()) {
+            CommStructure s = c.get();
+            // only a communicator the rebuild moves to COMM_WORLD's new twin channel; one it leaves alone keeps
+            // the old channel, and its twin's decisions on it
+            if (s == null || s.twin() == null
+                    || !(rebuilt.containsKey(s.commId()) || !s.current().natives().allIn(live))) {
+                continue;
+            }
+            int n = drainDecisions(s, arena);
+            if (n < 0) {
+                settled = false;
+                kept += -1 - n;
+                break;
+            }
+            kept += n;
+        }
+        if (settled) {
             arena.close();
-        } else {
-            kept = -1 - kept;
         }
         if (TRACE) {
-            trace("kept " + kept + " decisions of the twin channel; next world decision "
-                    + world.twinRecords().nextDecisionPeek());
+            trace("kept " + kept + " decisions of the twin channel");
         }
     }
 
+    /** Decision numbers the twin may have sent ahead of this copy; a run this long of absent ones ends the scan. */
+    private static final int DECISION_SCAN_GAP = 256;
+
     /**
-     * Takes every message off {@code channel} (from the twin) and keeps the
-     * decisions by communicator slot and number; returns how many, or
-     * {@code -1 - kept} when a receive did not complete (then it still points
-     * into {@code arena}, which must stay allocated).
+     * Takes {@code s}'s decisions off its twin channel, by number from the
+     * next one this copy would take (a forwarded outcome goes as its
+     * operation completes, so a few may come out of order: the scan ends
+     * after {@link #DECISION_SCAN_GAP} absent numbers); returns how many it
+     * kept, or {@code -1 - kept} when a receive did not complete (then it
+     * still points into {@code arena}, which must stay allocated).
      */
-    private int drainTwinChannel(org.fthp.replication.twins.TwinChannel channel, Map<Integer, CommStructure> bySlot,
-                                 Arena arena) {
+    private int drainDecisions(CommStructure s, Arena arena) {
+        org.fthp.replication.twins.TwinChannel channel = s.twin().channel();
         MemorySegment flag = arena.allocate(ValueLayout.JAVA_INT);
         MemorySegment status = arena.allocate(Empi.STATUS_BYTES);
         MemorySegment message = Empi.allocateHandles(arena, 1);
         MemorySegment request = Empi.allocateHandles(arena, 1);
         MemorySegment scratch = arena.allocate(ValueLayout.JAVA_INT);
         MemorySegment data = arena.allocate(MAX_DECISION_BYTES);
-        int lowMask = (1 << InternalTags.TWIN_DECISION_BITS) - 1;
         int kept = 0;
-        while (true) {
-            Empi.improbe(channel.twinRank(), Empi.ANY_TAG, channel.comm(), flag, message, status);
+        for (int n = s.twinRecords().nextDecisionPeek(), absent = 0; absent < DECISION_SCAN_GAP; n++) {
+            int tag = InternalTags.twinDecision(channel.slot(), n);
+            Empi.iprobe(channel.twinRank(), tag, channel.comm(), flag, status);
             if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
-                return kept;
+                absent++;
+                continue;
             }
+            absent = 0;
             int bytes = Empi.statusBytes(status, 0, scratch);
-            int tag = Empi.statusTag(status, 0);
             if (bytes > MAX_DECISION_BYTES) {
                 continue; // a collective's result: left with the abandoned channel, the collective runs again
             }
+            Empi.improbe(channel.twinRank(), tag, channel.comm(), flag, message, status);
             Empi.imrecv(data, bytes, Empi.BYTE, message, request);
             if (!completedWithin(request, flag, status, 10_000_000L)) {
                 return -1 - kept; // never for a matched small message; the channel is abandoned anyway
             }
-            CommStructure s = bySlot.get(tag >>> InternalTags.TWIN_DECISION_BITS);
-            if (s != null) {
-                s.twinRecords().inherit(tag & lowMask, data.asSlice(0, bytes).toArray(ValueLayout.JAVA_BYTE));
-                kept++;
-            }
+            s.twinRecords().inherit(n & ((1 << InternalTags.TWIN_DECISION_BITS) - 1),
+                    data.asSlice(0, bytes).toArray(ValueLayout.JAVA_BYTE));
+            kept++;
         }
+        return kept;
     }
 
     private boolean completedWithin(MemorySegment request, MemorySegment flag, MemorySegment status, long nanos) {
