@@ -2,7 +2,7 @@
 # Checkpoint cost against state size, beside this machine's memory and disk, and restart time (not part of the
 # suite). Needs a built tree (scripts/build.sh).
 #
-#   bench/checkpoint.sh                                   # 1 16 64 256 1024 MiB per rank, 5 checkpoints each
+#   bench/checkpoint.sh                                   # 1 16 64 256 1024 MiB per rank, 7 checkpoints each
 #   SIZES="1 64" REPS=5 RESTARTS=3 bench/checkpoint.sh
 #   CKPT_DIR=/some/fs bench/checkpoint.sh                 # the disk runs' --checkpoint-dir (default under /tmp)
 #
@@ -29,7 +29,7 @@ root="$(cd "$here/.." && pwd)"
 source "$root/scripts/lib.sh"
 fthp_find_jdk
 SIZES="${SIZES:-1 16 64 256 1024}"
-REPS="${REPS:-5}"
+REPS="${REPS:-7}"
 RESTARTS="${RESTARTS:-3}"
 jar="$root/bench/target/fthp-bench-0.1.0-SNAPSHOT.jar"
 runtime="$root/replication/target/fthp-mpi.jar"
@@ -73,15 +73,15 @@ cost_run() { # mb, disk(0|1) -> prints the per-checkpoint lines and the durable 
 
 echo "## Checkpoint cost per rank (2 ranks, 2 nodes; median of $REPS checkpoints; MB = 10^6 bytes)"
 echo
-echo "| state per rank | blocked (memory) | rate | vs memcpy | committed (both copies) | blocked (disk run) | durable on disk | disk rate | vs dd | load |"
-echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+echo "| state per rank | first | blocked (memory) | rate | vs memcpy | committed (both copies) | blocked (disk run) | durable on disk | disk rate | vs dd | load |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
 for mb in $SIZES; do
   l=$(load)
   ok=1
   cost_run "$mb" 0 || ok=0
   cost_run "$mb" 1 || ok=0
   if [ "$ok" = 0 ]; then
-    echo "| $mb MiB | failed | | | | | | | | $l |"
+    echo "| $mb MiB | failed | | | | | | | | | $l |"
     tail -5 "$work/cost.$mb.0.err" "$work/cost.$mb.1.err" | sed 's/^/    /'
     continue
   fi
@@ -97,11 +97,13 @@ def lines(path):
             f = l.split()   # checkpoint BYTES BLOCKED epoch E start MS committed S
             out.append((float(f[2]), int(f[4]), int(f[6]), float(f[8])))
     return out
-m, d = lines(mem), lines(disk)
+m_all, d_all = lines(mem), lines(disk)
+first = m_all[0][0]
+m, d = m_all[2:] or m_all, d_all[2:] or d_all
 durable = {}
 for l in open(events):
     e = json.loads(l)
-    if e.get("event") == "checkpoint-durable":
+    if e.get("event") == "checkpoint-on-disk":
         t = datetime.datetime.fromisoformat(e["time"].replace("Z", "+00:00")).timestamp()
         durable[e["epoch"]] = t
 blocked = statistics.median(x[0] for x in m)
@@ -118,7 +120,7 @@ else:
 rate = state / 1e6 / blocked
 def ms(s):
     return f"{s * 1e3:.1f} ms" if s < 10 else f"{s:.2f} s"
-print(f"| {mb:g} MiB | {ms(blocked)} | {rate:.0f} MB/s | {rate / copy:.2f} | {ms(committed)} | {ms(blocked_d)} "
+print(f"| {mb:g} MiB | {ms(first)} | {ms(blocked)} | {rate:.0f} MB/s | {rate / copy:.2f} | {ms(committed)} | {ms(blocked_d)} "
       f"| {dtxt} | {rtxt} | {vtxt} | {load} |")
 PY
 done
@@ -191,7 +193,7 @@ rows.sort(key=lambda r: r["total"])
 med = rows[len(rows) // 2]
 print(f"- from {where}: kill of the last copy to every process back in its main loop: median "
       f"{statistics.median(r['total'] for r in rows):.2f} s of {len(rows)} runs "
-      f"({', '.join(f'{r['total']:.2f}' for r in rows)}); load {load}")
+      f"({', '.join('%.2f' % r['total'] for r in rows)}); load {load}")
 print(f"  median run (epoch {med['epoch']}, {med['n']} processes reported): detection and abort "
       f"{med['detect']:.2f} s, relaunch {med['relaunch']:.2f} s, JVM start to main {med['jvm']:.2f} s, "
       f"MPI.Init {med['init']:.2f} s, program's own setup {med['build']:.2f} s, fetch + decode of the piece "
@@ -213,7 +215,8 @@ chosen = [e for e in ev if e["event"] == "checkpoint-interval"]
 costs = [e["costSeconds"] for e in ev if e["event"] == "checkpoint-committed"]
 for e in chosen:
     print(f"- {e['seconds']:.1f} s ({e['basis']})")
-print(f"- {len(costs)} checkpoints, measured costs {', '.join(f'{c * 1e3:.0f} ms' for c in costs)}; load {sys.argv[2]}")
+print(f"- {len(costs)} checkpoints, measured costs {', '.join('%.0f ms' % (c * 1e3) for c in costs)}; "
+      f"load {sys.argv[2]}")
 PY
 echo
 echo "load average after: $(load)"

@@ -690,6 +690,11 @@ public final class CheckpointService implements AutoCloseable {
         transfers.shutdownNow();
         peerTransfers.shutdownNow();
         disk.shutdown();
+        // the files go first: the launcher may not wait for a disk write in progress, which reads from its
+        // mapping and is not disturbed by the name going
+        if (pieceDirectory != null) {
+            pieceDirectory.sweep(true);
+        }
         try {
             // a disk write in progress finishes (its rename is what makes it count); nothing else waits
             disk.awaitTermination(10, TimeUnit.SECONDS);
@@ -698,8 +703,5 @@ public final class CheckpointService implements AutoCloseable {
         }
         peers.close();
         memory.clear();
-        if (pieceDirectory != null) {
-            pieceDirectory.sweep(true);
-        }
     }
 }
