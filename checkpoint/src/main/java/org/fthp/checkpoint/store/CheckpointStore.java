@@ -284,13 +284,18 @@ public final class CheckpointStore {
     private static void writeDurably(Path target, ByteBuffer bytes) throws IOException {
         Path temp = target.resolveSibling(target.getFileName() + "." + ProcessHandle.current().pid() + "."
                 + Thread.currentThread().threadId() + TEMP_SUFFIX);
-        try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try {
             ByteBuffer src = bytes.duplicate();
-            while (src.hasRemaining()) {
-                ch.write(src);
+            long direct = writeDirect(temp, src);
+            try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    direct == 0 ? StandardOpenOption.TRUNCATE_EXISTING : StandardOpenOption.WRITE)) {
+                src.position(src.position() + (int) direct);
+                ch.position(direct);
+                while (src.hasRemaining()) {
+                    ch.write(src);
+                }
+                ch.force(true);
             }
-            ch.force(true);
         } catch (IOException e) {
             Files.deleteIfExists(temp);
             throw e;
@@ -302,6 +307,37 @@ public final class CheckpointStore {
             throw new IOException("the file system of " + target.getParent() + " cannot rename atomically", e);
         }
         forceDirectory(target.getParent());
+    }
+
+    /** Bytes written through the page cache's bypass at a time (a multiple of any block size). */
+    private static final int DIRECT_CHUNK = 8 << 20;
+
+    /**
+     * Writes the block-aligned prefix of a direct (or mapped) buffer with O_DIRECT, bypassing the page cache:
+     * several times faster than through it for a large piece (no copy into the cache, no write-back throttling),
+     * and the piece is on the device once {@code force} returns either way. Returns the bytes so written (0 for a
+     * heap buffer, a small piece, or a file system without O_DIRECT: the caller writes everything).
+     */
+    private static long writeDirect(Path file, ByteBuffer src) {
+        if (!src.isDirect() || src.remaining() < DIRECT_CHUNK) {
+            return 0;
+        }
+        long written = 0;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING, com.sun.nio.file.ExtendedOpenOption.DIRECT)) {
+            int at = src.position();
+            while (src.limit() - at - written >= DIRECT_CHUNK) {
+                ByteBuffer chunk = src.slice(at + (int) written, DIRECT_CHUNK);
+                while (chunk.hasRemaining()) {
+                    ch.write(chunk);
+                }
+                written += DIRECT_CHUNK;
+            }
+            return written;
+        } catch (IOException | UnsupportedOperationException e) {
+            // no O_DIRECT here, or the buffer's address is not aligned: the whole piece goes through the cache
+            return 0;
+        }
     }
 
     private static void forceDirectory(Path dir) throws IOException {
