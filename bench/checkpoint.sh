@@ -1,52 +1,222 @@
 #!/usr/bin/env bash
-# Checkpoint cost against state size, and restart time (not part of the suite). Needs a built tree.
+# Checkpoint cost against state size, beside this machine's memory and disk, and restart time (not part of the
+# suite). Needs a built tree (scripts/build.sh).
 #
-#   bench/checkpoint.sh                      # sizes 1 16 64 256 1024 MiB per rank, 3 checkpoints each
-#   SIZES="1 64" REPS=5 bench/checkpoint.sh
+#   bench/checkpoint.sh                                   # 1 16 64 256 1024 MiB per rank, 7 checkpoints each
+#   SIZES="1 64" REPS=5 RESTARTS=3 bench/checkpoint.sh
+#   CKPT_DIR=/some/fs bench/checkpoint.sh                 # the disk runs' --checkpoint-dir (default under /tmp)
 #
-# Cost: 2 ranks on 2 emulated nodes (--nodes 2: each piece is held by its node's coordinator and the
-# other's), forced checkpoints of SIZE MiB of doubles per rank; the slowest rank's time in
-# Checkpoint.checkpoint() (encode + put to both coordinators' memory), median of REPS, and MiB/s.
-# Restart: 4 ranks + 4 replicas on 2 nodes, 64 MiB per rank, both copies of rank 1 killed; time from
-# the kill of the last copy to every rank back in its main loop (the slowest "resumed" line).
+# Yardsticks, measured in the same run: memcpy (one thread, System.arraycopy of 256 MiB, median of 5) and the
+# disk's write bandwidth (dd of 512 MiB with conv=fdatasync into the checkpoint directory, median of 3).
+#
+# Cost: 2 ranks on 2 emulated nodes (each piece held by its node's coordinator and the other's), REPS forced
+# checkpoints of SIZE MiB of doubles per rank, one at a time (the next once the last committed, as in a real run
+# where checkpoints are minutes apart). Per size, medians over the checkpoints:
+#   blocked   the slowest rank's time in Checkpoint.checkpoint() (encode into shared memory, hand-off to its
+#             node's coordinator): what the program pays, and the C of Young/Daly
+#   committed from the call to the commit (the partner node holds its copy too), in the background
+#   durable   (disk runs, --checkpoint-disk-every 1) from the call to the epoch's manifest on disk
+# Ratios: state bytes / blocked against memcpy; state bytes / (durable - committed) against dd.
+#
+# Restart: 4 ranks + 4 replicas on 2 nodes (8 processes), 64 MiB per rank, a checkpoint due every second, both
+# copies of rank 1 killed; from the kill of the last copy to every process back in its main loop (the slowest
+# "resumed" line), median of RESTARTS runs, from memory and from disk (FTHP_BENCH_PIECES_FROM_DISK: the
+# coordinators read the pieces from the checkpoint directory, page cache dropped, as after losing their memory),
+# with the breakdown of the median run. Then the interval --checkpoint-interval auto chose.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
+source "$root/scripts/lib.sh"
+fthp_find_jdk
 SIZES="${SIZES:-1 16 64 256 1024}"
-REPS="${REPS:-3}"
+REPS="${REPS:-7}"
+RESTARTS="${RESTARTS:-3}"
 jar="$root/bench/target/fthp-bench-0.1.0-SNAPSHOT.jar"
+runtime="$root/replication/target/fthp-mpi.jar"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+ckpt_base="${CKPT_DIR:-$work}"
+mkdir -p "$ckpt_base"
+trap 'rm -rf "$work" "$ckpt_base"/fthp-bench-ckpt-*' EXIT
+load() { cut -d' ' -f1-3 /proc/loadavg; }
 
-echo "| state per rank | checkpoint cost (median of $REPS, slowest rank) | rate per rank |"
-echo "| ---: | ---: | ---: |"
-for mb in $SIZES; do
+echo "# Checkpoint benchmark, $(date -u +%FT%TZ), $(nproc) cores; load average before: $(load)"
+echo
+memcpy=$("$JAVA_HOME/bin/java" -Xmx1g -cp "$jar:$runtime" org.fthp.bench.CopyBandwidth 256 5)
+copy_mbs=$(awk '/^memcpy/{print $2}' <<<"$memcpy")
+dd_runs=""
+for i in 1 2 3; do
+  r=$(dd if=/dev/zero of="$ckpt_base/fthp-bench-ckpt-dd" bs=1M count=512 conv=fdatasync 2>&1 | tail -1)
+  rm -f "$ckpt_base/fthp-bench-ckpt-dd"
+  # "536870912 bytes (537 MB, 512 MiB) copied, 1.2 s, 447 MB/s"
+  secs=$(sed -E 's/.*copied, ([0-9.]+) s.*/\1/' <<<"$r")
+  dd_runs+="$(awk -v s="$secs" 'BEGIN{printf "%.0f ", 536870912 / s / 1e6}')"
+done
+disk_mbs=$(tr ' ' '\n' <<<"$dd_runs" | grep . | sort -n | sed -n 2p)
+echo "Yardsticks: memcpy $copy_mbs MB/s (one thread); CRC32C $(awk '/^crc32c/{print $2}' <<<"$memcpy") MB/s;" \
+     "encode into a new shared-memory file $(awk '/^encode-shm/{print $2}' <<<"$memcpy") MB/s;" \
+     "disk (dd conv=fdatasync, $ckpt_base) $disk_mbs MB/s (runs: $dd_runs)"
+echo
+
+cost_run() { # mb, disk(0|1) -> prints the per-checkpoint lines and the durable times in $work/cost.*
+  local mb=$1 disk=$2 extra=() heap
   heap=$(( mb * 3 / 1024 + 1 ))
-  "$root/bin/fthp-run" -np 2 --nodes 2 --checkpoint-interval 3600 --checkpoint-memory 8G -- \
-      -Xmx${heap}g -cp "$jar" org.fthp.bench.CheckpointBench cost "$mb" "$REPS" >"$work/cost.$mb" 2>"$work/cost.$mb.err" \
-    || { echo "| $mb MiB | failed (see below) | |"; tail -5 "$work/cost.$mb.err"; continue; }
-  python3 - "$work/cost.$mb" "$mb" <<'PY'
-import sys, statistics
-secs = [float(l.split()[2]) for l in open(sys.argv[1]) if l.startswith("checkpoint ")]
-mb = float(sys.argv[2]); m = statistics.median(secs)
-print(f"| {mb:g} MiB | {m * 1e3:.1f} ms | {mb / m:.0f} MiB/s |")
+  local mem=$(( mb * 6 + 512 ))M
+  if [ "$disk" = 1 ]; then
+    rm -rf "$ckpt_base/fthp-bench-ckpt-cost"
+    extra=(--checkpoint-dir "$ckpt_base/fthp-bench-ckpt-cost" --checkpoint-disk-every 1)
+  fi
+  "$root/bin/fthp-run" -np 2 --nodes 2 --checkpoint-interval 3600 --checkpoint-memory "$mem" \
+      --events "$work/cost.$mb.$disk.events" "${extra[@]}" -- \
+      -Xmx${heap}g -cp "$jar" org.fthp.bench.CheckpointBench cost "$mb" "$REPS" \
+      >"$work/cost.$mb.$disk" 2>"$work/cost.$mb.$disk.err"
+}
+
+echo "## Checkpoint cost per rank (2 ranks, 2 nodes; median of $REPS checkpoints; MB = 10^6 bytes)"
+echo
+echo "| state per rank | first | blocked (memory) | rate | vs memcpy | committed (both copies) | blocked (disk run) | durable on disk | disk rate | vs dd | load |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+for mb in $SIZES; do
+  l=$(load)
+  ok=1
+  cost_run "$mb" 0 || ok=0
+  cost_run "$mb" 1 || ok=0
+  if [ "$ok" = 0 ]; then
+    echo "| $mb MiB | failed | | | | | | | | | $l |"
+    tail -5 "$work/cost.$mb.0.err" "$work/cost.$mb.1.err" | sed 's/^/    /'
+    continue
+  fi
+  python3 - "$work/cost.$mb.0" "$work/cost.$mb.1" "$work/cost.$mb.1.events" "$mb" "$copy_mbs" "$disk_mbs" "$l" <<'PY'
+import sys, json, statistics, datetime
+mem, disk, events, mb, copy, dd, load = sys.argv[1:8]
+mb = float(mb); copy = float(copy); dd = float(dd)
+state = mb * (1 << 20)
+def lines(path):
+    out = []
+    for l in open(path):
+        if l.startswith("checkpoint "):
+            f = l.split()   # checkpoint BYTES BLOCKED epoch E start MS committed S
+            out.append((float(f[2]), int(f[4]), int(f[6]), float(f[8])))
+    return out
+m_all, d_all = lines(mem), lines(disk)
+first = m_all[0][0]
+m, d = m_all[2:] or m_all, d_all[2:] or d_all
+durable = {}
+for l in open(events):
+    e = json.loads(l)
+    if e.get("event") == "checkpoint-on-disk":
+        t = datetime.datetime.fromisoformat(e["time"].replace("Z", "+00:00")).timestamp()
+        durable[e["epoch"]] = t
+blocked = statistics.median(x[0] for x in m)
+committed = statistics.median(x[3] for x in m)
+blocked_d = statistics.median(x[0] for x in d)
+lat = [durable[x[1]] - x[2] / 1e3 for x in d if x[1] in durable]
+committed_d = statistics.median(x[3] for x in d)
+if lat:
+    dur = statistics.median(lat)
+    rate_d = state / 1e6 / max(dur - committed_d, 1e-9)
+    dtxt, rtxt, vtxt = f"{dur * 1e3:.0f} ms", f"{rate_d:.0f} MB/s", f"{rate_d / dd:.2f}"
+else:
+    dtxt, rtxt, vtxt = "not seen", "", ""
+rate = state / 1e6 / blocked
+def ms(s):
+    return f"{s * 1e3:.1f} ms" if s < 10 else f"{s:.2f} s"
+print(f"| {mb:g} MiB | {ms(first)} | {ms(blocked)} | {rate:.0f} MB/s | {rate / copy:.2f} | {ms(committed)} | {ms(blocked_d)} "
+      f"| {dtxt} | {rtxt} | {vtxt} | {load} |")
 PY
 done
-
 echo
-echo "Restart of 4 ranks + 4 replicas (8 processes, 2 nodes, 64 MiB per rank) after both copies of rank 1 die:"
-events="$work/events.jsonl"
-"$root/bin/fthp-run" -np 4 --replicas 4 --nodes 2 --checkpoint-interval 1 --restart 1 --events "$events" \
-    --kill 1:cmp@6 --kill 1:rep@6 -- -Xmx1g -cp "$jar" org.fthp.bench.CheckpointBench loop 64 60 200 \
-    >"$work/restart.out" 2>"$work/restart.err" || { echo "restart run failed:"; tail -20 "$work/restart.err"; exit 1; }
-python3 - "$events" "$work/restart.err" <<'PY'
-import sys, json, datetime
-kills = [json.loads(l) for l in open(sys.argv[1]) if '"failure-injected"' in l]
-restarted = [json.loads(l) for l in open(sys.argv[1]) if '"job-restarted"' in l]
-last_kill = max(datetime.datetime.fromisoformat(k["time"].replace("Z", "+00:00")).timestamp() for k in kills)
-resumed = [int(l.split()[1]) / 1e3 for l in open(sys.argv[2]) if l.startswith("resumed ")]
-print(f"- from checkpoint epoch {restarted[0].get('epoch')} ({len(resumed)} processes resumed)")
-print(f"- kill of the last copy to every process back in its main loop: {max(resumed) - last_kill:.2f} s "
-      f"(fastest {min(resumed) - last_kill:.2f} s)")
-print(f"- of which relaunch (abort to new mpirun, fthp-run's event): {restarted[0].get('restartSeconds')} s")
+echo "committed: in the background, the rank already went on; durable: the epoch's MANIFEST written (all pieces"
+echo "fsync'd); disk rate = state per rank / (durable - committed) per node (each node writes its own rank's piece)."
+echo
+
+restart_run() { # from_disk(0|1) index
+  local disk=$1 i=$2 env=() extra=()
+  local out="$work/restart.$disk.$i"
+  if [ "$disk" = 1 ]; then
+    rm -rf "$ckpt_base/fthp-bench-ckpt-restart"
+    extra=(--checkpoint-dir "$ckpt_base/fthp-bench-ckpt-restart" --checkpoint-disk-every 1)
+    env=(FTHP_BENCH_PIECES_FROM_DISK=1)
+  fi
+  env "${env[@]}" "$root/bin/fthp-run" -np 4 --replicas 4 --nodes 2 --checkpoint-interval 1 --restart 1 \
+      --checkpoint-memory 2G --events "$out.events" "${extra[@]}" -x FTHP_BENCH_TRACE=1 \
+      --kill 1:cmp@6 --kill 1:rep@6 -- -Xmx1g -cp "$jar" org.fthp.bench.CheckpointBench loop 64 60 200 \
+      >"$out" 2>"$out.err"
+}
+
+echo "## Restart (4 ranks + 4 replicas = 8 processes, 2 nodes, 64 MiB per rank, both copies of rank 1 killed)"
+echo
+for disk in 0 1; do
+  l=$(load)
+  for i in $(seq 1 "$RESTARTS"); do
+    restart_run "$disk" "$i" || { echo "restart run failed:"; tail -20 "$work/restart.$disk.$i.err"; }
+  done
+  python3 - "$work" "$disk" "$RESTARTS" "$l" <<'PY'
+import sys, json, datetime, statistics
+work, disk, runs, load = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+def ts(e):
+    return datetime.datetime.fromisoformat(e["time"].replace("Z", "+00:00")).timestamp()
+rows = []
+for i in range(1, runs + 1):
+    base = f"{work}/restart.{disk}.{i}"
+    try:
+        ev = [json.loads(l) for l in open(base + ".events")]
+    except FileNotFoundError:
+        continue
+    kills = [ts(e) for e in ev if e["event"] == "failure-injected"]
+    restarted = [e for e in ev if e["event"] == "job-restarted"]
+    aborted = [ts(e) for e in ev if e["event"] == "job-aborted"]
+    resumed = []
+    for l in open(base + ".err"):
+        if l.startswith("resumed "):
+            f = l.split()  # resumed NOW process P main M init I registered R
+            resumed.append({"now": int(f[1]) / 1e3, "main": int(f[5]) / 1e3, "init": int(f[7]) / 1e3,
+                            "registered": int(f[9]) / 1e3})
+    if not kills or not restarted or not resumed:
+        continue
+    k = max(kills)
+    last = max(resumed, key=lambda r: r["now"])
+    rows.append({
+        "total": last["now"] - k,
+        "detect": (min(aborted) - k) if aborted else float("nan"),
+        "relaunch": ts(restarted[0]) - (min(aborted) if aborted else k),
+        "jvm": min(r["main"] for r in resumed) - ts(restarted[0]),
+        "init": statistics.median(r["init"] - r["main"] for r in resumed),
+        "build": statistics.median(r["registered"] - r["init"] for r in resumed),
+        "recover": statistics.median(r["now"] - r["registered"] for r in resumed),
+        "recover_max": max(r["now"] - r["registered"] for r in resumed),
+        "epoch": restarted[0].get("epoch"), "n": len(resumed)})
+where = "disk (page cache dropped)" if disk == "1" else "memory"
+if not rows:
+    print(f"- from {where}: no complete run")
+    sys.exit(0)
+rows.sort(key=lambda r: r["total"])
+med = rows[len(rows) // 2]
+print(f"- from {where}: kill of the last copy to every process back in its main loop: median "
+      f"{statistics.median(r['total'] for r in rows):.2f} s of {len(rows)} runs "
+      f"({', '.join('%.2f' % r['total'] for r in rows)}); load {load}")
+print(f"  median run (epoch {med['epoch']}, {med['n']} processes reported): detection and abort "
+      f"{med['detect']:.2f} s, relaunch {med['relaunch']:.2f} s, JVM start to main {med['jvm']:.2f} s, "
+      f"MPI.Init {med['init']:.2f} s, program's own setup {med['build']:.2f} s, fetch + decode of the piece "
+      f"{med['recover']:.3f} s (slowest {med['recover_max']:.3f} s)")
 PY
+done
+echo
+
+echo "## --checkpoint-interval auto (4 ranks + 4 replicas, 64 MiB per rank, --mtbf-per-process 600)"
+l=$(load)
+"$root/bin/fthp-run" -np 4 --replicas 4 --nodes 2 --checkpoint-interval auto --mtbf-per-process 600 \
+    --checkpoint-memory 2G --events "$work/auto.events" -- \
+    -Xmx1g -cp "$jar" org.fthp.bench.CheckpointBench loop 64 60 200 >"$work/auto.out" 2>"$work/auto.err" \
+  || { echo "auto run failed:"; tail -10 "$work/auto.err"; }
+python3 - "$work/auto.events" "$l" <<'PY'
+import sys, json
+ev = [json.loads(l) for l in open(sys.argv[1])]
+chosen = [e for e in ev if e["event"] == "checkpoint-interval"]
+costs = [e["costSeconds"] for e in ev if e["event"] == "checkpoint-committed"]
+for e in chosen:
+    print(f"- {e['seconds']:.1f} s ({e['basis']})")
+print(f"- {len(costs)} checkpoints, measured costs {', '.join('%.0f ms' % (c * 1e3) for c in costs)}; "
+      f"load {sys.argv[2]}")
+PY
+echo
+echo "load average after: $(load)"

@@ -29,7 +29,9 @@ public final class CheckpointBench {
     private CheckpointBench() {}
 
     public static void main(String[] args) throws MPIException {
+        long mainAt = System.currentTimeMillis();
         MPI.Init(args);
+        long initAt = System.currentTimeMillis();
         String mode = args[0];
         long bytes = (long) (Double.parseDouble(args[1]) * (1 << 20));
         double[] state = new double[(int) (bytes / 8)];
@@ -38,8 +40,16 @@ public final class CheckpointBench {
         int[] iteration = {0};
         Checkpoint.register("iteration", iteration);
         if (Checkpoint.isRestart()) {
+            long recoverAt = System.currentTimeMillis();
             Checkpoint.recover();
-            System.err.println("resumed " + System.currentTimeMillis());
+            long started = ProcessHandle.current().info().startInstant().map(java.time.Instant::toEpochMilli)
+                    .orElse(mainAt);
+            // when the process started, main began (JVM start), MPI_Init ended, the state was registered, recovered
+            System.err.println("resumed " + System.currentTimeMillis() + " process " + started + " main " + mainAt
+                    + " init " + initAt + " registered " + recoverAt);
+        }
+        if (System.getenv("FTHP_BENCH_TRACE") != null) {
+            System.err.println("started main " + mainAt + " init " + initAt);
         }
         if (mode.equals("cost")) {
             int k = Integer.parseInt(args[2]);
@@ -47,12 +57,27 @@ public final class CheckpointBench {
             double[] slowest = new double[1];
             for (int i = 0; i < k; i++) {
                 MPI.COMM_WORLD.barrier();
+                long startedMs = System.currentTimeMillis();
                 long t0 = System.nanoTime();
+                long epoch = Checkpoint.nextEpoch();
                 Checkpoint.checkpoint();
                 mine[0] = (System.nanoTime() - t0) / 1e9;
                 MPI.COMM_WORLD.reduce(mine, slowest, 1, MPI.DOUBLE, MPI.MAX, 0);
+                // checkpoints come minutes apart in a real run: the next starts once this one is committed (its
+                // partner copies done), and the time to the commit is reported apart from the ranks' cost
+                while (Checkpoint.lastCommittedEpoch() < epoch) {
+                    Thread.onSpinWait();
+                    try {
+                        Thread.sleep(1);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+                double committed = (System.nanoTime() - t0) / 1e9;
                 if (MPI.COMM_WORLD.getRank() == 0) {
-                    System.out.printf(Locale.ROOT, "checkpoint %d %.6f%n", bytes, slowest[0]);
+                    System.out.printf(Locale.ROOT, "checkpoint %d %.6f epoch %d start %d committed %.6f%n", bytes,
+                            slowest[0], epoch, startedMs, committed);
                 }
             }
         } else {

@@ -306,5 +306,31 @@ final class Coordinators implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        // a coordinator killed before its own close leaves its checkpoint pieces in the host's shared memory
+        for (String node : addresses.split(",")) {
+            String port = node.substring(node.lastIndexOf(':') + 1).strip();
+            sweepPieces(port);
+        }
+    }
+
+    /**
+     * Deletes the shared-memory piece files of the coordinator at {@code port}: the names and the directory are
+     * coordinator.checkpoint.PieceDirectory's (the launcher does not link the coordinator, so they are spelt here).
+     */
+    private static void sweepPieces(String port) {
+        String env = System.getenv("FTHP_PIECE_DIR");
+        java.nio.file.Path dir = java.nio.file.Path.of(env != null && !env.isBlank() ? env.strip()
+                : java.nio.file.Files.isDirectory(java.nio.file.Path.of("/dev/shm")) ? "/dev/shm"
+                : System.getProperty("java.io.tmpdir"));
+        try (java.nio.file.DirectoryStream<java.nio.file.Path> files =
+                     java.nio.file.Files.newDirectoryStream(dir, "fthp-*-" + port + "-*")) {
+            for (java.nio.file.Path f : files) {
+                if (f.getFileName().toString().matches("fthp-(put|held|free|seen)-" + port + "-.*")) {
+                    java.nio.file.Files.deleteIfExists(f);
+                }
+            }
+        } catch (IOException e) {
+            // nothing there, or not ours to delete
+        }
     }
 }

@@ -104,6 +104,10 @@ public final class PieceWriter {
     /**
      * Writes the piece at index 0 of {@code piece} (absolute: its position and limit are not used) and returns its
      * CRC32C over all of its bytes, trailer included: the checksum stores and coordinators keep beside it.
+     *
+     * <p>One pass: the payloads are copied a block at a time and each block is checksummed right after, while it
+     * is still in the cache, so the piece is read back from memory for neither checksum (the trailer's, over what
+     * precedes it, is the running value at the end; the whole piece's continues it over the trailer).
      */
     public int encodeInto(ByteBuffer piece) {
         long size = encodedBytes();
@@ -111,6 +115,7 @@ public final class PieceWriter {
             throw new IllegalArgumentException("piece needs " + size + " bytes, buffer holds " + piece.capacity());
         }
         ByteBuffer out = piece.duplicate().order(ByteOrder.LITTLE_ENDIAN).clear();
+        Checksummed sum = new Checksummed(out);
         new PieceHeader().wrap(out).write(logicalRank, sections.size(), epoch, stdoutPosition, stderrPosition, size);
         int at = PieceHeader.BYTES;
         for (Pending s : sections) {
@@ -123,17 +128,42 @@ public final class PieceWriter {
             out.put(at, s.name);
             zero(out, at + s.name.length, (int) PieceLayout.align(s.name.length) - s.name.length);
             at += (int) PieceLayout.align(s.name.length);
-            s.copyPayload(out.slice(at, (int) s.payloadBytes).order(ByteOrder.LITTLE_ENDIAN));
+            sum.upTo(at);
+            s.copyPayload(out, at, sum);
             zero(out, at + (int) s.payloadBytes, (int) (PieceLayout.align(s.payloadBytes) - s.payloadBytes));
             at += (int) PieceLayout.align(s.payloadBytes);
+            sum.upTo(at);
         }
-        CRC32C crc = new CRC32C();
-        crc.update(out.slice(0, at));
-        out.putInt(at, (int) crc.getValue());
-        CRC32C whole = new CRC32C();
-        whole.update(out.slice(0, (int) size));
-        return (int) whole.getValue();
+        sum.upTo(at);
+        out.putInt(at, sum.value());
+        sum.upTo(at + PieceLayout.TRAILER_BYTES);
+        return sum.value();
     }
+
+    /** A CRC32C running behind the writing, over bytes 0..done of the piece. */
+    private static final class Checksummed {
+        private final ByteBuffer out;
+        private final CRC32C crc = new CRC32C();
+        private int done;
+
+        Checksummed(ByteBuffer out) {
+            this.out = out;
+        }
+
+        void upTo(int end) {
+            if (end > done) {
+                crc.update(out.slice(done, end - done));
+                done = end;
+            }
+        }
+
+        int value() {
+            return (int) crc.getValue();
+        }
+    }
+
+    /** Bytes copied (and checksummed) at a time: well inside the cache, large enough to keep the copies bulk. */
+    static final int BLOCK_BYTES = 256 * 1024;
 
     private static void zero(ByteBuffer out, int from, int n) {
         for (int i = 0; i < n; i++) {
@@ -142,16 +172,30 @@ public final class PieceWriter {
     }
 
     private record Pending(byte[] name, SectionKind kind, Object data, long payloadBytes) {
-        void copyPayload(ByteBuffer dst) {
-            switch (kind) {
-                case BYTES, OBJECT -> dst.put((byte[]) data);
-                case SHORTS -> dst.asShortBuffer().put((short[]) data);
-                case CHARS -> dst.asCharBuffer().put((char[]) data);
-                case INTS -> dst.asIntBuffer().put((int[]) data);
-                case LONGS -> dst.asLongBuffer().put((long[]) data);
-                case FLOATS -> dst.asFloatBuffer().put((float[]) data);
-                case DOUBLES -> dst.asDoubleBuffer().put((double[]) data);
-                case BUFFER -> dst.put(((ByteBuffer) data).duplicate());
+        /** The payload into {@code out} at {@code at}, a block at a time, each block checksummed as it lands. */
+        void copyPayload(ByteBuffer out, int at, Checksummed sum) {
+            int width = kind.elementBytes();
+            long elements = payloadBytes / width;
+            int perBlock = BLOCK_BYTES / width;
+            for (long first = 0; first < elements; first += perBlock) {
+                int n = (int) Math.min(perBlock, elements - first);
+                int from = (int) first;
+                int to = at + from * width;
+                ByteBuffer dst = out.slice(to, n * width).order(ByteOrder.LITTLE_ENDIAN);
+                switch (kind) {
+                    case BYTES, OBJECT -> dst.put((byte[]) data, from, n);
+                    case SHORTS -> dst.asShortBuffer().put((short[]) data, from, n);
+                    case CHARS -> dst.asCharBuffer().put((char[]) data, from, n);
+                    case INTS -> dst.asIntBuffer().put((int[]) data, from, n);
+                    case LONGS -> dst.asLongBuffer().put((long[]) data, from, n);
+                    case FLOATS -> dst.asFloatBuffer().put((float[]) data, from, n);
+                    case DOUBLES -> dst.asDoubleBuffer().put((double[]) data, from, n);
+                    case BUFFER -> {
+                        ByteBuffer src = (ByteBuffer) data;
+                        dst.put(src.slice(src.position() + from, n));
+                    }
+                }
+                sum.upTo(to + n * width);
             }
         }
     }

@@ -45,6 +45,11 @@ public record CheckpointConfig(long memoryLimitBytes, Optional<Path> directory, 
         return new CheckpointConfig(bytes, directory, diskEvery, interval);
     }
 
+    /** Where this host's pieces live in memory: {@link PieceDirectory#hostDefault()}. */
+    public Path pieceDirectory() {
+        return PieceDirectory.hostDefault();
+    }
+
     public CheckpointConfig withDirectory(Path dir, int every) {
         return new CheckpointConfig(memoryLimitBytes, Optional.of(dir), every, interval);
     }

@@ -1,7 +1,8 @@
 package org.fthp.coordinator.checkpoint;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +53,13 @@ import org.fthp.coordinator.wire.NodeAddress;
  */
 public final class CheckpointService implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(CheckpointService.class.getName());
+    /**
+     * Benchmarks only (bench/checkpoint.sh): at a new incarnation every coordinator forgets the pieces it holds, as
+     * if it had lost its memory, so the restart reads them from the checkpoint directory (page cache dropped
+     * first): what a restart from disk costs.
+     */
+    static final boolean PIECES_FROM_DISK = System.getenv("FTHP_BENCH_PIECES_FROM_DISK") != null;
+
     /** How long a partner copy or a fetch may take before the put or get fails (a 1 GiB piece needs a few s). */
     static final Duration TRANSFER_TIMEOUT = Duration.ofSeconds(120);
 
@@ -75,6 +83,8 @@ public final class CheckpointService implements AutoCloseable {
     private final PeerLinks peers;
     private final Tree tree;
     private final EventLoopGroup io;
+    private final Supplier<List<NodeAddress>> addresses;
+    private volatile PieceDirectory pieceDirectory;
     /** For this node's processes: may wait on other nodes (partner copies, fetches). */
     private final ExecutorService transfers;
     /**
@@ -111,7 +121,8 @@ public final class CheckpointService implements AutoCloseable {
                 ? Optional.of(CheckpointStore.open(config.directory().get())) : Optional.empty();
         this.tree = tree;
         this.io = io;
-        this.peers = new PeerLinks(nodeId, io, secret, addresses);
+        this.addresses = addresses;
+        this.peers = new PeerLinks(nodeId, io, secret, addresses, this::allocate);
         this.shape = shape;
         this.tracker = primary ? new CommitTracker(shape.get().logicalRanks()) : null;
         this.transfers = Executors.newSingleThreadExecutor(daemon("fthp-checkpoint-transfer-" + nodeId));
@@ -139,9 +150,7 @@ public final class CheckpointService implements AutoCloseable {
         }
         memory.release(inbox.restartIfInProgress(chunk));
         if (inbox.starts(chunk) && !memory.reserve(chunk.pieceBytes())) {
-            String why = String.format("node %d cannot hold the piece of epoch %d rank %d: %d bytes, and it holds"
-                            + " %d of its %d bytes (--checkpoint-memory)", nodeId, chunk.epoch(), chunk.rank(),
-                    chunk.pieceBytes(), memory.heldBytes(), memory.limitBytes());
+            String why = noRoom(chunk.epoch(), chunk.rank(), chunk.pieceBytes());
             LOG.log(Level.WARNING, "checkpoint: {0}", why);
             inbox.refuse(chunk);
             from.writeAndFlush(refused(chunk.epoch(), chunk.rank(), why));
@@ -149,13 +158,28 @@ public final class CheckpointService implements AutoCloseable {
         }
         Optional<ChunkAssembler.Piece> whole;
         try {
-            whole = inbox.accept(chunk);
+            whole = inbox.accept(chunk, this::allocate);
         } catch (ChunkAssembler.BrokenPieceException e) {
             memory.release(chunk.pieceBytes());
             from.writeAndFlush(refused(chunk.epoch(), chunk.rank(), e.getMessage()));
             return;
         }
         whole.ifPresent(piece -> executorFor(fromProcess).execute(() -> hold(from, piece, fromProcess)));
+    }
+
+    /**
+     * A local process's piece in a shared-memory file: taken over by name (and given back by name once dropped),
+     * answered at once (HELD_COPYING) so the process goes on, then copied to the partner node; the primary hears
+     * of it once the partner holds it too.
+     */
+    public void putShared(Channel from, Message.PieceShared put) {
+        transfers.execute(() -> takeShared(from, put));
+    }
+
+    private String noRoom(long epoch, int rank, long bytes) {
+        return String.format("node %d cannot hold the piece of epoch %d rank %d: %d bytes, and it holds"
+                        + " %d of its %d bytes (--checkpoint-memory)", nodeId, epoch, rank, bytes,
+                memory.heldBytes(), memory.limitBytes());
     }
 
     /** A connection with pieces half received went away: give their room back. */
@@ -165,7 +189,21 @@ public final class CheckpointService implements AutoCloseable {
     }
 
     public void get(Channel from, Message.PieceGet get, boolean fromProcess) {
-        executorFor(fromProcess).execute(() -> serve(from, get, fromProcess));
+        executorFor(fromProcess).execute(() -> serve(from, get.epoch(), get.rank(), fromProcess, false));
+    }
+
+    /** A local process's get that may be answered with a shared-memory file, if the process shares this host. */
+    public void getShared(Channel from, Message.PieceGetShared get) {
+        transfers.execute(() -> serve(from, get.epoch(), get.rank(), true, seesMarker(get.marker())));
+    }
+
+    private boolean seesMarker(String marker) {
+        try {
+            Path path = Path.of(marker);
+            return pieces().isMarker(path) && Files.exists(path);
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     private ExecutorService executorFor(boolean fromProcess) {
@@ -177,78 +215,183 @@ public final class CheckpointService implements AutoCloseable {
         tree.toPrimary(cost);
     }
 
+    /** This node's piece files (created on first use: the node's port is known by then). */
+    PieceDirectory pieces() {
+        PieceDirectory d = pieceDirectory;
+        if (d == null) {
+            synchronized (this) {
+                d = pieceDirectory;
+                if (d == null) {
+                    d = new PieceDirectory(config.pieceDirectory(), addresses.get().get(nodeId).port());
+                    d.sweep(false);
+                    pieceDirectory = d;
+                }
+            }
+        }
+        return d;
+    }
+
+    /** Room for a piece this node is about to hold: a new file in its piece directory. */
+    private PieceBytes allocate(long epoch, int rank, long size) throws IOException {
+        return PieceBytes.create(pieces().held(epoch, rank), size, true);
+    }
+
     // ---- transfer thread ----
+
+    private void takeShared(Channel from, Message.PieceShared put) {
+        Path handed;
+        try {
+            handed = Path.of(put.path());
+        } catch (RuntimeException e) {
+            from.writeAndFlush(refused(put.epoch(), put.rank(), "not a path: " + put.path()));
+            return;
+        }
+        if (!pieces().isHandOff(handed) || !Files.exists(handed)) {
+            // another host, or another directory: the process sends the bytes instead
+            from.writeAndFlush(new Message.PieceAck(put.epoch(), put.rank(), Message.PieceAck.Status.NOT_SHARED,
+                    clip("node " + nodeId + " cannot see " + put.path() + " in " + pieces().directory())));
+            return;
+        }
+        if (!memory.reserve(put.pieceBytes())) {
+            String why = noRoom(put.epoch(), put.rank(), put.pieceBytes());
+            LOG.log(Level.WARNING, "checkpoint: {0}", why);
+            from.writeAndFlush(refused(put.epoch(), put.rank(), why));
+            return;
+        }
+        PieceBytes bytes;
+        try {
+            // kept under the process's name: when dropped it is given back, for the process to write into again
+            bytes = PieceBytes.open(handed, true).giveBackAs(pieces().freeNameOf(handed),
+                    PieceDirectory.ownerOf(handed));
+            if (bytes.size() != put.pieceBytes()) {
+                bytes.release();
+                throw new IOException("the file has " + bytes.size() + " bytes, the put says " + put.pieceBytes());
+            }
+        } catch (IOException | RuntimeException e) {
+            memory.release(put.pieceBytes());
+            from.writeAndFlush(refused(put.epoch(), put.rank(), "node " + nodeId + " cannot take "
+                    + put.path() + ": " + e.getMessage()));
+            return;
+        }
+        // no checksum pass here: the bytes never left the host's memory; the partner and every restore check them
+        PieceMemory.Held held = new PieceMemory.Held(put.epoch(), put.rank(), bytes, put.crc32c(), true);
+        PieceMemory.Stored stored = storeOrKeepFirst(held);
+        OptionalLong partner = partnerOf(nodeId, nodeCount);
+        if (partner.isEmpty()) {
+            tree.toPrimary(new Message.PieceHeld(put.epoch(), put.rank(), put.pieceBytes(), put.crc32c()));
+            from.writeAndFlush(new Message.PieceAck(put.epoch(), put.rank(), Message.PieceAck.Status.HELD_LOCAL_ONLY,
+                    "held by node " + nodeId + " only: the job has one node"));
+            return;
+        }
+        from.writeAndFlush(new Message.PieceAck(put.epoch(), put.rank(), Message.PieceAck.Status.HELD_COPYING,
+                "held by node " + nodeId + ", copying to node " + partner.getAsLong()));
+        copyToPartner(put.epoch(), put.rank(), stored, (int) partner.getAsLong()).ifPresent(why ->
+                LOG.log(Level.WARNING, "checkpoint: node {0}, epoch {1} rank {2}: {3} (the epoch will not commit)",
+                        new Object[] {nodeId, put.epoch(), put.rank(), why}));
+    }
+
+    /** Stores a piece; a second one for the same epoch and rank is logged when it differs, and its bytes go. */
+    private PieceMemory.Stored storeOrKeepFirst(PieceMemory.Held held) {
+        PieceMemory.Stored stored = memory.store(held);
+        if (stored != PieceMemory.Stored.NEW) {
+            held.bytes().release();
+        }
+        if (stored == PieceMemory.Stored.DIVERGED) {
+            LOG.log(Level.WARNING, "checkpoint: node {0} got a second piece for epoch {1} rank {2} with another"
+                    + " checksum: the twins diverged; keeping the first", new Object[] {nodeId, held.epoch(),
+                    held.rank()});
+        }
+        return stored;
+    }
+
+    /**
+     * Copies the held piece to the partner and, once it holds it, tells the primary. Returns why not, if not (then a
+     * piece this put brought is dropped: its epoch cannot commit with it).
+     */
+    private Optional<String> copyToPartner(long epoch, int rank, PieceMemory.Stored stored, int partner) {
+        Optional<PieceMemory.Held> kept = memory.acquire(epoch, rank);
+        if (kept.isEmpty()) {
+            return Optional.of("the piece was dropped before its copy to node " + partner);
+        }
+        try {
+            Message.PieceAck answer = peers.copy(partner, kept.get(), TRANSFER_TIMEOUT);
+            if (!answer.status().held()) {
+                throw new IOException(answer.detail());
+            }
+        } catch (IOException e) {
+            if (stored == PieceMemory.Stored.NEW) {
+                memory.remove(epoch, rank);
+            }
+            return Optional.of("partner node " + partner + " could not hold a copy: " + e.getMessage());
+        } finally {
+            kept.get().bytes().release();
+        }
+        tree.toPrimary(new Message.PieceHeld(epoch, rank, kept.get().bytes().size(), kept.get().crc32c()));
+        return Optional.empty();
+    }
 
     private void hold(Channel from, ChunkAssembler.Piece piece, boolean fromProcess) {
         try {
             ChunkAssembler.verify(piece);
         } catch (ChunkAssembler.BrokenPieceException e) {
-            memory.release(piece.bytes().length);
+            memory.release(piece.bytes().size());
+            piece.bytes().release();
             from.writeAndFlush(refused(piece.epoch(), piece.rank(), e.getMessage()));
             return;
         }
         PieceMemory.Held held = new PieceMemory.Held(piece.epoch(), piece.rank(), piece.bytes(), piece.crc32c(),
                 fromProcess);
-        PieceMemory.Stored stored = memory.store(held);
-        if (stored == PieceMemory.Stored.DIVERGED) {
-            LOG.log(Level.WARNING, "checkpoint: node {0} got a second piece for epoch {1} rank {2} with another"
-                    + " checksum: the twins diverged; keeping the first", new Object[] {nodeId, piece.epoch(),
-                    piece.rank()});
-        }
+        PieceMemory.Stored stored = storeOrKeepFirst(held);
         if (!fromProcess) {
             from.writeAndFlush(new Message.PieceAck(piece.epoch(), piece.rank(),
                     Message.PieceAck.Status.HELD_LOCAL_ONLY, "held by node " + nodeId));
             return;
         }
-        PieceMemory.Held kept = memory.get(piece.epoch(), piece.rank()).orElse(held);
+        // a process that sent its bytes over the socket hears once both copies are held
         OptionalLong partner = partnerOf(nodeId, nodeCount);
-        Message.PieceAck.Status status = Message.PieceAck.Status.HELD_LOCAL_ONLY;
-        String detail = "held by node " + nodeId + " only: the job has one node";
-        if (partner.isPresent()) {
-            int p = (int) partner.getAsLong();
-            try {
-                Message.PieceAck answer = peers.copy(p, kept, TRANSFER_TIMEOUT);
-                if (!answer.status().held()) {
-                    throw new IOException(answer.detail());
-                }
-                status = Message.PieceAck.Status.HELD_WITH_PARTNER;
-                detail = "held by nodes " + nodeId + " and " + p;
-            } catch (IOException e) {
-                if (stored == PieceMemory.Stored.NEW) {
-                    memory.remove(piece.epoch(), piece.rank());
-                }
-                String why = "partner node " + p + " could not hold a copy: " + e.getMessage();
-                LOG.log(Level.WARNING, "checkpoint: node {0}, epoch {1} rank {2}: {3}",
-                        new Object[] {nodeId, piece.epoch(), piece.rank(), why});
-                from.writeAndFlush(refused(piece.epoch(), piece.rank(), why));
-                return;
-            }
+        if (partner.isEmpty()) {
+            tree.toPrimary(new Message.PieceHeld(piece.epoch(), piece.rank(), piece.bytes().size(), piece.crc32c()));
+            from.writeAndFlush(new Message.PieceAck(piece.epoch(), piece.rank(),
+                    Message.PieceAck.Status.HELD_LOCAL_ONLY, "held by node " + nodeId + " only: the job has one node"));
+            return;
         }
-        // the primary first: a process that has its answer may report its cost at once
-        tree.toPrimary(new Message.PieceHeld(piece.epoch(), piece.rank(), kept.bytes().length, kept.crc32c()));
-        from.writeAndFlush(new Message.PieceAck(piece.epoch(), piece.rank(), status, detail));
+        int p = (int) partner.getAsLong();
+        Optional<String> failed = copyToPartner(piece.epoch(), piece.rank(), stored, p);
+        if (failed.isPresent()) {
+            LOG.log(Level.WARNING, "checkpoint: node {0}, epoch {1} rank {2}: {3}",
+                    new Object[] {nodeId, piece.epoch(), piece.rank(), failed.get()});
+            from.writeAndFlush(refused(piece.epoch(), piece.rank(), failed.get()));
+            return;
+        }
+        from.writeAndFlush(new Message.PieceAck(piece.epoch(), piece.rank(), Message.PieceAck.Status.HELD_WITH_PARTNER,
+                "held by nodes " + nodeId + " and " + p));
     }
 
-    private void serve(Channel to, Message.PieceGet get, boolean fromProcess) {
+    /**
+     * A get: from this node's memory, else another node's (kept here, within the bound, for the other copies of the
+     * rank), else the committed epoch on disk. A process that shares this host gets the file's name, any other
+     * requester the bytes in chunks.
+     */
+    private void serve(Channel to, long epoch, int rank, boolean fromProcess, boolean shared) {
         List<String> looked = new ArrayList<>();
-        Optional<PieceMemory.Held> local = memory.get(get.epoch(), get.rank());
-        byte[] bytes = null;
-        int crc = 0;
-        if (local.isPresent()) {
-            bytes = local.get().bytes();
-            crc = local.get().crc32c();
-        } else {
+        Optional<PieceMemory.Held> found = memory.acquire(epoch, rank);
+        if (found.isEmpty()) {
             looked.add("node " + nodeId + "'s memory");
         }
         // a peer answers from its own memory only, so a get never travels in circles
-        for (int i = 1; bytes == null && fromProcess && i < nodeCount; i++) {
+        for (int i = 1; found.isEmpty() && fromProcess && i < nodeCount; i++) {
             int node = (nodeId - i + nodeCount) % nodeCount; // whose partner this node is, first
             try {
-                Optional<ChunkAssembler.Piece> fetched = peers.fetch(node, get.epoch(), get.rank(), TRANSFER_TIMEOUT);
+                Optional<ChunkAssembler.Piece> fetched = peers.fetch(node, epoch, rank, TRANSFER_TIMEOUT);
                 if (fetched.isPresent()) {
-                    ChunkAssembler.verify(fetched.get());
-                    bytes = fetched.get().bytes();
-                    crc = fetched.get().crc32c();
+                    try {
+                        ChunkAssembler.verify(fetched.get());
+                    } catch (ChunkAssembler.BrokenPieceException e) {
+                        fetched.get().bytes().release();
+                        throw e;
+                    }
+                    found = Optional.of(keepFetched(fetched.get().epoch(), fetched.get().rank(),
+                            fetched.get().bytes(), fetched.get().crc32c()));
                 } else {
                     looked.add("node " + node + "'s memory");
                 }
@@ -256,29 +399,96 @@ public final class CheckpointService implements AutoCloseable {
                 looked.add("node " + node + " (" + e.getMessage() + ")");
             }
         }
-        if (bytes == null && fromProcess && store.isPresent()) {
+        if (found.isEmpty() && fromProcess && store.isPresent()) {
             try {
-                ByteBuffer fromDisk = store.get().readPiece(get.epoch(), get.rank());
-                bytes = fromDisk.array();
-                java.util.zip.CRC32C c = new java.util.zip.CRC32C();
-                c.update(bytes);
-                crc = (int) c.getValue();
+                found = Optional.of(readFromDisk(epoch, rank));
             } catch (IOException | RuntimeException e) {
                 looked.add("the checkpoint directory (" + e.getMessage() + ")");
             }
         }
-        if (bytes == null) {
-            to.writeAndFlush(new Message.PieceMissing(get.epoch(), get.rank(),
-                    clip("epoch " + get.epoch() + " rank " + get.rank() + " is in none of: " + String.join(", ", looked))));
+        if (found.isEmpty()) {
+            to.writeAndFlush(new Message.PieceMissing(epoch, rank,
+                    clip("epoch " + epoch + " rank " + rank + " is in none of: " + String.join(", ", looked))));
             return;
         }
+        PieceMemory.Held held = found.get();
         try {
-            ChunkSender.send(to, get.epoch(), get.rank(), crc, ByteBuffer.wrap(bytes), Message.PieceData::new,
+            if (shared && held.bytes().file().isPresent()) {
+                to.writeAndFlush(new Message.PieceShared(epoch, rank, held.crc32c(), held.bytes().size(),
+                        held.bytes().file().get().toString()));
+                return;
+            }
+            ChunkSender.send(to, epoch, rank, held.crc32c(), held.bytes().view(), Message.PieceData::new,
                     TRANSFER_TIMEOUT);
         } catch (IOException e) {
             LOG.log(Level.WARNING, "checkpoint: node {0} could not send epoch {1} rank {2}: {3}",
-                    new Object[] {nodeId, get.epoch(), get.rank(), e.getMessage()});
+                    new Object[] {nodeId, epoch, rank, e.getMessage()});
+        } finally {
+            held.bytes().release();
         }
+    }
+
+    /**
+     * A piece fetched for a get, one reference handed back: held as a (non-local) copy when the bound allows, so the
+     * next copy of the rank finds it here and it stays until the next commit; else only for this answer.
+     */
+    private PieceMemory.Held keepFetched(long epoch, int rank, PieceBytes bytes, int crc) {
+        PieceMemory.Held held = new PieceMemory.Held(epoch, rank, bytes, crc, false);
+        if (memory.reserve(bytes.size())) {
+            if (memory.store(held) == PieceMemory.Stored.NEW) {
+                bytes.retain(); // one for the memory, one for the caller
+                return held;
+            }
+            Optional<PieceMemory.Held> first = memory.acquire(epoch, rank);
+            if (first.isPresent()) {
+                bytes.release();
+                return first.get();
+            }
+        }
+        return held;
+    }
+
+    /** Benchmarks only: GNU dd's {@code iflag=nocache count=0} drops a file's pages from the page cache. */
+    private static void dropPageCache(Path file) {
+        try {
+            new ProcessBuilder("dd", "if=" + file, "iflag=nocache", "count=0", "status=none")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start()
+                    .waitFor(10, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "checkpoint: cannot drop the page cache of {0}: {1}",
+                    new Object[] {file, e.getMessage()});
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The committed piece from the checkpoint directory, checked against its manifest, into a file of this node. */
+    private PieceMemory.Held readFromDisk(long epoch, int rank) throws IOException {
+        CheckpointStore disk = store.orElseThrow();
+        if (PIECES_FROM_DISK) {
+            // the epoch committed in memory may still be on its way to disk (written in the background)
+            long deadline = System.nanoTime() + TRANSFER_TIMEOUT.toNanos();
+            while (!disk.committedEpochs().contains(epoch) && System.nanoTime() < deadline) {
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        PieceEntry entry = disk.entry(epoch, rank);
+        if (PIECES_FROM_DISK) {
+            dropPageCache(disk.piecePath(epoch, rank));
+        }
+        PieceBytes bytes = allocate(epoch, rank, entry.bytes());
+        try {
+            disk.readPieceInto(epoch, entry, bytes.view());
+        } catch (IOException | RuntimeException e) {
+            bytes.release();
+            throw e;
+        }
+        return keepFetched(epoch, rank, bytes, entry.crc32c());
     }
 
     // ---- the primary (I/O thread) ----
@@ -288,8 +498,14 @@ public final class CheckpointService implements AutoCloseable {
         tracker.held(held.epoch(), held.rank(), held.bytes()).ifPresent(commit -> {
             if (unreported != null) {
                 report(unreported, tracker.partialCost(unreported.epoch()));
+                unreported = null;
             }
-            unreported = commit;
+            OptionalLong cost = tracker.costAtCommit(commit.epoch());
+            if (cost.isPresent()) {
+                report(commit, cost);   // the ranks went on before the commit, and every one has said its cost
+            } else {
+                unreported = commit;
+            }
             LOG.log(Level.FINE, "coordinator primary: checkpoint epoch {0} committed ({1} bytes)",
                     new Object[] {commit.epoch(), commit.bytes()});
             Message.CheckpointCommitted committed = new Message.CheckpointCommitted(commit.epoch());
@@ -380,7 +596,11 @@ public final class CheckpointService implements AutoCloseable {
         if (store.isPresent() && (commitsSeen - 1) % config.diskEvery() == 0) {
             List<PieceMemory.Held> mine = memory.localPieces(epoch);
             if (!mine.isEmpty()) {
-                disk.execute(() -> writeToDisk(epoch, mine));
+                try {
+                    disk.execute(() -> writeToDisk(epoch, mine));
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    mine.forEach(h -> h.bytes().release());
+                }
             }
         }
     }
@@ -393,11 +613,13 @@ public final class CheckpointService implements AutoCloseable {
         List<PieceEntry> written = new ArrayList<>();
         try {
             for (PieceMemory.Held h : pieces) {
-                written.add(store.orElseThrow().writePiece(epoch, h.rank(), ByteBuffer.wrap(h.bytes())));
+                written.add(store.orElseThrow().writePiece(epoch, h.rank(), h.bytes().view(), h.crc32c()));
             }
             tree.toPrimary(new Message.PiecesOnDisk(epoch, written));
         } catch (IOException e) {
             LOG.log(Level.SEVERE, "checkpoint: node " + nodeId + " cannot write epoch " + epoch + " to disk", e);
+        } finally {
+            pieces.forEach(h -> h.bytes().release());
         }
     }
 
@@ -417,6 +639,9 @@ public final class CheckpointService implements AutoCloseable {
      */
     public void newIncarnation() {
         memory.dropAbove(lastCommitted);
+        if (PIECES_FROM_DISK && store.isPresent()) {
+            memory.clear();
+        }
         dueSequence = 0;
         if (tracker != null) {
             tracker.forgetUncommitted();
@@ -465,6 +690,11 @@ public final class CheckpointService implements AutoCloseable {
         transfers.shutdownNow();
         peerTransfers.shutdownNow();
         disk.shutdown();
+        // the files go first: the launcher may not wait for a disk write in progress, which reads from its
+        // mapping and is not disturbed by the name going
+        if (pieceDirectory != null) {
+            pieceDirectory.sweep(true);
+        }
         try {
             // a disk write in progress finishes (its rename is what makes it count); nothing else waits
             disk.awaitTermination(10, TimeUnit.SECONDS);
@@ -472,5 +702,6 @@ public final class CheckpointService implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         peers.close();
+        memory.clear();
     }
 }

@@ -1,5 +1,7 @@
 package org.fthp.coordinator.checkpoint;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -13,9 +15,18 @@ import org.fthp.coordinator.wire.Message;
  * connection, used on its I/O thread.
  */
 public final class ChunkAssembler {
-    /** A whole piece, its checksum verified. */
-    public record Piece(long epoch, int rank, byte[] bytes, int crc32c) {
+    /** A whole piece (one reference to its bytes, which the taker releases); see {@link #verify}. */
+    public record Piece(long epoch, int rank, PieceBytes bytes, int crc32c) {
     }
+
+    /** Where a piece is put together. */
+    @FunctionalInterface
+    public interface Allocator {
+        PieceBytes allocate(long epoch, int rank, long size) throws IOException;
+    }
+
+    /** Pieces on the heap (a process's side). */
+    public static final Allocator ON_HEAP = (epoch, rank, size) -> PieceBytes.onHeap(ByteBuffer.allocate((int) size));
 
     /** A chunk that cannot continue its piece, or a piece whose bytes fail their checksum. */
     public static final class BrokenPieceException extends Exception {
@@ -28,14 +39,29 @@ public final class ChunkAssembler {
     }
 
     private static final class Partial {
-        final byte[] bytes;
+        final PieceBytes bytes;
+        final ByteBuffer into;
         final int crc32c;
-        int filled;
 
-        Partial(long size, int crc32c) {
-            this.bytes = new byte[(int) size];
+        Partial(PieceBytes bytes, int crc32c) {
+            this.bytes = bytes;
+            this.into = bytes.view();
             this.crc32c = crc32c;
         }
+
+        int filled() {
+            return into.position();
+        }
+    }
+
+    private final Allocator allocator;
+
+    public ChunkAssembler() {
+        this(ON_HEAP);
+    }
+
+    public ChunkAssembler(Allocator allocator) {
+        this.allocator = allocator;
     }
 
     private final Map<Key, Partial> partial = new HashMap<>();
@@ -83,11 +109,20 @@ public final class ChunkAssembler {
             return 0;
         }
         Partial earlier = partial.remove(new Key(chunk.epoch(), chunk.rank()));
-        return earlier == null ? 0 : earlier.bytes.length;
+        if (earlier == null) {
+            return 0;
+        }
+        earlier.bytes.release();
+        return earlier.bytes.size();
     }
 
     /** Takes a chunk; returns the piece when this chunk completes it. */
     public Optional<Piece> accept(Message.PieceChunk chunk) throws BrokenPieceException {
+        return accept(chunk, allocator);
+    }
+
+    /** As above, a new piece's bytes from {@code into}. */
+    public Optional<Piece> accept(Message.PieceChunk chunk, Allocator into) throws BrokenPieceException {
         Key key = new Key(chunk.epoch(), chunk.rank());
         Partial p = partial.get(key);
         if (p == null) {
@@ -95,15 +130,21 @@ public final class ChunkAssembler {
                 throw new BrokenPieceException("epoch " + chunk.epoch() + " rank " + chunk.rank()
                         + ": chunk at " + chunk.offset() + " without the piece's start");
             }
-            p = new Partial(chunk.pieceBytes(), chunk.crc32c());
+            try {
+                p = new Partial(into.allocate(chunk.epoch(), chunk.rank(), chunk.pieceBytes()), chunk.crc32c());
+            } catch (IOException e) {
+                throw new BrokenPieceException("epoch " + chunk.epoch() + " rank " + chunk.rank() + ": no room for "
+                        + chunk.pieceBytes() + " bytes: " + e.getMessage());
+            }
             partial.put(key, p);
-        } else if (chunk.offset() != p.filled || chunk.pieceBytes() != p.bytes.length || chunk.crc32c() != p.crc32c) {
+        } else if (chunk.offset() != p.filled() || chunk.pieceBytes() != p.bytes.size()
+                || chunk.crc32c() != p.crc32c) {
             partial.remove(key);
+            p.bytes.release();
             throw new BrokenPieceException("epoch " + chunk.epoch() + " rank " + chunk.rank() + ": chunk at "
-                    + chunk.offset() + " does not continue the piece (" + p.filled + " of " + p.bytes.length + ")");
+                    + chunk.offset() + " does not continue the piece (" + p.filled() + " of " + p.bytes.size() + ")");
         }
-        System.arraycopy(chunk.bytes(), 0, p.bytes, p.filled, chunk.bytes().length);
-        p.filled += chunk.bytes().length;
+        p.into.put(chunk.bytes());
         if (!chunk.isLast()) {
             return Optional.empty();
         }
@@ -114,7 +155,7 @@ public final class ChunkAssembler {
     /** Throws unless {@code piece}'s bytes have its checksum (run off the I/O thread: it reads every byte). */
     public static void verify(Piece piece) throws BrokenPieceException {
         CRC32C crc = new CRC32C();
-        crc.update(piece.bytes());
+        crc.update(piece.bytes().view());
         if ((int) crc.getValue() != piece.crc32c()) {
             throw new BrokenPieceException(String.format("epoch %d rank %d: piece arrived damaged (CRC32C %08x,"
                     + " sender said %08x)", piece.epoch(), piece.rank(), (int) crc.getValue(), piece.crc32c()));
@@ -125,12 +166,14 @@ public final class ChunkAssembler {
     public long pendingBytes() {
         long sum = 0;
         for (Partial p : partial.values()) {
-            sum += p.bytes.length;
+            sum += p.bytes.size();
         }
         return sum;
     }
 
+    /** Forgets everything in progress (and releases its bytes). */
     public void clear() {
+        partial.values().forEach(p -> p.bytes.release());
         partial.clear();
         refused.clear();
     }

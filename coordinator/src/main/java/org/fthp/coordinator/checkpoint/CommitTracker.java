@@ -27,6 +27,8 @@ public final class CommitTracker {
     private final TreeMap<Long, Map<Integer, Long>> costNanos = new TreeMap<>();
     private final TreeMap<Long, Map<Integer, PieceEntry>> onDisk = new TreeMap<>();
     private final Deque<Long> recentCostNanos = new ArrayDeque<>();
+    /** Epochs whose every rank reported its cost before the epoch committed (the ranks do not wait for commits). */
+    private final TreeMap<Long, Long> costBeforeCommit = new TreeMap<>();
     private long lastCommitted = -1;
     private long lastDurable = -1;
     private int commits;
@@ -65,11 +67,21 @@ public final class CommitTracker {
         }
         costNanos.remove(epoch);
         long slowest = costs.values().stream().mapToLong(Long::longValue).max().orElse(0);
+        if (epoch > lastCommitted) {
+            costBeforeCommit.put(epoch, slowest);
+        }
         recentCostNanos.addLast(slowest);
         while (recentCostNanos.size() > COST_WINDOW) {
             recentCostNanos.removeFirst();
         }
         return OptionalLong.of(slowest);
+    }
+
+    /** At an epoch's commit: its cost, if every rank reported it already (then it is not reported again). */
+    public OptionalLong costAtCommit(long epoch) {
+        Long cost = costBeforeCommit.remove(epoch);
+        costBeforeCommit.headMap(epoch).clear();
+        return cost == null ? OptionalLong.empty() : OptionalLong.of(cost);
     }
 
     /** The slowest cost reported so far for an epoch (for an epoch whose reports are incomplete). */
@@ -109,6 +121,7 @@ public final class CommitTracker {
     public void forgetUncommitted() {
         heldBytes.clear();
         costNanos.clear();
+        costBeforeCommit.clear();
         onDisk.tailMap(lastCommitted, false).clear();
     }
 

@@ -37,9 +37,12 @@ final class PeerLinks implements AutoCloseable {
     private final JobSecret secret;
     private final Supplier<List<NodeAddress>> addresses;
     private final Map<Integer, Link> links = new HashMap<>();
+    private final ChunkAssembler.Allocator allocator;
 
-    PeerLinks(int nodeId, EventLoopGroup io, JobSecret secret, Supplier<List<NodeAddress>> addresses) {
+    PeerLinks(int nodeId, EventLoopGroup io, JobSecret secret, Supplier<List<NodeAddress>> addresses,
+              ChunkAssembler.Allocator allocator) {
         this.nodeId = nodeId;
+        this.allocator = allocator;
         this.io = io;
         this.secret = secret;
         this.addresses = addresses;
@@ -47,10 +50,14 @@ final class PeerLinks implements AutoCloseable {
 
     /** One link: answers to what this node asked, matched by epoch and rank. */
     private static final class Link {
-        final ChunkAssembler incoming = new ChunkAssembler();
+        final ChunkAssembler incoming;
         final Map<String, CompletableFuture<Message.PieceAck>> acks = new ConcurrentHashMap<>();
         final Map<String, CompletableFuture<Optional<ChunkAssembler.Piece>>> fetches = new ConcurrentHashMap<>();
         volatile Channel channel;
+
+        Link(ChunkAssembler.Allocator allocator) {
+            this.incoming = new ChunkAssembler(allocator);
+        }
 
         /** On the link's I/O thread. */
         void inbound(Message m) {
@@ -60,8 +67,13 @@ final class PeerLinks implements AutoCloseable {
                         complete(fetches.remove(key(miss.epoch(), miss.rank())), Optional.empty());
                 case Message.PieceData d -> {
                     try {
-                        incoming.accept(d.chunk()).ifPresent(piece ->
-                                complete(fetches.remove(key(piece.epoch(), piece.rank())), Optional.of(piece)));
+                        incoming.accept(d.chunk()).ifPresent(piece -> {
+                            CompletableFuture<Optional<ChunkAssembler.Piece>> f =
+                                    fetches.remove(key(piece.epoch(), piece.rank()));
+                            if (f == null || !f.complete(Optional.of(piece))) {
+                                piece.bytes().release(); // nobody waits for it any more
+                            }
+                        });
                     } catch (ChunkAssembler.BrokenPieceException e) {
                         CompletableFuture<Optional<ChunkAssembler.Piece>> f =
                                 fetches.remove(key(d.chunk().epoch(), d.chunk().rank()));
@@ -99,8 +111,8 @@ final class PeerLinks implements AutoCloseable {
         Link link = link(node);
         CompletableFuture<Message.PieceAck> ack = new CompletableFuture<>();
         link.acks.put(key(piece.epoch(), piece.rank()), ack);
-        ChunkSender.send(link.channel, piece.epoch(), piece.rank(), piece.crc32c(),
-                java.nio.ByteBuffer.wrap(piece.bytes()), Message.PiecePut::new, timeout);
+        ChunkSender.send(link.channel, piece.epoch(), piece.rank(), piece.crc32c(), piece.bytes().view(),
+                Message.PiecePut::new, timeout);
         return await(ack, timeout, "node " + node + " to hold epoch " + piece.epoch() + " rank " + piece.rank());
     }
 
@@ -114,7 +126,7 @@ final class PeerLinks implements AutoCloseable {
     }
 
     private Link link(int node) throws IOException {
-        Link link = links.computeIfAbsent(node, n -> new Link());
+        Link link = links.computeIfAbsent(node, n -> new Link(allocator));
         if (link.channel != null && link.channel.isActive()) {
             return link;
         }

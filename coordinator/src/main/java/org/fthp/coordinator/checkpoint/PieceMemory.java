@@ -12,8 +12,11 @@ import java.util.TreeMap;
  * refusal is an answer the sender sees, never a silent drop. Thread-safe.
  */
 public final class PieceMemory {
-    /** A held piece: {@code local} when a process of this node put it, false for a partner's copy. */
-    public record Held(long epoch, int rank, byte[] bytes, int crc32c, boolean local) {
+    /**
+     * A held piece: {@code local} when a process of this node put it, false for a partner's copy. The memory owns
+     * one reference to its bytes; whoever uses them outside the memory's lock {@link #acquire}s them.
+     */
+    public record Held(long epoch, int rank, PieceBytes bytes, int crc32c, boolean local) {
     }
 
     /** What {@link #store} did. */
@@ -50,14 +53,15 @@ public final class PieceMemory {
      * Stores a piece whose room was reserved (the reservation becomes the piece). A second piece for the same epoch
      * and rank keeps the first: {@link Stored#SAME_AGAIN} if it has the same checksum, {@link Stored#DIVERGED} if not.
      * A local put of a piece held as a partner copy makes it local (its node now has a process of that rank).
+     * Unless NEW, the caller still owns {@code piece}'s bytes (and releases them).
      */
     public synchronized Stored store(Held piece) {
-        reservedBytes = Math.max(0, reservedBytes - piece.bytes().length);
+        reservedBytes = Math.max(0, reservedBytes - piece.bytes().size());
         Map<Integer, Held> ranks = byEpoch.computeIfAbsent(piece.epoch(), e -> new TreeMap<>());
         Held before = ranks.get(piece.rank());
         if (before == null) {
             ranks.put(piece.rank(), piece);
-            heldBytes += piece.bytes().length;
+            heldBytes += piece.bytes().size();
             peakBytes = Math.max(peakBytes, heldBytes);
             return Stored.NEW;
         }
@@ -72,25 +76,34 @@ public final class PieceMemory {
         return Optional.ofNullable(ranks == null ? null : ranks.get(rank));
     }
 
+    /** As {@link #get}, with its bytes retained: the caller releases them once done. */
+    public synchronized Optional<Held> acquire(long epoch, int rank) {
+        Optional<Held> h = get(epoch, rank);
+        h.ifPresent(held -> held.bytes().retain());
+        return h;
+    }
+
     /** Removes one piece (a put whose partner copy failed). */
     public synchronized void remove(long epoch, int rank) {
         Map<Integer, Held> ranks = byEpoch.get(epoch);
         Held gone = ranks == null ? null : ranks.remove(rank);
         if (gone != null) {
-            heldBytes -= gone.bytes().length;
+            heldBytes -= gone.bytes().size();
+            gone.bytes().release();
             if (ranks.isEmpty()) {
                 byEpoch.remove(epoch);
             }
         }
     }
 
-    /** The pieces of {@code epoch} that processes of this node put, by rank. */
+    /** The pieces of {@code epoch} that processes of this node put, by rank, retained: the caller releases them. */
     public synchronized List<Held> localPieces(long epoch) {
         List<Held> out = new ArrayList<>();
         Map<Integer, Held> ranks = byEpoch.get(epoch);
         if (ranks != null) {
             for (Held h : ranks.values()) {
                 if (h.local()) {
+                    h.bytes().retain();
                     out.add(h);
                 }
             }
@@ -111,10 +124,16 @@ public final class PieceMemory {
     private void drop(Map<Long, Map<Integer, Held>> epochs) {
         for (Map<Integer, Held> ranks : epochs.values()) {
             for (Held h : ranks.values()) {
-                heldBytes -= h.bytes().length;
+                heldBytes -= h.bytes().size();
+                h.bytes().release();
             }
         }
         epochs.clear();
+    }
+
+    /** Drops every piece (the coordinator is closing). */
+    public synchronized void clear() {
+        drop(byEpoch);
     }
 
     public synchronized long heldBytes() {

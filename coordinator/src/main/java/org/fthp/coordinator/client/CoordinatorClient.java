@@ -12,6 +12,8 @@ import java.util.logging.Logger;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
+import org.fthp.coordinator.checkpoint.PieceBytes;
+import org.fthp.coordinator.checkpoint.PieceDirectory;
 import org.fthp.coordinator.event.Role;
 import org.fthp.coordinator.wire.JobSecret;
 import org.fthp.coordinator.wire.Message;
@@ -30,6 +32,13 @@ import org.fthp.coordinator.wire.UpstreamConnection;
  */
 public final class CoordinatorClient implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(CoordinatorClient.class.getName());
+    /**
+     * The epoch a restarted job resumes from (-1: none), set by fthp-run in every process's environment: a process
+     * that has it starts fetching its rank's piece as soon as it has connected, in parallel with the rest of its
+     * start-up, so {@link #openPiece} usually finds it already there.
+     */
+    public static final String ENV_RESTART_EPOCH = "FTHP_CHECKPOINT_EPOCH";
+
     /** {@code host:port} of the local node coordinator, set by fthp-run. */
     public static final String ENV_COORDINATOR = "FTHP_COORDINATOR";
 
@@ -46,6 +55,19 @@ public final class CoordinatorClient implements AutoCloseable {
     public static Builder builder() {
         return new Builder();
     }
+
+    /** {@value #ENV_RESTART_EPOCH} as a number; -1 when unset or not one. */
+    public static long restartEpochFromEnvironment() {
+        try {
+            String v = System.getenv(ENV_RESTART_EPOCH);
+            return v == null ? -1 : Long.parseLong(v.strip());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** How long an early fetch may take (the same as a recovery's own). */
+    private static final Duration PREFETCH_TIMEOUT = Duration.ofSeconds(300);
 
     /** Whether the connection to the coordinator is still up. */
     public boolean isConnected() {
@@ -66,6 +88,33 @@ public final class CoordinatorClient implements AutoCloseable {
     public Message.PieceAck.Status putPiece(long epoch, int logicalRank, java.nio.ByteBuffer piece, Duration timeout)
             throws CheckpointTransferException {
         return pieces.put(channel, epoch, logicalRank, piece, timeout);
+    }
+
+    /**
+     * Writes this rank's piece of {@code epoch}, {@code size} bytes, straight into a file of the host's shared
+     * memory ({@code encoder} fills the buffer from index 0 and returns the CRC32C of all of it) and hands the file
+     * to the coordinator by name: no copy besides the encoding. Returns once this node's coordinator holds it
+     * ({@code HELD_COPYING}: its partner's copy is under way, and the epoch commits only once that copy is held;
+     * {@code HELD_LOCAL_ONLY} with one node). A coordinator on another host cannot see the file: then the bytes
+     * go over the connection as with {@link #putPiece(long, int, java.nio.ByteBuffer, Duration)}.
+     *
+     * @throws CheckpointTransferException refused (the message says why), no answer in time, or the connection ended
+     */
+    public Message.PieceAck.Status putPiece(long epoch, int logicalRank, long size,
+                                            java.util.function.ToIntFunction<java.nio.ByteBuffer> encoder,
+                                            Duration timeout) throws CheckpointTransferException {
+        return pieces.putShared(channel, epoch, logicalRank, size, encoder, timeout);
+    }
+
+    /**
+     * The piece of {@code logicalRank} at {@code epoch}, its checksum verified, as the coordinator's shared-memory
+     * file mapped read-only when this process shares its host (no copy), else received over the connection. The
+     * caller {@link PieceBytes#release()}s it once read.
+     *
+     * @throws CheckpointTransferException as {@link #getPiece}
+     */
+    public PieceBytes openPiece(long epoch, int logicalRank, Duration timeout) throws CheckpointTransferException {
+        return pieces.takeOrGet(channel, epoch, logicalRank, timeout);
     }
 
     /**
@@ -126,6 +175,7 @@ public final class CoordinatorClient implements AutoCloseable {
     /** Closes the connection. Without a preceding {@link #finish()} the coordinator counts this process as failed. */
     @Override
     public void close() {
+        pieces.close();
         channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
@@ -139,6 +189,20 @@ public final class CoordinatorClient implements AutoCloseable {
         private Role role = Role.CMP;
         private FailureListener listener;
         private Duration timeout = Duration.ofSeconds(10);
+        private java.nio.file.Path pieceDirectory = PieceDirectory.hostDefault();
+        private long prefetchEpoch = -1;
+
+        /** Fetch this rank's piece of {@code epoch} as soon as connected (see {@link #ENV_RESTART_EPOCH}). */
+        public Builder prefetch(long epoch) {
+            this.prefetchEpoch = epoch;
+            return this;
+        }
+
+        /** Where this process writes its pieces for its coordinator (default: the host's shared memory). */
+        public Builder pieceDirectory(java.nio.file.Path dir) {
+            this.pieceDirectory = Objects.requireNonNull(dir);
+            return this;
+        }
 
         public Builder coordinator(NodeAddress address) {
             this.coordinator = address;
@@ -153,6 +217,7 @@ public final class CoordinatorClient implements AutoCloseable {
             }
             this.coordinator = NodeAddress.parse(address.strip());
             this.secret = JobSecret.fromEnvironment();
+            this.prefetchEpoch = restartEpochFromEnvironment();
             return this;
         }
 
@@ -196,7 +261,7 @@ public final class CoordinatorClient implements AutoCloseable {
             // a daemon thread: a program that ends without MPI_Finalize must not be kept alive by this connection
             EventLoopGroup group = new NioEventLoopGroup(1,
                     new io.netty.util.concurrent.DefaultThreadFactory("fthp-coordinator-client", true));
-            PieceExchange pieces = new PieceExchange();
+            PieceExchange pieces = new PieceExchange(new PieceDirectory(pieceDirectory, coordinator.port()));
             Dispatcher dispatcher = new Dispatcher(listener, pieces);
             String identity = "process native " + nativeRank + " pid " + pid;
             try {
@@ -205,7 +270,11 @@ public final class CoordinatorClient implements AutoCloseable {
                                 new Message.RegisterProcess(pid, nativeRank, logicalRank, role),
                                 dispatcher, pieces::disconnected)
                         .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                return new CoordinatorClient(group, channel, pieces);
+                CoordinatorClient client = new CoordinatorClient(group, channel, pieces);
+                if (prefetchEpoch >= 0 && logicalRank >= 0) {
+                    pieces.prefetch(channel, prefetchEpoch, logicalRank, PREFETCH_TIMEOUT);
+                }
+                return client;
             } catch (ExecutionException e) {
                 group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
                 throw new IllegalStateException("cannot register with coordinator " + coordinator, e.getCause());

@@ -74,6 +74,10 @@ final class CoordinatorSession extends ChannelInboundHandlerAdapter {
                     node.checkpoints().put(ctx.channel(), inbox, p.chunk(), true);
                 } else if (m instanceof Message.PieceGet g) {
                     node.checkpoints().get(ctx.channel(), g, true);
+                } else if (m instanceof Message.PieceShared p) {
+                    node.checkpoints().putShared(ctx.channel(), p);
+                } else if (m instanceof Message.PieceGetShared g) {
+                    node.checkpoints().getShared(ctx.channel(), g);
                 } else if (m instanceof Message.CheckpointCost c) {
                     node.checkpoints().cost(c);
                 } else if (m instanceof Message.ProgramEnded e) {

@@ -200,7 +200,11 @@ public sealed interface Message {
      */
     record PieceAck(long epoch, int rank, Status status, String detail) implements Message {
         public enum Status {
-            HELD_WITH_PARTNER(1), HELD_LOCAL_ONLY(2), REFUSED(3);
+            HELD_WITH_PARTNER(1), HELD_LOCAL_ONLY(2), REFUSED(3),
+            /** Held by the receiving node; its copy to the partner node is under way (the epoch commits after it). */
+            HELD_COPYING(4),
+            /** Not held: the receiving coordinator cannot see the PIECE_SHARED file (not on this host); send chunks. */
+            NOT_SHARED(5);
 
             private final byte code;
 
@@ -213,7 +217,7 @@ public sealed interface Message {
             }
 
             public boolean held() {
-                return this != REFUSED;
+                return this != REFUSED && this != NOT_SHARED;
             }
 
             public static java.util.Optional<Status> fromCode(byte code) {
@@ -231,6 +235,29 @@ public sealed interface Message {
             Objects.requireNonNull(detail, "detail");
         }
         @Override public MessageType type() { return MessageType.PIECE_ACK; }
+    }
+
+    /** A piece of {@code pieceBytes} bytes with that CRC32C, in {@code path} on the shared-memory file system. */
+    record PieceShared(long epoch, int rank, int crc32c, long pieceBytes, String path) implements Message {
+        public PieceShared {
+            Objects.requireNonNull(path, "path");
+            if (epoch < 0 || rank < 0 || pieceBytes < 0 || pieceBytes > MAX_PIECE_BYTES || path.isEmpty()) {
+                throw new IllegalArgumentException("bad shared piece: epoch " + epoch + ", rank " + rank + ", "
+                        + pieceBytes + " bytes in '" + path + "'");
+            }
+        }
+        @Override public MessageType type() { return MessageType.PIECE_SHARED; }
+    }
+
+    /** A PIECE_GET from a process that can be seen at {@code marker} (a file it made in its shared memory). */
+    record PieceGetShared(long epoch, int rank, String marker) implements Message {
+        public PieceGetShared {
+            Objects.requireNonNull(marker, "marker");
+            if (epoch < 0 || rank < 0) {
+                throw new IllegalArgumentException("need epoch >= 0 and rank >= 0");
+            }
+        }
+        @Override public MessageType type() { return MessageType.PIECE_GET_SHARED; }
     }
 
     record PieceGet(long epoch, int rank) implements Message {

@@ -106,6 +106,18 @@ public final class MessageCodec {
                 out.writeLong(c.nanos());
             }
             case Message.CheckpointCommitted c -> out.writeLong(c.epoch());
+            case Message.PieceShared p -> {
+                out.writeLong(p.epoch());
+                out.writeInt(p.rank());
+                out.writeInt(p.crc32c());
+                out.writeLong(p.pieceBytes());
+                writeText(out, p.path());
+            }
+            case Message.PieceGetShared g -> {
+                out.writeLong(g.epoch());
+                out.writeInt(g.rank());
+                writeText(out, g.marker());
+            }
         }
     }
 
@@ -211,6 +223,20 @@ public final class MessageCodec {
                 yield new Message.CheckpointCost(epoch, rank, readSize(in, "nanos"));
             }
             case CHECKPOINT_COMMITTED -> new Message.CheckpointCommitted(readEpoch(in));
+            case PIECE_SHARED -> {
+                long epoch = readEpoch(in);
+                int rank = readRank(in, "rank");
+                need(in, 4, "crc");
+                int crc = in.readInt();
+                long bytes = readSize(in, "piece bytes");
+                String path = readText(in, "path");
+                if (bytes > Message.MAX_PIECE_BYTES || path.isEmpty()) {
+                    throw new MalformedFrameException("bad shared piece of " + bytes + " bytes in '" + path + "'");
+                }
+                yield new Message.PieceShared(epoch, rank, crc, bytes, path);
+            }
+            case PIECE_GET_SHARED -> new Message.PieceGetShared(readEpoch(in), readRank(in, "rank"),
+                    readText(in, "marker"));
         };
         if (in.isReadable()) {
             throw new MalformedFrameException(in.readableBytes() + " trailing bytes after " + type);

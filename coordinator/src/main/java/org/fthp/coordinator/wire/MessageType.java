@@ -56,7 +56,17 @@ public enum MessageType {
      * process → node → primary: the program on this copy ended the job itself (an uncaught exception, System.exit
      * before MPI_Finalize, MPI_Abort, ERRORS_ARE_FATAL) with an exit code; a verdict, not a failure to repair.
      */
-    PROGRAM_ENDED(22);
+    PROGRAM_ENDED(22),
+    /**
+     * process → its node (a put), or node → process (a get's answer): the piece is in this file of the host's shared
+     * memory, so it changes hands without being copied. A put is answered with PIECE_ACK.
+     */
+    PIECE_SHARED(23),
+    /**
+     * process → its node: send me this piece, as PIECE_SHARED if you can see the marker file (then we share the
+     * host's memory), else as PIECE_DATA chunks.
+     */
+    PIECE_GET_SHARED(24);
 
     private final byte code;
 

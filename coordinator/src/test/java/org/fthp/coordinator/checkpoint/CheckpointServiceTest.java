@@ -280,6 +280,107 @@ class CheckpointServiceTest {
         }
     }
 
+    // ---- the shared-memory hand-off (a process and its coordinator on one host) ----
+
+    /** Writes {@code piece} into the slot the way a rank's encoder does, and returns its CRC32C. */
+    private static java.util.function.ToIntFunction<ByteBuffer> writing(ByteBuffer piece) {
+        return into -> {
+            into.put(piece.duplicate());
+            java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+            crc.update(piece.duplicate());
+            return (int) crc.getValue();
+        };
+    }
+
+    private static ByteBuffer copyOf(PieceBytes bytes) {
+        ByteBuffer out = ByteBuffer.allocate(bytes.size());
+        out.put(bytes.view()).flip();
+        return out;
+    }
+
+    private long filesOf(int node) throws java.io.IOException {
+        String port = "-" + job.hierarchy.address(node).port() + "-" + ProcessHandle.current().pid() + "-";
+        try (var files = java.nio.file.Files.list(PieceDirectory.hostDefault())) {
+            return files.filter(f -> f.getFileName().toString().contains(port)).count();
+        }
+    }
+
+    @Test
+    void aSharedPieceIsHeldAtOnceAndItsEpochCommitsOnceThePartnerHoldsItsCopy() throws Exception {
+        job = new EmulatedJob(2, 2, 2, 0, Duration.ofSeconds(5));
+        int size = 3 * 1024 * 1024 + 5;
+        for (int r = 0; r < 2; r++) {
+            assertEquals(Message.PieceAck.Status.HELD_COPYING,
+                    client(r).putPiece(1, r, size, writing(piece(1, r, size)), SOON));
+        }
+        assertTrue(client(0).awaitCommitted(1, SOON));
+        assertFalse(job.hierarchy.node(1).checkpoints().memory().get(1, 0).orElseThrow().local(), "the partner's copy");
+        // a get by a process of this host maps the coordinator's own file: the bytes, checked, without a transfer
+        PieceBytes mine = client(0).openPiece(1, 0, SOON);
+        assertTrue(mine.file().isPresent());
+        assertEquals(piece(1, 0, size), copyOf(mine));
+        mine.release();
+        PieceBytes partners = client(1).openPiece(1, 0, SOON);
+        assertEquals(piece(1, 0, size), copyOf(partners), "node 1's copy, received from node 0");
+        partners.release();
+    }
+
+    @Test
+    void aProcessWritesItsNextPiecesIntoTheFilesItsCoordinatorGaveBack() throws Exception {
+        job = new EmulatedJob(2, 2, 2, 0, Duration.ofSeconds(5));
+        for (long epoch = 1; epoch <= 4; epoch++) {
+            for (int r = 0; r < 2; r++) {
+                client(r).putPiece(epoch, r, 10_000, writing(piece(epoch, r, 10_000)), SOON);
+            }
+            assertTrue(client(0).awaitCommitted(epoch, SOON));
+            long e = epoch;
+            waitFor(() -> job.hierarchy.node(0).checkpoints().memory().epochs().equals(List.of(e)), "older dropped");
+        }
+        // the committed epoch's file and the one given back: the same two, however many checkpoints
+        waitFor(() -> {
+            try {
+                return filesOf(0) == 2;
+            } catch (java.io.IOException ex) {
+                return false;
+            }
+        }, "two slot files for rank 0");
+        assertEquals(piece(4, 0, 10_000), client(1).getPiece(4, 0, SOON));
+    }
+
+    @Test
+    void aCoordinatorThatCannotSeeTheFileGetsTheBytesOverTheConnection() throws Exception {
+        job = new EmulatedJob(2, 2, 2, 0, Duration.ofSeconds(5));
+        // as a process on another host would be: its files are where the coordinator does not look
+        CoordinatorClient remote = CoordinatorClient.builder().coordinator(job.hierarchy.address(0))
+                .secret(job.secret).pid(EmulatedJob.FAKE_PID_BASE + 90).ranks(0, 0,
+                        org.fthp.coordinator.event.Role.CMP)
+                .listener(new org.fthp.coordinator.testing.RecordingListener()).pieceDirectory(dir).connect();
+        try {
+            assertEquals(Message.PieceAck.Status.HELD_WITH_PARTNER,
+                    remote.putPiece(1, 0, 5000, writing(piece(1, 0, 5000)), SOON));
+            PieceBytes back = remote.openPiece(1, 0, SOON);
+            assertTrue(back.file().isEmpty(), "sent as chunks, not as a file it could not map");
+            assertEquals(piece(1, 0, 5000), copyOf(back));
+            try (var left = java.nio.file.Files.list(dir)) {
+                assertEquals(0, left.filter(f -> f.getFileName().toString().startsWith("fthp-put")).count());
+            }
+        } finally {
+            remote.finish();
+        }
+    }
+
+    @Test
+    void aSharedPieceBeyondTheMemoryBoundIsRefusedAndNotHeld() throws Exception {
+        job = new EmulatedJob(2, 2, 2, 0, Duration.ofSeconds(5),
+                node -> CheckpointConfig.DEFAULT.withMemoryLimit(100_000));
+        CheckpointTransferException e = assertThrows(CheckpointTransferException.class,
+                () -> client(0).putPiece(1, 0, 200_000, writing(piece(1, 0, 200_000)), SOON));
+        assertTrue(e.getMessage().contains("--checkpoint-memory"), e.getMessage());
+        assertEquals(0, job.hierarchy.node(0).checkpoints().memory().heldBytes());
+        assertEquals(Message.PieceAck.Status.HELD_COPYING,
+                client(0).putPiece(1, 0, 50_000, writing(piece(1, 0, 50_000)), SOON));
+    }
+
     private static void waitFor(java.util.function.BooleanSupplier condition, String what) throws Exception {
         long deadline = System.nanoTime() + SOON.toNanos();
         while (!condition.getAsBoolean()) {

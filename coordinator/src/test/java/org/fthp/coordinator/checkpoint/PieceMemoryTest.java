@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 class PieceMemoryTest {
     private static PieceMemory.Held piece(long epoch, int rank, int size, int crc, boolean local) {
-        return new PieceMemory.Held(epoch, rank, new byte[size], crc, local);
+        return new PieceMemory.Held(epoch, rank, PieceBytes.onHeap(java.nio.ByteBuffer.allocate(size)), crc, local);
     }
 
     @Test

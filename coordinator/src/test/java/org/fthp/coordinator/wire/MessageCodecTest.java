@@ -61,7 +61,11 @@ class MessageCodecTest {
                 new Message.PiecesOnDisk(8, List.of()),
                 new Message.CheckpointDue(12),
                 new Message.CheckpointCost(7, 2, 123_456_789L),
-                new Message.CheckpointCommitted(7));
+                new Message.CheckpointCommitted(7),
+                new Message.PieceAck(7, 2, Message.PieceAck.Status.HELD_COPYING, "copying to node 1"),
+                new Message.PieceAck(7, 2, Message.PieceAck.Status.NOT_SHARED, "cannot see it"),
+                new Message.PieceShared(7, 2, 0xCAFEBABE, 1L << 30, "/dev/shm/fthp-put-4000-77-7-2"),
+                new Message.PieceGetShared(7, 2, "/dev/shm/fthp-seen-4000-77-1"));
     }
 
     @Test

@@ -101,6 +101,15 @@ public final class Checkpoint {
         return session().nextEpoch();
     }
 
+    /**
+     * The newest epoch the coordinators have committed (every rank's piece held twice, in two nodes' memory), as
+     * this process last heard; -1 when none has been, or the job has no checkpoint storage. A snapshot returns
+     * before its epoch commits; a restart resumes from the epoch this names.
+     */
+    public static long lastCommittedEpoch() {
+        return session().lastCommittedEpoch();
+    }
+
     private static CheckpointSession session() {
         Engine engine = Engine.get();
         if (engine == null || !engine.running()) {

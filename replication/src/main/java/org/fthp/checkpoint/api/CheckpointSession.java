@@ -14,6 +14,7 @@ import org.fthp.checkpoint.piece.PieceReader;
 import org.fthp.checkpoint.piece.PieceWriter;
 import org.fthp.coordinator.client.CheckpointTransferException;
 import org.fthp.coordinator.client.CoordinatorClient;
+import org.fthp.coordinator.checkpoint.PieceBytes;
 import org.fthp.replication.failure.CallKill;
 import org.fthp.replication.failure.Fatal;
 import org.fthp.replication.output.RankOutput;
@@ -115,6 +116,11 @@ final class CheckpointSession {
         return nextEpoch;
     }
 
+    long lastCommittedEpoch() {
+        CoordinatorClient client = engine.coordinatorClient();
+        return client == null || !incarnation.checkpoints() ? -1 : client.lastCommittedEpoch();
+    }
+
     private static boolean supported(Object state) {
         return state instanceof byte[] || state instanceof short[] || state instanceof char[]
                 || state instanceof int[] || state instanceof long[] || state instanceof float[]
@@ -133,26 +139,38 @@ final class CheckpointSession {
         try {
             long epoch = incarnation.epoch();
             CoordinatorClient client = requireClient("recover a checkpoint");
-            ByteBuffer piece;
+            long t0 = System.nanoTime();
+            PieceBytes piece;
             try {
-                piece = client.getPiece(epoch, engine.logicalRank(), TRANSFER_TIMEOUT);
+                // the coordinator's own copy, mapped when it shares this host: no transfer, no copy but the decode
+                piece = client.openPiece(epoch, engine.logicalRank(), TRANSFER_TIMEOUT);
             } catch (CheckpointTransferException e) {
                 throw new CheckpointException("rank " + engine.logicalRank() + " cannot fetch its piece of epoch "
                         + epoch + ": " + e.getMessage(), e);
             }
-            PieceReader reader;
+            long fetched = System.nanoTime();
             try {
-                reader = PieceReader.open(piece);
-            } catch (CorruptPieceException e) {
-                throw new CheckpointException("the piece of rank " + engine.logicalRank() + " at epoch " + epoch
-                        + " is damaged: " + e.getMessage(), e);
+                PieceReader reader;
+                try {
+                    reader = PieceReader.open(piece.view());
+                } catch (CorruptPieceException e) {
+                    throw new CheckpointException("the piece of rank " + engine.logicalRank() + " at epoch " + epoch
+                            + " is damaged: " + e.getMessage(), e);
+                }
+                for (Map.Entry<String, Object> e : registered.entrySet()) {
+                    readInto(reader, e.getKey(), e.getValue());
+                }
+                RankOutput output = engine.output();
+                if (output != null) {
+                    output.resumeAt(new long[] {reader.stdoutPosition(), reader.stderrPosition()});
+                }
+            } finally {
+                piece.release();
             }
-            for (Map.Entry<String, Object> e : registered.entrySet()) {
-                readInto(reader, e.getKey(), e.getValue());
-            }
-            RankOutput output = engine.output();
-            if (output != null) {
-                output.resumeAt(new long[] {reader.stdoutPosition(), reader.stderrPosition()});
+            if (TRACE) {
+                RuntimeMessages.say("fthp-checkpoint[" + engine.logicalRank() + "] recover epoch " + epoch + ": "
+                        + piece.size() + " bytes, fetch " + (fetched - t0) / 1000 + " us, decode "
+                        + (System.nanoTime() - fetched) / 1000 + " us");
             }
             recovered = true;
             return epoch;
@@ -249,20 +267,24 @@ final class CheckpointSession {
         for (Map.Entry<String, Object> e : registered.entrySet()) {
             add(piece, e.getKey(), e.getValue());
         }
-        ByteBuffer bytes = piece.encode();
-        long encoded = System.nanoTime();
-        if (epoch == killInEpoch) {
-            Fatal.dieAsFailed("native rank " + engine.nativeRank() + " kills itself writing its piece of checkpoint "
-                    + epoch + " (" + KILL_ENV + ")");
-        }
+        long[] encoded = new long[1];
         try {
-            client.putPiece(epoch, engine.logicalRank(), bytes, TRANSFER_TIMEOUT);
+            // encoded straight into the shared-memory file the coordinator takes over by name
+            client.putPiece(epoch, engine.logicalRank(), piece.encodedBytes(), into -> {
+                int crc = piece.encodeInto(into);
+                encoded[0] = System.nanoTime();
+                if (epoch == killInEpoch) {
+                    Fatal.dieAsFailed("native rank " + engine.nativeRank() + " kills itself writing its piece of"
+                            + " checkpoint " + epoch + " (" + KILL_ENV + ")");
+                }
+                return crc;
+            }, TRANSFER_TIMEOUT);
             long held = System.nanoTime();
             client.reportCheckpointCost(epoch, engine.logicalRank(), held - t0);
             if (TRACE) {
                 RuntimeMessages.say("fthp-checkpoint[" + engine.logicalRank() + "] epoch " + epoch + ": "
-                        + bytes.remaining() + " bytes, encode " + (encoded - t0) / 1000 + " us, put "
-                        + (held - encoded) / 1000 + " us");
+                        + piece.encodedBytes() + " bytes, encode " + (encoded[0] - t0) / 1000 + " us, hand-off "
+                        + (held - encoded[0]) / 1000 + " us");
             }
         } catch (CheckpointTransferException e) {
             RuntimeMessages.say("fthp: rank " + engine.logicalRank() + " could not store its piece of checkpoint "

@@ -56,6 +56,8 @@ public final class CoordinatorLink implements FailureListener {
                 .secret(JobSecret.fromEnvironment())
                 .ranks(nativeRank, logicalRank, replica ? Role.REP : Role.CMP)
                 .listener(link)
+                // a restarted process fetches its piece while the rest of its start-up runs
+                .prefetch(CoordinatorClient.restartEpochFromEnvironment())
                 .connect();
         return link;
     }
