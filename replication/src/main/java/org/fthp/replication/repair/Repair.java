@@ -252,13 +252,10 @@ public final class Repair {
         for (int r : repaired.eworld()) {
             live.add(r);
         }
-        // the communicators a copy among the dead touches; every member decides alike: a member that rebuilt
-        // one in an abandoned attempt has it in rebuilt, one that had not still holds the structure with the
-        // copy that died then
+        // the communicators a copy among the dead touches
         List<CommRef> touched = new ArrayList<>();
         for (CommRef c : engine.liveComms().snapshot()) {
-            CommStructure was = c.get();
-            if (was != null && (rebuilt.containsKey(was.commId()) || !was.current().natives().allIn(live))) {
+            if (touches(c.get(), live)) {
                 touched.add(c);
             }
         }
@@ -312,6 +309,17 @@ public final class Repair {
         }
         times.record(detectedNanos == 0 ? 0 : t0 - detectedNanos, t1 - t0, t2 - t1, t3 - t2, t4 - t3, promoted);
         times.append(failures.epoch(), engine.nativeRank(), java.time.Instant.now());
+    }
+
+    /**
+     * Whether this repair rebuilds {@code s} (unless a copy let go of it):
+     * a copy of a member is not among {@code live}, or an abandoned attempt
+     * rebuilt it already. Every member decides alike: one that rebuilt it in
+     * an abandoned attempt has it in {@link #rebuilt}, one that had not
+     * still holds the structure with the copy that died then.
+     */
+    private boolean touches(CommStructure s, java.util.Set<Integer> live) {
+        return s != null && (rebuilt.containsKey(s.commId()) || !s.current().natives().allIn(live));
     }
 
     private void rebuild(CommRef c) {
@@ -389,8 +397,7 @@ public final class Repair {
             CommStructure s = c.get();
             // only a communicator the rebuild moves to COMM_WORLD's new twin channel; one it leaves alone keeps
             // the old channel, and its twin's decisions on it
-            if (s == null || s.twin() == null
-                    || !(rebuilt.containsKey(s.commId()) || !s.current().natives().allIn(live))) {
+            if (!touches(s, live) || s.twin() == null) {
                 continue;
             }
             int n = drainDecisions(s, arena);
