@@ -35,11 +35,12 @@
 #
 # Output: RESULTS (default bench/target/efficiency/<time>/): MODE/seed-N/ (run.properties, events.jsonl,
 # stdout.txt, stderr.txt, out/ with the HPCG report), calibration.properties (the model's calibration from
-# these runs: `bin/fthp-plan --calibration FILE`), report.md (the tables printed), projection/ (the model's
-# projections on that calibration, PROJECT=0 skips them).
+# these runs: `bin/fthp-plan --calibration FILE`), report.md (the tables printed, then the planner's advice for
+# the measured job on that calibration), projection/ (with PROJECT=1: the model's projections on it,
+# model/projection.sh; minutes of CPU when the measured checkpoint cost grows steeply with the ranks).
 #
 # Knobs: P (4), MTBF (per process, s: 120), SHAPE (0.7), SEEDS ("1 2 3"), NX (16), SETS (40), RESTARTS (40),
-# MODES (all five, in order), RUN_TIMEOUT (900 s per run), MODEL_RUNS (4000), PROJECT (1), RESULTS, QUICK.
+# MODES (all five, in order), RUN_TIMEOUT (900 s per run), MODEL_RUNS (4000), PROJECT (0), RESULTS, QUICK.
 set -euo pipefail
 here="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -53,7 +54,7 @@ NX="${NX:-16}"
 RESTARTS="${RESTARTS:-40}"
 RUN_TIMEOUT="${RUN_TIMEOUT:-900}"
 MODEL_RUNS="${MODEL_RUNS:-4000}"
-PROJECT="${PROJECT:-1}"
+PROJECT="${PROJECT:-0}"
 MODES="${MODES:-baseline replicated-free checkpoint-restart replication replication-checkpoint}"
 if [[ "${QUICK:-0}" == 1 ]]; then
   SEEDS="${SEEDS:-1}"
@@ -170,5 +171,15 @@ if [[ "$PROJECT" == 1 ]]; then
     echo '```'
   } >>"$RESULTS/report.md"
 fi
+work="$(sed -n 's/.*the baseline.s median wall time, \([0-9.]*\) s$/\1/p' "$RESULTS/report.md" | head -1)"
+{
+  echo
+  echo "## fthp-plan on this calibration (the measured job: $P processes, ${work:-?} s of work)"
+  echo
+  echo '```'
+  "$root/bin/fthp-plan" --processes "$P" --mtbf-per-process "$MTBF" --shape "$SHAPE" --work "${work:-60}" \
+    --strikes live --calibration "$RESULTS/calibration.properties" || echo "(fthp-plan failed)"
+  echo '```'
+} >>"$RESULTS/report.md"
 cat "$RESULTS/report.md"
 echo "efficiency.sh: results in $RESULTS" >&2
