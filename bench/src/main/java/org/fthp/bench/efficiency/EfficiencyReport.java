@@ -106,11 +106,12 @@ public final class EfficiencyReport {
         }
         out.println();
         out.println("Seconds per run (mean): wall, and the split; the restart column is the remainder (start-up "
-                + "after restarts, restores, noise); checkpoint interval and cost as the primary announced them.");
+                + "after restarts, restores, noise); checkpoint interval and cost as the primary announced them. "
+                + "Under each failure mode, the model's mean over its simulated runs on the calibration.");
         out.println();
         out.println("| mode | wall | useful | checkpoints | restart (remainder) | lost work | relaunch | repair "
-                + "| log trim | interval (median) | checkpoint cost (median) | load before (median) |");
-        out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+                + "| log trim | failures | interval (median) | checkpoint cost (median) | load before (median) |");
+        out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         for (Mode mode : Mode.values()) {
             List<RunRecord> runs = e.runs(mode);
             if (runs.isEmpty()) {
@@ -123,10 +124,22 @@ public final class EfficiencyReport {
             runs.forEach(r -> costs.addAll(r.checkpointCosts()));
             Stats cost = Stats.of(costs);
             Stats load = Stats.of(runs.stream().map(RunRecord::loadBefore).toList());
-            out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f | %.2f | %.3f | %s | %s | %s |%n",
+            double failures = runs.stream().mapToInt(RunRecord::failures).average().orElse(Double.NaN);
+            out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f | %.2f | %.3f | %.1f | %s | %s | %s |%n",
                     mode.label(), wall, s.useful(), s.checkpoint(), s.restart(), s.lostWork(), s.relaunch(),
-                    s.repair(), s.logTrim(), seconds(interval.median()), seconds(cost.median()),
+                    s.repair(), s.logTrim(), failures, seconds(interval.median()), seconds(cost.median()),
                     number(load.median()));
+            if (machine != null && mode.strategy().isPresent()) {
+                Setup setup = Setup.of(mode.strategy().get(), machine, calibration, 1.0);
+                MonteCarlo.Estimate est = MonteCarlo.estimate(new TimelineSimulator(setup, machine, work), modelRuns,
+                        modelSeed);
+                var m = est.split();
+                out.printf(Locale.ROOT, "| *model:* %s | %.1f | %.1f | %.2f | %.1f (relaunch + restore) | %.1f | – | %.2f "
+                                + "| %.3f | %.1f | %s | %s | |%n", mode.label(), est.makespanMean(), m.useful(),
+                        m.checkpoint(), m.restart(), m.lostWork(), m.repair(), m.logTrim(), est.failuresMean(),
+                        setup.strategy().checkpoints() ? seconds(setup.intervalSeconds()) : "–",
+                        setup.strategy().checkpoints() ? seconds(setup.checkpointSeconds()) : "–");
+            }
         }
         out.println();
         out.println("Per run: mode seed exit wall(s) failures restarts checkpoints efficiency");
