@@ -39,7 +39,7 @@
 # the measured job on that calibration), projection/ (with PROJECT=1: the model's projections on it,
 # model/projection.sh; minutes of CPU when the measured checkpoint cost grows steeply with the ranks).
 #
-# Knobs: P (4), MTBF (per process, s: 120), SHAPE (0.7), SEEDS ("1 2 3"), NX (16), SETS (100), RESTARTS (40),
+# Knobs: P (4), MTBF (per process, s: 120), SHAPE (0.7), SEEDS ("1 2 3"), NX (16), SETS (400), RESTARTS (40),
 # MODES (all five, in order), RUN_TIMEOUT (900 s per run), MODEL_RUNS (4000), PROJECT (0), RESULTS, QUICK.
 set -euo pipefail
 here="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)"
@@ -61,7 +61,7 @@ if [[ "${QUICK:-0}" == 1 ]]; then
   SETS="${SETS:-15}"
 else
   SEEDS="${SEEDS:-1 2 3}"
-  SETS="${SETS:-100}"
+  SETS="${SETS:-400}"
 fi
 if (( P < 2 || P % 2 != 0 )); then
   echo "efficiency.sh: P must be even and >= 2 (half the processes are replicas in the replicated modes), not $P" >&2
