@@ -58,13 +58,13 @@ public final class Hpcg {
 
     /** Reads the parameters on rank 0 and shares them, as HPCG_Init does. */
     static Params readParams(String[] args, Parallel par) {
-        int[] packed = new int[8];
+        int[] packed = new int[9];
         String error = null;
         Params local = null;
         if (par.rank == 0) {
             try {
                 local = Params.parse(args);
-                System.arraycopy(local.toInts(), 0, packed, 1, 7);
+                System.arraycopy(local.toInts(), 0, packed, 1, 8);
                 packed[0] = 1;
             } catch (InputError e) {
                 error = e.getMessage();
@@ -85,7 +85,7 @@ public final class Hpcg {
                 out = Path.of(args[i + 1]);
             }
         }
-        return Params.fromInts(Arrays.copyOfRange(packed, 1, 8), out);
+        return Params.fromInts(Arrays.copyOfRange(packed, 1, 9), out);
     }
 
     /** CheckAspectRatio: the local block and the process grid must resemble a cube (min/max >= 1/8). */
@@ -228,8 +228,8 @@ public final class Hpcg {
             log.line("Failed to reduce the residual 1 times.");
         }
 
-        // ---- timed sets: as many as fit in the target time, at least one (decided here, once)
-        progress.decideSets((int) (params.runningTime() / optWorstTime) + 1);
+        // ---- timed sets: as many as fit in the target time, at least one, or --sets (decided here, once)
+        progress.decideSets(params.sets() > 0 ? params.sets() : (int) (params.runningTime() / optWorstTime) + 1);
         log.line("Projected running time: " + params.runningTime() + " seconds");
         log.line("Number of CG sets: " + progress.numberOfCgSets);
     }

@@ -14,27 +14,32 @@ import java.util.List;
  * <p>Unlike the reference, which silently substitutes defaults for unreadable input, anything
  * malformed here is an {@link InputError}: a benchmark run on a grid nobody asked for is worse
  * than no run.
+ *
+ * <p>{@code --sets=N} (not in the reference; 0 = not given) fixes the number of timed sets instead of deriving
+ * it from {@code --rt} and a measured time: runs that must do the same work whatever the machine's speed (the
+ * efficiency experiments of issue 20 compare runs under failures with failure-free ones) need it.
  */
-record Params(int nx, int ny, int nz, int runningTime, int npx, int npy, int npz, Path outDir) {
+record Params(int nx, int ny, int nz, int runningTime, int npx, int npy, int npz, int sets, Path outDir) {
 
     /** Three coarsenings by 2 (four MG levels) need every local dimension divisible by 8. */
     static final int MULTIPLE = 8;
     static final int MIN_DIM = 16;
 
     static final String USAGE = """
-            usage: Hpcg [--nx=N --ny=N --nz=N] [--rt=SECONDS] [--npx=P --npy=P --npz=P] [--dat=FILE] [--out=DIR]
+            usage: Hpcg [--nx=N --ny=N --nz=N] [--rt=SECONDS] [--sets=N] [--npx=P --npy=P --npz=P] [--dat=FILE] [--out=DIR]
                    Hpcg nx ny nz [rt]
               without nx/ny/nz the parameters come from hpcg.dat (--dat, default ./hpcg.dat);
               local dimensions must be >= 16 and multiples of 8; --rt=0 (the default when nx/ny/nz are
-              given without --rt) is the reference's QuickPath: one timed set, no 10x kernel timing.""";
+              given without --rt) is the reference's QuickPath: one timed set, no 10x kernel timing;
+              --sets=N (>= 1) runs exactly N timed sets instead of as many as fit in --rt.""";
 
     /** Packs the parameters for a broadcast from rank 0 (the reference broadcasts what it read). */
     int[] toInts() {
-        return new int[] {nx, ny, nz, runningTime, npx, npy, npz};
+        return new int[] {nx, ny, nz, runningTime, npx, npy, npz, sets};
     }
 
     static Params fromInts(int[] v, Path outDir) {
-        return new Params(v[0], v[1], v[2], v[3], v[4], v[5], v[6], outDir);
+        return new Params(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], outDir);
     }
 
     static Params parse(String[] args) {
@@ -46,6 +51,7 @@ record Params(int nx, int ny, int nz, int runningTime, int npx, int npy, int npz
      */
     static Params parse(String[] args, String datOverride) {
         int[] v = new int[7];          // nx ny nz rt npx npy npz; -1 = not given
+        int sets = 0;                  // 0: from rt
         java.util.Arrays.fill(v, -1);
         Path dat = Path.of("hpcg.dat");
         Path out = Path.of(".");
@@ -83,6 +89,12 @@ record Params(int nx, int ny, int nz, int runningTime, int npx, int npy, int npz
                 case "npx" -> v[4] = parseInt(value, "--npx");
                 case "npy" -> v[5] = parseInt(value, "--npy");
                 case "npz" -> v[6] = parseInt(value, "--npz");
+                case "sets" -> {
+                    sets = parseInt(value, "--sets");
+                    if (sets < 1) {
+                        throw new InputError("--sets=" + sets + ": at least one timed set");
+                    }
+                }
                 case "dat" -> dat = Path.of(value);
                 case "out" -> out = Path.of(value);
                 case "pz", "zl", "zu" -> throw new InputError(
@@ -128,7 +140,7 @@ record Params(int nx, int ny, int nz, int runningTime, int npx, int npy, int npz
         if (givenP != 0 && givenP != 3) {
             throw new InputError("give all of npx, npy, npz or none of them");
         }
-        return new Params(v[0], v[1], v[2], v[3], v[4], v[5], v[6], out);
+        return new Params(v[0], v[1], v[2], v[3], v[4], v[5], v[6], sets, out);
     }
 
     /** Largest of the other dimensions for any left unspecified, at least 16: HPCG_Init's rule. */

@@ -21,6 +21,15 @@ class ParamsTest {
     }
 
     @Test
+    void setsFixTheTimedSetCount() {
+        assertEquals(0, Params.parse(new String[] {"--nx=16", "--rt=5"}).sets(), "from --rt unless given");
+        Params p = Params.parse(new String[] {"--nx=16", "--sets=12"});
+        assertEquals(12, p.sets());
+        assertEquals(12, Params.fromInts(p.toInts(), p.outDir()).sets(), "survives the broadcast packing");
+        assertMessage("at least one timed set", new String[] {"--nx=16", "--sets=0"}, null);
+    }
+
+    @Test
     void positionalArguments() {
         Params p = Params.parse(new String[] {"16", "24", "32", "7"});
         assertEquals(16, p.nx());

@@ -1,0 +1,88 @@
+package org.fthp.bench.efficiency;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The runs of one bench/efficiency.sh experiment, by mode, and the paper's efficiency of each run.
+ *
+ * <p>Efficiency (§VII): useful work per core per second of a run over that of the failure-free unreplicated run on
+ * the same cores. Every mode runs on the same P processes with the same local HPCG grid and the same number of timed
+ * sets (weak scaling, as the paper's HPCG runs: each rank has its own block), so the replicated modes' P/2 logical
+ * ranks do half the work; the work is the HPCG report's floating-point operation count of the timed sets, counted
+ * once per logical rank (a replica's copy is redundant):
+ *
+ * <pre>
+ *   efficiency = (flops_run / (wall_run · P)) / (flops_baseline / (wall_baseline · P))
+ * </pre>
+ *
+ * with the baseline's median flops and wall time. A run that did not finish with a VALID result kept no work:
+ * efficiency 0.
+ */
+public final class Experiment {
+
+    private final Map<Mode, List<RunRecord>> byMode = new EnumMap<>(Mode.class);
+
+    public Experiment(List<RunRecord> runs) {
+        for (RunRecord r : runs) {
+            byMode.computeIfAbsent(r.mode(), m -> new ArrayList<>()).add(r);
+        }
+        List<RunRecord> baseline = runs(Mode.BASELINE);
+        if (baseline.stream().noneMatch(RunRecord::completed)) {
+            throw new IllegalArgumentException("no completed failure-free baseline run: nothing to compare with");
+        }
+        int processes = baseline.get(0).processes();
+        for (RunRecord r : runs) {
+            if (r.processes() != processes) {
+                throw new IllegalArgumentException(r.mode().directory() + " seed " + r.seed() + " ran "
+                        + r.processes() + " processes, the baseline " + processes + ": not comparable");
+            }
+        }
+    }
+
+    public List<RunRecord> runs(Mode mode) {
+        return byMode.getOrDefault(mode, List.of());
+    }
+
+    public int processes() {
+        return runs(Mode.BASELINE).get(0).processes();
+    }
+
+    /** Median wall time of a mode's completed runs (NaN if none). */
+    public double medianWall(Mode mode) {
+        return Stats.of(runs(mode).stream().filter(RunRecord::completed).map(RunRecord::wallSeconds).toList()).median();
+    }
+
+    public double baselineFlops() {
+        return Stats.of(runs(Mode.BASELINE).stream().filter(RunRecord::completed).map(RunRecord::usefulFlops)
+                .toList()).median();
+    }
+
+    public double efficiency(RunRecord run) {
+        if (!run.completed()) {
+            return 0;
+        }
+        return run.usefulFlops() / baselineFlops() * medianWall(Mode.BASELINE) / run.wallSeconds();
+    }
+
+    public Stats efficiency(Mode mode) {
+        return Stats.of(runs(mode).stream().map(this::efficiency).toList());
+    }
+
+    /** A run's time split; the failure-free wall of its layout is the useful part. */
+    public MeasuredSplit split(RunRecord run) {
+        double reference = medianWall(run.mode().failureFree());
+        return MeasuredSplit.of(run, Double.isNaN(reference) ? run.wallSeconds() : reference);
+    }
+
+    /** Mean split over a mode's runs. */
+    public MeasuredSplit meanSplit(Mode mode) {
+        MeasuredSplit sum = new MeasuredSplit(0, 0, 0, 0, 0, 0, 0);
+        for (RunRecord r : runs(mode)) {
+            sum = sum.plus(split(r));
+        }
+        return runs(mode).isEmpty() ? sum : sum.times(1.0 / runs(mode).size());
+    }
+}
