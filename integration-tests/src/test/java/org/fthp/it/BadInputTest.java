@@ -22,7 +22,7 @@ class BadInputTest {
     static final List<String> CASES = List.of(
             "send to rank size", "send to rank -5", "recv from rank size", "irecv from rank size",
             "send with tag -1", "recv with tag -100",
-            "send with count -1", "send count larger than array", "send int[] as MPI.DOUBLE",
+            "send with count -1", "send count larger than array", "send int[] as MPI.DOUBLE past the array's bytes",
             "send null buffer with count 3", "iSend of a non-direct buffer",
             "send with an uncommitted datatype", "send with a freed datatype",
             "bcast with root size", "truncation (sender side)",
