@@ -43,11 +43,12 @@ public final class TwinRecords {
     private int decisions;
 
     /**
-     * Decisions of a twin that died, found delivered but not yet taken when
-     * this replica was promoted (by the number's low 20 bits, which the wire
-     * tag carries): the promoted copy replays them instead of deciding anew,
-     * because its dead twin may already have sent messages that depend on
-     * them (docs/DESIGN.md §7).
+     * The twin's decisions found delivered but not yet taken when a repair
+     * abandoned the twin channel (by the number's low 20 bits, which the
+     * wire tag carries). While the twin lives it sends them again and these
+     * go as their numbers pass; if it dies, the promoted copy replays them
+     * instead of deciding anew, because the twin may already have sent
+     * messages that depend on them (docs/DESIGN.md §7).
      */
     private final TreeMap<Integer, byte[]> inherited = new TreeMap<>();
 
@@ -71,25 +72,25 @@ public final class TwinRecords {
         return decisions;
     }
 
-    /** A dead twin's decision number {@code lowBits} (mod 2^20), delivered before it died. */
+    /** The twin's decision number {@code lowBits} (mod 2^20), taken off an abandoned channel. */
     public void inherit(int lowBits, byte[] data) {
         inherited.put(lowBits, data);
     }
 
-    /** Whether decisions of a dead twin remain: until then every decision point is numbered as the twin did. */
+    /** Whether kept decisions remain: until then a promoted copy numbers every decision point as its twin did. */
     public boolean inherits() {
         return !inherited.isEmpty();
     }
 
-    /** The dead twin's decision {@code number}, taken (null if it never arrived). */
+    /** The kept decision {@code number}, taken (null if none was kept). */
     public byte[] takeInherited(int number) {
         return inherited.isEmpty() ? null : inherited.remove(number & LOW_MASK);
     }
 
     /**
-     * After the repair that promoted this copy has re-posted what was in
-     * flight: inherited decisions numbered before the next one belong to no
-     * operation any more (their operations completed), so they go.
+     * After a repair has re-posted what was in flight: kept decisions
+     * numbered before the next one belong to no operation any more (their
+     * operations completed), so they go.
      */
     public void dropPassedInheritance() {
         inherited.keySet().removeIf(low -> ((low - decisions) & LOW_MASK) >= (LOW_MASK + 1) / 2);
