@@ -37,6 +37,23 @@ public final class Check {
         }
     }
 
+    /** An MPI call a check expects to fail. */
+    @FunctionalInterface
+    public interface Call {
+        void run() throws mpi.MPIException;
+    }
+
+    /** {@code call} must throw an MPIException of class MPI_ERR_BUFFER. */
+    public static void bufferError(Call call, String what) {
+        try {
+            call.run();
+        } catch (mpi.MPIException e) {
+            equal(mpi.MPI.ERR_BUFFER, e.getErrorClass(), what + ": error class (" + e.getMessage() + ")");
+            return;
+        }
+        throw new AssertionError(what + ": no MPIException");
+    }
+
     public static void that(boolean condition, String what) {
         if (!condition) {
             throw new AssertionError("check failed: " + what);
