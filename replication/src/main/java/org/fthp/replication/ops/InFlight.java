@@ -51,11 +51,16 @@ public final class InFlight {
      * not visited again.
      */
     public void reissueAll() {
+        forEachStartedBefore(NativeOp::abandonForRepair);
+    }
+
+    /** {@code action} on every operation in flight now, oldest first; ones it starts join after them, unvisited. */
+    private void forEachStartedBefore(java.util.function.Consumer<NativeOp> action) {
         NativeOp last = newest;
         NativeOp op = oldest;
         while (op != null) {
             NativeOp next = op == last ? null : op.newer;
-            op.abandonForRepair();
+            action.accept(op);
             op = next;
         }
     }
@@ -79,13 +84,7 @@ public final class InFlight {
      * already matched is taken by its operation rather than lost.
      */
     public void pollAll() {
-        NativeOp last = newest;
-        NativeOp op = oldest;
-        while (op != null) {
-            NativeOp next = op == last ? null : op.newer;
-            op.poll();
-            op = next;
-        }
+        forEachStartedBefore(NativeOp::poll);
     }
 
     /** Settles every operation that only waits to hand its outcome to the replica (see {@link NativeOp}). */

@@ -120,7 +120,7 @@ public final class CommStructure {
         if (twin != null) {
             return twin.nextTag();
         }
-        return state.twinRecords.inherits() ? state.twinRecords.nextDecision() & 0x3fffffff : -1;
+        return state.twinRecords.inherits() ? state.twinRecords.nextDecision() & TwinLink.TAG_MASK : -1;
     }
 
     /** Whether this process is a replica, which takes timing-dependent outcomes from its twin. */

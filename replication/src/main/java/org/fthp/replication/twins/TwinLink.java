@@ -19,7 +19,7 @@ import org.fthp.replication.routing.Role;
 public final class TwinLink {
 
     /** Decision numbers stay non-negative; the wire keeps their low bits (TwinChannel). */
-    private static final int TAG_MASK = 0x3fffffff;
+    public static final int TAG_MASK = 0x3fffffff;
 
     /** Told how far a replica has received its twin's decisions, so the twin can drop them from its log. */
     @FunctionalInterface
