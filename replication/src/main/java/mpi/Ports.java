@@ -1,42 +1,33 @@
 package mpi;
 
-import java.util.HashSet;
-import java.util.Set;
-
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.PortName;
 
 /**
- * The ports this process opened and has not closed (Intracomm.openPort).
- * Serials count from 0 in the order the program opens ports, so the replicas
- * of a process, running the same program, name their ports alike.
+ * The shell of MPI_Open_port/MPI_Close_port: names to ports and errors; which
+ * ports are open is the engine's ({@code structure.OpenPorts}).
  */
 final class Ports {
 
-    private static final Set<PortName> OPEN = new HashSet<>();
-    private static int nextSerial;
-
     private Ports() {}
 
-    static synchronized String open() throws MPIException {
+    static String open() throws MPIException {
         MPI.check();
-        PortName p = new PortName(Engine.get().logicalRank(), nextSerial++);
-        OPEN.add(p);
-        return p.toString();
+        return Engine.get().ports().open().toString();
     }
 
-    static synchronized void close(String name) throws MPIException {
+    static void close(String name) throws MPIException {
         MPI.check();
         PortName p = parse(name);
-        if (p == null || !OPEN.remove(p)) {
+        if (p == null || !Engine.get().ports().close(p)) {
             throw Errors.error(MPI.ERR_PORT, "closePort: " + name + " is not a port this process opened");
         }
     }
 
     /** The port if this process opened it and it is still open, else null. */
-    static synchronized PortName ownOpen(String name) {
+    static PortName ownOpen(String name) {
         PortName p = parse(name);
-        return p != null && OPEN.contains(p) ? p : null;
+        return p != null && Engine.get().ports().isOpen(p) ? p : null;
     }
 
     /** The port of this job a name gives, or null. */

@@ -32,6 +32,7 @@ import org.fthp.replication.routing.Role;
 import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.structure.CommCreation;
 import org.fthp.replication.structure.CommRelease;
+import org.fthp.replication.structure.OpenPorts;
 import org.fthp.replication.structure.CommRef;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.LiveComms;
@@ -79,6 +80,7 @@ public final class Engine {
     private final StructureBuilder structures;
     private final CommCreation creation;
     private final CommRelease release;
+    private final OpenPorts ports;
     private final Repair repair;
     private final Twins twins;
     /** Which native process holds each copy of each logical rank; changes at a repair. */
@@ -115,6 +117,7 @@ public final class Engine {
         this.structures = new StructureBuilder(this);
         this.creation = new CommCreation(this);
         this.release = new CommRelease(this);
+        this.ports = new OpenPorts(logicalRank);
         this.repair = new Repair(this);
         this.twins = new Twins(this);
     }
@@ -359,6 +362,7 @@ public final class Engine {
     public StructureBuilder structures() { return structures; }
     public CommCreation creation() { return creation; }
     public CommRelease release() { return release; }
+    public OpenPorts ports() { return ports; }
     public Repair repair() { return repair; }
     public Twins twins() { return twins; }
     public ProgramEnd programEnd() { return programEnd; }
