@@ -64,15 +64,6 @@ public final class Repair {
     private long appliedEpoch;
     private long attemptEpoch;
     private boolean running;
-    /**
-     * The survivors, from the agreement until the first blocking call: that
-     * call, over the same processes (COMM_WORLD's new eworld), needs no
-     * readiness exchange. The agreement was one: whoever finished it got
-     * every survivor's message, so each of them had begun the same round
-     * and will reach the call after local work only, exactly as after a
-     * readiness round.
-     */
-    private int[] justAgreed;
     /** Set when a failure left a rank without a copy: only the coordinators can end the job now. */
     private boolean hopeless;
     /** During MPI_Finalize: says when another process has left for the native finalize, so no repair can finish. */
@@ -173,20 +164,10 @@ public final class Repair {
         if (engine.failureWatch().epoch() > attemptEpoch) {
             throw new Superseded();
         }
-        int[] agreed = justAgreed;
-        justAgreed = null;
-        if (agreed == null || !sameProcesses(agreed, involved)) {
-            exchangeEpoch(attemptEpoch, involved, InternalTags.REPAIR_READY.tag(attemptEpoch));
-        }
+        // even right after the agreement: a replica drains its twin's decisions in between, long enough
+        // for another death, which this round still folds into the repair (the call would wedge on it)
+        exchangeEpoch(attemptEpoch, involved, InternalTags.REPAIR_READY.tag(attemptEpoch));
         return true;
-    }
-
-    private static boolean sameProcesses(int[] a, int[] b) {
-        int[] x = a.clone();
-        int[] y = b.clone();
-        java.util.Arrays.sort(x);
-        java.util.Arrays.sort(y);
-        return java.util.Arrays.equals(x, y);
     }
 
     /** Repairs up to the latest failure set; inside a repair, abandons the attempt for a newer one. */
@@ -214,7 +195,6 @@ public final class Repair {
         } finally {
             engine.ops().inFlight().repairing(false);
             running = false;
-            justAgreed = null;
         }
     }
 
@@ -481,7 +461,6 @@ public final class Repair {
      */
     private void agree(long epoch, int[] survivors) {
         exchangeEpoch(epoch, survivors, InternalTags.REPAIR_AGREE.tag(epoch));
-        justAgreed = survivors;
     }
 
     /**
