@@ -6,13 +6,15 @@ import org.fthp.replication.output.RuntimeMessages;
  * The native calls that cannot be abandoned: communicator creation blocks in
  * MPI 3.1 (split, Intercomm_create, Comm_create_group), and if a member dies
  * before contributing, it never returns (Open MPI 4.1 has no ULFM to revoke
- * it). Before each such call the members say they are about to enter
- * (inside a repair), so a death before that is folded into the repair; a
- * death inside the call, in a repair or while the program creates a
- * communicator, leaves this process wedged. Rather than hang the job it
- * fails after {@code -Dfthp.wedgeSeconds} (5) with a message, as a killed
- * process does: a rank with another copy goes on there, and the coordinators
- * end the job if a rank lost every copy.
+ * it). Before each such call the members say they are about to enter, and
+ * having said so wait for each other whatever else fails (Repair,
+ * CommCreation), so a death before that is folded into a repair, and a
+ * death of someone outside the call does not keep its members from it. A
+ * death of a member inside the call, or between its readiness round and
+ * the call, leaves this process wedged. Rather than hang the job it fails
+ * after {@code -Dfthp.wedgeSeconds} (5) with a message, as a killed process
+ * does: a rank with another copy goes on there, and the coordinators end the
+ * job if a rank lost every copy.
  */
 public final class BlockingCalls {
 
@@ -33,18 +35,14 @@ public final class BlockingCalls {
 
     private volatile long since;
     private volatile String what;
-    /** The native ranks the call waits for; null: any failure may wedge it (inside a repair). */
+    /** The native ranks the call waits for. */
     private volatile int[] members;
 
     public BlockingCalls(int nativeRank) {
         this.nativeRank = nativeRank;
     }
 
-    /**
-     * Marks the start of a blocking native call that waits for {@code
-     * involved} (native ranks), or for anyone ({@code null}: inside a repair,
-     * where any newer failure changes who takes part).
-     */
+    /** Marks the start of a blocking native call that waits for {@code involved} (native ranks). */
     public void enter(String call, int[] involved) {
         if (killAt != 0 && ++entered == killAt) {
             RuntimeMessages.say("fthp: native rank " + nativeRank + " kills itself entering " + call + ", its"
@@ -78,7 +76,7 @@ public final class BlockingCalls {
             return;
         }
         int[] waitsFor = members;
-        if (waitsFor != null && java.util.Arrays.stream(waitsFor).noneMatch(dead::contains)) {
+        if (java.util.Arrays.stream(waitsFor).noneMatch(dead::contains)) {
             return;
         }
         Thread watchdog = new Thread(() -> {

@@ -3,10 +3,12 @@ package org.fthp.replication.repair;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Set;
 import java.util.function.IntPredicate;
 
 import org.fthp.empi.Empi;
 import org.fthp.empi.EmpiException;
+import org.fthp.replication.tags.InternalTags;
 
 /**
  * One round of "I am here" among a set of processes, on the control
@@ -27,6 +29,7 @@ import org.fthp.empi.EmpiException;
 public final class ControlExchange implements AutoCloseable {
 
     private final Arena arena = Arena.ofConfined();
+    private final long comm;
     private final int[] peers;
     private final MemorySegment receives;
     private final MemorySegment sends;
@@ -40,6 +43,7 @@ public final class ControlExchange implements AutoCloseable {
      * but {@code me} (ranks of {@code comm}), and a receive from each.
      */
     public ControlExchange(long comm, int me, int[] processes, int tag, long value) {
+        this.comm = comm;
         this.peers = java.util.Arrays.stream(processes).filter(r -> r != me).toArray();
         int n = Math.max(peers.length, 1);
         receives = Empi.allocateHandles(arena, n);
@@ -76,6 +80,36 @@ public final class ControlExchange implements AutoCloseable {
             }
         }
         return all;
+    }
+
+    /**
+     * For a readiness round before a blocking native call, once a newer
+     * failure set is known: whether the round can no longer complete. A peer
+     * that said it is ready stays in the round (it may be inside the call
+     * already, and only the others joining it gets it out), so it never
+     * counts; one not heard from yet has left if it is among {@code dead}, or
+     * if it began a repair's agreement (for an epoch in ({@code after},
+     * {@code upTo}]) instead of saying it is ready: it will not say so before
+     * that repair ends, which waits for this process. Every process of the
+     * round sees the same (the dead are everyone's, an agreement goes to
+     * every survivor), so either all leave the round or all complete it.
+     */
+    public boolean peerLeft(Set<Integer> dead, long after, long upTo) {
+        for (int k = 0; k < peers.length; k++) {
+            if (heard[k]) {
+                continue;
+            }
+            if (dead.contains(peers[k])) {
+                return true;
+            }
+            for (long e = after + 1; e <= upTo; e++) {
+                Empi.iprobe(peers[k], InternalTags.REPAIR_AGREE.tag(e), comm, flag, status);
+                if (flag.get(ValueLayout.JAVA_INT, 0) != 0) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

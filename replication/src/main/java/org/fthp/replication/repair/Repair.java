@@ -1,14 +1,10 @@
 package org.fthp.replication.repair;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.fthp.empi.Empi;
 import org.fthp.msglog.ReceiveLog;
 import org.fthp.msglog.SendLog;
 import org.fthp.replication.failure.FailureWatch;
@@ -71,6 +67,8 @@ public final class Repair {
     /** Once {@link #released} said so: the job is over for this process, failures no longer matter. */
     private boolean over;
     private final RepairTimes times = new RepairTimes();
+    /** Survivors' all-to-alls on the new eworld; a newer failure set abandons them like any wait of an attempt. */
+    private final BlobExchange exchange = new BlobExchange(this::await);
     /**
      * The communicators rebuilt since the last completed repair, by id. An
      * attempt abandoned after rebuilding some leaves their messages and
@@ -144,30 +142,50 @@ public final class Repair {
     }
 
     /**
-     * Before a native call that cannot be abandoned, inside a repair: first
-     * every process {@code involved} in it says it is about to enter (one
-     * message each way, nonblocking, tagged by epoch), so the wait for a
-     * late process happens here, where a newer failure set can still abandon
-     * the attempt, rather than inside the call, where a death leaves every
-     * member wedged. What remains exposed is a death in the microseconds
-     * between this exchange and the call's end. Returns whether a repair is
-     * running (then the call is watched for a wedge).
+     * Before a native call that cannot be abandoned: first every process
+     * {@code involved} in it says it is about to enter (one message each
+     * way, nonblocking, tagged by epoch), so the wait for a late process
+     * happens here, where a newer failure set can still abandon the attempt,
+     * rather than inside the call. Once a process said so it does not leave
+     * the round for a failure of someone outside it, since it may be inside
+     * the call already; what remains exposed is a death of one of the {@code
+     * involved} between this exchange and the call's end (the members then
+     * wedged stop after a grace period: failure.BlockingCalls). Outside a
+     * repair, the program's own creation does the same (CommCreation).
      */
-    public boolean beforeBlockingCall(int[] involved) {
+    public void beforeBlockingCall(int[] involved) {
         if (!running) {
             if (engine.creation().active()) {
                 // the program creates a communicator: wait for late members where a failure can still abandon it
                 engine.creation().ready(involved);
             }
-            return false;
+            return;
         }
         if (engine.failureWatch().epoch() > attemptEpoch) {
             throw new Superseded();
         }
         // even right after the agreement: a replica drains its twin's decisions in between, long enough
         // for another death, which this round still folds into the repair (the call would wedge on it)
-        exchangeEpoch(attemptEpoch, involved, InternalTags.REPAIR_READY.tag(attemptEpoch));
-        return true;
+        ControlExchange round = new ControlExchange(engine.controlComm(), engine.nativeRank(), involved,
+                InternalTags.REPAIR_READY.tag(attemptEpoch), attemptEpoch);
+        try {
+            // a peer that said it is ready may be inside the call already: a newer failure set supersedes the
+            // attempt only once the round cannot complete (ControlExchange#peerLeft), else those in the call
+            // would wait for the others for ever
+            DutyCycle.await(() -> {
+                if (round.heardFromAll()) {
+                    return true;
+                }
+                FailureWatch.Snapshot latest = engine.failureWatch().latest();
+                if (over() || (latest.epoch() > attemptEpoch
+                        && round.peerLeft(latest.deadNativeRanks(), attemptEpoch, latest.epoch()))) {
+                    throw new Superseded();
+                }
+                return false;
+            }, () -> 0, new YieldingIdleStrategy());
+        } finally {
+            round.close();
+        }
     }
 
     /** Repairs up to the latest failure set; inside a repair, abandons the attempt for a newer one. */
@@ -223,15 +241,15 @@ public final class Repair {
         if (TRACE) {
             trace("agreed");
         }
-        if (engine.role() == Role.REP) {
-            keepTwinDecisions(repaired);
-        }
-        long t1 = System.nanoTime();
-        engine.adopt(repaired);
         java.util.Set<Integer> live = new java.util.HashSet<>();
         for (int r : repaired.eworld()) {
             live.add(r);
         }
+        if (engine.role() == Role.REP) {
+            keepTwinDecisions(live);
+        }
+        long t1 = System.nanoTime();
+        engine.adopt(repaired);
         // the communicators a copy among the dead touches
         List<CommRef> touched = new ArrayList<>();
         for (CommRef c : engine.liveComms().snapshot()) {
@@ -242,9 +260,10 @@ public final class Repair {
         // COMM_WORLD first (the first live communicator, and every failure touches it): the others' rebuilt
         // twin channels are its new one, and who holds what is told over its new eworld
         rebuild(touched.get(0));
-        Map<Integer, java.util.Set<Integer>> heldBy = exchangeHeld(repaired, touched.subList(1, touched.size()));
+        HeldComms held = HeldComms.exchange(exchange, repaired.eworld(), engine.world().get().eworld(),
+                touched.subList(1, touched.size()));
         for (CommRef c : touched.subList(1, touched.size())) {
-            int holdout = firstWithout(c.get(), heldBy, live);
+            int holdout = held.firstWithout(c.get(), live);
             if (holdout < 0) {
                 rebuild(c);
             } else if (engine.release().isFreeing(c)) {
@@ -313,142 +332,25 @@ public final class Repair {
     }
 
     /**
-     * Which survivor holds which of the touched communicators (COMM_WORLD
-     * aside): a copy that has finished freeing one no longer does
-     * ({@code structure.CommRelease}). One all-to-all on the new eworld.
-     */
-    private Map<Integer, java.util.Set<Integer>> exchangeHeld(ReplicaLayout layout, List<CommRef> touched) {
-        java.nio.ByteBuffer mine = java.nio.ByteBuffer.allocate(4 * touched.size());
-        touched.forEach(c -> mine.putInt(c.get().commId()));
-        int[] eworld = layout.eworld();
-        byte[][] out = new byte[eworld.length][];
-        java.util.Arrays.fill(out, mine.array());
-        byte[][] in = alltoallv(out, engine.world().get().eworld());
-        Map<Integer, java.util.Set<Integer>> heldBy = new HashMap<>();
-        for (int i = 0; i < eworld.length; i++) {
-            java.nio.ByteBuffer theirs = java.nio.ByteBuffer.wrap(in[i]);
-            java.util.Set<Integer> ids = new java.util.HashSet<>();
-            while (theirs.hasRemaining()) {
-                ids.add(theirs.getInt());
-            }
-            heldBy.put(eworld[i], ids);
-        }
-        return heldBy;
-    }
-
-    /** A live copy of a member of {@code s} that does not hold it, or -1 when every one does. */
-    private int firstWithout(CommStructure s, Map<Integer, java.util.Set<Integer>> heldBy, java.util.Set<Integer> live) {
-        for (int copy : s.current().natives().copies()) {
-            if (live.contains(copy) && !heldBy.get(copy).contains(s.commId())) {
-                return copy;
-            }
-        }
-        return -1;
-    }
-
-    /** The largest twin message worth keeping: a decision (a collective's forwarded result is run again instead). */
-    private static final int MAX_DECISION_BYTES = 1024;
-
-    /**
      * This copy is a replica, and the rebuild is about to abandon its twin
-     * channel. Decisions its twin had sent and it had not taken yet are in
-     * that channel. While the twin lives it sends them again (the records
-     * exchange tells it what is missing), but if it dies first, or has died
-     * now, the promoted copy must replay them rather than decide anew: the
-     * twin may already have sent messages that depend on them (a wildcard
-     * receive's match decides what a rank answers). So first every operation
-     * in flight is progressed once (one whose receive had matched its
-     * decision takes it), then, for every communicator the rebuild moves to
-     * the new channel, its decisions are taken off the old one and kept by
-     * number (TwinRecords#inherit), used only once this copy is promoted and
-     * dropped as their numbers pass. Local calls only: a probed message is
-     * already here.
+     * channel: first every operation in flight is progressed once (one whose
+     * receive had matched its decision takes it), then the twin's decisions
+     * still in the channel are kept ({@link TwinDecisionDrain}) for every
+     * communicator the rebuild moves to COMM_WORLD's new twin channel; one it
+     * leaves alone keeps the old channel, and its twin's decisions on it.
      */
-    private void keepTwinDecisions(ReplicaLayout repaired) {
+    private void keepTwinDecisions(java.util.Set<Integer> live) {
         engine.ops().inFlight().pollAll();
-        java.util.Set<Integer> live = new java.util.HashSet<>();
-        for (int r : repaired.eworld()) {
-            live.add(r);
-        }
-        Arena arena = Arena.ofConfined();
-        int kept = 0;
-        boolean settled = true;
+        List<CommStructure> moved = new ArrayList<>();
         for (CommRef c : engine.liveComms().snapshot()) {
-            CommStructure s = c.get();
-            // only a communicator the rebuild moves to COMM_WORLD's new twin channel; one it leaves alone keeps
-            // the old channel, and its twin's decisions on it
-            if (!touches(s, live) || s.twin() == null) {
-                continue;
+            if (touches(c.get(), live) && c.get().twin() != null) {
+                moved.add(c.get());
             }
-            int n = drainDecisions(s, arena);
-            if (n < 0) {
-                settled = false;
-                kept += -1 - n;
-                break;
-            }
-            kept += n;
         }
-        if (settled) {
-            arena.close();
-        }
+        int kept = TwinDecisionDrain.keep(moved);
         if (TRACE) {
             trace("kept " + kept + " decisions of the twin channel");
         }
-    }
-
-    /** Decision numbers the twin may have sent ahead of this copy; a run this long of absent ones ends the scan. */
-    private static final int DECISION_SCAN_GAP = 256;
-
-    /**
-     * Takes {@code s}'s decisions off its twin channel, by number from the
-     * next one this copy would take (a forwarded outcome goes as its
-     * operation completes, so a few may come out of order: the scan ends
-     * after {@link #DECISION_SCAN_GAP} absent numbers); returns how many it
-     * kept, or {@code -1 - kept} when a receive did not complete (then it
-     * still points into {@code arena}, which must stay allocated).
-     */
-    private int drainDecisions(CommStructure s, Arena arena) {
-        org.fthp.replication.twins.TwinChannel channel = s.twin().channel();
-        MemorySegment flag = arena.allocate(ValueLayout.JAVA_INT);
-        MemorySegment status = arena.allocate(Empi.STATUS_BYTES);
-        MemorySegment message = Empi.allocateHandles(arena, 1);
-        MemorySegment request = Empi.allocateHandles(arena, 1);
-        MemorySegment scratch = arena.allocate(ValueLayout.JAVA_INT);
-        MemorySegment data = arena.allocate(MAX_DECISION_BYTES);
-        int kept = 0;
-        for (int n = s.twinRecords().nextDecisionPeek(), absent = 0; absent < DECISION_SCAN_GAP; n++) {
-            int tag = InternalTags.twinDecision(channel.slot(), n);
-            Empi.iprobe(channel.twinRank(), tag, channel.comm(), flag, status);
-            if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
-                absent++;
-                continue;
-            }
-            absent = 0;
-            int bytes = Empi.statusBytes(status, 0, scratch);
-            if (bytes > MAX_DECISION_BYTES) {
-                continue; // a collective's result: left with the abandoned channel, the collective runs again
-            }
-            Empi.improbe(channel.twinRank(), tag, channel.comm(), flag, message, status);
-            Empi.imrecv(data, bytes, Empi.BYTE, message, request);
-            if (!completedWithin(request, flag, status, 10_000_000L)) {
-                return -1 - kept; // never for a matched small message; the channel is abandoned anyway
-            }
-            s.twinRecords().inherit(n & ((1 << InternalTags.TWIN_DECISION_BITS) - 1),
-                    data.asSlice(0, bytes).toArray(ValueLayout.JAVA_BYTE));
-            kept++;
-        }
-        return kept;
-    }
-
-    private boolean completedWithin(MemorySegment request, MemorySegment flag, MemorySegment status, long nanos) {
-        long end = System.nanoTime() + nanos;
-        while (!completed(request, flag, status)) {
-            if (System.nanoTime() > end) {
-                return false;
-            }
-            Thread.onSpinWait();
-        }
-        return true;
     }
 
     // ---- 1. agreement on the failure set ----
@@ -491,12 +393,6 @@ public final class Repair {
             }
             return false;
         }, () -> 0, new YieldingIdleStrategy());
-    }
-
-    /** Whether the native request is done (tests it). */
-    private boolean completed(MemorySegment request, MemorySegment flag, MemorySegment status) {
-        Empi.test(request, flag, status);
-        return flag.get(ValueLayout.JAVA_INT, 0) != 0;
     }
 
     // ---- 4. message recovery ----
@@ -557,7 +453,7 @@ public final class Repair {
             blobs[i] = out[i].encode();
         }
         RecoveryRecords in = new RecoveryRecords();
-        for (byte[] b : alltoallv(blobs, engine.world().get().eworld())) {
+        for (byte[] b : exchange.exchange(blobs, engine.world().get().eworld())) {
             RecoveryRecords.decode(b, 0, b.length, in);
         }
         return in;
@@ -597,51 +493,6 @@ public final class Repair {
                         + log.plannedReplays());
             }
         }
-    }
-
-    /** One alltoallv of {@code out[i]} to eworld index i over {@code comm}; what each index sent here. */
-    private byte[][] alltoallv(byte[][] blobs, long comm) {
-        int n = blobs.length;
-        int total = 0;
-        for (byte[] b : blobs) {
-            total += b.length;
-        }
-        Arena arena = Arena.ofShared();
-        MemorySegment request = Empi.allocateHandles(arena, 1);
-        MemorySegment flag = arena.allocate(ValueLayout.JAVA_INT);
-        MemorySegment status = arena.allocate(Empi.STATUS_BYTES);
-        MemorySegment sendCounts = arena.allocate(4L * n);
-        MemorySegment recvCounts = arena.allocate(4L * n);
-        for (int i = 0; i < n; i++) {
-            sendCounts.setAtIndex(ValueLayout.JAVA_INT, i, blobs[i].length);
-        }
-        Empi.ialltoall(sendCounts, 4, Empi.BYTE, recvCounts, 4, Empi.BYTE, comm, request);
-        await(() -> completed(request, flag, status));
-        MemorySegment sendDispls = arena.allocate(4L * n);
-        MemorySegment recvDispls = arena.allocate(4L * n);
-        int recvTotal = 0;
-        for (int i = 0, at = 0; i < n; i++) {
-            sendDispls.setAtIndex(ValueLayout.JAVA_INT, i, at);
-            at += blobs[i].length;
-            recvDispls.setAtIndex(ValueLayout.JAVA_INT, i, recvTotal);
-            recvTotal += recvCounts.getAtIndex(ValueLayout.JAVA_INT, i);
-        }
-        MemorySegment send = arena.allocate(Math.max(1, total));
-        for (int i = 0, at = 0; i < n; i++) {
-            MemorySegment.copy(blobs[i], 0, send, ValueLayout.JAVA_BYTE, at, blobs[i].length);
-            at += blobs[i].length;
-        }
-        MemorySegment recv = arena.allocate(Math.max(1, recvTotal));
-        Empi.ialltoallv(send, sendCounts, sendDispls, Empi.BYTE, recv, recvCounts, recvDispls, Empi.BYTE, comm,
-                request);
-        await(() -> completed(request, flag, status));
-        byte[][] in = new byte[n][];
-        for (int i = 0; i < n; i++) {
-            in[i] = recv.asSlice(recvDispls.getAtIndex(ValueLayout.JAVA_INT, i),
-                    recvCounts.getAtIndex(ValueLayout.JAVA_INT, i)).toArray(ValueLayout.JAVA_BYTE);
-        }
-        arena.close();
-        return in;
     }
 
     /** One receiving copy of a stream: communicator, rank in it, role (no string building on the repair's path). */

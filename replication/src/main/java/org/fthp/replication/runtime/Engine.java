@@ -83,6 +83,7 @@ public final class Engine {
     private final OpenPorts ports;
     private final Repair repair;
     private final Twins twins;
+    private final BufferedSends bufferedSends = new BufferedSends(this);
     /** Which native process holds each copy of each logical rank; changes at a repair. */
     private ReplicaLayout layout;
     /** This process's role; a promoted replica computes. */
@@ -365,6 +366,7 @@ public final class Engine {
     public OpenPorts ports() { return ports; }
     public Repair repair() { return repair; }
     public Twins twins() { return twins; }
+    public BufferedSends bufferedSends() { return bufferedSends; }
     public ProgramEnd programEnd() { return programEnd; }
 
     /** Where this copy's output goes and how far it got; null when it prints straight through mpirun. */

@@ -39,8 +39,13 @@ import org.fthp.replication.tags.InternalTags;
  *   <li>ABORT from a member that gave up, to all: whoever has not completed
  *       gives up too.
  * </ul>
- * A member gives up when a failure set arrives before it has said DONE;
- * after DONE it only gives up on an ABORT. Completing needs every live
+ * A member gives up on a failure set that arrives while it progresses a
+ * nonblocking step (an idup). In a READY round it gives up only once the
+ * round cannot complete (a peer not heard from died, or began a repair
+ * instead: {@code ControlExchange#peerLeft}), never on another process's
+ * death or an ABORT alone: a peer that said READY may be inside the call
+ * already, and only the others joining it gets it out. After DONE it gives
+ * up only on an ABORT. Completing needs every live
  * member's DONE, and a member that gave up never sends it, so an attempt
  * never completes for some members and not others. Repairs wait until the
  * attempt is settled: none runs in the middle of one.
@@ -181,12 +186,18 @@ public final class CommCreation {
                 if (round.heardFromAll(excused)) {
                     return true;
                 }
+                if (!isDone) {
+                    // a peer that said READY may be inside the call already: leave only when the round cannot
+                    // complete (an ABORT or another process's death is no reason: those in the call would stay)
+                    FailureWatch.Snapshot latest = watch.latest();
+                    if (latest.epoch() > epoch && round.peerLeft(latest.deadNativeRanks(), epoch, latest.epoch())) {
+                        throw new Abandoned();
+                    }
+                    return false;
+                }
                 Empi.test(abortRequest, flag, status);
                 if (flag.get(ValueLayout.JAVA_INT, 0) != 0) {
                     throw new Abandoned();
-                }
-                if (watch.epoch() > epoch) {
-                    giveUpUnlessDone();
                 }
                 return false;
             }, () -> 0, new YieldingIdleStrategy());

@@ -325,8 +325,8 @@ public final class StructureBuilder {
             Empi.groupIncl(parentGroup, nativeRanks.length, ranks, groupOut);
             long group = Empi.getHandle(groupOut, 0);
             MemorySegment commOut = Empi.allocateHandles(a, 1);
-            boolean watched = engine.repair().beforeBlockingCall(nativeRanks);
-            engine.blockingCalls().enter("MPI_Comm_create_group", watched ? null : nativeRanks);
+            engine.repair().beforeBlockingCall(nativeRanks);
+            engine.blockingCalls().enter("MPI_Comm_create_group", nativeRanks);
             try {
                 Empi.commCreateGroup(parent, group, id & 0x3fff, commOut);
             } finally {
@@ -344,8 +344,8 @@ public final class StructureBuilder {
     private long split(long comm, int color, int key, int[] involved) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = Empi.allocateHandles(a, 1);
-            boolean watched = engine.repair().beforeBlockingCall(involved);
-            engine.blockingCalls().enter("MPI_Comm_split", watched ? null : involved);
+            engine.repair().beforeBlockingCall(involved);
+            engine.blockingCalls().enter("MPI_Comm_split", involved);
             try {
                 Empi.commSplit(comm, color, key, out);
             } finally {
@@ -367,8 +367,8 @@ public final class StructureBuilder {
     private long intercomm(long local, long peer, int remoteLeader, int tag, int[] involved) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = Empi.allocateHandles(a, 1);
-            boolean watched = engine.repair().beforeBlockingCall(involved);
-            engine.blockingCalls().enter("MPI_Intercomm_create", watched ? null : involved);
+            engine.repair().beforeBlockingCall(involved);
+            engine.blockingCalls().enter("MPI_Intercomm_create", involved);
             try {
                 Empi.intercommCreate(local, 0, peer, remoteLeader, tag, out);
             } finally {
