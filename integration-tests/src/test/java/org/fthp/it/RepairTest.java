@@ -49,7 +49,9 @@ class RepairTest {
                 Arguments.of(RepairP2p.class, 4, 4, List.of("0:rep@1.5", "2:cmp@3")),
                 Arguments.of(RepairP2p.class, 4, 2, List.of("0:cmp@2", "1:rep@2")),
                 Arguments.of(RepairCollectives.class, 4, 4, List.of("0:cmp@2")),
-                Arguments.of(RepairCollectives.class, 4, 4, List.of("3:rep@1.5", "1:cmp@1.6")),
+                // together: both folded into one repair (0.1 s apart the second often lands inside the first
+                // repair's native calls, the window the README states, and the job ends with exit 4)
+                Arguments.of(RepairCollectives.class, 4, 4, List.of("3:rep@1.5", "1:cmp@1.5")),
                 Arguments.of(RepairCollectives.class, 4, 4, List.of("1:cmp@2", "2:cmp@2", "3:rep@2")),
                 // a death in one half: the other half's communicator stands, with its operations in flight
                 Arguments.of(RepairSubcomms.class, 4, 4, List.of("0:cmp@1.5", "3:rep@3")));
