@@ -46,9 +46,12 @@ final class Coordinators implements AutoCloseable {
     /** Each coordinator's stdin: the control channel for a new incarnation of the job. */
     private final List<java.io.Writer> controls = new ArrayList<>();
     private final CheckpointReport checkpoints = new CheckpointReport();
-    /** Answers to the current new-incarnation command, one per node. */
+    /** Answers to the current new-incarnation or settle command, one per node. */
     private volatile CountDownLatch resets = new CountDownLatch(0);
+    /** The primary's last commit, from its answer to new-incarnation: the epoch the restart reads. */
     private volatile long resetCommitted = -1;
+    /** The highest epoch any node has handled anything for, from the answers to new-incarnation. */
+    private final java.util.concurrent.atomic.AtomicLong resetSeen = new java.util.concurrent.atomic.AtomicLong(-1);
     /** Each node's proxy report pipe, by node id, filled in from the ready lines. */
     private final String[] reportPipes;
     private final String secretHex;
@@ -160,9 +163,13 @@ final class Coordinators implements AutoCloseable {
                     } else if (line.startsWith(ABORT)) {
                         abort.complete(line.substring(ABORT.length()).strip());
                     } else if (line.startsWith(RESET)) {
+                        Map<String, String> fields = CheckpointReport.fields(line);
                         if (id == 0) {
-                            resetCommitted = Long.parseLong(CheckpointReport.fields(line).getOrDefault("committed", "-1"));
+                            resetCommitted = Long.parseLong(fields.getOrDefault("committed", "-1"));
                         }
+                        resetSeen.accumulateAndGet(Long.parseLong(fields.getOrDefault("seen", "-1")), Math::max);
+                        resets.countDown();
+                    } else if (line.startsWith(SETTLED)) {
                         resets.countDown();
                     } else if (line.startsWith("FTHP_CHECKPOINT_")) {
                         checkpoints.line(line);
@@ -177,6 +184,7 @@ final class Coordinators implements AutoCloseable {
     }
 
     private static final String RESET = "FTHP_COORDINATOR_RESET";
+    private static final String SETTLED = "FTHP_COORDINATOR_SETTLED";
     private static final long RESET_SECONDS = 10;
     /** Heap besides the pieces: Netty, transfers in flight, the JVM itself. */
     private static final long HEAP_HEADROOM_BYTES = 256L << 20;
@@ -203,22 +211,39 @@ final class Coordinators implements AutoCloseable {
         return checkpoints;
     }
 
+    /** Where a relaunched job's checkpoints stand: the epoch it recovers (-1: none) and the first it writes. */
+    record RestartPoint(long epoch, long firstEpoch) {}
+
     /**
-     * Starts a new incarnation of the job on every coordinator (failure state cleared, committed pieces kept, M set
-     * to {@code replicas}) and returns the last committed epoch (-1: none). Call only once the native job has ended.
+     * Starts a new incarnation of the job on every coordinator (failure state cleared, M set to {@code replicas})
+     * and settles its checkpoints, in two steps: every node stops the old incarnation and says what it knows (the
+     * primary then commits nothing more, so its last commit is the restart's epoch), then every node keeps that
+     * epoch, drops the newer ones that never committed, and the relaunched job numbers its checkpoints above every
+     * epoch any node saw (whatever the old incarnation left in flight can never be taken for its pieces). Call only
+     * once the native job has ended.
      */
-    long newIncarnation(int replicas) throws LaunchException {
+    RestartPoint newIncarnation(int replicas) throws LaunchException {
+        resetCommitted = -1;
+        resetSeen.set(-1);
+        abort = new CompletableFuture<>();
+        command("new-incarnation replicas=" + replicas, "start a new incarnation");
+        long epoch = resetCommitted;
+        long first = Math.max(epoch, resetSeen.get()) + 1;
+        command("settle-checkpoints committed=" + epoch + " first=" + first, "settle the checkpoints");
+        return new RestartPoint(epoch, first);
+    }
+
+    /** Sends {@code line} to every coordinator and waits until each has answered it. */
+    private void command(String line, String what) throws LaunchException {
         CountDownLatch answered = new CountDownLatch(processes.size());
         resets = answered;
-        resetCommitted = -1;
-        abort = new CompletableFuture<>();
         try {
             for (java.io.Writer control : controls) {
-                control.write("new-incarnation replicas=" + replicas + "\n");
+                control.write(line + "\n");
                 control.flush();
             }
             if (!answered.await(RESET_SECONDS, TimeUnit.SECONDS)) {
-                throw LaunchException.environment("the coordinators did not start a new incarnation within "
+                throw LaunchException.environment("the coordinators did not " + what + " within "
                         + RESET_SECONDS + " s");
             }
         } catch (IOException e) {
@@ -227,7 +252,6 @@ final class Coordinators implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw LaunchException.environment("interrupted while restarting the job");
         }
-        return resetCommitted;
     }
 
     /** What the ranks need to find and authenticate to their coordinators. */

@@ -28,11 +28,13 @@ public final class MpirunCommand {
     /**
      * Checkpoints, set for the ranks when the job has any (--checkpoint-*, --restart): {@code 1} when the
      * coordinators hold checkpoints; which incarnation this is (0: the first run, K: the K-th restart); the epoch
-     * to recover (-1: none committed, start from the beginning); the checkpoint directory, if any.
+     * to recover (-1: none committed, start from the beginning); the first epoch this incarnation writes (above
+     * any an earlier one left in flight); the checkpoint directory, if any.
      */
     static final String CHECKPOINT_ENABLED_ENV = "FTHP_CHECKPOINT_ENABLED";
     static final String CHECKPOINT_RESTART_ENV = "FTHP_CHECKPOINT_RESTART";
     static final String CHECKPOINT_EPOCH_ENV = "FTHP_CHECKPOINT_EPOCH";
+    static final String CHECKPOINT_FIRST_EPOCH_ENV = "FTHP_CHECKPOINT_FIRST_EPOCH";
     static final String CHECKPOINT_DIR_ENV = "FTHP_CHECKPOINT_DIR";
     static final List<String> JOB_ENV = List.of(ABI_ENV, LOGICAL_SIZE_ENV, REPLICAS_ENV, SHOW_REPLICA_OUTPUT_ENV,
             STATS_DIR_ENV);
@@ -66,7 +68,8 @@ public final class MpirunCommand {
             command.add(KILL_AT_CALL_ENV);
         }
         if (options.checkpoint().wanted()) {
-            for (String name : List.of(CHECKPOINT_ENABLED_ENV, CHECKPOINT_RESTART_ENV, CHECKPOINT_EPOCH_ENV)) {
+            for (String name : List.of(CHECKPOINT_ENABLED_ENV, CHECKPOINT_RESTART_ENV, CHECKPOINT_EPOCH_ENV,
+                    CHECKPOINT_FIRST_EPOCH_ENV)) {
                 command.add("-x");
                 command.add(name);
             }

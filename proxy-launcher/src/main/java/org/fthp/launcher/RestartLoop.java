@@ -52,6 +52,7 @@ final class RestartLoop {
     int run(FailureInjector firstInjector) throws LaunchException {
         CheckpointPlan plan = options.checkpoint();
         long restartEpoch = -1;
+        long firstEpoch = 1;
         long abortedAt = 0;
         Restarting pending = null;
         for (int incarnation = 0; ; incarnation++) {
@@ -59,6 +60,7 @@ final class RestartLoop {
             jobEnv.put(MpirunCommand.REPLICAS_ENV, Integer.toString(replicas));
             jobEnv.put(MpirunCommand.CHECKPOINT_RESTART_ENV, Integer.toString(incarnation));
             jobEnv.put(MpirunCommand.CHECKPOINT_EPOCH_ENV, Long.toString(restartEpoch));
+            jobEnv.put(MpirunCommand.CHECKPOINT_FIRST_EPOCH_ENV, Long.toString(firstEpoch));
             if (incarnation > 0 && jobEnv.containsKey(MpirunCommand.KILL_AT_CALL_ENV)) {
                 jobEnv.put(MpirunCommand.KILL_AT_CALL_ENV, "");
             }
@@ -117,7 +119,9 @@ final class RestartLoop {
                 return FthpRun.EXIT_RANK_LOST;
             }
             int nextReplicas = plan.replicasOf(incarnation + 1, options.replicas());
-            restartEpoch = coordinators.newIncarnation(nextReplicas);
+            Coordinators.RestartPoint point = coordinators.newIncarnation(nextReplicas);
+            restartEpoch = point.epoch();
+            firstEpoch = point.firstEpoch();
             trace("coordinators reset", abortSeen.get());
             abortedAt = abortSeen.get() != 0 ? abortSeen.get() : System.nanoTime();
             OptionalLong lastCommit = coordinators.checkpoints().lastCommitNanos();

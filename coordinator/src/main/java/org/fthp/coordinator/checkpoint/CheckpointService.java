@@ -97,6 +97,12 @@ public final class CheckpointService implements AutoCloseable {
     /** Primary only. */
     private final CommitTracker tracker;
     private volatile JobEvents events = JobEvents.NONE;
+    /**
+     * The highest epoch any piece, copy, cost or commit this node handled was for (any thread): a relaunched job
+     * numbers its checkpoints above every node's, so nothing an earlier incarnation left in flight is taken for
+     * one of its pieces.
+     */
+    private final java.util.concurrent.atomic.AtomicLong highestEpochSeen = new java.util.concurrent.atomic.AtomicLong(-1);
 
     // I/O-thread state
     private long lastCommitted = -1;
@@ -145,6 +151,7 @@ public final class CheckpointService implements AutoCloseable {
      * A chunk of a piece from a local process ({@code fromProcess}) or from a node for which this is the partner.
      */
     public void put(Channel from, ChunkAssembler inbox, Message.PieceChunk chunk, boolean fromProcess) {
+        saw(chunk.epoch());
         if (inbox.skips(chunk)) {
             return;
         }
@@ -173,6 +180,7 @@ public final class CheckpointService implements AutoCloseable {
      * of it once the partner holds it too.
      */
     public void putShared(Channel from, Message.PieceShared put) {
+        saw(put.epoch());
         transfers.execute(() -> takeShared(from, put));
     }
 
@@ -212,6 +220,7 @@ public final class CheckpointService implements AutoCloseable {
 
     /** A rank's cost of writing its piece: to the primary. */
     public void cost(Message.CheckpointCost cost) {
+        saw(cost.epoch());
         tree.toPrimary(cost);
     }
 
@@ -495,6 +504,7 @@ public final class CheckpointService implements AutoCloseable {
 
     /** PIECE_HELD from this node or below. */
     public void pieceHeld(Message.PieceHeld held) {
+        saw(held.epoch());
         tracker.held(held.epoch(), held.rank(), held.bytes()).ifPresent(commit -> {
             if (unreported != null) {
                 report(unreported, tracker.partialCost(unreported.epoch()));
@@ -517,6 +527,7 @@ public final class CheckpointService implements AutoCloseable {
 
     /** CHECKPOINT_COST from below. */
     public void costReported(Message.CheckpointCost cost) {
+        saw(cost.epoch());
         OptionalLong epochCost = tracker.cost(cost.epoch(), cost.rank(), cost.nanos());
         if (epochCost.isPresent() && unreported != null && unreported.epoch() == cost.epoch()) {
             report(unreported, epochCost);
@@ -586,6 +597,7 @@ public final class CheckpointService implements AutoCloseable {
 
     /** CHECKPOINT_COMMITTED: drop what is older, and maybe write this node's pieces to disk. */
     public void committed(long epoch) {
+        saw(epoch);
         if (epoch <= lastCommitted) {
             return;
         }
@@ -633,18 +645,46 @@ public final class CheckpointService implements AutoCloseable {
         }
     }
 
+    private void saw(long epoch) {
+        highestEpochSeen.accumulateAndGet(epoch, Math::max);
+    }
+
+    /** The highest epoch this node has handled anything for (-1: none). */
+    public long highestEpochSeen() {
+        return highestEpochSeen.get();
+    }
+
     /**
-     * A new incarnation of the job (after a restart): pieces of epochs that never committed go, the due sequence
-     * starts again, the timer waits for the first registration. Committed pieces stay: the restart reads them.
+     * The job ended for a relaunch (first of two steps, on every node): the timer stops and, on the primary,
+     * nothing commits any more, so the last commit is final. Pieces stay until {@link #settle}: which epoch the
+     * restart reads is decided from every node's answer (a node may not have heard the last commit yet).
      */
-    public void newIncarnation() {
-        memory.dropAbove(lastCommitted);
+    public void stopIncarnation() {
+        dueSequence = 0;
+        timerRunning = false;
+        restartTimer();
+        if (tracker != null) {
+            tracker.stopIncarnation();
+        }
+    }
+
+    /**
+     * Second step: the restart reads {@code committed} (the primary's last commit), and the relaunched job numbers
+     * its checkpoints from {@code firstEpoch} on. A commit this node had not heard of is taken now (a late
+     * CHECKPOINT_COMMITTED for it is then ignored); pieces of epochs that never committed go; the primary
+     * ignores whatever still arrives for those epochs; the timer waits for the first registration.
+     */
+    public void settle(long committed, long firstEpoch) {
+        if (committed > lastCommitted) {
+            committed(committed);
+        }
+        memory.dropAbove(committed);
         if (PIECES_FROM_DISK && store.isPresent()) {
             memory.clear();
         }
         dueSequence = 0;
         if (tracker != null) {
-            tracker.forgetUncommitted();
+            tracker.startIncarnation(firstEpoch);
             if (unreported != null) {
                 report(unreported, tracker.partialCost(unreported.epoch()));
                 unreported = null;

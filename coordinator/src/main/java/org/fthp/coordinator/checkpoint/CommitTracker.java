@@ -30,6 +30,12 @@ public final class CommitTracker {
     /** Epochs whose every rank reported its cost before the epoch committed (the ranks do not wait for commits). */
     private final TreeMap<Long, Long> costBeforeCommit = new TreeMap<>();
     private long lastCommitted = -1;
+    /**
+     * The first epoch of this incarnation: epochs after the last commit and below it are an earlier
+     * incarnation's that never committed, and whatever still arrives for them (a partner copy finishing late) is
+     * ignored, lest it commit an epoch that never was the job's and drop the one the restart reads.
+     */
+    private long firstEpoch;
     private long lastDurable = -1;
     private int commits;
 
@@ -43,7 +49,7 @@ public final class CommitTracker {
 
     /** A rank's piece is held; returns the commit if this completes an epoch newer than the last commit. */
     public java.util.Optional<Commit> held(long epoch, int rank, long bytes) {
-        if (epoch <= lastCommitted || rank >= ranks) {
+        if (epoch <= lastCommitted || stale(epoch) || rank >= ranks) {
             return java.util.Optional.empty();
         }
         Map<Integer, Long> held = heldBytes.computeIfAbsent(epoch, e -> new HashMap<>());
@@ -60,6 +66,9 @@ public final class CommitTracker {
 
     /** Records a rank's cost; returns the epoch's cost (its slowest rank) once every rank has reported. */
     public OptionalLong cost(long epoch, int rank, long nanos) {
+        if (stale(epoch)) {
+            return OptionalLong.empty();
+        }
         Map<Integer, Long> costs = costNanos.computeIfAbsent(epoch, e -> new HashMap<>());
         costs.merge(rank, nanos, Math::max);
         if (costs.size() < ranks) {
@@ -96,7 +105,7 @@ public final class CommitTracker {
 
     /** Pieces a node wrote; returns the manifest once every rank of the epoch is on disk. */
     public java.util.Optional<Manifest> onDisk(long epoch, List<PieceEntry> pieces) {
-        if (epoch <= lastDurable) {
+        if (epoch <= lastDurable || stale(epoch)) {
             return java.util.Optional.empty();
         }
         Map<Integer, PieceEntry> entries = onDisk.computeIfAbsent(epoch, e -> new HashMap<>());
@@ -123,6 +132,26 @@ public final class CommitTracker {
         costNanos.clear();
         costBeforeCommit.clear();
         onDisk.tailMap(lastCommitted, false).clear();
+    }
+
+    /**
+     * The job is relaunched: the uncommitted epochs are forgotten and, until {@link #startIncarnation}, nothing
+     * commits (the restart epoch is being settled on every node).
+     */
+    public void stopIncarnation() {
+        forgetUncommitted();
+        firstEpoch = Long.MAX_VALUE;
+    }
+
+    /** The relaunched job numbers its checkpoints from {@code first} on (above every epoch any node saw). */
+    public void startIncarnation(long first) {
+        forgetUncommitted();
+        firstEpoch = first;
+    }
+
+    /** An epoch of an earlier incarnation that never committed. */
+    private boolean stale(long epoch) {
+        return epoch > lastCommitted && epoch < firstEpoch;
     }
 
     public long lastCommitted() {

@@ -103,8 +103,23 @@ public final class CoordinatorMain {
                             replicas = Integer.parseInt(word.substring("replicas=".length()));
                         }
                     }
-                    long committed = node.newIncarnation(new JobShape(node.jobShape().logicalRanks(), replicas));
-                    System.out.println("FTHP_COORDINATOR_RESET node=" + config.nodeId() + " committed=" + committed);
+                    NodeCoordinator.CheckpointState state =
+                            node.newIncarnation(new JobShape(node.jobShape().logicalRanks(), replicas));
+                    System.out.println("FTHP_COORDINATOR_RESET node=" + config.nodeId() + " committed="
+                            + state.lastCommitted() + " seen=" + state.highestEpochSeen());
+                    System.out.flush();
+                } else if (line.startsWith("settle-checkpoints")) {
+                    long committed = -1;
+                    long first = 1;
+                    for (String word : line.split(" ")) {
+                        if (word.startsWith("committed=")) {
+                            committed = Long.parseLong(word.substring("committed=".length()));
+                        } else if (word.startsWith("first=")) {
+                            first = Long.parseLong(word.substring("first=".length()));
+                        }
+                    }
+                    node.settleCheckpoints(committed, first);
+                    System.out.println("FTHP_COORDINATOR_SETTLED node=" + config.nodeId());
                     System.out.flush();
                 } else if (!line.isEmpty()) {
                     System.err.println("fthp-coordinator: unknown control line '" + line + "'");

@@ -590,13 +590,17 @@ public final class NodeCoordinator implements AutoCloseable {
         }
     }
 
+    /** What a node knows of the checkpoints when the job ends for a relaunch. */
+    public record CheckpointState(long lastCommitted, long highestEpochSeen) {}
+
     /**
      * A new incarnation of the job (fthp-run relaunches it after a rank lost every copy): the failure state starts
      * afresh (no failed set, no abort, processes of the old incarnation forgotten, late reports of their deaths
-     * ignored), with {@code shape} (M may change), while links to other coordinators and the committed checkpoint
-     * pieces stay. Returns the last committed epoch (-1 if none). Blocks until done on the I/O thread.
+     * ignored), with {@code shape} (M may change), while links to other coordinators and the checkpoint pieces
+     * stay; the checkpoint timer stops and the primary commits nothing more until {@link #settleCheckpoints}.
+     * Returns what this node knows of the checkpoints. Blocks until done on the I/O thread.
      */
-    public long newIncarnation(JobShape shape) throws InterruptedException {
+    public CheckpointState newIncarnation(JobShape shape) throws InterruptedException {
         try {
             return ioGroup.submit(() -> {
                 synchronized (lock) {
@@ -616,11 +620,23 @@ public final class NodeCoordinator implements AutoCloseable {
                         unownedVotes = new UnownedPidVotes(config.layout().nodeCount());
                     }
                 }
-                checkpoints.newIncarnation();
-                return checkpoints.lastCommitted();
+                checkpoints.stopIncarnation();
+                return new CheckpointState(checkpoints.lastCommitted(), checkpoints.highestEpochSeen());
             }).get();
         } catch (java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException("resetting node " + nodeId() + " failed", e.getCause());
+        }
+    }
+
+    /**
+     * After {@link #newIncarnation} on every node: the restart reads epoch {@code committed}, the relaunched job
+     * checkpoints from {@code firstEpoch} on (CheckpointService#settle). Blocks until done on the I/O thread.
+     */
+    public void settleCheckpoints(long committed, long firstEpoch) throws InterruptedException {
+        try {
+            ioGroup.submit(() -> checkpoints.settle(committed, firstEpoch)).get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("settling node " + nodeId() + "'s checkpoints failed", e.getCause());
         }
     }
 

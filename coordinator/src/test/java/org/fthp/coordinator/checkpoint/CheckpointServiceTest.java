@@ -22,6 +22,7 @@ import org.fthp.coordinator.client.CoordinatorClient;
 import org.fthp.coordinator.event.FailedProcess;
 import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.event.JobShape;
+import org.fthp.coordinator.node.NodeCoordinator;
 import org.fthp.coordinator.testing.EmulatedJob;
 import org.fthp.coordinator.wire.Message;
 import org.junit.jupiter.api.AfterEach;
@@ -265,9 +266,13 @@ class CheckpointServiceTest {
         client(0).putPiece(2, 0, piece(2, 0, 10), SOON); // epoch 2 never completes
         JobShape fewer = new JobShape(2, 1);
         for (int node = 0; node < 2; node++) {
-            assertEquals(1, job.hierarchy.node(node).newIncarnation(fewer));
-            assertEquals(List.of(1L), job.hierarchy.node(node).checkpoints().memory().epochs());
+            // (node 1 may not have seen epoch 2 yet: the partner copy may still be on its way)
+            assertEquals(1, job.hierarchy.node(node).newIncarnation(fewer).lastCommitted());
             assertEquals(fewer, job.hierarchy.node(node).jobShape());
+        }
+        for (int node = 0; node < 2; node++) {
+            job.hierarchy.node(node).settleCheckpoints(1, 3);
+            assertEquals(List.of(1L), job.hierarchy.node(node).checkpoints().memory().epochs());
         }
         // a process of the new incarnation hears of the commit as it registers, and gets its piece
         CoordinatorClient reborn = job.connect(1, 3, 1, org.fthp.coordinator.event.Role.CMP,
@@ -278,6 +283,25 @@ class CheckpointServiceTest {
         } finally {
             reborn.close();
         }
+    }
+
+    @Test
+    void aNodeThatHadNotHeardTheLastCommitTakesItWhenTheRestartSettles() throws Exception {
+        job = new EmulatedJob(2, 2, 2, 2, Duration.ofSeconds(5));
+        client(0).putPiece(1, 0, piece(1, 0, 10), SOON);
+        client(1).putPiece(1, 1, piece(1, 1, 10), SOON);
+        assertTrue(client(0).awaitCommitted(1, SOON));
+        // node 1 holds epoch 2 but has heard no commit of it: as if the primary's CHECKPOINT_COMMITTED for it were
+        // still on the way when the job ended
+        client(1).putPiece(2, 1, piece(2, 1, 10), SOON);
+        JobShape same = new JobShape(2, 2);
+        NodeCoordinator.CheckpointState state = job.hierarchy.node(1).newIncarnation(same);
+        assertEquals(new NodeCoordinator.CheckpointState(1, 2), state);
+        CheckpointService late = job.hierarchy.node(1).checkpoints();
+        assertEquals(List.of(1L, 2L), late.memory().epochs(), "nothing is dropped before the restart epoch is known");
+        job.hierarchy.node(1).settleCheckpoints(2, 3);
+        assertEquals(2, late.lastCommitted());
+        assertEquals(List.of(2L), late.memory().epochs(), "the restart's epoch is kept, the older one goes");
     }
 
     // ---- the shared-memory hand-off (a process and its coordinator on one host) ----

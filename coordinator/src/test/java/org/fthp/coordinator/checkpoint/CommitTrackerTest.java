@@ -22,6 +22,24 @@ class CommitTrackerTest {
     }
 
     @Test
+    void aRelaunchedJobCommitsOnlyItsOwnEpochs() {
+        CommitTracker t = new CommitTracker(2);
+        t.held(1, 0, 10);
+        assertEquals(1, t.held(1, 1, 10).orElseThrow().epoch());
+        t.held(2, 0, 10);
+        t.stopIncarnation();
+        // the last copy of an epoch the job never finished arrives late: the restart reads epoch 1, not 2
+        assertTrue(t.held(2, 1, 10).isEmpty());
+        assertTrue(t.held(2, 0, 10).isEmpty());
+        t.startIncarnation(3);
+        assertTrue(t.held(2, 0, 10).isEmpty());
+        assertTrue(t.held(2, 1, 10).isEmpty(), "an earlier incarnation's epoch never commits");
+        assertEquals(1, t.lastCommitted());
+        t.held(3, 0, 10);
+        assertEquals(3, t.held(3, 1, 10).orElseThrow().epoch());
+    }
+
+    @Test
     void costIsTheSlowestRankAndTheMeanCoversTheLastFew() {
         CommitTracker t = new CommitTracker(2);
         assertTrue(t.meanCostSeconds().isEmpty());

@@ -72,8 +72,8 @@ final class CheckpointSession {
     private CheckpointSession(Engine engine) {
         this.engine = engine;
         this.incarnation = engine.incarnation();
-        // a restart's coordinators dropped every epoch after the one it resumes from
-        this.nextEpoch = Math.max(incarnation.epoch(), 0) + 1;
+        // numbered above whatever an earlier incarnation left in flight (fthp-run asked every coordinator)
+        this.nextEpoch = incarnation.firstEpoch();
         this.killInEpoch = incarnation.restart() > 0 ? 0
                 : CallKill.callFor(engine.nativeRank(), System.getenv(KILL_ENV));
     }

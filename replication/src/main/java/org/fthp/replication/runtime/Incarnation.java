@@ -10,18 +10,21 @@ import org.fthp.replication.output.RankOutput;
  *
  * @param restart     0 for the job's first run, K for its K-th restart
  * @param epoch       the committed epoch to recover, -1 when there is none (the program starts over)
+ * @param firstEpoch  the first epoch this run writes: above every epoch an earlier run may have left in flight
  * @param checkpoints whether the job has checkpoint storage (the coordinators hold pieces)
  */
-public record Incarnation(int restart, long epoch, boolean checkpoints) {
+public record Incarnation(int restart, long epoch, long firstEpoch, boolean checkpoints) {
 
     public static final String ENABLED_ENV = "FTHP_CHECKPOINT_ENABLED";
     public static final String RESTART_ENV = "FTHP_CHECKPOINT_RESTART";
     public static final String EPOCH_ENV = "FTHP_CHECKPOINT_EPOCH";
+    public static final String FIRST_EPOCH_ENV = "FTHP_CHECKPOINT_FIRST_EPOCH";
 
     /** What fthp-run said; without its variables, a first run without checkpoints. */
     public static Incarnation fromEnvironment() {
-        return new Incarnation((int) number(RESTART_ENV, 0), number(EPOCH_ENV, -1),
-                "1".equals(System.getenv(ENABLED_ENV)));
+        long epoch = number(EPOCH_ENV, -1);
+        return new Incarnation((int) number(RESTART_ENV, 0), epoch,
+                Math.max(number(FIRST_EPOCH_ENV, 1), Math.max(epoch, 0) + 1), "1".equals(System.getenv(ENABLED_ENV)));
     }
 
     /** Whether this run resumes from a checkpoint the program must recover. */
