@@ -70,7 +70,7 @@ public final class Calibrator {
             overhead = 0;
         }
         StringBuilder b = new StringBuilder();
-        b.append("# measured by bench/efficiency.sh (HPCG, ").append(p).append(" processes); see bench/README.md\n");
+        b.append("# measured by bench/efficiency.sh (").append(e.app()).append(", ").append(p).append(" processes); see bench/README.md\n");
         line(b, "ranks", p, "ranks the checkpoint cost was measured with");
         line(b, "checkpoint.seconds", checkpoint, String.format(Locale.ROOT,
                 "median of %d commits at %d ranks (%.3f-%.3f s)", costP.count(), p, costP.min(), costP.max()));

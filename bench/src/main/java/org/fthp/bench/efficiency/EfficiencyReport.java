@@ -84,8 +84,8 @@ public final class EfficiencyReport {
         double mtbf = e.runs(Mode.CHECKPOINT_RESTART).stream().map(RunRecord::mtbfPerProcessSeconds).findFirst()
                 .orElse(Double.NaN);
         Machine machine = Double.isNaN(mtbf) ? null : new Machine(p, mtbf, shape, Strikes.LIVE_PROCESSES);
-        out.printf(Locale.ROOT, "%d processes; per-process MTBF %.0f s (system MTBF %.1f s), Weibull shape %.2f; "
-                        + "work: the baseline's median wall time, %.1f s%n%n", p, mtbf, mtbf / p, shape, work);
+        out.printf(Locale.ROOT, "%s on %d processes; per-process MTBF %.0f s (system MTBF %.1f s), Weibull shape %.2f; "
+                        + "work: the baseline's median wall time, %.1f s%n%n", e.app(), p, mtbf, mtbf / p, shape, work);
         out.println("| mode | runs | failures (median) | restarts (total) | efficiency median [min–max] "
                 + "| model: median [10–90 %] | time split: useful / ckpt / restart / rollback / trim |");
         out.println("| --- | ---: | ---: | ---: | --- | --- | --- |");
@@ -97,7 +97,7 @@ public final class EfficiencyReport {
             Stats eff = e.efficiency(mode);
             Stats failures = Stats.of(runs.stream().map(r -> (double) r.failures()).toList());
             int restarts = runs.stream().mapToInt(RunRecord::restarts).sum();
-            long unfinished = runs.stream().filter(r -> !r.completed()).count();
+            long unfinished = runs.stream().filter(r -> !r.completed() || !e.sameAnswer(r)).count();
             MeasuredSplit s = e.meanSplit(mode);
             out.printf(Locale.ROOT, "| %s | %d%s | %s | %d | %.3f [%.3f–%.3f] | %s | %s |%n", mode.label(),
                     runs.size(), unfinished > 0 ? " (" + unfinished + " unfinished)" : "", number(failures.median()),
@@ -147,7 +147,8 @@ public final class EfficiencyReport {
             for (RunRecord r : e.runs(mode)) {
                 out.printf(Locale.ROOT, "    %-24s seed %-3d exit %d  %7.1f s  %2d failures  %2d restarts  %3d checkpoints"
                                 + "  %.3f%s%n", mode.directory(), r.seed(), r.exitCode(), r.wallSeconds(), r.failures(),
-                        r.restarts(), r.checkpointCosts().size(), e.efficiency(r), r.completed() ? "" : "  (unfinished)");
+                        r.restarts(), r.checkpointCosts().size(), e.efficiency(r), !r.completed() ? "  (unfinished)"
+                                : e.sameAnswer(r) ? "" : "  (a result other than the failure-free run's)");
             }
         }
     }

@@ -9,17 +9,19 @@ import java.util.Map;
  * The runs of one bench/efficiency.sh experiment, by mode, and the paper's efficiency of each run.
  *
  * <p>Efficiency (§VII): useful work per core per second of a run over that of the failure-free unreplicated run on
- * the same cores. Every mode runs on the same P processes with the same local HPCG grid and the same number of timed
- * sets (weak scaling, as the paper's HPCG runs: each rank has its own block), so the replicated modes' P/2 logical
- * ranks do half the work; the work is the HPCG report's floating-point operation count of the timed sets, counted
- * once per logical rank (a replica's copy is redundant):
+ * the same cores. Every mode runs on the same P processes with the same local problem per rank and the same amount
+ * of it (weak scaling, as the paper's HPCG runs: each rank has its own block; HPCG's timed sets, CloverLeaf's steps),
+ * so the replicated modes' P/2 logical ranks do half the work; the work is what the application reports (HPCG's
+ * floating-point operations of the timed sets, CloverLeaf's cell updates), counted once per logical rank (a
+ * replica's copy is redundant):
  *
  * <pre>
- *   efficiency = (flops_run / (wall_run · P)) / (flops_baseline / (wall_baseline · P))
+ *   efficiency = (work_run / (wall_run · P)) / (work_baseline / (wall_baseline · P))
  * </pre>
  *
- * with the baseline's median flops and wall time. A run that did not finish with a VALID result kept no work:
- * efficiency 0.
+ * with the baseline's median work and wall time. A run that did not finish with a valid result kept no work:
+ * efficiency 0; so did one whose result differs from the failure-free run's of the same layout (CloverLeaf's field
+ * summaries, compared bitwise), since failures must not change the answer.
  */
 public final class Experiment {
 
@@ -55,16 +57,33 @@ public final class Experiment {
         return Stats.of(runs(mode).stream().filter(RunRecord::completed).map(RunRecord::wallSeconds).toList()).median();
     }
 
-    public double baselineFlops() {
-        return Stats.of(runs(Mode.BASELINE).stream().filter(RunRecord::completed).map(RunRecord::usefulFlops)
+    public double baselineWork() {
+        return Stats.of(runs(Mode.BASELINE).stream().filter(RunRecord::completed).map(RunRecord::work)
                 .toList()).median();
     }
 
+    /**
+     * Whether a run's result is the failure-free one of its layout: the same digest as the first completed
+     * failure-free run's (true where the application has no digest, or no failure-free run of that layout finished).
+     */
+    public boolean sameAnswer(RunRecord run) {
+        if (run.answer().isEmpty()) {
+            return true;
+        }
+        return runs(run.mode().failureFree()).stream().filter(RunRecord::completed).findFirst()
+                .map(reference -> reference.answer().equals(run.answer())).orElse(true);
+    }
+
     public double efficiency(RunRecord run) {
-        if (!run.completed()) {
+        if (!run.completed() || !sameAnswer(run)) {
             return 0;
         }
-        return run.usefulFlops() / baselineFlops() * medianWall(Mode.BASELINE) / run.wallSeconds();
+        return run.work() / baselineWork() * medianWall(Mode.BASELINE) / run.wallSeconds();
+    }
+
+    /** The application the runs ran. */
+    public String app() {
+        return runs(Mode.BASELINE).get(0).app();
     }
 
     public Stats efficiency(Mode mode) {

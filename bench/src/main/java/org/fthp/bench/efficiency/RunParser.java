@@ -9,17 +9,15 @@ import java.util.List;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * Reads one run directory of bench/efficiency.sh: {@code run.properties}, {@code events.jsonl},
- * {@code stderr.txt} and {@code out/HPCG-Benchmark_*.txt}.
+ * {@code stderr.txt} and what the application wrote into {@code out/} ({@link AppResult}).
  */
 public final class RunParser {
 
     private static final Pattern REPAIRS = Pattern.compile("(\\d+) repairs?; repair time median ([0-9.]+) ms");
     private static final Pattern TRIM = Pattern.compile("log trimming ([0-9.]+) ms");
-    private static final String FLOPS_KEY = "Floating Point Operations Summary::Total=";
 
     private RunParser() {}
 
@@ -30,18 +28,18 @@ public final class RunParser {
         }
         List<String> events = lines(dir.resolve("events.jsonl"));
         List<String> stderr = lines(dir.resolve("stderr.txt"));
-        String report = report(dir.resolve("out"));
+        AppResult result = AppResult.read(dir.resolve("out"));
         int exit = Integer.parseInt(p.getProperty("exit", "-1").strip());
         return fromText(Mode.ofDirectory(p.getProperty("mode").strip()), Long.parseLong(p.getProperty("seed", "0").strip()),
                 Integer.parseInt(p.getProperty("ranks").strip()), Integer.parseInt(p.getProperty("replicas").strip()),
                 Double.parseDouble(p.getProperty("mtbf.per.process", "NaN").strip()),
                 Double.parseDouble(p.getProperty("wall.seconds").strip()), exit,
-                Double.parseDouble(p.getProperty("load.before", "NaN").strip()), events, stderr, report);
+                Double.parseDouble(p.getProperty("load.before", "NaN").strip()), events, stderr, result);
     }
 
-    /** The figures of a run from its texts (the report is "" when there is none). */
+    /** The figures of a run from its texts and its application's result. */
     static RunRecord fromText(Mode mode, long seed, int ranks, int replicas, double mtbf, double wall, int exit,
-                              double load, List<String> events, List<String> stderr, String report) {
+                              double load, List<String> events, List<String> stderr, AppResult result) {
         int failures = 0;
         int restarts = 0;
         List<Double> costs = new ArrayList<>();
@@ -79,30 +77,13 @@ public final class RunParser {
                 trim = Double.parseDouble(t.group(1));
             }
         }
-        double flops = Double.NaN;
-        for (String line : report.split("\n")) {
-            if (line.startsWith(FLOPS_KEY)) {
-                flops = Double.parseDouble(line.substring(FLOPS_KEY.length()).strip());
-            }
-        }
-        boolean completed = exit == 0 && report.contains("HPCG result is VALID") && !Double.isNaN(flops);
-        return new RunRecord(mode, seed, ranks, replicas, mtbf, wall, exit, completed, flops, failures, restarts,
+        boolean completed = exit == 0 && result.valid();
+        return new RunRecord(mode, seed, ranks, replicas, mtbf, wall, exit, result.app(), completed, result.work(),
+                result.answer(), failures, restarts,
                 List.copyOf(costs), interval, lost, relaunch, repairs, repairMedian, trim, load);
     }
 
     private static List<String> lines(Path file) throws IOException {
         return Files.exists(file) ? Files.readAllLines(file) : List.of();
-    }
-
-    /** The HPCG report of the run, "" if it wrote none (a run that did not finish). */
-    private static String report(Path out) throws IOException {
-        if (!Files.isDirectory(out)) {
-            return "";
-        }
-        try (Stream<Path> files = Files.list(out)) {
-            List<Path> reports = files.filter(f -> f.getFileName().toString().startsWith("HPCG-Benchmark_")).sorted()
-                    .toList();
-            return reports.isEmpty() ? "" : Files.readString(reports.get(reports.size() - 1));
-        }
     }
 }

@@ -4,11 +4,13 @@ import java.util.List;
 
 /**
  * What one run of bench/efficiency.sh measured, from its run.properties (written by the script), fthp-run's
- * event log, the exit summary on stderr and the HPCG report.
+ * event log, the exit summary on stderr and the application's own output ({@link AppResult}).
  *
  * @param wallSeconds       the fthp-run command, start to exit
- * @param completed         exit 0 and a VALID HPCG report
- * @param usefulFlops       the report's floating-point operations of the timed sets (the work kept)
+ * @param app               the application that ran ("HPCG", "CloverLeaf")
+ * @param completed         exit 0 and a valid result by the application's own check
+ * @param work              the useful work the application reported (its unit: HPCG flops, CloverLeaf cell updates)
+ * @param answer            a digest of the result, to compare with the failure-free run's ("": not compared)
  * @param failures          failure-injected events (every incarnation)
  * @param restarts          job-restarted events
  * @param checkpointCosts   costSeconds of each committed checkpoint (the slowest rank's)
@@ -21,7 +23,8 @@ import java.util.List;
  * @param loadBefore        1-minute load average before the run
  */
 public record RunRecord(Mode mode, long seed, int ranks, int replicas, double mtbfPerProcessSeconds,
-                        double wallSeconds, int exitCode, boolean completed, double usefulFlops, int failures,
+                        double wallSeconds, int exitCode, String app, boolean completed, double work,
+                        String answer, int failures,
                         int restarts, List<Double> checkpointCosts, double intervalSeconds, double lostWorkSeconds,
                         double relaunchSeconds, int repairs, double repairMedianMs, double logTrimMs,
                         double loadBefore) {

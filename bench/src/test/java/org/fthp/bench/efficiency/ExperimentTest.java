@@ -16,7 +16,7 @@ class ExperimentTest {
     private static RunRecord run(Mode mode, long seed, double wall, double flops, List<Double> costs, int restarts,
                                  double lost, double relaunch, int repairs, double repairMs) {
         boolean replicated = mode.replicated();
-        return new RunRecord(mode, seed, replicated ? 2 : 4, replicated ? 2 : 0, 120, wall, 0, true, flops,
+        return new RunRecord(mode, seed, replicated ? 2 : 4, replicated ? 2 : 0, 120, wall, 0, "HPCG", true, flops, "",
                 restarts + repairs, restarts, costs, Double.NaN, lost, relaunch, repairs, repairMs, 0, 1);
     }
 
@@ -46,13 +46,31 @@ class ExperimentTest {
     @Test
     void anUnfinishedRunKeptNothing() {
         RunRecord r = run(Mode.REPLICATION, 1, 900, Double.NaN, List.of(), 9, 800, 2, 0, 0);
-        RunRecord unfinished = new RunRecord(r.mode(), 1, 2, 2, 120, 900, 4, false, Double.NaN, 12, 9, List.of(),
-                Double.NaN, 800, 2, 0, 0, 0, 1);
+        RunRecord unfinished = new RunRecord(r.mode(), 1, 2, 2, 120, 900, 4, "HPCG", false, Double.NaN, "", 12, 9,
+                List.of(), Double.NaN, 800, 2, 0, 0, 0, 1);
         List<RunRecord> runs = new java.util.ArrayList<>(List.of(
                 run(Mode.BASELINE, 1, 50, 8e9, List.of(), 0, 0, 0, 0, 0), unfinished));
         Experiment e = new Experiment(runs);
         assertEquals(0, e.efficiency(unfinished));
         assertEquals(0, e.split(unfinished).useful());
+    }
+
+    private static RunRecord clover(Mode mode, long seed, double wall, String answer) {
+        boolean replicated = mode.replicated();
+        return new RunRecord(mode, seed, replicated ? 2 : 4, replicated ? 2 : 0, 120, wall, 0, "CloverLeaf", true,
+                replicated ? 4e8 : 8e8, answer, 0, 0, List.of(), Double.NaN, 0, 0, 0, 0, 0, 1);
+    }
+
+    @Test
+    void aRunWhoseAnswerDiffersFromItsLayoutsFailureFreeRunKeptNothing() {
+        Experiment e = new Experiment(List.of(clover(Mode.BASELINE, 1, 50, "a4"), clover(Mode.REPLICATED_FREE, 1, 55, "b2"),
+                clover(Mode.CHECKPOINT_RESTART, 1, 100, "a4"), clover(Mode.REPLICATION, 1, 70, "b2"),
+                clover(Mode.REPLICATION, 2, 70, "a4")));
+        assertEquals("CloverLeaf", e.app());
+        assertEquals(0.5, e.efficiency(e.runs(Mode.CHECKPOINT_RESTART).get(0)), 1e-12);
+        assertEquals(0.5 * 50 / 70, e.efficiency(e.runs(Mode.REPLICATION).get(0)), 1e-12,
+                "the replicated layout's answer is the replicated failure-free run's");
+        assertEquals(0, e.efficiency(e.runs(Mode.REPLICATION).get(1)), "another layout's answer is not this one's");
     }
 
     @Test

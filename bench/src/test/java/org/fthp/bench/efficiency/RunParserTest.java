@@ -35,7 +35,7 @@ class RunParserTest {
     @Test
     void eventsSummaryAndReport() {
         RunRecord r = RunParser.fromText(Mode.REPLICATION_CHECKPOINT, 3, 2, 2, 120, 80.5, 0, 12.0, EVENTS, STDERR,
-                REPORT);
+                AppResult.ofHpcgReport(REPORT));
         assertEquals(4, r.processes());
         assertEquals(2, r.failures());
         assertEquals(2, r.restarts());
@@ -47,16 +47,19 @@ class RunParserTest {
         assertEquals(2, r.repairs());
         assertEquals(0.3, r.repairSeconds(), 1e-12, "2 repairs x 150 ms");
         assertEquals(0.0125, r.logTrimSeconds(), 1e-12);
-        assertEquals(5.60717e9, r.usefulFlops());
+        assertEquals(5.60717e9, r.work());
+        assertEquals("HPCG", r.app());
         assertTrue(r.completed());
     }
 
     @Test
     void aRunWithoutAValidReportOrWithAnErrorExitKeptNoWork() {
-        assertFalse(RunParser.fromText(Mode.REPLICATION, 1, 2, 2, 120, 80, 4, 1, EVENTS, STDERR, "").completed());
+        assertFalse(RunParser.fromText(Mode.REPLICATION, 1, 2, 2, 120, 80, 4, 1, EVENTS, STDERR,
+                AppResult.ofHpcgReport("")).completed());
         assertFalse(RunParser.fromText(Mode.REPLICATION, 1, 2, 2, 120, 80, 0, 1, EVENTS, STDERR,
-                REPORT.replace("VALID", "INVALID")).completed());
-        assertFalse(RunParser.fromText(Mode.REPLICATION, 1, 2, 2, 120, 80, 4, 1, EVENTS, STDERR, REPORT).completed());
+                AppResult.ofHpcgReport(REPORT.replace("VALID", "INVALID"))).completed());
+        assertFalse(RunParser.fromText(Mode.REPLICATION, 1, 2, 2, 120, 80, 4, 1, EVENTS, STDERR,
+                AppResult.ofHpcgReport(REPORT)).completed());
     }
 
     @Test
@@ -67,5 +70,19 @@ class RunParserTest {
         assertEquals(0.0015, JsonFields.number(line, "cost").orElseThrow());
         assertTrue(JsonFields.number(line, "x").isEmpty(), "null is no number");
         assertTrue(JsonFields.number(line, "missing").isEmpty());
+    }
+
+    @Test
+    void cloverLeafsWorkIsItsCellUpdatesAndItsAnswerTheSummariesDigest() {
+        String out = " Wall clock 41.2\n Benchmark: 400 steps of 480x240 cells on 2 rank(s): 41.2 s, 103 ms/step\n";
+        byte[] summaries = "1 0.04 1.0e2 ...\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        AppResult a = AppResult.ofCloverLeaf(out, summaries);
+        assertEquals("CloverLeaf", a.app());
+        assertEquals(400.0 * 480 * 240, a.work());
+        assertTrue(a.valid());
+        assertEquals(64, a.answer().length());
+        assertEquals(a.answer(), AppResult.ofCloverLeaf(out, summaries.clone()).answer());
+        assertFalse(AppResult.ofCloverLeaf(" Wall clock 3\n", summaries).valid(), "no Benchmark line: it did not finish");
+        assertFalse(AppResult.ofCloverLeaf(out, new byte[0]).valid(), "no field summaries");
     }
 }
