@@ -52,6 +52,14 @@ public record LaunchOptions(
                 userClasspath, appJar, mainClass, programArgs, coordinators, kills, checkpoint);
     }
 
+    /** The same job with more options for mpirun after the user's (a multi-host job's placement and agents). */
+    public LaunchOptions withMoreMpirunArgs(List<String> more, CoordinatorPlan plan) {
+        List<String> args = new java.util.ArrayList<>(mpirunArgs);
+        args.addAll(more);
+        return new LaunchOptions(helpRequested, ranks, replicas, showReplicaOutput, verbose, args, javaOptions,
+                userClasspath, appJar, mainClass, programArgs, plan, kills, checkpoint);
+    }
+
     /** Native processes the job needs: every logical rank plus the replicas. */
     public int processes() {
         return ranks + replicas;
