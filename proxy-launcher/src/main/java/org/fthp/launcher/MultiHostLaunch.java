@@ -89,7 +89,7 @@ final class MultiHostLaunch {
             throw LaunchException.usage("fthp-run must run on the first host of the list (" + hosts.get(0).name()
                     + "): the primary coordinator and the ranks' output are there");
         }
-        return new MultiHostLaunch(hosts, ReplicaPlacement.of(hosts, options.ranks(), options.replicas()), bind,
+        return new MultiHostLaunch(hosts, ReplicaPlacement.of(hosts, options.ranks(), options.replicas(), options.mapReplicas()), bind,
                 local, RemoteAgent.of(options.mpirunArgs(), env), home);
     }
 

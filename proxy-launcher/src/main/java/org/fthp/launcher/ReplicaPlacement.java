@@ -15,6 +15,11 @@ import java.util.List;
  */
 final class ReplicaPlacement {
 
+    /** --map-replicas: on another host than the twin's (the default), or on the twin's own host. */
+    static final String NEXT = "next";
+    static final String SAME = "same";
+    static final List<String> MAPPINGS = List.of(NEXT, SAME);
+
     private final HostList hosts;
     private final int ranks;
     /** Host index of each native rank. */
@@ -30,6 +35,11 @@ final class ReplicaPlacement {
     }
 
     static ReplicaPlacement of(HostList hosts, int ranks, int replicas) {
+        return of(hosts, ranks, replicas, NEXT);
+    }
+
+    /** {@code same}: each replica on its twin's host (a host failure then takes both: for comparisons). */
+    static ReplicaPlacement of(HostList hosts, int ranks, int replicas, String mapping) {
         int h = hosts.count();
         int processes = ranks + replicas;
         int[] hostOf = new int[processes];
@@ -50,6 +60,10 @@ final class ReplicaPlacement {
         }
         for (int j = 0; j < replicas; j++) {
             int twin = hostOf[j];
+            if (mapping.equals(SAME)) {
+                place(hosts, ranks + j, twin, hostOf, slotOf, used);
+                continue;
+            }
             int chosen = (twin + 1) % h;
             for (int step = 1; step < h; step++) {
                 int candidate = (twin + step) % h;

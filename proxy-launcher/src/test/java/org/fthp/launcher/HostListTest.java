@@ -67,12 +67,26 @@ class HostListTest {
         }
         assertTrue(full.oversubscribed());
 
+        assertEquals("0,0,0,0", ReplicaPlacement.of(two, 2, 2, ReplicaPlacement.SAME).coordinatorOf());
+
         // three hosts, a partial degree: the first host after the twin's that has room
         ReplicaPlacement three = ReplicaPlacement.of(HostList.parseListUnchecked("a:2,b:2,c:1"), 3, 2);
         assertEquals("0,0,1,1,2", three.coordinatorOf(), three.rankfile());
         assertEquals(List.of("layout: logical rank, computational copy (native rank @ host), replica (native rank @ host)",
                 "  rank 0: cmp 0 @ a, rep 3 @ b", "  rank 1: cmp 1 @ a, rep 4 @ c", "  rank 2: cmp 2 @ b"),
                 three.table());
+    }
+
+    @Test
+    void mapReplicasIsOursAndChecked() throws LaunchException {
+        LaunchOptionsParser parser = new LaunchOptionsParser();
+        assertEquals(ReplicaPlacement.NEXT, parser.parse(List.of("-np", "2", "--", "Main")).mapReplicas());
+        LaunchOptions o = parser.parse(List.of("-np", "2", "--map-replicas", "same", "--host", "a,b", "--", "Main"));
+        assertEquals(ReplicaPlacement.SAME, o.mapReplicas());
+        assertEquals(List.of("--host", "a,b"), o.mpirunArgs());
+        assertTrue(assertThrows(LaunchException.class,
+                () -> parser.parse(List.of("-np", "2", "--map-replicas", "far", "--", "Main"))).getMessage()
+                .contains("[next, same]"));
     }
 
     @Test
