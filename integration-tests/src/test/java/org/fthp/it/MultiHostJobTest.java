@@ -226,6 +226,28 @@ class MultiHostJobTest {
     }
 
     /**
+     * Native rank 1 (rank 1's computational copy, placed on h1) dies before MPI.Init: no coordinator has it
+     * registered, h1's orted reports it to h1's coordinator only, and that one "not mine" (one vote per
+     * host) is enough for the primary on h0 to end the job with exit code 4.
+     */
+    @Test
+    void aProcessOnTheRemoteHostThatDiesBeforeRegisteringEndsTheJob() {
+        List<String> cmd = new ArrayList<>(List.of(MpiJob.home().resolve("bin/fthp-run").toString(),
+                "-np", "2", "--replicas", "2", "--host", hosts.hostList(1)));
+        cmd.addAll(hosts.mpirunOptions());
+        cmd.addAll(List.of("--", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("fthp.programs", "target/classes"),
+                org.fthp.it.programs.DieBeforeInit.class.getName()));
+        MpiJob.Result r = MpiJob.exec(hosts.onHost(0, cmd), JOB, Map.of());
+        assertEquals(4, r.exitCode(), r.stdout() + r.stderr());
+        r.assertNoLeftovers();
+        Matcher pid = Pattern.compile("rank 1 pid (\\d+) dies before MPI.Init").matcher(r.stdout());
+        assertTrue(pid.find(), r.stdout());
+        assertTrue(r.stderr().contains("a process (pid " + pid.group(1) + ") died before it registered"), r.stderr());
+        assertFalse(r.stdout().contains("NOT REACHED"), r.stdout());
+    }
+
+    /**
      * /tmp/NAME made on every host (each has its own /tmp), as each host's coordinator will make its report
      * pipe there; the path as the hosts see it.
      */
