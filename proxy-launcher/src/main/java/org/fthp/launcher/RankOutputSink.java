@@ -167,9 +167,7 @@ final class RankOutputSink implements AutoCloseable {
         } catch (EOFException e) {
             // the copy ended (or died): whatever it sent whole is applied
         } catch (IOException e) {
-            if (!closed) {
-                // a reset connection: its sender died; nothing half-applied
-            }
+            // a reset connection (its sender died) or close(): nothing is half-applied either way
         }
     }
 

@@ -57,6 +57,8 @@ public final class CoordinatorMain {
     private static final Duration PARENT_WAIT = Duration.ofSeconds(30);
     /** {@code --nodes stdin}: the node list comes on the control channel once every node is listening. */
     static final String NODES_FROM_STDIN = "stdin";
+    /** How long the shutdown after the lifeline's end may take before the process halts. */
+    private static final long LIFELINE_EXIT_MILLIS = 5_000;
 
     private CoordinatorMain() {
     }
@@ -108,7 +110,19 @@ public final class CoordinatorMain {
         Thread controlThread = new Thread(() -> {
             readControl(control, node, config);
             if (lifeline) {
-                // the launcher (or the remote agent that carried its pipe) is gone: so is the job
+                // the launcher (or the remote agent that carried its pipe) is gone: so is the job. Nothing may
+                // keep a coordinator alive on a remote host after that (seen once in RemoteCoordinatorTest: one
+                // outlived its stdin by 20 s), so a shutdown that takes too long is cut short.
+                Thread halt = new Thread(() -> {
+                    try {
+                        Thread.sleep(LIFELINE_EXIT_MILLIS);
+                    } catch (InterruptedException ignored) {
+                        // halting anyway
+                    }
+                    Runtime.getRuntime().halt(0);
+                }, "fthp-coordinator-halt");
+                halt.setDaemon(true);
+                halt.start();
                 System.exit(0);
             }
         }, "fthp-coordinator-control");

@@ -38,14 +38,13 @@ final class RemoteRankOutput implements RankOutputTarget {
     static final byte QUERY = 'Q';
     private static final int CONNECT_MILLIS = 10_000;
 
-    private final Socket socket;
+    /** The connection lives as long as the process: the kernel closes it when the copy ends or dies. */
     private final DataOutputStream out;
     private final DataInputStream in;
     /** The offset of the next byte sent on each stream. */
     private final long[] next = new long[2];
 
     private RemoteRankOutput(Socket socket) throws IOException {
-        this.socket = socket;
         this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 8192));
         this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
     }
@@ -115,7 +114,10 @@ final class RemoteRankOutput implements RankOutputTarget {
         next[stream] += len;
     }
 
-    /** Asks the sink; what {@link #append}'s stream sends next starts there. -1 if the sink cannot be asked. */
+    /**
+     * Asks the sink; what {@link #append}'s stream sends next starts there. When the sink cannot be asked
+     * (fthp-run is gone) the stream's own position: nothing sent from here can reach the user anyway.
+     */
     @Override
     public synchronized long written(int stream) {
         try {
@@ -128,9 +130,5 @@ final class RemoteRankOutput implements RankOutputTarget {
         } catch (IOException e) {
             return next[stream];
         }
-    }
-
-    void close() throws IOException {
-        socket.close();
     }
 }
