@@ -7,6 +7,7 @@
 #
 #   scripts/hosts-pingpong.sh            # REPS=3
 #   REPS=5 JAVA=1 scripts/hosts-pingpong.sh
+#   CONFIGS="cross-tcp cross-facade" REPS=1 scripts/hosts-pingpong.sh
 #   PINGPONG_SOURCE=other.c              # another program printing "pingpong BYTES US GBPS" lines
 #
 # The machine must be otherwise idle: every process here waits on its peer, so other load on the
@@ -31,6 +32,8 @@ mpirun_h0=(mpirun --allow-run-as-root --bind-to none --mca plm_rsh_agent "$agent
 
 configs=(cross-tcp h0-tcp h0-vader loopback-tcp)
 [[ "$JAVA" == 1 ]] && configs+=(cross-facade)
+# CONFIGS="cross-tcp cross-facade": only those (facade against native C between the hosts)
+[[ -n "${CONFIGS:-}" ]] && read -r -a configs <<< "$CONFIGS"
 
 run() {
   local config=$1 rep=$2 file="$out/$1-$2.txt" cmd

@@ -191,6 +191,63 @@ class MultiHostJobTest {
     }
 
     /**
+     * A replicated job on both hosts, each replica on the other host than its twin (fthp-run's placement):
+     * rank 0's computational copy dies on h0 (its replica on h1 takes over, output included, through
+     * fthp-run's output sink), then rank 1's replica dies on h1 (hidden from h1's orted, reported to h1's
+     * coordinator). The job ends 0 with the output of a failure-free run, each line once and in order.
+     */
+    @Test
+    void aReplicatedJobSurvivesKillsOnEitherHostWithTheFailureFreeOutput() throws Exception {
+        String[] workload = {"200", "1000"};
+        List<String> expected = MpiJob.run(2, JOB, org.fthp.it.programs.RepairP2p.class, workload)
+                .assertSuccess().lines();
+        Path events = dir.resolve("replicated-events.jsonl");
+        List<String> cmd = new ArrayList<>(List.of(MpiJob.home().resolve("bin/fthp-run").toString(),
+                "-np", "2", "--replicas", "2", "--verbose", "--events", events.toString(),
+                "--kill", "0:cmp#300", "--kill", "1:rep#500", "--host", hosts.hostList(2)));
+        cmd.addAll(hosts.mpirunOptions());
+        cmd.addAll(List.of("--", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("fthp.programs", "target/classes"),
+                org.fthp.it.programs.RepairP2p.class.getName()));
+        cmd.addAll(List.of(workload));
+        MpiJob.Result r = MpiJob.exec(hosts.onHost(0, cmd), JOB, Map.of());
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        r.assertNoLeftovers();
+        assertEquals(expected, r.lines(), "stdout differs from the failure-free run\n--- stderr ---\n" + r.stderr());
+        assertTrue(r.stderr().contains("rank 0: cmp 0 @ h0, rep 2 @ h1"), r.stderr());
+        assertTrue(r.stderr().contains("rank 1: cmp 1 @ h0, rep 3 @ h1"), r.stderr());
+        List<String> detected = Files.readAllLines(events).stream()
+                .filter(l -> l.contains("failure-detected")).toList();
+        assertEquals(2, detected.size(), String.join("\n", detected));
+        assertTrue(detected.get(0).contains("\"nativeRank\":0,") && detected.get(0).contains("\"role\":\"CMP\""),
+                detected.get(0));
+        assertTrue(detected.get(1).contains("\"nativeRank\":3,") && detected.get(1).contains("\"role\":\"REP\""),
+                detected.get(1));
+    }
+
+    /**
+     * Native rank 1 (rank 1's computational copy, placed on h1) dies before MPI.Init: no coordinator has it
+     * registered, h1's orted reports it to h1's coordinator only, and that one "not mine" (one vote per
+     * host) is enough for the primary on h0 to end the job with exit code 4.
+     */
+    @Test
+    void aProcessOnTheRemoteHostThatDiesBeforeRegisteringEndsTheJob() {
+        List<String> cmd = new ArrayList<>(List.of(MpiJob.home().resolve("bin/fthp-run").toString(),
+                "-np", "2", "--replicas", "2", "--host", hosts.hostList(1)));
+        cmd.addAll(hosts.mpirunOptions());
+        cmd.addAll(List.of("--", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("fthp.programs", "target/classes"),
+                org.fthp.it.programs.DieBeforeInit.class.getName()));
+        MpiJob.Result r = MpiJob.exec(hosts.onHost(0, cmd), JOB, Map.of());
+        assertEquals(4, r.exitCode(), r.stdout() + r.stderr());
+        r.assertNoLeftovers();
+        Matcher pid = Pattern.compile("rank 1 pid (\\d+) dies before MPI.Init").matcher(r.stdout());
+        assertTrue(pid.find(), r.stdout());
+        assertTrue(r.stderr().contains("a process (pid " + pid.group(1) + ") died before it registered"), r.stderr());
+        assertFalse(r.stdout().contains("NOT REACHED"), r.stdout());
+    }
+
+    /**
      * /tmp/NAME made on every host (each has its own /tmp), as each host's coordinator will make its report
      * pipe there; the path as the hosts see it.
      */

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -55,7 +56,10 @@ final class Coordinators implements AutoCloseable {
     /** Each node's proxy report pipe, by node id, filled in from the ready lines. */
     private final String[] reportPipes;
     private final String secretHex;
-    private final String addresses;
+    /** Every node's address, comma-separated; on several hosts known once every node is ready. */
+    private volatile String addresses;
+    /** Each node's address from its ready line, by node id. */
+    private final String[] readyAddresses;
     /** Replaced at each new incarnation: an abort ends one incarnation. */
     private volatile CompletableFuture<String> abort = new CompletableFuture<>();
 
@@ -63,6 +67,100 @@ final class Coordinators implements AutoCloseable {
         this.secretHex = secretHex;
         this.addresses = addresses;
         this.reportPipes = new String[nodes];
+        this.readyAddresses = new String[nodes];
+    }
+
+    /**
+     * One coordinator per host (node k on host k, the primary on the first), each listening on an ephemeral port
+     * of its host's address {@code bind[k]}: a host that is this machine gets a child process, any other is
+     * reached through {@code agent}, with {@code scripts/fthp-coordinator.sh} reading the secret from the agent's
+     * stdin. Every node makes its proxy report FIFO in {@code reportDir} on its own host. Once every ready line
+     * is in, each node is sent the whole node list and connects to its parent.
+     */
+    static Coordinators startOnHosts(CoordinatorPlan plan, HostList hosts, List<String> bind, boolean[] local,
+                                     RemoteAgent agent, Path wrapper, int ranks, int replicas, Path java,
+                                     Path runtimeJar, CheckpointPlan checkpoint, String reportDir)
+            throws LaunchException {
+        byte[] secret = new byte[32];
+        new SecureRandom().nextBytes(secret);
+        int nodes = hosts.count();
+        Coordinators c = new Coordinators(HexFormat.of().formatHex(secret), "", nodes);
+        CountDownLatch ready = new CountDownLatch(nodes);
+        try {
+            for (int id = 0; id < nodes; id++) {
+                List<String> cmd = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
+                        "-XX:+UseSerialGC", heapFor(checkpoint),
+                        "-XX:TieredStopAtLevel=1", "-Dio.netty.noUnsafe=true", "-cp", runtimeJar.toString(), MAIN,
+                        "--node-id", Integer.toString(id), "--nodes", "stdin",
+                        "--node-count", Integer.toString(nodes), "--bind", bind.get(id),
+                        "--report-dir", reportDir,
+                        "--group-size", Integer.toString(plan.groupSize()),
+                        "--ranks", Integer.toString(ranks), "--replicas", Integer.toString(replicas)));
+                if (id == 0 && plan.events().isPresent()) {
+                    cmd.add("--events");
+                    cmd.add(plan.events().get().toAbsolutePath().toString());
+                }
+                cmd.addAll(checkpointArgs(checkpoint));
+                ProcessBuilder pb;
+                if (local[id]) {
+                    pb = new ProcessBuilder(cmd);
+                    pb.environment().put(SECRET_ENV, c.secretHex);
+                } else {
+                    List<String> remote = new ArrayList<>();
+                    remote.add(wrapper.toString());
+                    remote.addAll(cmd);
+                    pb = new ProcessBuilder(agent.command(hosts.get(id).name(), remote));
+                }
+                Process p = pb.redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                c.processes.add(p);
+                java.io.Writer control = new java.io.OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8);
+                c.controls.add(control);
+                if (!local[id]) {
+                    // the first line of the agent's stdin, read by the wrapper on the host: never on a command line
+                    control.write(c.secretHex + "\n");
+                    control.flush();
+                }
+                // one that ends before its ready line (it failed to start, or the agent could not reach the
+                // host) ends the wait too: its missing address says which
+                AtomicBoolean counted = new AtomicBoolean();
+                Runnable once = () -> {
+                    if (counted.compareAndSet(false, true)) {
+                        ready.countDown();
+                    }
+                };
+                c.watch(p, id, once, once);
+            }
+            if (!ready.await(READY_SECONDS, TimeUnit.SECONDS)) {
+                throw LaunchException.environment("the coordinators did not start within " + READY_SECONDS
+                        + " s on every host");
+            }
+            List<String> listening = new ArrayList<>();
+            synchronized (c.reportPipes) {
+                for (int id = 0; id < nodes; id++) {
+                    if (c.readyAddresses[id] == null) {
+                        throw LaunchException.environment("the coordinator on " + hosts.get(id).name()
+                                + " ended before it was ready (its error is above)");
+                    }
+                    listening.add(c.readyAddresses[id]);
+                }
+            }
+            c.addresses = String.join(",", listening);
+            for (java.io.Writer control : c.controls) {
+                control.write("nodes " + c.addresses + "\n");
+                control.flush();
+            }
+        } catch (IOException e) {
+            c.close();
+            throw LaunchException.environment("cannot start the coordinators: " + e.getMessage());
+        } catch (InterruptedException e) {
+            c.close();
+            Thread.currentThread().interrupt();
+            throw LaunchException.environment("interrupted while starting the coordinators");
+        } catch (LaunchException e) {
+            c.close();
+            throw e;
+        }
+        return c;
     }
 
     static Coordinators start(CoordinatorPlan plan, int ranks, int replicas, Path java, Path runtimeJar)
@@ -147,17 +245,26 @@ final class Coordinators implements AutoCloseable {
 
     /** Reads one coordinator's stdout: its ready line, and the primary's abort line. */
     private void watch(Process p, int id, Runnable onReady) {
+        watch(p, id, onReady, () -> { });
+    }
+
+    /** As above; {@code onEnd} runs when the coordinator's stdout ends (it exited, or its agent did). */
+    private void watch(Process p, int id, Runnable onReady, Runnable onEnd) {
         Thread t = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(
                     new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = in.readLine()) != null) {
                     if (line.startsWith(READY)) {
+                        String address = CheckpointReport.fields(line).get("address");
                         int at = line.indexOf(REPORTS_FIELD);
                         if (at >= 0) {
                             synchronized (reportPipes) {
                                 reportPipes[id] = line.substring(at + REPORTS_FIELD.length()).strip();
                             }
+                        }
+                        synchronized (reportPipes) {
+                            readyAddresses[id] = address;
                         }
                         onReady.run();
                     } else if (line.startsWith(ABORT)) {
@@ -178,6 +285,7 @@ final class Coordinators implements AutoCloseable {
             } catch (IOException ignored) {
                 // the coordinator went away; close() deals with it
             }
+            onEnd.run();
         }, "fthp-run-coordinator-" + id);
         t.setDaemon(true);
         t.start();
@@ -280,6 +388,17 @@ final class Coordinators implements AutoCloseable {
         return String.join(":", pipes);
     }
 
+    /** Node {@code id}'s proxy report pipe (on its own host), as its ready line named it. */
+    String reportPipe(int id) throws LaunchException {
+        synchronized (reportPipes) {
+            String pipe = reportPipes[id];
+            if (pipe == null || pipe.isEmpty() || pipe.contains(":")) {
+                throw LaunchException.environment("coordinator " + id + " named no usable report pipe: " + pipe);
+            }
+            return pipe;
+        }
+    }
+
     /** Runs {@code action} with the primary's abort line (e.g. "rank=1 reason=...") if the job is aborted. */
     void onAbort(Consumer<String> action) {
         abort.thenAccept(action);
@@ -332,6 +451,9 @@ final class Coordinators implements AutoCloseable {
         }
         // a coordinator killed before its own close leaves its checkpoint pieces in the host's shared memory
         for (String node : addresses.split(",")) {
+            if (node.isBlank()) {
+                continue;
+            }
             String port = node.substring(node.lastIndexOf(':') + 1).strip();
             sweepPieces(port);
         }

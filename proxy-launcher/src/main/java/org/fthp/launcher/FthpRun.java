@@ -51,25 +51,15 @@ public final class FthpRun {
             CheckpointDirectory.check(options.checkpoint().directory().get());
         }
 
+        MultiHostLaunch hosts = MultiHostLaunch.plan(options, env, FthpHome.locate(env));
+        if (hosts != null) {
+            return launchAcrossHosts(hosts, options, program, host, env, abi);
+        }
         List<String> command = MpirunCommand.build(options, program, host);
         if (options.verbose()) {
             System.err.println("fthp-run: " + MpirunCommand.display(command));
         }
-        Map<String, String> jobEnv = new HashMap<>();
-        jobEnv.put(MpirunCommand.ABI_ENV, abi.toString());
-        jobEnv.put(MpirunCommand.LOGICAL_SIZE_ENV, Integer.toString(options.ranks()));
-        jobEnv.put(MpirunCommand.REPLICAS_ENV, Integer.toString(options.replicas()));
-        jobEnv.put(MpirunCommand.SHOW_REPLICA_OUTPUT_ENV, options.showReplicaOutput() ? "1" : "0");
-        if (!options.kills().callKills().isEmpty()) {
-            jobEnv.put(MpirunCommand.KILL_AT_CALL_ENV, options.kills().callKillsByNativeRank(options.ranks()));
-        }
-        if (options.checkpoint().wanted()) {
-            jobEnv.put(MpirunCommand.CHECKPOINT_ENABLED_ENV, "1");
-            jobEnv.put(MpirunCommand.CHECKPOINT_RESTART_ENV, "0");
-            jobEnv.put(MpirunCommand.CHECKPOINT_EPOCH_ENV, "-1");
-            options.checkpoint().directory().ifPresent(
-                    dir -> jobEnv.put(MpirunCommand.CHECKPOINT_DIR_ENV, dir.toAbsolutePath().toString()));
-        }
+        Map<String, String> jobEnv = jobEnvironment(options, abi);
         try (RunSummary summary = RunSummary.create(options.ranks(), options.replicas())) {
             jobEnv.put(MpirunCommand.STATS_DIR_ENV, summary.directory().toString());
             int code;
@@ -87,6 +77,79 @@ public final class FthpRun {
             summary.print(System.err);
             return code;
         }
+    }
+
+    /** What every rank gets in its environment (through mpirun's -x): the ABI, the job's shape, kills, checkpoints. */
+    private static Map<String, String> jobEnvironment(LaunchOptions options, Path abi) {
+        Map<String, String> jobEnv = new HashMap<>();
+        jobEnv.put(MpirunCommand.ABI_ENV, abi.toString());
+        jobEnv.put(MpirunCommand.LOGICAL_SIZE_ENV, Integer.toString(options.ranks()));
+        jobEnv.put(MpirunCommand.REPLICAS_ENV, Integer.toString(options.replicas()));
+        jobEnv.put(MpirunCommand.SHOW_REPLICA_OUTPUT_ENV, options.showReplicaOutput() ? "1" : "0");
+        if (!options.kills().callKills().isEmpty()) {
+            jobEnv.put(MpirunCommand.KILL_AT_CALL_ENV, options.kills().callKillsByNativeRank(options.ranks()));
+        }
+        if (options.checkpoint().wanted()) {
+            jobEnv.put(MpirunCommand.CHECKPOINT_ENABLED_ENV, "1");
+            jobEnv.put(MpirunCommand.CHECKPOINT_RESTART_ENV, "0");
+            jobEnv.put(MpirunCommand.CHECKPOINT_EPOCH_ENV, "-1");
+            options.checkpoint().directory().ifPresent(
+                    dir -> jobEnv.put(MpirunCommand.CHECKPOINT_DIR_ENV, dir.toAbsolutePath().toString()));
+        }
+        return jobEnv;
+    }
+
+    /**
+     * A job with coordinators on several hosts (see {@link MultiHostLaunch}): the job directory's path is also
+     * where every host's coordinator makes its proxy report FIFO (each host has its own /tmp), the ranks print
+     * through the {@link RankOutputSink}, and the coordinators' verdict counts as on one host.
+     */
+    private static int launchAcrossHosts(MultiHostLaunch hosts, LaunchOptions asked, UserProgram program,
+                                         LaunchHost host, Map<String, String> env, Path abi) throws LaunchException {
+        Map<String, String> jobEnv = jobEnvironment(asked, abi);
+        try (RunSummary summary = RunSummary.create(asked.ranks(), asked.replicas())) {
+            String jobDir = summary.directory().toString();
+            LaunchOptions options = asked.withMoreMpirunArgs(
+                    hosts.mpirunArgs(hosts.writeRankfile(summary.directory()), jobDir),
+                    hosts.coordinatorPlan(asked.coordinators()));
+            List<String> command = MpirunCommand.build(options, program, host);
+            if (options.verbose()) {
+                for (String line : hosts.describe()) {
+                    System.err.println("fthp-run: " + line);
+                }
+                System.err.println("fthp-run: " + MpirunCommand.display(command));
+            }
+            jobEnv.put(MpirunCommand.STATS_DIR_ENV, jobDir);
+            jobEnv.put(RankOutputRelay.DIR_ENV, jobDir);
+            jobEnv.put(MultiHostLaunch.NODE_OF_ENV, hosts.placement().coordinatorOf());
+            int code;
+            try (Coordinators coordinators = hosts.startCoordinators(options.coordinators(), options.ranks(),
+                    options.replicas(), host.java(), host.runtimeJar(), options.checkpoint(), jobDir)) {
+                jobEnv.putAll(coordinators.environment());
+                // mpirun's own children are this host's ranks; every other host's orted gets the library from
+                // the launch agent (fthp-orted.sh) and reports to its own host's coordinator
+                jobEnv.put("LD_PRELOAD", FthpHome.proxyLibrary(env).toString());
+                jobEnv.put(PROXY_REPORT_ENV, coordinators.reportPipe(0));
+                try (RankOutputSink output = RankOutputSink.start(hosts.launchAddress(),
+                        jobEnv.get(Coordinators.SECRET_ENV), options.ranks(), System.out, System.err)) {
+                    jobEnv.put(RankOutputSink.ADDRESS_ENV, output.address());
+                    code = MpirunJob.run(command, jobEnv, job -> coordinators.onAbort(line -> endJob(job, line)));
+                }
+                code = verdict(code, coordinators);
+            }
+            summary.print(System.err);
+            return code;
+        }
+    }
+
+    /** mpirun may notice a death and end first; the coordinators' verdict is what counts. */
+    private static int verdict(int code, Coordinators coordinators) {
+        boolean aborted = code != 0 ? coordinators.awaitAbort(ABORT_GRACE_SECONDS)
+                : coordinators.abortLine().isPresent();
+        if (!aborted) {
+            return code;
+        }
+        return programExitCode(coordinators.abortLine().orElse("")).orElse(EXIT_RANK_LOST);
     }
 
     private static int runJob(LaunchOptions options, Map<String, String> env,

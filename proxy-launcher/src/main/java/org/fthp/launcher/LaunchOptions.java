@@ -23,6 +23,8 @@ import org.fthp.launcher.inject.KillPlan;
  * @param coordinators   the coordinator hierarchy to start (none unless --nodes is given)
  * @param kills          failures to inject (--kill, --inject weibull)
  * @param checkpoint     checkpoints and restarts (--checkpoint-*, --restart, --restart-replicas)
+ * @param mapReplicas    on several hosts, where replicas go: {@code next} (another host than their twins',
+ *                       the default) or {@code same} (their twins' host) (--map-replicas)
  */
 public record LaunchOptions(
         boolean helpRequested,
@@ -38,7 +40,8 @@ public record LaunchOptions(
         List<String> programArgs,
         CoordinatorPlan coordinators,
         KillPlan kills,
-        CheckpointPlan checkpoint) {
+        CheckpointPlan checkpoint,
+        String mapReplicas) {
 
     public LaunchOptions {
         mpirunArgs = List.copyOf(mpirunArgs);
@@ -49,7 +52,15 @@ public record LaunchOptions(
     /** The same job with another replication degree (a restart with --restart-replicas). */
     public LaunchOptions withReplicas(int m) {
         return new LaunchOptions(helpRequested, ranks, m, showReplicaOutput, verbose, mpirunArgs, javaOptions,
-                userClasspath, appJar, mainClass, programArgs, coordinators, kills, checkpoint);
+                userClasspath, appJar, mainClass, programArgs, coordinators, kills, checkpoint, mapReplicas);
+    }
+
+    /** The same job with more options for mpirun after the user's (a multi-host job's placement and agents). */
+    public LaunchOptions withMoreMpirunArgs(List<String> more, CoordinatorPlan plan) {
+        List<String> args = new java.util.ArrayList<>(mpirunArgs);
+        args.addAll(more);
+        return new LaunchOptions(helpRequested, ranks, replicas, showReplicaOutput, verbose, args, javaOptions,
+                userClasspath, appJar, mainClass, programArgs, plan, kills, checkpoint, mapReplicas);
     }
 
     /** Native processes the job needs: every logical rank plus the replicas. */
@@ -60,6 +71,6 @@ public record LaunchOptions(
     static LaunchOptions help() {
         return new LaunchOptions(true, 0, 0, false, false, List.of(), List.of(),
                 Optional.empty(), Optional.empty(), Optional.empty(), List.of(), CoordinatorPlan.NONE,
-                KillPlan.NONE, CheckpointPlan.NONE);
+                KillPlan.NONE, CheckpointPlan.NONE, ReplicaPlacement.NEXT);
     }
 }

@@ -62,6 +62,7 @@ public final class LaunchOptionsParser {
         boolean diskEveryGiven = false;
         int restarts = 0;
         Integer restartReplicas = null;
+        String mapReplicas = ReplicaPlacement.NEXT;
         List<String> mpirunArgs = new ArrayList<>();
         for (int i = 0; i < launcherPart.size(); i++) {
             String token = launcherPart.get(i);
@@ -97,6 +98,13 @@ public final class LaunchOptionsParser {
                 case "--checkpoint-disk-every" -> {
                     diskEvery = positive(token, valueOf(launcherPart, ++i, token));
                     diskEveryGiven = true;
+                }
+                case "--map-replicas" -> {
+                    mapReplicas = valueOf(launcherPart, ++i, token);
+                    if (!ReplicaPlacement.MAPPINGS.contains(mapReplicas)) {
+                        throw LaunchException.usage("--map-replicas knows " + ReplicaPlacement.MAPPINGS + ", not \""
+                                + mapReplicas + "\"");
+                    }
                 }
                 case "--restart" -> restarts = nonNegative(token, valueOf(launcherPart, ++i, token));
                 case "--restart-replicas" -> restartReplicas = nonNegative(token, valueOf(launcherPart, ++i, token));
@@ -174,7 +182,8 @@ public final class LaunchOptionsParser {
         }
         CoordinatorPlan plan = nodes == 0 ? new CoordinatorPlan(0, 0, events)
                 : new CoordinatorPlan(nodes, groupSize == 0 ? CoordinatorPlan.defaultGroupSize(nodes) : groupSize, events);
-        return parseJavaPart(ranks, m, showReplicaOutput, verbose, mpirunArgs, javaPart, plan, killPlan, checkpoint);
+        return parseJavaPart(ranks, m, showReplicaOutput, verbose, mpirunArgs, javaPart, plan, killPlan, checkpoint,
+                mapReplicas);
     }
 
     /** Seconds (a positive number) or {@code auto}. */
@@ -305,7 +314,7 @@ public final class LaunchOptionsParser {
     private static LaunchOptions parseJavaPart(int ranks, int replicas, boolean showReplicaOutput, boolean verbose,
                                                List<String> mpirunArgs,
                                                List<String> javaPart, CoordinatorPlan plan, KillPlan kills,
-                                               CheckpointPlan checkpoint)
+                                               CheckpointPlan checkpoint, String mapReplicas)
             throws LaunchException {
         List<String> javaOptions = new ArrayList<>();
         Optional<String> classpath = Optional.empty();
@@ -325,7 +334,8 @@ public final class LaunchOptionsParser {
                 }
                 Path jar = Path.of(rest.get(0));
                 return new LaunchOptions(false, ranks, replicas, showReplicaOutput, verbose, mpirunArgs, javaOptions, classpath,
-                        Optional.of(jar), Optional.empty(), rest.subList(1, rest.size()), plan, kills, checkpoint);
+                        Optional.of(jar), Optional.empty(), rest.subList(1, rest.size()), plan, kills, checkpoint,
+                        mapReplicas);
             } else if (MODULE_MAIN_OPTIONS.contains(token) || token.startsWith("--module=")) {
                 throw LaunchException.usage(token + " (launching a main module) is not supported; use -cp and a main class");
             } else if (JAVA_OPTIONS_WITH_SEPARATE_VALUE.contains(token)) {
@@ -338,7 +348,7 @@ public final class LaunchOptionsParser {
                 javaOptions.add(token);
             } else {
                 return new LaunchOptions(false, ranks, replicas, showReplicaOutput, verbose, mpirunArgs, javaOptions, classpath,
-                        Optional.empty(), Optional.of(token), rest, plan, kills, checkpoint);
+                        Optional.empty(), Optional.of(token), rest, plan, kills, checkpoint, mapReplicas);
             }
         }
         throw LaunchException.usage("no main class after \"--\": give a main class or -jar app.jar");

@@ -46,6 +46,12 @@ final class Usage {
               --restart K           when a rank loses every copy, relaunch the job (at most K
                                     times) from the last committed checkpoint (default 0: exit 4)
               --restart-replicas M2 relaunch with M2 replicas instead of M
+              --host H1:S1,H2:S2..., --hostfile F   (mpirun's own options) with two or more hosts
+                                    and coordinators: one coordinator per host, the proxy in every
+                                    host's orted, output through fthp-run; fthp-run runs on the
+                                    first host and places the processes itself
+              --map-replicas next|same  on several hosts, each replica on another host than its
+                                    computational copy (next, the default) or on the same one
               -h, --help            print this help
               anything else         passed to mpirun verbatim, in order
 

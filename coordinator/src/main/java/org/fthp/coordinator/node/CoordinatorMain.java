@@ -44,9 +44,21 @@ import org.fthp.coordinator.wire.NodeAddress;
  * <p>Standard input is the launcher's control channel: a line {@code new-incarnation replicas=M} starts a new
  * incarnation of the job ({@link NodeCoordinator#newIncarnation}) and is answered with
  * {@code FTHP_COORDINATOR_RESET node=I committed=E}. End of input changes nothing.
+ *
+ * <p>Several hosts ({@code fthp-run --host/--hostfile}): {@code --nodes stdin --node-count K --bind ADDR}: the
+ * node binds an ephemeral port on its host's address, and its first control line is {@code nodes
+ * host:port,...} (every node's READY address, which fthp-run collects); stdin is then its lifeline too (end of
+ * input ends the coordinator: a remote agent such as ssh does not kill the remote command when its local end is
+ * killed). {@code --report-dir DIR}: the proxy report FIFO is {@code DIR/proxy-report.HOSTNAME}, where the launch
+ * agent of this host's orted (scripts/fthp-orted.sh) writes, and since each host's reports reach only its own
+ * coordinator one "not mine" is enough for an unowned pid.
  */
 public final class CoordinatorMain {
     private static final Duration PARENT_WAIT = Duration.ofSeconds(30);
+    /** {@code --nodes stdin}: the node list comes on the control channel once every node is listening. */
+    static final String NODES_FROM_STDIN = "stdin";
+    /** How long the shutdown after the lifeline's end may take before the process halts. */
+    private static final long LIFELINE_EXIT_MILLIS = 5_000;
 
     private CoordinatorMain() {
     }
@@ -71,15 +83,51 @@ public final class CoordinatorMain {
         String eventsFile = eventsFile(args);
         node.setJobEvents(new LauncherEvents(config.isPrimary() && eventsFile != null
                 ? new EventLog(Path.of(eventsFile)) : null));
+        String reportDir = option(args, "--report-dir");
+        if (reportDir != null) {
+            node.reportsArePerHost();
+        }
         NodeAddress bound = node.start();
-        ProxyReportPipe reports = ProxyReportPipe.open(node::pidReported, "fthp-proxy-reports-" + config.nodeId());
+        ProxyReportPipe reports = reportDir == null
+                ? ProxyReportPipe.open(node::pidReported, "fthp-proxy-reports-" + config.nodeId())
+                : ProxyReportPipe.openAt(Path.of(reportDir), REPORT_PREFIX + hostName(), node::pidReported,
+                        "fthp-proxy-reports-" + config.nodeId());
         System.out.println("FTHP_COORDINATOR_READY node=" + config.nodeId() + " address=" + bound
                 + " reports=" + reports.path());
         System.out.flush();
-        connectWithRetry(node);
-        Thread control = new Thread(() -> readControl(node, config), "fthp-coordinator-control");
-        control.setDaemon(true);
-        control.start();
+        java.io.BufferedReader control = new java.io.BufferedReader(
+                new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8));
+        boolean lifeline = config.nodes().isEmpty();
+        if (lifeline) {
+            List<NodeAddress> nodes = nodesFromControl(control, config.layout().nodeCount());
+            if (nodes == null) {
+                System.exit(0);   // the launcher went away before the job started
+            }
+            connectWithRetry(node, nodes);
+        } else {
+            connectWithRetry(node);
+        }
+        Thread controlThread = new Thread(() -> {
+            readControl(control, node, config);
+            if (lifeline) {
+                // the launcher (or the remote agent that carried its pipe) is gone: so is the job. Nothing may
+                // keep a coordinator alive on a remote host after that (seen once in RemoteCoordinatorTest: one
+                // outlived its stdin by 20 s), so a shutdown that takes too long is cut short.
+                Thread halt = new Thread(() -> {
+                    try {
+                        Thread.sleep(LIFELINE_EXIT_MILLIS);
+                    } catch (InterruptedException ignored) {
+                        // halting anyway
+                    }
+                    Runtime.getRuntime().halt(0);
+                }, "fthp-coordinator-halt");
+                halt.setDaemon(true);
+                halt.start();
+                System.exit(0);
+            }
+        }, "fthp-coordinator-control");
+        controlThread.setDaemon(true);
+        controlThread.start();
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             reports.close();
@@ -89,10 +137,46 @@ public final class CoordinatorMain {
         stop.await();
     }
 
-    /** Launcher commands on stdin, one per line. */
-    private static void readControl(NodeCoordinator node, CoordinatorConfig config) {
-        try (java.io.BufferedReader in = new java.io.BufferedReader(
-                new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8))) {
+    /** Name of the proxy report FIFO in {@code --report-dir}: the launch agent (scripts/fthp-orted.sh) adds the host. */
+    static final String REPORT_PREFIX = "proxy-report.";
+
+    /** This host's name as {@code hostname} prints it (the launch agent names the report FIFO with it). */
+    static String hostName() throws java.io.IOException {
+        Path kernel = Path.of("/proc/sys/kernel/hostname");
+        if (java.nio.file.Files.isReadable(kernel)) {
+            return java.nio.file.Files.readString(kernel).strip();
+        }
+        return java.net.InetAddress.getLocalHost().getHostName();
+    }
+
+    /**
+     * {@code --nodes stdin}: the launcher cannot know the ports before every coordinator has bound one, so it
+     * sends {@code nodes host:port,...} (every node's READY address) as the first control line; null on end of
+     * input.
+     */
+    static List<NodeAddress> nodesFromControl(java.io.BufferedReader in, int count) throws java.io.IOException {
+        String line = in.readLine();
+        if (line == null) {
+            return null;
+        }
+        line = line.strip();
+        if (!line.startsWith("nodes ")) {
+            throw new IllegalStateException("expected 'nodes host:port,...' as the first control line, got '"
+                    + line + "'");
+        }
+        List<NodeAddress> nodes = new ArrayList<>();
+        for (String entry : line.substring("nodes ".length()).strip().split(",")) {
+            nodes.add(NodeAddress.parse(entry.strip()));
+        }
+        if (nodes.size() != count) {
+            throw new IllegalStateException("the node list names " + nodes.size() + " nodes, not " + count);
+        }
+        return nodes;
+    }
+
+    /** Launcher commands on stdin, one per line, until end of input. */
+    private static void readControl(java.io.BufferedReader in, NodeCoordinator node, CoordinatorConfig config) {
+        try (in) {
             String line;
             while ((line = in.readLine()) != null) {
                 line = line.strip();
@@ -134,11 +218,16 @@ public final class CoordinatorMain {
 
     /** The parent is another process that may not be listening yet; keep trying for a while. */
     static void connectWithRetry(NodeCoordinator node) throws InterruptedException {
+        connectWithRetry(node, null);
+    }
+
+    /** {@code nodes} null: the configuration's list. */
+    static void connectWithRetry(NodeCoordinator node, List<NodeAddress> nodes) throws InterruptedException {
         long deadline = System.nanoTime() + PARENT_WAIT.toNanos();
         long backoffMs = 20;
         while (true) {
             try {
-                node.connectUpward().get(5, TimeUnit.SECONDS);
+                (nodes == null ? node.connectUpward() : node.connectUpward(nodes)).get(5, TimeUnit.SECONDS);
                 return;
             } catch (Exception e) {
                 if (System.nanoTime() > deadline) {
@@ -151,8 +240,12 @@ public final class CoordinatorMain {
     }
 
     private static String eventsFile(String[] args) {
+        return option(args, "--events");
+    }
+
+    private static String option(String[] args, String name) {
         for (int i = 0; i + 1 < args.length; i++) {
-            if (args[i].equals("--events")) {
+            if (args[i].equals(name)) {
                 return args[i + 1];
             }
         }
@@ -238,18 +331,27 @@ public final class CoordinatorMain {
             opts.put(args[i].substring(2), args[++i]);
         }
         List<NodeAddress> nodes = new ArrayList<>();
-        for (String entry : required(opts, "nodes").split(",")) {
-            nodes.add(NodeAddress.parse(entry.strip()));
+        String nodeList = required(opts, "nodes");
+        int nodeCount;
+        if (nodeList.equals(NODES_FROM_STDIN)) {
+            // every node binds an ephemeral port on --bind and learns the others' from the launcher
+            nodeCount = Integer.parseInt(required(opts, "node-count"));
+        } else {
+            for (String entry : nodeList.split(",")) {
+                nodes.add(NodeAddress.parse(entry.strip()));
+            }
+            nodeCount = nodes.size();
         }
         int nodeId = Integer.parseInt(required(opts, "node-id"));
-        HierarchyLayout layout = new HierarchyLayout(nodes.size(), Integer.parseInt(required(opts, "group-size")));
+        HierarchyLayout layout = new HierarchyLayout(nodeCount, Integer.parseInt(required(opts, "group-size")));
         JobShape shape = new JobShape(Integer.parseInt(required(opts, "ranks")),
                 Integer.parseInt(opts.getOrDefault("replicas", "0")));
-        if (nodeId < 0 || nodeId >= nodes.size()) {
+        if (nodeId < 0 || nodeId >= nodeCount) {
             throw new IllegalArgumentException("--node-id " + nodeId + " is not in --nodes");
         }
         String bind = opts.getOrDefault("bind", CoordinatorConfig.LOOPBACK);
-        return new CoordinatorConfig(nodeId, layout, nodes, bind, nodes.get(nodeId).port(), secret, shape,
+        return new CoordinatorConfig(nodeId, layout, nodes, bind, nodes.isEmpty() ? 0 : nodes.get(nodeId).port(),
+                secret, shape,
                 CoordinatorConfig.DEFAULT_AUTH_TIMEOUT, checkpointConfig(opts));
     }
 

@@ -95,6 +95,11 @@ public final class NodeCoordinator implements AutoCloseable {
     /** Only the primary owns the job-wide set; other nodes just remember the latest snapshot they were sent. */
     private FailureLedger ledger;
     private UnownedPidVotes unownedVotes;
+    /**
+     * How many node coordinators receive each proxy report: every node when they share one host (fthp-run hands
+     * the proxy all their pipes), one when each host's reports reach only that host's coordinator.
+     */
+    private volatile int unownedVoters;
     /** Pids of processes of an incarnation that ended (a restart): late reports about them are not failures. */
     private final Set<Long> retiredPids = new HashSet<>();
     /** N and M; M changes when the job restarts with another replication degree. */
@@ -112,7 +117,8 @@ public final class NodeCoordinator implements AutoCloseable {
         this.config = config;
         this.ledger = config.isPrimary() ? new FailureLedger() : null;
         // On one host fthp-run hands every node coordinator's pipe to the proxy, so every node votes.
-        this.unownedVotes = config.isPrimary() ? new UnownedPidVotes(config.layout().nodeCount()) : null;
+        this.unownedVoters = config.layout().nodeCount();
+        this.unownedVotes = config.isPrimary() ? new UnownedPidVotes(unownedVoters) : null;
         this.jobShape = config.jobShape();
         this.addresses = config.nodes();
         try {
@@ -183,6 +189,20 @@ public final class NodeCoordinator implements AutoCloseable {
     public NodeAddress boundAddress() {
         InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
         return new NodeAddress(config.bindHost(), bound.getPort());
+    }
+
+    /**
+     * One coordinator per host, each reading only its own host's proxy reports: a single "not mine" for a pid is
+     * enough for the primary to end the job (the claim counts per host). Call before {@link #start}; only the
+     * primary counts.
+     */
+    public void reportsArePerHost() {
+        synchronized (lock) {
+            unownedVoters = 1;
+            if (unownedVotes != null) {
+                unownedVotes = new UnownedPidVotes(1);
+            }
+        }
     }
 
     /** Connects to the parent named in the configuration's node list. */
@@ -617,7 +637,7 @@ public final class NodeCoordinator implements AutoCloseable {
                     jobShape = shape;
                     if (config.isPrimary()) {
                         ledger = new FailureLedger();
-                        unownedVotes = new UnownedPidVotes(config.layout().nodeCount());
+                        unownedVotes = new UnownedPidVotes(unownedVoters);
                     }
                 }
                 checkpoints.stopIncarnation();

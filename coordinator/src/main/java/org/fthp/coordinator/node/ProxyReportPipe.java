@@ -35,6 +35,8 @@ public final class ProxyReportPipe implements AutoCloseable {
     private final FileChannel channel;
     private final Thread reader;
     private volatile boolean closed;
+    /** Whether close() removes the directory too: not when it was there before (fthp-run's job directory). */
+    private volatile boolean removeDirectory = true;
 
     private ProxyReportPipe(Path directory, Path fifo, FileChannel channel, LongConsumer onPid, String name) {
         this.directory = directory;
@@ -47,7 +49,34 @@ public final class ProxyReportPipe implements AutoCloseable {
     public static ProxyReportPipe open(LongConsumer onPid, String threadName) throws IOException {
         Path directory = Files.createTempDirectory("fthp-coordinator-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        Path fifo = directory.resolve("proxy-reports");
+        return open(directory, directory.resolve("proxy-reports"), onPid, threadName);
+    }
+
+    /**
+     * Creates the FIFO {@code directory/name}, making the directory (0700) if it does not exist yet: on a
+     * multi-host job the launch agent of every host's orted writes to a path fthp-run chose for the job, and
+     * this host's coordinator is the one that makes it there. A directory that exists must be this user's
+     * and private, or anyone could fail this job's processes by writing pids to it.
+     */
+    public static ProxyReportPipe openAt(Path directory, String name, LongConsumer onPid, String threadName)
+            throws IOException {
+        boolean made = !Files.isDirectory(directory);
+        if (made) {
+            Files.createDirectories(directory,
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        }
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> perms = Files.getPosixFilePermissions(directory);
+        if (perms.stream().anyMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"))) {
+            throw new IOException("report directory " + directory + " is open to other users ("
+                    + PosixFilePermissions.toString(perms) + ")");
+        }
+        ProxyReportPipe pipe = open(directory, directory.resolve(name), onPid, threadName);
+        pipe.removeDirectory = made;
+        return pipe;
+    }
+
+    private static ProxyReportPipe open(Path directory, Path fifo, LongConsumer onPid, String threadName)
+            throws IOException {
         FileChannel channel;
         try {
             Mkfifo.create(fifo, 0600);
@@ -119,7 +148,11 @@ public final class ProxyReportPipe implements AutoCloseable {
             channel.close();
             reader.join(1000);
             Files.deleteIfExists(fifo);
-            Files.deleteIfExists(directory);
+            if (removeDirectory) {
+                Files.deleteIfExists(directory);
+            }
+        } catch (java.nio.file.DirectoryNotEmptyException e) {
+            // a shared job directory (openAt) that holds other files too: not ours to empty
         } catch (IOException e) {
             LOG.log(Level.WARNING, "proxy report pipe: cannot remove " + fifo, e);
         } catch (InterruptedException e) {

@@ -5,17 +5,17 @@
  * one JVM via {@link org.fthp.coordinator.node.Hierarchy}, or as K processes via
  * {@link org.fthp.coordinator.node.CoordinatorMain}.
  *
- * <p>Real hosts: {@code fthp-run} starts one {@code CoordinatorMain} per host (through the same remote launch it
- * uses for ranks), every one with the same {@code --nodes} list of {@code host:port} and {@code --bind} set to
- * that host's cluster interface, and passes FTHP_JOB_SECRET through the environment; each rank gets
- * FTHP_COORDINATOR naming its own host's coordinator. Only coordinator-to-coordinator links cross hosts.
+ * <p>Several hosts ({@code fthp-run --host/--hostfile}): one {@code CoordinatorMain} per host, started through the
+ * remote agent mpirun uses, with {@code --nodes stdin --node-count K --bind ADDR}: each binds an ephemeral port on
+ * its host's address, names it on its ready line, and is sent the whole list on stdin (the secret arrives
+ * before, as the first line the remote wrapper reads into the environment). Each rank registers with its own
+ * host's coordinator ({@code FTHP_COORDINATOR_OF}); only coordinator-to-coordinator links cross hosts.
  *
  * <p>Death reports from the launcher's proxy library ({@link org.fthp.coordinator.node.ProxyReportPipe}) are
- * local to a host: each coordinator creates its pipe and names it on its ready line, and the library writes
- * to every pipe of its host. With emulated nodes every coordinator gets every report, so the primary ends the
- * job when all nodes say a reported pid is not theirs ({@link org.fthp.coordinator.node.UnownedPidVotes}). On
- * real hosts the library only sees mpirun's own children; it would have to be preloaded into each host's orted
- * as well, writing to that host's coordinator only, whose one vote would then suffice: the primary must count
- * as many votes as coordinators share a host's reports, not the node count (not done).
+ * local to a host. With emulated nodes every coordinator gets every report (the library writes to every pipe),
+ * so the primary ends the job when all nodes say a reported pid is not theirs
+ * ({@link org.fthp.coordinator.node.UnownedPidVotes}). On several hosts the library is also preloaded into
+ * each host's orted and writes to {@code --report-dir}'s FIFO of that host's coordinator only, whose one vote
+ * suffices ({@link org.fthp.coordinator.node.NodeCoordinator#reportsArePerHost}).
  */
 package org.fthp.coordinator.node;

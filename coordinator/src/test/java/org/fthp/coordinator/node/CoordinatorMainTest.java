@@ -141,4 +141,26 @@ class CoordinatorMainTest {
             return s.getLocalPort();
         }
     }
+
+    /** Several hosts: each node binds an ephemeral port and is sent the node list once all are listening. */
+    @Test
+    void nodesFromStdinBindAnEphemeralPortAndReadTheListFromTheControlChannel() throws Exception {
+        JobSecret secret = JobSecret.generate();
+        CoordinatorConfig config = CoordinatorMain.parse(new String[] {"--node-id", "1", "--nodes", "stdin",
+                "--node-count", "2", "--group-size", "1", "--ranks", "2", "--bind", "127.0.0.1"}, secret);
+        assertEquals(0, config.port());
+        assertTrue(config.nodes().isEmpty());
+        assertEquals(2, config.layout().nodeCount());
+        assertThrows(IllegalArgumentException.class, () -> CoordinatorMain.parse(new String[] {"--node-id", "0",
+                "--nodes", "stdin", "--group-size", "1", "--ranks", "2"}, secret));
+        java.io.BufferedReader control = new java.io.BufferedReader(
+                new java.io.StringReader("nodes 10.0.0.1:4000,10.0.0.2:4001\nnew-incarnation replicas=1\n"));
+        assertEquals(List.of(new NodeAddress("10.0.0.1", 4000), new NodeAddress("10.0.0.2", 4001)),
+                CoordinatorMain.nodesFromControl(control, 2));
+        assertEquals("new-incarnation replicas=1", control.readLine(), "the rest stays the control channel");
+        assertThrows(IllegalStateException.class, () -> CoordinatorMain.nodesFromControl(
+                new java.io.BufferedReader(new java.io.StringReader("nodes 10.0.0.1:4000\n")), 2));
+        assertEquals(null, CoordinatorMain.nodesFromControl(
+                new java.io.BufferedReader(new java.io.StringReader("")), 2));
+    }
 }

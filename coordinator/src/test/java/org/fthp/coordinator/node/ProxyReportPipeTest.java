@@ -65,4 +65,33 @@ class ProxyReportPipeTest {
             assertTrue(pipe.path().toString().indexOf(':') < 0, "usable in a colon-separated list");
         }
     }
+
+    /** A multi-host job's pipe: at a path fthp-run chose, in a directory that stays when it existed before. */
+    @Test
+    void makesThePipeAtAGivenPathAndRefusesADirectoryOthersCanEnter(@org.junit.jupiter.api.io.TempDir Path tmp)
+            throws Exception {
+        BlockingQueue<Long> pids = new LinkedBlockingQueue<>();
+        Path made = tmp.resolve("job");
+        try (ProxyReportPipe pipe = ProxyReportPipe.openAt(made, "proxy-report.h1", pids::add, "test-at")) {
+            assertEquals(made.resolve("proxy-report.h1"), pipe.path());
+            assertEquals(0700, (int) Files.getAttribute(made, "unix:mode") & 0777);
+            write(pipe.path(), "77\n");
+            assertEquals(77L, pids.poll(5, TimeUnit.SECONDS));
+        }
+        assertFalse(Files.exists(made), "made by the pipe, removed with it");
+
+        Path existing = Files.createDirectory(tmp.resolve("existing"));
+        Files.setPosixFilePermissions(existing, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        Files.writeString(existing.resolve("rank-0.stats"), "x");
+        try (ProxyReportPipe pipe = ProxyReportPipe.openAt(existing, "proxy-report.h0", pids::add, "test-at")) {
+            assertTrue(Files.exists(pipe.path()));
+        }
+        assertTrue(Files.exists(existing.resolve("rank-0.stats")), "a directory that was there stays, with its files");
+        assertFalse(Files.exists(existing.resolve("proxy-report.h0")));
+
+        Path open = Files.createDirectory(tmp.resolve("open"));
+        Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                () -> ProxyReportPipe.openAt(open, "proxy-report.h0", pids::add, "test-at"));
+    }
 }

@@ -90,6 +90,23 @@ class ProxyReportTest {
         EmulatedJob.assertAllQuiet(job.listenersExcept(2, 3), PAST_GRACE);
     }
 
+    /**
+     * Several hosts: each host's proxy reports reach only that host's coordinator, so its one "not mine" is the
+     * whole vote, and the same pid reported on another host (pids are per host) is that host's matter.
+     */
+    @Test
+    void withReportsPerHostOneNodesClaimEndsTheJob() throws Exception {
+        job = new EmulatedJob(4, 2, 4, 4, Duration.ofSeconds(5));
+        job.hierarchy.node(0).reportsArePerHost();
+        long unknown = 4_000_321;
+        job.hierarchy.node(2).pidReported(unknown);
+        for (RecordingListener l : job.listeners) {
+            RecordingListener.AbortEvent abort = l.awaitAbort(SOON);
+            assertEquals(Message.JobAbort.NO_RANK, abort.lostRank());
+            assertTrue(abort.reason().contains("pid " + unknown), abort.reason());
+        }
+    }
+
     @Test
     void aPidNoNodeRegisteredAbortsTheJobAfterTheGrace() throws Exception {
         job = new EmulatedJob(4, 2, 4, 4, Duration.ofSeconds(5));

@@ -47,7 +47,8 @@ public final class CoordinatorLink implements FailureListener {
         // a few small messages per job: Netty's Unsafe fast paths are not worth the JDK's warnings
         System.setProperty("io.netty.noUnsafe", "true");
         String[] nodes = list.split(",");
-        NodeAddress mine = NodeAddress.parse(nodes[nodeOf(nativeRank, nativeSize, nodes.length)].strip());
+        NodeAddress mine = NodeAddress.parse(nodes[nodeOf(nativeRank, nativeSize, nodes.length,
+                System.getenv(NODE_OF_ENV))].strip());
         // the link listens before it connects: a process registering after a failure is sent the current
         // failure set at once, possibly before connect() returns here
         CoordinatorLink link = new CoordinatorLink(blockingCalls, logicalRank);
@@ -60,6 +61,26 @@ public final class CoordinatorLink implements FailureListener {
                 .prefetch(CoordinatorClient.restartEpochFromEnvironment())
                 .connect();
         return link;
+    }
+
+    /**
+     * On several hosts fthp-run places every process itself and names each native rank's coordinator (its
+     * host's): {@code FTHP_COORDINATOR_OF=n0,n1,...}, the node id of native rank 0, 1, ...
+     */
+    public static final String NODE_OF_ENV = "FTHP_COORDINATOR_OF";
+
+    /** The node named for {@code nativeRank} in {@code nodeOf} (FTHP_COORDINATOR_OF), else {@link #nodeOf(int, int, int)}. */
+    static int nodeOf(int nativeRank, int nativeSize, int nodes, String nodeOf) {
+        if (nodeOf == null || nodeOf.isBlank()) {
+            return nodeOf(nativeRank, nativeSize, nodes);
+        }
+        String[] ids = nodeOf.split(",");
+        int node = nativeRank < ids.length ? Integer.parseInt(ids[nativeRank].strip()) : -1;
+        if (node < 0 || node >= nodes) {
+            throw new IllegalStateException(NODE_OF_ENV + " names no coordinator for native rank " + nativeRank
+                    + ": " + nodeOf);
+        }
+        return node;
     }
 
     /** Emulated nodes are blocks of consecutive native ranks, as even as the counts allow. */

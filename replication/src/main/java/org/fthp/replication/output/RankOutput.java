@@ -40,13 +40,13 @@ public final class RankOutput {
 
     private static final int STREAMS = 2;
 
-    private final RankOutputFiles files;
+    private final RankOutputTarget files;
     /** A replica's rings while its twin lives; null on a computational copy and once promoted. */
     private final Ring[] rings = new Ring[STREAMS];
     /** A computational copy's positioned streams (also a promoted replica's). */
     private final PositionedOutput[] positioned = new PositionedOutput[STREAMS];
 
-    private RankOutput(RankOutputFiles files) {
+    private RankOutput(RankOutputTarget files) {
         this.files = files;
     }
 
@@ -57,7 +57,7 @@ public final class RankOutput {
      * elsewhere: a replica or a restart would then reprint everything.
      */
     public static RankOutput installComputational(int logicalRank, Start start) throws IOException {
-        RankOutputFiles files = RankOutputFiles.of(logicalRank);
+        RankOutputTarget files = RankOutputTarget.of(logicalRank);
         if (files == null) {
             return null;
         }
@@ -88,7 +88,7 @@ public final class RankOutput {
 
     /** A replica: its output goes to rings (shown with a prefix if {@code show}) while its twin lives. */
     public static RankOutput installReplica(int logicalRank, boolean show, Start start) throws IOException {
-        RankOutput o = new RankOutput(RankOutputFiles.of(logicalRank));
+        RankOutput o = new RankOutput(RankOutputTarget.of(logicalRank));
         byte[] prefix = ("[replica " + logicalRank + "] ").getBytes(StandardCharsets.UTF_8);
         FileDescriptor[] fds = {FileDescriptor.out, FileDescriptor.err};
         for (int s = 0; s < STREAMS; s++) {

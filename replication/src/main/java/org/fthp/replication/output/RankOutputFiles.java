@@ -18,7 +18,7 @@ import java.nio.file.Path;
  * continues from that length. The directory must be shared by both copies
  * (one host here; a multi-host job would need the coordinators to relay).
  */
-final class RankOutputFiles {
+final class RankOutputFiles implements RankOutputTarget {
 
     /** Set by fthp-run when it relays the files in this directory. */
     static final String DIR_ENV = "FTHP_OUTPUT_DIR";
@@ -55,12 +55,14 @@ final class RankOutputFiles {
         return new RankOutputFiles(files);
     }
 
-    OutputStream append(int stream) throws IOException {
+    @Override
+    public OutputStream append(int stream) throws IOException {
         return new FileOutputStream(files[stream], true);
     }
 
     /** Every byte any copy of the rank wrote to {@code stream}: the file's length. */
-    long written(int stream) {
+    @Override
+    public long written(int stream) {
         return files[stream].length();
     }
 }

@@ -1,0 +1,157 @@
+package org.fthp.launcher;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a job with coordinators needs on several hosts ({@code --host h0:4,h1:4} / {@code --hostfile F} naming
+ * two or more): the placement (replicas on another host than their twins, given to mpirun as a rankfile), one
+ * coordinator per host on that host's address, the proxy library in every host's orted through the launch agent
+ * {@code scripts/fthp-orted.sh}, reporting to that host's coordinator, and the ranks' output through fthp-run's
+ * {@link RankOutputSink}. A job without coordinators (unreplicated, nothing injected) needs none of this: mpirun
+ * gets the user's options unchanged, as on one host.
+ */
+final class MultiHostLaunch {
+
+    static final String NODE_OF_ENV = "FTHP_COORDINATOR_OF";
+    /** mpirun's options that place processes: with several hosts fthp-run places them itself. */
+    private static final Set<String> PLACEMENT_OPTIONS = Set.of("--rankfile", "-rf", "--map-by", "-map-by",
+            "--npernode", "-npernode", "--ppr", "-ppr", "--bynode", "-bynode", "--byslot", "-byslot");
+
+    private final HostList hosts;
+    private final ReplicaPlacement placement;
+    private final List<String> bind;
+    private final boolean[] local;
+    private final RemoteAgent agent;
+    private final Path home;
+
+    private MultiHostLaunch(HostList hosts, ReplicaPlacement placement, List<String> bind, boolean[] local,
+                            RemoteAgent agent, Path home) {
+        this.hosts = hosts;
+        this.placement = placement;
+        this.bind = bind;
+        this.local = local;
+        this.agent = agent;
+        this.home = home;
+    }
+
+    /** The multi-host plan for {@code options}, or null when the job runs as on one host. */
+    static MultiHostLaunch plan(LaunchOptions options, Map<String, String> env, Path home) throws LaunchException {
+        if (!options.coordinators().wanted()) {
+            return null;   // mpirun reads its own host options, as on one host
+        }
+        HostList hosts = HostList.of(options.mpirunArgs());
+        if (!hosts.several()) {
+            return null;
+        }
+        for (String token : options.mpirunArgs()) {
+            if (PLACEMENT_OPTIONS.contains(token)) {
+                throw LaunchException.usage(token + " cannot be used with several hosts and coordinators: fthp-run"
+                        + " places the processes itself (replicas on another host than their twins)");
+            }
+        }
+        if (RemoteAgent.McaOptions.value(options.mpirunArgs(), "orte_launch_agent") != null) {
+            throw LaunchException.usage("--mca orte_launch_agent: fthp-run sets the launch agent itself on several"
+                    + " hosts (scripts/fthp-orted.sh); a launch agent of your own cannot be chained yet");
+        }
+        if (options.checkpoint().restarts() > 0) {
+            throw LaunchException.usage("--restart is not supported on several hosts yet");
+        }
+        if (!options.kills().kills().isEmpty() || options.kills().weibull().isPresent()) {
+            throw LaunchException.usage("timed kills (--kill R@S, --inject) are not supported on several hosts yet:"
+                    + " use --kill R#CALL");
+        }
+        if (options.coordinators().nodes() > 1 && options.coordinators().nodes() != hosts.count()) {
+            throw LaunchException.usage("--nodes " + options.coordinators().nodes() + ": on several hosts there is"
+                    + " one coordinator per host (" + hosts.count() + ")");
+        }
+        List<String> bind = new ArrayList<>();
+        boolean[] local = new boolean[hosts.count()];
+        for (int k = 0; k < hosts.count(); k++) {
+            String name = hosts.get(k).name();
+            try {
+                InetAddress address = InetAddress.getByName(name);
+                bind.add(address.getHostAddress());
+                local[k] = address.isLoopbackAddress() || NetworkInterface.getByInetAddress(address) != null;
+            } catch (IOException e) {
+                throw LaunchException.environment("cannot resolve host " + name + ": " + e.getMessage());
+            }
+        }
+        if (!local[0]) {
+            throw LaunchException.usage("fthp-run must run on the first host of the list (" + hosts.get(0).name()
+                    + "): the primary coordinator and the ranks' output are there");
+        }
+        return new MultiHostLaunch(hosts, ReplicaPlacement.of(hosts, options.ranks(), options.replicas(), options.mapReplicas()), bind,
+                local, RemoteAgent.of(options.mpirunArgs(), env), home);
+    }
+
+    /** One coordinator per host, grouped as the user asked or about √hosts to a leader. */
+    CoordinatorPlan coordinatorPlan(CoordinatorPlan asked) {
+        int group = asked.nodes() == hosts.count() ? asked.groupSize() : CoordinatorPlan.defaultGroupSize(hosts.count());
+        return new CoordinatorPlan(hosts.count(), group, asked.events());
+    }
+
+    /** mpirun's options added after the user's: the placement, the launch agent, the report directory. */
+    List<String> mpirunArgs(Path rankfile, String reportDir) {
+        List<String> more = new ArrayList<>(List.of("--rankfile", rankfile.toString()));
+        if (placement.oversubscribed()) {
+            more.add("--oversubscribe");
+        }
+        more.addAll(List.of(
+                "--mca", "orte_launch_agent", home.resolve("scripts/fthp-orted.sh").toString(),
+                // read by fthp-orted.sh from the orted command line (the environment does not travel to orted)
+                "--mca", "fthp_proxy_report_dir", reportDir,
+                // a host whose ranks have all died would otherwise hold every survivor in MPI_Finalize's fence
+                "--mca", "async_mpi_finalize", "1",
+                "-x", NODE_OF_ENV, "-x", RankOutputSink.ADDRESS_ENV));
+        return more;
+    }
+
+    /** Writes the rankfile into {@code dir} (on this host: only mpirun reads it). */
+    Path writeRankfile(Path dir) throws LaunchException {
+        Path file = dir.resolve("rankfile");
+        try {
+            Files.writeString(file, placement.rankfile());
+        } catch (IOException e) {
+            throw LaunchException.environment("cannot write the rankfile " + file + ": " + e.getMessage());
+        }
+        return file;
+    }
+
+    Coordinators startCoordinators(CoordinatorPlan plan, int ranks, int replicas, Path java, Path runtimeJar,
+                                   CheckpointPlan checkpoint, String reportDir) throws LaunchException {
+        return Coordinators.startOnHosts(plan, hosts, bind, local, agent, home.resolve("scripts/fthp-coordinator.sh"),
+                ranks, replicas, java, runtimeJar, checkpoint, reportDir);
+    }
+
+    ReplicaPlacement placement() {
+        return placement;
+    }
+
+    /** This host's address on the job's network, where the output sink listens. */
+    String launchAddress() {
+        return bind.get(0);
+    }
+
+    /** For --verbose. */
+    List<String> describe() {
+        List<String> lines = new ArrayList<>();
+        StringBuilder h = new StringBuilder("hosts:");
+        for (int k = 0; k < hosts.count(); k++) {
+            h.append(' ').append(hosts.get(k).name()).append('=').append(bind.get(k)).append(" (")
+                    .append(hosts.get(k).slots()).append(" slots").append(local[k] ? ", this host" : "").append(')');
+        }
+        lines.add(h.toString());
+        lines.add("remote agent: " + String.join(" ", agent.words()));
+        lines.addAll(placement.table());
+        return lines;
+    }
+}

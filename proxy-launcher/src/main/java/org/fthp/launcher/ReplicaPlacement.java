@@ -1,0 +1,132 @@
+package org.fthp.launcher;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which host each native process of a multi-host job runs on, so that a host failure never takes both copies
+ * of a rank. Computational copies (native ranks 0..N-1) fill the hosts in order, slot by slot, as mpirun's
+ * default mapping would; the replica of rank j (native rank N+j) goes on the first host after rank j's that has a
+ * free slot, and on the next host after rank j's when none has (oversubscribing it, but never on rank j's own).
+ *
+ * <p>fthp-run hands the result to mpirun as a rankfile ({@code rank R=HOST slot=S}; the slot only matters for
+ * binding, which fthp-run turns off) and to the ranks as the coordinator of each native rank: the coordinator of
+ * host k is node k.
+ */
+final class ReplicaPlacement {
+
+    /** --map-replicas: on another host than the twin's (the default), or on the twin's own host. */
+    static final String NEXT = "next";
+    static final String SAME = "same";
+    static final List<String> MAPPINGS = List.of(NEXT, SAME);
+
+    private final HostList hosts;
+    private final int ranks;
+    /** Host index of each native rank. */
+    private final int[] hostOf;
+    /** Slot of each native rank on its host. */
+    private final int[] slotOf;
+
+    private ReplicaPlacement(HostList hosts, int ranks, int[] hostOf, int[] slotOf) {
+        this.hosts = hosts;
+        this.ranks = ranks;
+        this.hostOf = hostOf;
+        this.slotOf = slotOf;
+    }
+
+    static ReplicaPlacement of(HostList hosts, int ranks, int replicas) {
+        return of(hosts, ranks, replicas, NEXT);
+    }
+
+    /** {@code same}: each replica on its twin's host (a host failure then takes both: for comparisons). */
+    static ReplicaPlacement of(HostList hosts, int ranks, int replicas, String mapping) {
+        int h = hosts.count();
+        int processes = ranks + replicas;
+        int[] hostOf = new int[processes];
+        int[] slotOf = new int[processes];
+        int[] used = new int[h];
+        int host = 0;
+        for (int r = 0; r < ranks; r++) {
+            // by slot: the next host with room; once every slot is taken, round and round again
+            int tries = 0;
+            while (used[host] >= hosts.get(host).slots() && tries < h) {
+                host = (host + 1) % h;
+                tries++;
+            }
+            if (tries == h) {
+                host = r % h;
+            }
+            place(hosts, r, host, hostOf, slotOf, used);
+        }
+        for (int j = 0; j < replicas; j++) {
+            int twin = hostOf[j];
+            if (mapping.equals(SAME)) {
+                place(hosts, ranks + j, twin, hostOf, slotOf, used);
+                continue;
+            }
+            int chosen = (twin + 1) % h;
+            for (int step = 1; step < h; step++) {
+                int candidate = (twin + step) % h;
+                if (used[candidate] < hosts.get(candidate).slots()) {
+                    chosen = candidate;
+                    break;
+                }
+            }
+            place(hosts, ranks + j, chosen, hostOf, slotOf, used);
+        }
+        return new ReplicaPlacement(hosts, ranks, hostOf, slotOf);
+    }
+
+    private static void place(HostList hosts, int nativeRank, int host, int[] hostOf, int[] slotOf, int[] used) {
+        hostOf[nativeRank] = host;
+        slotOf[nativeRank] = used[host] % hosts.get(host).slots();
+        used[host]++;
+    }
+
+    int hostOf(int nativeRank) {
+        return hostOf[nativeRank];
+    }
+
+    int processes() {
+        return hostOf.length;
+    }
+
+    /** More processes than the hosts have slots: mpirun needs --oversubscribe. */
+    boolean oversubscribed() {
+        return processes() > hosts.totalSlots();
+    }
+
+    /** mpirun's rankfile: one {@code rank R=HOST slot=S} line per native rank. */
+    String rankfile() {
+        StringBuilder text = new StringBuilder();
+        for (int r = 0; r < hostOf.length; r++) {
+            text.append("rank ").append(r).append('=').append(hosts.get(hostOf[r]).name())
+                    .append(" slot=").append(slotOf[r]).append('\n');
+        }
+        return text.toString();
+    }
+
+    /** The coordinator (node id = host index) of each native rank, comma-separated, for the ranks. */
+    String coordinatorOf() {
+        StringBuilder text = new StringBuilder();
+        for (int r = 0; r < hostOf.length; r++) {
+            text.append(r == 0 ? "" : ",").append(hostOf[r]);
+        }
+        return text.toString();
+    }
+
+    /** For --verbose: one line per logical rank, each copy's native rank and host. */
+    List<String> table() {
+        List<String> lines = new ArrayList<>();
+        lines.add("layout: logical rank, computational copy (native rank @ host), replica (native rank @ host)");
+        int replicas = hostOf.length - ranks;
+        for (int j = 0; j < ranks; j++) {
+            String line = "  rank " + j + ": cmp " + j + " @ " + hosts.get(hostOf[j]).name();
+            if (j < replicas) {
+                line += ", rep " + (ranks + j) + " @ " + hosts.get(hostOf[ranks + j]).name();
+            }
+            lines.add(line);
+        }
+        return lines;
+    }
+}
