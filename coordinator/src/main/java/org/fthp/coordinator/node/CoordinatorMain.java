@@ -43,7 +43,10 @@ import org.fthp.coordinator.wire.NodeAddress;
  *
  * <p>Standard input is the launcher's control channel: a line {@code new-incarnation replicas=M} starts a new
  * incarnation of the job ({@link NodeCoordinator#newIncarnation}) and is answered with
- * {@code FTHP_COORDINATOR_RESET node=I committed=E}. End of input changes nothing.
+ * {@code FTHP_COORDINATOR_RESET node=I committed=E seen=S}; once every node has answered, {@code
+ * settle-checkpoints committed=E first=F} settles the checkpoints the restart reads and writes
+ * ({@link NodeCoordinator#settleCheckpoints}), answered with {@code FTHP_COORDINATOR_SETTLED node=I}. End of input
+ * changes nothing.
  *
  * <p>Several hosts ({@code fthp-run --host/--hostfile}): {@code --nodes stdin --node-count K --bind ADDR}: the
  * node binds an ephemeral port on its host's address, and its first control line is {@code nodes
