@@ -34,19 +34,21 @@ public final class FthpRun {
     }
 
     static int launch(List<String> args, Map<String, String> env) throws LaunchException {
-        LaunchOptions options = new LaunchOptionsParser().parse(args);
+        MpiChoice mpiChoice = MpiChoice.extract(args);
+        LaunchOptions options = new LaunchOptionsParser().parse(mpiChoice.rest());
         if (options.helpRequested()) {
             System.out.print(Usage.TEXT);
             return 0;
         }
         UserProgram program = new UserProgramResolver(Optional.ofNullable(env.get("CLASSPATH"))).resolve(options);
 
-        Path mpirun = MpirunLocator.locate(env);
         Path java = JdkCheck.rankJava(env);
         Path runtimeJar = FthpHome.runtimeJar(env);
+        Path abi = AbiDescription.ensure(env, java, runtimeJar, mpiChoice.toProbe(env));
+        NativeMpi mpi = mpiChoice.resolve(env, AbiDescription.family(abi));
+        Path mpirun = MpirunLocator.locate(env, mpi);
         LaunchHost host = new LaunchHost(mpirun, java, runtimeJar,
-                RootCheck.runningAsRoot(), Runtime.getRuntime().availableProcessors());
-        Path abi = AbiDescription.ensure(env, java, runtimeJar);
+                RootCheck.runningAsRoot(), Runtime.getRuntime().availableProcessors(), mpi);
         if (options.checkpoint().directory().isPresent()) {
             CheckpointDirectory.check(options.checkpoint().directory().get());
         }
@@ -56,6 +58,7 @@ public final class FthpRun {
             System.err.println("fthp-run: " + MpirunCommand.display(command));
         }
         Map<String, String> jobEnv = new HashMap<>();
+        jobEnv.putAll(mpi.rankEnvironment(options, env));
         jobEnv.put(MpirunCommand.ABI_ENV, abi.toString());
         jobEnv.put(MpirunCommand.LOGICAL_SIZE_ENV, Integer.toString(options.ranks()));
         jobEnv.put(MpirunCommand.REPLICAS_ENV, Integer.toString(options.replicas()));
@@ -79,10 +82,10 @@ public final class FthpRun {
                 try (RankOutputRelay output = RankOutputRelay.start(summary.directory(), options.ranks(),
                         System.out, System.err)) {
                     code = runJob(options, env, m -> MpirunCommand.build(options.withReplicas(m), program, host),
-                            jobEnv, java, runtimeJar);
+                            jobEnv, java, runtimeJar, mpi);
                 }
             } else {
-                code = runJob(options, env, m -> command, jobEnv, java, runtimeJar);
+                code = runJob(options, env, m -> command, jobEnv, java, runtimeJar, mpi);
             }
             summary.print(System.err);
             return code;
@@ -91,7 +94,8 @@ public final class FthpRun {
 
     private static int runJob(LaunchOptions options, Map<String, String> env,
                               java.util.function.IntFunction<List<String>> commandFor,
-                              Map<String, String> jobEnv, Path java, Path runtimeJar) throws LaunchException {
+                              Map<String, String> jobEnv, Path java, Path runtimeJar, NativeMpi mpi)
+            throws LaunchException {
         List<String> command = commandFor.apply(options.replicas());
         FailureInjector injector = options.kills().injectorWanted()
                 ? new FailureInjector(options.kills(), options.ranks(), options.processes(),
@@ -105,11 +109,11 @@ public final class FthpRun {
                 }
             });
         }
-        Path proxy = FthpHome.proxyLibrary(env);
+        Path proxy = FthpHome.proxyLibrary(env, mpi);
         try (Coordinators coordinators = Coordinators.start(options.coordinators(), options.ranks(),
                 options.replicas(), java, runtimeJar, options.checkpoint())) {
             jobEnv.putAll(coordinators.environment());
-            // preloaded into mpirun only: the library removes itself from the environment the ranks get
+            // preloaded into the launcher only: the library removes itself from the environment the ranks get
             jobEnv.put("LD_PRELOAD", proxy.toString());
             // the proxy writes the pid of every child it hides to each of these pipes, read by the coordinators
             jobEnv.put(PROXY_REPORT_ENV, coordinators.reportPipes());
