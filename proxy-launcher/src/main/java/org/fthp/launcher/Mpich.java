@@ -49,9 +49,7 @@ final class Mpich implements NativeMpi {
     public void addLauncherOptions(List<String> command, LaunchOptions options, LaunchHost host,
                                    List<String> exported, List<String> passthrough) {
         List<String> names = new ArrayList<>(exported);
-        if (options.replicas() > 0) {
-            names.add(UCX_LOG_LEVEL);   // rankEnvironment's, or the user's own
-        }
+        names.add(UCX_LOG_LEVEL);   // rankEnvironment's, or the user's own
         List<String> rest = new ArrayList<>();
         for (int i = 0; i < passthrough.size(); i++) {
             String word = passthrough.get(i);
@@ -81,13 +79,13 @@ final class Mpich implements NativeMpi {
     }
 
     /**
-     * {@code UCX_LOG_LEVEL=error} for replicated ranks: the engine's own small messages (acknowledgements) may still
-     * be unmatched at MPI_Finalize, which MPICH's UCX layer reports on stderr as warnings (Open MPI drops them
-     * silently); the program's output would be cluttered with them at every end.
+     * {@code UCX_LOG_LEVEL=error}: messages still unmatched at MPI_Finalize (the engine's acknowledgements in a
+     * replicated job, a program's abandoned receive) are reported by MPICH's UCX layer as warnings on stderr, where
+     * Open MPI drops them silently; the program's output would be cluttered with them.
      */
     @Override
     public Map<String, String> rankEnvironment(LaunchOptions options, Map<String, String> env) {
-        if (options.replicas() > 0 && !env.containsKey(UCX_LOG_LEVEL)) {
+        if (!env.containsKey(UCX_LOG_LEVEL)) {
             return Map.of(UCX_LOG_LEVEL, "error");
         }
         return Map.of();

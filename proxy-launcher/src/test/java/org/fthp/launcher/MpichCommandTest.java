@@ -31,7 +31,8 @@ class MpichCommandTest {
                 "in.dat");
         assertEquals(List.of(
                 "/usr/bin/mpiexec.hydra", "-bind-to", "none", "-n", "4",
-                "-genvlist", "FTHP_EMPI_ABI,FTHP_LOGICAL_SIZE,FTHP_REPLICAS,FTHP_SHOW_REPLICA_OUTPUT,FTHP_STATS_DIR",
+                "-genvlist",
+                "FTHP_EMPI_ABI,FTHP_LOGICAL_SIZE,FTHP_REPLICAS,FTHP_SHOW_REPLICA_OUTPUT,FTHP_STATS_DIR,UCX_LOG_LEVEL",
                 "-ppn", "4",
                 "/jdk/bin/java", "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
                 "-cp", "/fthp/fthp-mpi.jar:app.jar", "-Xmx256m", "org.example.Main", "in.dat"), command);
@@ -62,12 +63,13 @@ class MpichCommandTest {
     }
 
     @Test
-    void replicatedRanksGetQuietUcxUnlessTheUserSaysOtherwise() throws LaunchException {
+    void ranksGetQuietUcxUnlessTheUserSaysOtherwise() throws LaunchException {
         assertEquals(Map.of("UCX_LOG_LEVEL", "error"),
                 NativeMpi.MPICH.rankEnvironment(options("-np", "2", "--replicas", "1", "--", "Main"), Map.of()));
         assertEquals(Map.of(), NativeMpi.MPICH.rankEnvironment(options("-np", "2", "--replicas", "1", "--", "Main"),
                 Map.of("UCX_LOG_LEVEL", "warn")));
-        assertEquals(Map.of(), NativeMpi.MPICH.rankEnvironment(options("-np", "2", "--", "Main"), Map.of()));
+        assertEquals(Map.of("UCX_LOG_LEVEL", "error"),
+                NativeMpi.MPICH.rankEnvironment(options("-np", "2", "--", "Main"), Map.of()));
         assertEquals(Map.of(), NativeMpi.OPEN_MPI.rankEnvironment(options("-np", "2", "--replicas", "1", "--",
                 "Main"), Map.of()));
     }
