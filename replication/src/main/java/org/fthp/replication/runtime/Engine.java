@@ -268,13 +268,19 @@ public final class Engine {
             // unreplicated: a freed request must still complete, however long it takes
             orphans.drain(controlComm != 0 ? 2_000_000_000L : Long.MAX_VALUE);
             FailureWatch watch = failureWatch();
+            int dead = watch == null ? 0 : watch.latest().deadNativeRanks().size();
             RunStatistics.write(nativeRank, logicalRank, role == Role.REP, records,
-                    watch == null ? 0 : watch.latest().deadNativeRanks().size(), repair.times().promoted(),
+                    dead, repair.times().promoted(),
                     repair.times().repairs().stream().map(r -> r.totalNanos() / 1000).toList());
             if (coordinator != null) {
                 coordinator.finish();
             }
-            Empi.finalizeMpi();
+            if (dead == 0 || Empi.finalizeSurvivesDeadPeers()) {
+                Empi.finalizeMpi();
+            }
+            // else (MPICH): the native Finalize would wait forever on the dead peer; the FinalizeBarrier has
+            // already made sure nobody needs this process any more, and the launcher's proxy library takes its exit
+            // without MPI_Finalize as a clean end
         } catch (EmpiException e) {
             throw new MpiError(e.errorClass() >= 0 ? e.errorClass() : MpiError.ERR_INTERN, e.getMessage(), e);
         } finally {
