@@ -1097,9 +1097,22 @@ public final class Empi {
         }
     }
 
-    /** MPI_Ibcast. */
+    /**
+     * MPICH 4.0's MPI_Ibcast on an intercommunicator loses the data when the root is not rank 0 of its group: the
+     * receiving group's rank 0 gets it and then broadcasts within its group from local rank {@code root} instead of
+     * 0 (its flat schedule, src/mpi/coll/ibcast/ibcast_inter_sched_flat.c; measured with
+     * src/test/c/mpich/interroot.c). Blocking MPI_Bcast and MPI_Iscatter are right, so there {@link #ibcast} is an
+     * MPI_Iscatter of a type of extent 0, which hands every receiver the same {@code count} elements.
+     */
+    private static final boolean IBCAST_INTER_BROKEN = MPICH.equals(ABI.family()) && ABI.version().startsWith("4.0.");
+
+    /** MPI_Ibcast (on MPICH 4.0 over an intercommunicator: see {@link #IBCAST_INTER_BROKEN}). */
     public static void ibcast(MemorySegment buffer, int count, long datatype, int root, long comm,
             MemorySegment request) {
+        if (IBCAST_INTER_BROKEN && isInter(comm)) {
+            ibcastByScatter(buffer, count, datatype, root, comm, request);
+            return;
+        }
         int rc;
         try {
             rc = (int) Collectives.MH_IBCAST.invokeExact(buffer, count, datatype, root, comm, request);
@@ -1108,6 +1121,42 @@ public final class Empi {
         }
         if (rc != SUCCESS) {
             throw failure("MPI_Ibcast", rc);
+        }
+    }
+
+    private static boolean isInter(long comm) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment flag = a.allocate(ValueLayout.JAVA_INT);
+            commTestInter(comm, flag);
+            return flag.get(ValueLayout.JAVA_INT, 0) != 0;
+        }
+    }
+
+    /**
+     * An intercommunicator broadcast as MPI_Iscatter: the root sends one element of {@code count} × {@code datatype}
+     * resized to extent 0, so every receiver's piece starts at {@code buffer}; the receivers take {@code count}
+     * {@code datatype}s. The type is freed at once: MPI keeps it for the pending operation.
+     */
+    private static void ibcastByScatter(MemorySegment buffer, int count, long datatype, int root, long comm,
+            MemorySegment request) {
+        if (root != ROOT) {
+            // a receiver (root: the root's rank in the other group), or the root's group's others (MPI_PROC_NULL)
+            iscatter(MemorySegment.NULL, 0, datatype, root == PROC_NULL ? MemorySegment.NULL : buffer,
+                    root == PROC_NULL ? 0 : count, datatype, root, comm, request);
+            return;
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment block = allocateHandles(a, 1);
+            MemorySegment repeated = allocateHandles(a, 1);
+            typeContiguous(count, datatype, block);
+            typeCreateResized(getHandle(block, 0), 0, 0, repeated);
+            typeFree(block);
+            typeCommit(repeated);
+            try {
+                iscatter(buffer, 1, getHandle(repeated, 0), MemorySegment.NULL, 0, datatype, ROOT, comm, request);
+            } finally {
+                typeFree(repeated);
+            }
         }
     }
 
