@@ -6,6 +6,7 @@
 #   bench/recovery.sh                  # N=8 (16 processes), 7 jobs x 7 kills = 49 kills + 1 more job
 #                                      # on NODES=4 emulated nodes in groups of GROUP_SIZE=2
 #   N=4 JOBS=2 KILLS_PER_JOB=3 bench/recovery.sh
+#   MPI=mpich bench/recovery.sh        # on MPICH (fthp-run --mpi mpich); default: fthp-run's choice
 set -euo pipefail
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$BENCH_DIR/.." && pwd)"
@@ -27,6 +28,8 @@ mkdir -p "$RESULTS"
 RANDOM=$SEED
 
 java="$(fthp_jdk_home)/bin/java"
+mpi=()
+if [[ -n "${MPI:-}" ]]; then mpi=(--mpi "$MPI"); fi
 pairs=()
 kills=0
 job=0
@@ -42,7 +45,7 @@ while ((kills < TARGET_KILLS)); do
     events="$RESULTS/events-$job.jsonl"
     repairs="$RESULTS/repairs-$job.jsonl"
     echo "job $job: ${args[*]}" >&2
-    timeout "$TIMEOUT" "$ROOT/bin/fthp-run" -np "$N" --replicas "$N" --nodes "$NODES" --group-size "$GROUP_SIZE" \
+    timeout "$TIMEOUT" "$ROOT/bin/fthp-run" "${mpi[@]}" -np "$N" --replicas "$N" --nodes "$NODES" --group-size "$GROUP_SIZE" \
         --events "$events" \
         -x "FTHP_REPAIR_LOG=$repairs" "${args[@]}" -- \
         -cp "$ROOT/integration-tests/target/classes" org.fthp.it.programs.RepairP2p "$ITERATIONS" 2000 \

@@ -21,6 +21,8 @@
 #                       next to libmpi if present; Debian does not ship it)
 #   RUN_TIMEOUT=300     seconds before a single run is killed
 #   RESULTS=dir         where result files go (default bench/target/results/<timestamp>)
+#   MPI=openmpi         or mpich: native C built with mpicc.mpich and run by mpiexec.hydra, the facade
+#                       run with fthp-run --mpi mpich (install: FTHP_MPI=mpich scripts/setup.sh)
 set -euo pipefail
 
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -86,11 +88,22 @@ if [[ "$SKIP_JAVA" != 1 ]]; then
 fi
 export PATH="${JAVA_HOME:+$JAVA_HOME/bin:}$PATH"
 
-if has_fn fthp_ensure_openmpi; then fthp_ensure_openmpi; fi
-command -v mpicc >/dev/null || { log "mpicc not found (install Open MPI: libopenmpi-dev openmpi-bin)"; exit 1; }
-command -v mpirun >/dev/null || { log "mpirun not found"; exit 1; }
-MPIRUN=(mpirun)
-if [[ "$(id -u)" == 0 ]]; then MPIRUN+=(--allow-run-as-root); fi
+MPI="${MPI:-openmpi}"
+if [[ "$MPI" == mpich ]]; then
+  if has_fn fthp_ensure_mpich; then fthp_ensure_mpich; fi
+  MPICC=mpicc.mpich
+  command -v mpicc.mpich >/dev/null || { log "mpicc.mpich not found (FTHP_MPI=mpich scripts/setup.sh)"; exit 1; }
+  # hydra runs as root and oversubscribes without being told
+  MPIRUN=(mpiexec.hydra)
+  FTHP_RUN_OPTS="--mpi mpich $FTHP_RUN_OPTS"
+else
+  if has_fn fthp_ensure_openmpi; then fthp_ensure_openmpi; fi
+  MPICC=mpicc
+  command -v mpicc >/dev/null || { log "mpicc not found (install Open MPI: libopenmpi-dev openmpi-bin)"; exit 1; }
+  command -v mpirun >/dev/null || { log "mpirun not found"; exit 1; }
+  MPIRUN=(mpirun)
+  if [[ "$(id -u)" == 0 ]]; then MPIRUN+=(--allow-run-as-root); fi
+fi
 
 # --------------------------------------------------------------------------- build
 if [[ "$SKIP_JAVA" != 1 && "$SKIP_BUILD" != 1 ]]; then
@@ -115,13 +128,13 @@ if [[ "$SKIP_JAVA" != 1 ]]; then
   fi
 fi
 
-log "compiling native benchmarks (mpicc -O2) into $NATIVE"
+log "compiling native benchmarks ($MPICC -O2) into $NATIVE"
 mkdir -p "$NATIVE"
-mpicc -O2 -o "$NATIVE/pingpong" "$BENCH_DIR/src/main/c/pingpong.c"
-mpicc -O2 -o "$NATIVE/allreduce" "$BENCH_DIR/src/main/c/allreduce.c"
+"$MPICC" -O2 -o "$NATIVE/pingpong" "$BENCH_DIR/src/main/c/pingpong.c"
+"$MPICC" -O2 -o "$NATIVE/allreduce" "$BENCH_DIR/src/main/c/allreduce.c"
 
 # Open MPI's own Java binding (JNI), for comparison only if its mpi.jar exists.
-if [[ -z "${MPI_JAR:-}" ]]; then
+if [[ -z "${MPI_JAR:-}" && "$MPI" != mpich ]]; then
   for d in $(mpicc --showme:libdirs 2>/dev/null) /usr/lib/x86_64-linux-gnu/openmpi/lib /usr/share/java /usr/local/lib /opt/openmpi/lib; do
     if [[ -f "$d/mpi.jar" ]]; then MPI_JAR="$d/mpi.jar"; break; fi
   done
@@ -155,7 +168,11 @@ run() {
 FR_OPTS=($FTHP_RUN_OPTS)
 # shellcheck disable=SC2206
 JOPTS=($JAVA_OPTS)
-C_RUN=("${MPIRUN[@]}" --oversubscribe --bind-to "$C_BIND")
+if [[ "$MPI" == mpich ]]; then
+  C_RUN=("${MPIRUN[@]}" -bind-to "$C_BIND")
+else
+  C_RUN=("${MPIRUN[@]}" --oversubscribe --bind-to "$C_BIND")
+fi
 # bin/fthp-run -np N [FTHP_RUN_OPTS] -- [JAVA_OPTS] -cp bench.jar Main args
 java_cmd() {
   local np="$1"; shift

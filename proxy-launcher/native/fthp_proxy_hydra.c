@@ -1,7 +1,10 @@
 /*
  * fthp_proxy_hydra: failure hiding for MPICH's launcher (hydra, MPICH 4.0.2),
- * the counterpart of fthp_proxy.c (Open MPI's mpirun). A PROTOTYPE: see
- * docs/notes/mpich.md for what it was measured to do.
+ * the counterpart of fthp_proxy.c (Open MPI's mpirun). Built by Maven beside
+ * it and preloaded by fthp-run --mpi mpich when coordinators decide about
+ * deaths (NativeMpi); docs/notes/mpich.md says what it was measured to do.
+ * The survivors of a death leave without the native MPI_Finalize on MPICH
+ * (Empi.finalizeSurvivesDeadPeers), an end this library hides like a death.
  *
  * Preloaded (LD_PRELOAD) into mpiexec.hydra, whose environment its local
  * hydra_pmi_proxy inherits; the library acts only inside hydra_pmi_proxy, the

@@ -3,6 +3,8 @@ package mpi;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.tags.TagBound;
 
 /**
  * Argument checks made before anything reaches native code: a bad rank, tag,
@@ -12,10 +14,14 @@ import org.fthp.replication.ops.SendOp;
 final class Args {
 
     /**
-     * Largest user tag (reported as the TAG_UB attribute). Tags above it are
-     * reserved for the facade's own traffic (neighbourhood collectives).
+     * Largest user tag (reported as the TAG_UB attribute): 2^30-1, or the
+     * native library's own bound when that is lower (MPICH: 2^28-1), since a
+     * program's tag goes to the library as it is (tags.TagBound).
      */
-    static final int TAG_UB = (1 << 30) - 1;
+    static int tagUb() {
+        Engine engine = Engine.get();
+        return engine == null ? TagBound.FACADE_TAG_UB : engine.tagBound().userTagUb();
+    }
 
     private Args() {}
 
@@ -26,14 +32,19 @@ final class Args {
     }
 
     static void sendTag(int tag) throws MPIException {
-        if (tag < 0 || tag > TAG_UB) {
-            throw Errors.error(MPI.ERR_TAG, "invalid tag " + tag + " (must be 0.." + TAG_UB + ")");
+        int tagUb = tagUb();
+        if (tag < 0 || tag > tagUb) {
+            throw Errors.error(MPI.ERR_TAG, "invalid tag " + tag + " (must be 0.." + tagUb + ")");
         }
     }
 
     static void recvTag(int tag) throws MPIException {
-        if (tag != MPI.ANY_TAG && (tag < 0 || tag > TAG_UB)) {
-            throw Errors.error(MPI.ERR_TAG, "invalid tag " + tag + " (must be 0.." + TAG_UB + " or MPI.ANY_TAG)");
+        if (tag == MPI.ANY_TAG) {
+            return;
+        }
+        int tagUb = tagUb();
+        if (tag < 0 || tag > tagUb) {
+            throw Errors.error(MPI.ERR_TAG, "invalid tag " + tag + " (must be 0.." + tagUb + " or MPI.ANY_TAG)");
         }
     }
 

@@ -61,8 +61,8 @@ public class Comm implements Freeable, Cloneable {
         this.handle = id;
         if (id == Engine.WORLD_ID) {
             this.name = "MPI_COMM_WORLD";
-            // the logical job's values: the program's tags go up to Args.TAG_UB, whatever the replicas
-            attributes.setWorldAttributes(Args.TAG_UB, r.get().size());
+            // the logical job's values: the program's tags go up to Args.tagUb(), whatever the replicas
+            attributes.setWorldAttributes(Args.tagUb(), r.get().size());
         } else if (id == Engine.SELF_ID) {
             this.name = "MPI_COMM_SELF";
         }

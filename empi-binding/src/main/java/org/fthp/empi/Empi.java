@@ -272,6 +272,7 @@ public final class Empi {
         static final MethodHandle MH_GET_VERSION = DC.full("MPI_Get_version", "ipp");
         static final MethodHandle MH_GET_LIBRARY_VERSION = DC.full("MPI_Get_library_version", "ipp");
         static final MethodHandle MH_QUERY_THREAD = DC.full("MPI_Query_thread", "ip");
+        static final MethodHandle MH_COMM_GET_ATTR = DC.full("MPI_Comm_get_attr", "ihipp");
         static final MethodHandle MH_TESTSOME = DC.full("MPI_Testsome", "iipppp");
         static final MethodHandle MH_REQUEST_FREE = DC.full("MPI_Request_free", "ip");
         static final MethodHandle MH_OP_CREATE = DC.full("MPI_Op_create", "ipip");
@@ -552,6 +553,44 @@ public final class Empi {
             throw failure("MPI_Is_thread_main", rc);
         }
     }
+
+    /**
+     * The largest tag the library accepts: COMM_WORLD's {@code MPI_TAG_UB} attribute (MPI_Comm_get_attr), which
+     * exists only after MPI_Init, so the ABI probe cannot record it. 2^31-1 on Open MPI 4.1, 2^28-1 on MPICH 4.0
+     * over UCX; the standard promises at least 32767.
+     */
+    public static int tagUpperBound() {
+        int rc;
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment value = a.allocate(ValueLayout.ADDRESS);
+            MemorySegment flag = a.allocate(ValueLayout.JAVA_INT);
+            try {
+                rc = (int) Rare.MH_COMM_GET_ATTR.invokeExact(COMM_WORLD, constant("MPI_TAG_UB"), value, flag);
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+            if (rc != SUCCESS) {
+                throw failure("MPI_Comm_get_attr(MPI_TAG_UB)", rc);
+            }
+            if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
+                throw new EmpiException("MPI_Comm_get_attr: MPI_COMM_WORLD has no MPI_TAG_UB attribute");
+            }
+            // a predefined attribute's value is a pointer to the int
+            return value.get(ValueLayout.ADDRESS, 0).reinterpret(Integer.BYTES).get(ValueLayout.JAVA_INT, 0);
+        }
+    }
+
+    /**
+     * Whether the native MPI_Finalize returns after a process of the job has died. Open MPI 4.1's does. MPICH
+     * 4.0's (ch4:ucx) disconnects from every peer and waits for each disconnection to complete; its endpoints have
+     * no error handling, so the one to a dead peer never completes and Finalize spins forever (docs/notes/mpich.md
+     * §3): there a survivor must leave without it.
+     */
+    public static boolean finalizeSurvivesDeadPeers() {
+        return !MPICH.equals(ABI.family());
+    }
+
+    private static final String MPICH = "mpich";
 
     /** MPI_Comm_size: writes the size of {@code comm} to the {@code int} {@code size}. */
     public static void commSize(long comm, MemorySegment size) {
@@ -1058,9 +1097,22 @@ public final class Empi {
         }
     }
 
-    /** MPI_Ibcast. */
+    /**
+     * MPICH 4.0's MPI_Ibcast on an intercommunicator loses the data when the root is not rank 0 of its group: the
+     * receiving group's rank 0 gets it and then broadcasts within its group from local rank {@code root} instead of
+     * 0 (its flat schedule, src/mpi/coll/ibcast/ibcast_inter_sched_flat.c; measured with
+     * src/test/c/mpich/interroot.c). Blocking MPI_Bcast and MPI_Iscatter are right, so there {@link #ibcast} is an
+     * MPI_Iscatter of a type of extent 0, which hands every receiver the same {@code count} elements.
+     */
+    private static final boolean IBCAST_INTER_BROKEN = MPICH.equals(ABI.family()) && ABI.version().startsWith("4.0.");
+
+    /** MPI_Ibcast (on MPICH 4.0 over an intercommunicator: see {@link #IBCAST_INTER_BROKEN}). */
     public static void ibcast(MemorySegment buffer, int count, long datatype, int root, long comm,
             MemorySegment request) {
+        if (IBCAST_INTER_BROKEN && isInter(comm)) {
+            ibcastByScatter(buffer, count, datatype, root, comm, request);
+            return;
+        }
         int rc;
         try {
             rc = (int) Collectives.MH_IBCAST.invokeExact(buffer, count, datatype, root, comm, request);
@@ -1069,6 +1121,42 @@ public final class Empi {
         }
         if (rc != SUCCESS) {
             throw failure("MPI_Ibcast", rc);
+        }
+    }
+
+    private static boolean isInter(long comm) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment flag = a.allocate(ValueLayout.JAVA_INT);
+            commTestInter(comm, flag);
+            return flag.get(ValueLayout.JAVA_INT, 0) != 0;
+        }
+    }
+
+    /**
+     * An intercommunicator broadcast as MPI_Iscatter: the root sends one element of {@code count} × {@code datatype}
+     * resized to extent 0, so every receiver's piece starts at {@code buffer}; the receivers take {@code count}
+     * {@code datatype}s. The type is freed at once: MPI keeps it for the pending operation.
+     */
+    private static void ibcastByScatter(MemorySegment buffer, int count, long datatype, int root, long comm,
+            MemorySegment request) {
+        if (root != ROOT) {
+            // a receiver (root: the root's rank in the other group), or the root's group's others (MPI_PROC_NULL)
+            iscatter(MemorySegment.NULL, 0, datatype, root == PROC_NULL ? MemorySegment.NULL : buffer,
+                    root == PROC_NULL ? 0 : count, datatype, root, comm, request);
+            return;
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment block = allocateHandles(a, 1);
+            MemorySegment repeated = allocateHandles(a, 1);
+            typeContiguous(count, datatype, block);
+            typeCreateResized(getHandle(block, 0), 0, 0, repeated);
+            typeFree(block);
+            typeCommit(repeated);
+            try {
+                iscatter(buffer, 1, getHandle(repeated, 0), MemorySegment.NULL, 0, datatype, ROOT, comm, request);
+            } finally {
+                typeFree(repeated);
+            }
         }
     }
 

@@ -63,6 +63,35 @@ class EmpiSingletonTest {
                 assertEquals(9.0, a2.getAtIndex(ValueLayout.JAVA_DOUBLE, 1));
             }
 
+            // the tag bound exists only after init; each library's, as measured (docs/notes/mpich.md)
+            int tagUb = Empi.tagUpperBound();
+            assertTrue(tagUb >= 32767, "the standard's minimum, got " + tagUb);
+            switch (Empi.abi().family()) {
+                case "openmpi" -> assertEquals(Integer.MAX_VALUE, tagUb);
+                case "mpich" -> assertEquals((1 << 28) - 1, tagUb);
+                default -> { }
+            }
+            // sending at the bound is accepted, one above it refused by the library itself
+            // two buffers: MPICH aborts the process (a yaksa assertion) on a self-message whose buffers overlap
+            MemorySegment one = a.allocateFrom(ValueLayout.JAVA_INT, 42);
+            MemorySegment got = a.allocate(ValueLayout.JAVA_INT);
+            MemorySegment sreq = Empi.allocateHandles(a, 1);
+            MemorySegment rreq = Empi.allocateHandles(a, 1);
+            Empi.irecv(got, 4, Empi.BYTE, 0, tagUb, Empi.COMM_WORLD, rreq);
+            Empi.isend(one, 4, Empi.BYTE, 0, tagUb, Empi.COMM_WORLD, sreq);
+            for (MemorySegment r : new MemorySegment[] {sreq, rreq}) {
+                do {
+                    Empi.test(r, flag, status);
+                } while (flag.get(ValueLayout.JAVA_INT, 0) == 0);
+            }
+            assertEquals(42, got.get(ValueLayout.JAVA_INT, 0));
+            if (tagUb < Integer.MAX_VALUE) {
+                EmpiException above = assertThrows(EmpiException.class,
+                        () -> Empi.isend(one, 4, Empi.BYTE, 0, tagUb + 1, Empi.COMM_WORLD, sreq));
+                assertEquals(Empi.constant("MPI_ERR_TAG"), above.errorClass());
+            }
+            assertEquals(!"mpich".equals(Empi.abi().family()), Empi.finalizeSurvivesDeadPeers());
+
             double t0 = Empi.wtime();
             assertTrue(Empi.wtime() >= t0 && Empi.wtick() > 0);
             Empi.finalizeMpi();

@@ -17,6 +17,12 @@ public final class MpiJob {
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(120);
 
+    /**
+     * The native MPI every job runs on unless a test names one ({@code -Dfthp.mpi=openmpi|mpich}, given to
+     * fthp-run as {@code --mpi}); unset: fthp-run's default (Open MPI when installed).
+     */
+    public static final String MPI_PROPERTY = "fthp.mpi";
+
     public record Result(int exitCode, String stdout, String stderr, List<String> command, JobProcesses processes) {
 
         /** How long a job's processes may take to go once the launcher has exited. */
@@ -86,6 +92,11 @@ public final class MpiJob {
         cmd.add(home().resolve("bin/fthp-run").toString());
         cmd.add("-np");
         cmd.add(Integer.toString(np));
+        String mpi = System.getProperty(MPI_PROPERTY, "");
+        if (!mpi.isBlank() && !launcherOptions.contains("--mpi")) {
+            cmd.add("--mpi");
+            cmd.add(mpi);
+        }
         cmd.addAll(launcherOptions);
         cmd.add("--");
         cmd.add("-XX:TieredStopAtLevel=1");

@@ -2,12 +2,15 @@ package org.fthp.launcher;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -25,8 +28,17 @@ public final class AbiDescription {
 
     private AbiDescription() {}
 
-    /** The existing {@code FTHP_EMPI_ABI}, else the path printed by the probe. */
+    /** The existing {@code FTHP_EMPI_ABI}, else the path printed by the probe run with Open MPI's wrapper. */
     public static Path ensure(Map<String, String> env, Path java, Path runtimeJar) throws LaunchException {
+        return ensure(env, java, runtimeJar, NativeMpi.OPEN_MPI);
+    }
+
+    /**
+     * The existing {@code FTHP_EMPI_ABI}, else the path printed by the probe compiled with {@code mpi}'s wrapper
+     * ({@code FTHP_MPICC} overrides). The probe caches one description per wrapper, so each library has its own.
+     */
+    public static Path ensure(Map<String, String> env, Path java, Path runtimeJar, NativeMpi mpi)
+            throws LaunchException {
         String explicit = env.get(MpirunCommand.ABI_ENV);
         if (explicit != null && !explicit.isBlank()) {
             Path abi = Path.of(explicit);
@@ -35,14 +47,37 @@ public final class AbiDescription {
             }
             return abi.toAbsolutePath();
         }
-        return probe(java, runtimeJar);
+        String mpicc = env.get(MPICC_ENV);
+        if (mpicc == null || mpicc.isBlank()) {
+            mpicc = mpi.wrappers().stream().map(w -> MpirunLocator.onPath(env, w)).flatMap(Optional::stream)
+                    .findFirst().map(Path::toString).orElseThrow(() -> LaunchException.environment(
+                            "no compiler wrapper of " + mpi.name() + " (" + String.join(" or ", mpi.wrappers())
+                                    + ") on the PATH; " + mpi.installHint()));
+        }
+        return probe(java, runtimeJar, mpicc);
     }
 
-    private static Path probe(Path java, Path runtimeJar) throws LaunchException {
+    /** The compiler wrapper the probe uses (read by AbiProbe). */
+    static final String MPICC_ENV = "FTHP_MPICC";
+
+    /** The library an ABI description was measured on: its {@code library.family} ("openmpi", "mpich", ...). */
+    public static String family(Path abi) throws LaunchException {
+        Properties p = new Properties();
+        try (Reader in = Files.newBufferedReader(abi)) {
+            p.load(in);
+        } catch (IOException e) {
+            throw LaunchException.environment("cannot read the ABI description " + abi + ": " + e.getMessage());
+        }
+        return p.getProperty("library.family", "unknown").strip();
+    }
+
+    private static Path probe(Path java, Path runtimeJar, String mpicc) throws LaunchException {
         List<String> command = List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
                 "-cp", runtimeJar.toString(), PROBE_CLASS);
         try {
-            Process probe = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.INHERIT).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.INHERIT);
+            builder.environment().put(MPICC_ENV, mpicc);
+            Process probe = builder.start();
             // Drain stderr concurrently so a chatty compiler cannot block the probe on a full pipe.
             CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readAll(probe.getErrorStream()));
             String stdout = readAll(probe.getInputStream());

@@ -42,8 +42,14 @@ public final class FthpHome {
 
     /** The library preloaded into mpirun when coordinators decide about failures ({@code FTHP_PROXY_LIB} overrides). */
     public static Path proxyLibrary(Map<String, String> env) throws LaunchException {
+        return proxyLibrary(env, NativeMpi.OPEN_MPI);
+    }
+
+    /** The library preloaded into {@code mpi}'s launcher when coordinators decide about failures. */
+    public static Path proxyLibrary(Map<String, String> env, NativeMpi mpi) throws LaunchException {
         String explicit = env.get("FTHP_PROXY_LIB");
-        Path lib = explicit != null && !explicit.isBlank() ? Path.of(explicit) : locate(env).resolve(PROXY_LIBRARY);
+        Path lib = explicit != null && !explicit.isBlank() ? Path.of(explicit)
+                : locate(env).resolve(PROXY_LIBRARY).resolveSibling(mpi.proxyLibrary());
         if (!java.nio.file.Files.isRegularFile(lib)) {
             throw LaunchException.environment("proxy library " + lib + " not found (run scripts/build.sh)");
         }

@@ -34,25 +34,32 @@ public final class FthpRun {
     }
 
     static int launch(List<String> args, Map<String, String> env) throws LaunchException {
-        LaunchOptions options = new LaunchOptionsParser().parse(args);
+        MpiChoice mpiChoice = MpiChoice.extract(args);
+        LaunchOptions options = new LaunchOptionsParser().parse(mpiChoice.rest());
         if (options.helpRequested()) {
             System.out.print(Usage.TEXT);
             return 0;
         }
         UserProgram program = new UserProgramResolver(Optional.ofNullable(env.get("CLASSPATH"))).resolve(options);
 
-        Path mpirun = MpirunLocator.locate(env);
         Path java = JdkCheck.rankJava(env);
         Path runtimeJar = FthpHome.runtimeJar(env);
+        Path abi = AbiDescription.ensure(env, java, runtimeJar, mpiChoice.toProbe(env));
+        NativeMpi mpi = mpiChoice.resolve(env, AbiDescription.family(abi));
+        Path mpirun = MpirunLocator.locate(env, mpi);
         LaunchHost host = new LaunchHost(mpirun, java, runtimeJar,
-                RootCheck.runningAsRoot(), Runtime.getRuntime().availableProcessors());
-        Path abi = AbiDescription.ensure(env, java, runtimeJar);
+                RootCheck.runningAsRoot(), Runtime.getRuntime().availableProcessors(), mpi);
         if (options.checkpoint().directory().isPresent()) {
             CheckpointDirectory.check(options.checkpoint().directory().get());
         }
 
         MultiHostLaunch hosts = MultiHostLaunch.plan(options, env, FthpHome.locate(env));
         if (hosts != null) {
+            if (mpi != NativeMpi.OPEN_MPI) {
+                // the launch agent, the orted wrapper and the per-host proxy are Open MPI's (docs/notes/mpich.md)
+                throw LaunchException.usage("several hosts need Open MPI for now, not " + mpi.name()
+                        + " (--mpi openmpi)");
+            }
             return launchAcrossHosts(hosts, options, program, host, env, abi);
         }
         List<String> command = MpirunCommand.build(options, program, host);
@@ -60,6 +67,7 @@ public final class FthpRun {
             System.err.println("fthp-run: " + MpirunCommand.display(command));
         }
         Map<String, String> jobEnv = jobEnvironment(options, abi);
+        jobEnv.putAll(mpi.rankEnvironment(options, env));
         try (RunSummary summary = RunSummary.create(options.ranks(), options.replicas())) {
             jobEnv.put(MpirunCommand.STATS_DIR_ENV, summary.directory().toString());
             int code;
@@ -69,10 +77,10 @@ public final class FthpRun {
                 try (RankOutputRelay output = RankOutputRelay.start(summary.directory(), options.ranks(),
                         System.out, System.err)) {
                     code = runJob(options, env, m -> MpirunCommand.build(options.withReplicas(m), program, host),
-                            jobEnv, java, runtimeJar);
+                            jobEnv, java, runtimeJar, mpi);
                 }
             } else {
-                code = runJob(options, env, m -> command, jobEnv, java, runtimeJar);
+                code = runJob(options, env, m -> command, jobEnv, java, runtimeJar, mpi);
             }
             summary.print(System.err);
             return code;
@@ -154,7 +162,8 @@ public final class FthpRun {
 
     private static int runJob(LaunchOptions options, Map<String, String> env,
                               java.util.function.IntFunction<List<String>> commandFor,
-                              Map<String, String> jobEnv, Path java, Path runtimeJar) throws LaunchException {
+                              Map<String, String> jobEnv, Path java, Path runtimeJar, NativeMpi mpi)
+            throws LaunchException {
         List<String> command = commandFor.apply(options.replicas());
         FailureInjector injector = options.kills().injectorWanted()
                 ? new FailureInjector(options.kills(), options.ranks(), options.processes(),
@@ -168,11 +177,11 @@ public final class FthpRun {
                 }
             });
         }
-        Path proxy = FthpHome.proxyLibrary(env);
+        Path proxy = FthpHome.proxyLibrary(env, mpi);
         try (Coordinators coordinators = Coordinators.start(options.coordinators(), options.ranks(),
                 options.replicas(), java, runtimeJar, options.checkpoint())) {
             jobEnv.putAll(coordinators.environment());
-            // preloaded into mpirun only: the library removes itself from the environment the ranks get
+            // preloaded into the launcher only: the library removes itself from the environment the ranks get
             jobEnv.put("LD_PRELOAD", proxy.toString());
             // the proxy writes the pid of every child it hides to each of these pipes, read by the coordinators
             jobEnv.put(PROXY_REPORT_ENV, coordinators.reportPipes());

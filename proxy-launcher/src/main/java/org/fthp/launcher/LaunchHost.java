@@ -10,5 +10,13 @@ import java.nio.file.Path;
  * @param runtimeJar      our shaded jar: the {@code mpi} package, EMPI binding, message logs
  * @param runningAsRoot   Open MPI refuses to run as root unless told to
  * @param availableCores  more ranks than cores needs --oversubscribe
+ * @param mpi             the native MPI whose launcher {@code mpirun} is
  */
-public record LaunchHost(Path mpirun, Path java, Path runtimeJar, boolean runningAsRoot, int availableCores) {}
+public record LaunchHost(Path mpirun, Path java, Path runtimeJar, boolean runningAsRoot, int availableCores,
+                         NativeMpi mpi) {
+
+    /** On Open MPI. */
+    public LaunchHost(Path mpirun, Path java, Path runtimeJar, boolean runningAsRoot, int availableCores) {
+        this(mpirun, java, runtimeJar, runningAsRoot, availableCores, NativeMpi.OPEN_MPI);
+    }
+}

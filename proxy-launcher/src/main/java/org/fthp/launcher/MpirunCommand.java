@@ -5,7 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Builds the native launcher command line: pure logic, no processes, so it is unit-tested.
+ * Builds the native launcher command line: pure logic, no processes, so it is unit-tested. The launcher's own
+ * options are the library's ({@link NativeMpi}); on Open MPI:
  *
  * <pre>
  * mpirun [--allow-run-as-root] [--oversubscribe] --bind-to none -np N -x FTHP_EMPI_ABI &lt;passthrough&gt;
@@ -28,8 +29,7 @@ public final class MpirunCommand {
     /**
      * Checkpoints, set for the ranks when the job has any (--checkpoint-*, --restart): {@code 1} when the
      * coordinators hold checkpoints; which incarnation this is (0: the first run, K: the K-th restart); the epoch
-     * to recover (-1: none committed, start from the beginning); the first epoch this incarnation writes (above
-     * any an earlier one left in flight); the checkpoint directory, if any.
+     * to recover (-1: none committed, start from the beginning); the checkpoint directory, if any.
      */
     static final String CHECKPOINT_ENABLED_ENV = "FTHP_CHECKPOINT_ENABLED";
     static final String CHECKPOINT_RESTART_ENV = "FTHP_CHECKPOINT_RESTART";
@@ -42,60 +42,9 @@ public final class MpirunCommand {
     private MpirunCommand() {}
 
     public static List<String> build(LaunchOptions options, UserProgram program, LaunchHost host) {
-        List<String> passthrough = options.mpirunArgs();
         List<String> command = new ArrayList<>();
         command.add(host.mpirun().toString());
-        if (host.runningAsRoot() && !passthrough.contains("--allow-run-as-root")) {
-            command.add("--allow-run-as-root");
-        }
-        if (options.processes() > host.availableCores() && !passthrough.contains("--oversubscribe")) {
-            command.add("--oversubscribe");
-        }
-        // Replicated runs oversubscribe cores; binding ranks to cores would pile them up.
-        if (!passthrough.contains("--bind-to")) {
-            command.add("--bind-to");
-            command.add("none");
-        }
-        command.add("-np");
-        command.add(Integer.toString(options.processes()));
-        // Local children inherit the environment anyway; -x also carries it to remote nodes.
-        for (String name : JOB_ENV) {
-            command.add("-x");
-            command.add(name);
-        }
-        if (!options.kills().callKills().isEmpty()) {
-            command.add("-x");
-            command.add(KILL_AT_CALL_ENV);
-        }
-        if (options.checkpoint().wanted()) {
-            for (String name : List.of(CHECKPOINT_ENABLED_ENV, CHECKPOINT_RESTART_ENV, CHECKPOINT_EPOCH_ENV,
-                    CHECKPOINT_FIRST_EPOCH_ENV)) {
-                command.add("-x");
-                command.add(name);
-            }
-            if (options.checkpoint().directory().isPresent()) {
-                command.add("-x");
-                command.add(CHECKPOINT_DIR_ENV);
-            }
-        }
-        if (options.replicas() > 0 || options.checkpoint().restarts() > 0) {
-            // replicated ranks (every rank, when the job may restart) print through files fthp-run relays
-            command.add("-x");
-            command.add(RankOutputRelay.DIR_ENV);
-        }
-        if (options.coordinators().wanted()) {
-            // names only: the values (the secret among them) travel in the environment, never on a command line
-            command.add("-x");
-            command.add(Coordinators.SECRET_ENV);
-            command.add("-x");
-            command.add(Coordinators.ADDRESSES_ENV);
-            // the proxy library hides dead ranks from mpirun and releases them as clean exits at
-            // the end; without this setting mpirun would still call that an improper exit
-            command.add("--mca");
-            command.add("orte_allowed_exit_without_sync");
-            command.add("1");
-        }
-        command.addAll(passthrough);
+        host.mpi().addLauncherOptions(command, options, host, exported(options), options.mpirunArgs());
 
         command.add(host.java().toString());
         command.add("--enable-native-access=ALL-UNNAMED");
@@ -110,6 +59,31 @@ public final class MpirunCommand {
         command.add(program.mainClass());
         command.addAll(options.programArgs());
         return command;
+    }
+
+    /** The names of the environment variables every rank must get, in the order the launcher is told them. */
+    static List<String> exported(LaunchOptions options) {
+        List<String> names = new ArrayList<>(JOB_ENV);
+        if (!options.kills().callKills().isEmpty()) {
+            names.add(KILL_AT_CALL_ENV);
+        }
+        if (options.checkpoint().wanted()) {
+            names.addAll(List.of(CHECKPOINT_ENABLED_ENV, CHECKPOINT_RESTART_ENV, CHECKPOINT_EPOCH_ENV,
+                    CHECKPOINT_FIRST_EPOCH_ENV));
+            if (options.checkpoint().directory().isPresent()) {
+                names.add(CHECKPOINT_DIR_ENV);
+            }
+        }
+        if (options.replicas() > 0 || options.checkpoint().restarts() > 0) {
+            // replicated ranks (every rank, when the job may restart) print through files fthp-run relays
+            names.add(RankOutputRelay.DIR_ENV);
+        }
+        if (options.coordinators().wanted()) {
+            // names only: the values (the secret among them) travel in the environment, never on a command line
+            names.add(Coordinators.SECRET_ENV);
+            names.add(Coordinators.ADDRESSES_ENV);
+        }
+        return names;
     }
 
     /** Two collectors on one JVM command line make the JVM refuse to start. */

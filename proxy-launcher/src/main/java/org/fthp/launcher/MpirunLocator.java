@@ -4,13 +4,19 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
-/** Finds the native launcher: {@code FTHP_MPIRUN}, else {@code mpirun} on the PATH. */
+/** Finds the native launcher: {@code FTHP_MPIRUN}, else the library's launcher ({@code mpirun}, ...) on the PATH. */
 public final class MpirunLocator {
 
     private MpirunLocator() {}
 
+    /** Open MPI's {@code mpirun}. */
     public static Path locate(Map<String, String> env) throws LaunchException {
+        return locate(env, NativeMpi.OPEN_MPI);
+    }
+
+    public static Path locate(Map<String, String> env, NativeMpi mpi) throws LaunchException {
         String explicit = env.get("FTHP_MPIRUN");
         if (explicit != null && !explicit.isBlank()) {
             Path mpirun = Path.of(explicit);
@@ -19,18 +25,23 @@ public final class MpirunLocator {
             }
             return mpirun;
         }
-        String path = env.getOrDefault("PATH", "");
-        for (String dir : path.split(File.pathSeparator)) {
+        return onPath(env, mpi.launcher()).map(MpirunLocator::canonicalDirectory).orElseThrow(
+                () -> LaunchException.environment("no native MPI launcher (" + mpi.launcher() + ") found; "
+                        + mpi.installHint()));
+    }
+
+    /** The first executable file called {@code name} in a directory of the PATH, as found (links kept). */
+    static Optional<Path> onPath(Map<String, String> env, String name) {
+        for (String dir : env.getOrDefault("PATH", "").split(File.pathSeparator)) {
             if (dir.isEmpty()) {
                 continue;
             }
-            Path candidate = Path.of(dir, "mpirun");
+            Path candidate = Path.of(dir, name);
             if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return canonicalDirectory(candidate);
+                return Optional.of(candidate);
             }
         }
-        throw LaunchException.environment("no native MPI launcher (mpirun) found; install Open MPI: "
-                + "apt-get install openmpi-bin libopenmpi-dev (or run scripts/setup.sh)");
+        return Optional.empty();
     }
 
     /**

@@ -21,6 +21,10 @@ final class Usage {
               --degree F            the same as a fraction of N (--degree 1: every rank replicated)
               --show-replica-output show replicas' stdout/stderr, each line prefixed
                                     "[replica R] " (hidden by default: their twins print the same)
+              --mpi openmpi|mpich   the native MPI to run on: its ABI is probed with its own
+                                    compiler wrapper (mpicc, mpicc.mpich), its launcher starts
+                                    the job (mpirun, mpiexec.hydra). Default: Open MPI when it is
+                                    installed, else MPICH
               --verbose             print the native launcher command line to stderr
               --nodes K             start K coordinators (emulated nodes: blocks of ranks); a rank
                                     that loses every copy then ends the job with exit code 4
@@ -53,7 +57,7 @@ final class Usage {
               --map-replicas next|same  on several hosts, each replica on another host than its
                                     computational copy (next, the default) or on the same one
               -h, --help            print this help
-              anything else         passed to mpirun verbatim, in order
+              anything else         passed to the launcher verbatim, in order
 
             Exit code: the job's. A program that ends the job without MPI_Finalize ends it at once,
             replicated or not, with its own code: an uncaught exception or error escaping main 1,
@@ -70,7 +74,9 @@ final class Usage {
 
             Environment:
               FTHP_JAVA_HOME  JDK (22+) to use; otherwise JAVA_HOME or the newest in /usr/lib/jvm
-              FTHP_MPIRUN     native launcher to use instead of "mpirun" on the PATH
+              FTHP_MPIRUN     native launcher to use instead of "mpirun" (or "mpiexec.hydra") on the PATH
+              FTHP_MPICC      compiler wrapper the ABI is probed with (then, without --mpi, the
+                              library it belongs to is the one the job runs on)
               FTHP_MPI_JAR    runtime jar (default $FTHP_HOME/replication/target/fthp-mpi.jar)
               FTHP_EMPI_ABI   ready ABI description of the native MPI (otherwise probed once)
             """;

@@ -48,7 +48,10 @@ public final class CompatStructure {
 
     static void predefinedAttributes(Intracomm w) throws MPIException {
         int size = w.getSize();
-        Check.equal(Integer.valueOf((1 << 30) - 1), w.getAttr(MPI.TAG_UB), "TAG_UB: the facade's user tag bound");
+        Object bound = w.getAttr(MPI.TAG_UB);
+        // the facade's user tag bound, or the native library's when that is lower (MPICH 4.0 over UCX: 2^28-1)
+        Check.that(Integer.valueOf((1 << 30) - 1).equals(bound) || Integer.valueOf((1 << 28) - 1).equals(bound),
+                "TAG_UB: the facade's user tag bound (2^30-1, or MPICH's 2^28-1), got " + bound);
         Check.equal(Integer.valueOf(MPI.PROC_NULL), w.getAttr(MPI.HOST), "HOST");
         Check.equal(Integer.valueOf(MPI.ANY_SOURCE), w.getAttr(MPI.IO), "IO");
         Check.equal(Boolean.FALSE, w.getAttr(MPI.WTIME_IS_GLOBAL), "WTIME_IS_GLOBAL");

@@ -38,6 +38,7 @@ import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.LiveComms;
 import org.fthp.replication.structure.StructureBuilder;
 import org.fthp.replication.tags.InternalTags;
+import org.fthp.replication.tags.TagBound;
 import org.fthp.replication.twins.Twins;
 
 /**
@@ -97,10 +98,13 @@ public final class Engine {
     /** How the program ends the job if it does not reach Finalize (an uncaught exception, exit, abort). */
     private ProgramEnd programEnd;
     private volatile boolean finished;
+    /** The program's tag bound and the engine's twin slots under the native library's tag bound. */
+    private final TagBound tagBound;
 
     private Engine(int nativeRank, int nativeSize, ReplicaLayout layout, int threadLevel, StagingPool pool,
-                   long controlComm) {
+                   long controlComm, TagBound tagBound) {
         this.nativeRank = nativeRank;
+        this.tagBound = tagBound;
         this.nativeSize = nativeSize;
         this.blockingCalls = new BlockingCalls(nativeRank);
         this.layout = layout;
@@ -115,7 +119,7 @@ public final class Engine {
         this.records = MessageRecords.create(replicated);
         this.ops = new OpContext(pool, replicated, orphans::adopt);
         this.duty = new DutyCycle(this::doWork, BackoffIdleStrategy::new);
-        this.structures = new StructureBuilder(this);
+        this.structures = new StructureBuilder(this, tagBound.twinSlots());
         this.creation = new CommCreation(this);
         this.release = new CommRelease(this);
         this.ports = new OpenPorts(logicalRank);
@@ -126,6 +130,11 @@ public final class Engine {
     /** The running (or finished) engine; null before {@code MPI_Init}. */
     public static Engine get() {
         return current;
+    }
+
+    /** What the native library's tag bound leaves to the program and to the engine's own tags. */
+    public TagBound tagBound() {
+        return tagBound;
     }
 
     public static boolean isInitialized() {
@@ -158,6 +167,7 @@ public final class Engine {
             int provided;
             int nativeRank;
             int nativeSize;
+            TagBound tagBound;
             try (Arena a = Arena.ofConfined()) {
                 MemorySegment out = a.allocate(ValueLayout.JAVA_INT);
                 Empi.initThread(MemorySegment.NULL, MemorySegment.NULL, Math.max(required, serialized), out);
@@ -168,13 +178,16 @@ public final class Engine {
                 nativeRank = out.get(ValueLayout.JAVA_INT, 0);
                 Empi.commSize(Empi.COMM_WORLD, out);
                 nativeSize = out.get(ValueLayout.JAVA_INT, 0);
+                tagBound = TagBound.of(Empi.tagUpperBound());
+            } catch (IllegalStateException e) {
+                throw new MpiError(MpiError.ERR_OTHER, "cannot use the native MPI library: " + e.getMessage());
             }
             ReplicaLayout layout = JobLayout.fromEnvironment(nativeSize);
             // the engine's own state (send ids, collective sequences, pools' shared stacks aside) is not
             // guarded for concurrent calls: promise no more than one thread at a time
             int level = Math.min(provided, Math.min(Math.max(required, single), serialized));
             long control = layout.replicas() > 0 ? StructureBuilder.dupBlocking(Empi.COMM_WORLD) : 0;
-            Engine e = new Engine(nativeRank, nativeSize, layout, level, pool, control);
+            Engine e = new Engine(nativeRank, nativeSize, layout, level, pool, control, tagBound);
             e.startUp(provided >= serialized);
             current = e;
             return e;
@@ -256,13 +269,19 @@ public final class Engine {
             // unreplicated: a freed request must still complete, however long it takes
             orphans.drain(controlComm != 0 ? 2_000_000_000L : Long.MAX_VALUE);
             FailureWatch watch = failureWatch();
+            int dead = watch == null ? 0 : watch.latest().deadNativeRanks().size();
             RunStatistics.write(nativeRank, logicalRank, role == Role.REP, records,
-                    watch == null ? 0 : watch.latest().deadNativeRanks().size(), repair.times().promoted(),
+                    dead, repair.times().promoted(),
                     repair.times().repairs().stream().map(r -> r.totalNanos() / 1000).toList());
             if (coordinator != null) {
                 coordinator.finish();
             }
-            Empi.finalizeMpi();
+            if (dead == 0 || Empi.finalizeSurvivesDeadPeers()) {
+                Empi.finalizeMpi();
+            }
+            // else (MPICH): the native Finalize would wait forever on the dead peer; the FinalizeBarrier has
+            // already made sure nobody needs this process any more, and the launcher's proxy library takes its exit
+            // without MPI_Finalize as a clean end
         } catch (EmpiException e) {
             throw new MpiError(e.errorClass() >= 0 ? e.errorClass() : MpiError.ERR_INTERN, e.getMessage(), e);
         } finally {

@@ -49,12 +49,13 @@ public final class StructureBuilder {
 
     private final Engine engine;
     /** The twin slices of the live communicators (TwinChannel). */
-    private final TwinSlots twinSlots = new TwinSlots();
+    private final TwinSlots twinSlots;
     /** This process's twin channel on the current COMM_WORLD structure, slot 0; null without a twin. */
     private TwinChannel worldTwin;
 
-    public StructureBuilder(Engine engine) {
+    public StructureBuilder(Engine engine, int twinSlots) {
         this.engine = engine;
+        this.twinSlots = new TwinSlots(twinSlots);
     }
 
     // ---- the native communicators of one structure ----

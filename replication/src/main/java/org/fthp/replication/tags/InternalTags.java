@@ -29,7 +29,10 @@ import org.fthp.replication.twins.TwinSlots;
  */
 public final class InternalTags {
 
-    /** Exclusive bound of every tag here: 2^30, within Open MPI's tag bound (2^31 - 1). */
+    /**
+     * Exclusive bound of every tag here: 2^30, within Open MPI's tag bound (2^31 - 1). Under a lower native bound
+     * (MPICH's 2^28 - 1) only the twin slots whose tags fit are used (TagBound); every other range is far below.
+     */
     public static final int LIMIT = 1 << 30;
 
     /** Which communicator a range of tags lives on. */

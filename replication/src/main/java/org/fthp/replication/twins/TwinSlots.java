@@ -11,17 +11,27 @@ import java.util.BitSet;
 public final class TwinSlots {
 
     private final BitSet taken = new BitSet();
+    /** Slots whose tags the native library accepts (tags.TagBound), at most {@link TwinChannel#SLOTS}. */
+    private final int capacity;
 
     public TwinSlots() {
+        this(TwinChannel.SLOTS);
+    }
+
+    public TwinSlots(int capacity) {
+        if (capacity < 1 || capacity > TwinChannel.SLOTS) {
+            throw new IllegalArgumentException("twin slots " + capacity + " out of 1.." + TwinChannel.SLOTS);
+        }
+        this.capacity = capacity;
         taken.set(0);
     }
 
-    /** The lowest free slot; throws when {@link TwinChannel#SLOTS} communicators are alive. */
+    /** The lowest free slot; throws when {@code capacity} communicators are alive. */
     public int take() {
         int slot = taken.nextClearBit(1);
-        if (slot >= TwinChannel.SLOTS) {
-            throw new IllegalStateException("more than " + (TwinChannel.SLOTS - 1)
-                    + " communicators alive at once in a replicated job");
+        if (slot >= capacity) {
+            throw new IllegalStateException("more than " + (capacity - 1)
+                    + " communicators alive at once in a replicated job (the native MPI's tag bound allows no more)");
         }
         taken.set(slot);
         return slot;

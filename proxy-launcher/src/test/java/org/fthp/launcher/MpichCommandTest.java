@@ -1,0 +1,76 @@
+package org.fthp.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The command line for MPICH's hydra: its own option names, none of Open MPI's. */
+class MpichCommandTest {
+
+    private static final LaunchHost ROOT_TWO_CORES = new LaunchHost(Path.of("/usr/bin/mpiexec.hydra"),
+            Path.of("/jdk/bin/java"), Path.of("/fthp/fthp-mpi.jar"), true, 2, NativeMpi.MPICH);
+
+    private static LaunchOptions options(String... args) throws LaunchException {
+        return new LaunchOptionsParser().parse(List.of(args));
+    }
+
+    private static List<String> build(String... args) throws LaunchException {
+        LaunchOptions options = options(args);
+        UserProgram program = new UserProgramResolver(java.util.Optional.empty()).resolve(options);
+        return MpirunCommand.build(options, program, ROOT_TWO_CORES);
+    }
+
+    @Test
+    void buildsHydrasCommandEvenAsRootAndOversubscribed() throws LaunchException {
+        List<String> command = build("-np", "4", "-ppn", "4", "--", "-Xmx256m", "-cp", "app.jar", "org.example.Main",
+                "in.dat");
+        assertEquals(List.of(
+                "/usr/bin/mpiexec.hydra", "-bind-to", "none", "-n", "4",
+                "-genvlist",
+                "FTHP_EMPI_ABI,FTHP_LOGICAL_SIZE,FTHP_REPLICAS,FTHP_SHOW_REPLICA_OUTPUT,FTHP_STATS_DIR,UCX_LOG_LEVEL",
+                "-ppn", "4",
+                "/jdk/bin/java", "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
+                "-cp", "/fthp/fthp-mpi.jar:app.jar", "-Xmx256m", "org.example.Main", "in.dat"), command);
+    }
+
+    @Test
+    void noOpenMpiOptionEvenWithCoordinatorsReplicasAndALogLimit() throws LaunchException {
+        List<String> command = build("-np", "2", "--replicas", "2", "--nodes", "2", "--log-limit", "1M",
+                "--", "-cp", "a.jar", "Main");
+        for (String openMpiOnly : List.of("--allow-run-as-root", "--oversubscribe", "--mca", "-x", "-np")) {
+            assertFalse(command.contains(openMpiOnly), openMpiOnly + " in " + command);
+        }
+        String list = command.get(command.indexOf("-genvlist") + 1);
+        for (String name : List.of("FTHP_JOB_SECRET", "FTHP_COORDINATORS", "FTHP_OUTPUT_DIR", "UCX_LOG_LEVEL")) {
+            assertTrue(list.contains(name), name + " in " + list);
+        }
+        int genv = command.indexOf("-genv");
+        assertEquals(List.of("-genv", "FTHP_LOG_LIMIT", "1048576"), command.subList(genv, genv + 3),
+                "--log-limit's -x NAME=VALUE becomes hydra's -genv NAME VALUE");
+        assertEquals("4", command.get(command.indexOf("-n") + 1));
+    }
+
+    @Test
+    void theUsersBindingWins() throws LaunchException {
+        List<String> command = build("-np", "2", "-bind-to", "core", "--", "Main");
+        assertEquals(1, command.stream().filter(w -> w.equals("-bind-to")).count());
+        assertEquals("core", command.get(command.indexOf("-bind-to") + 1));
+    }
+
+    @Test
+    void ranksGetQuietUcxUnlessTheUserSaysOtherwise() throws LaunchException {
+        assertEquals(Map.of("UCX_LOG_LEVEL", "error"),
+                NativeMpi.MPICH.rankEnvironment(options("-np", "2", "--replicas", "1", "--", "Main"), Map.of()));
+        assertEquals(Map.of(), NativeMpi.MPICH.rankEnvironment(options("-np", "2", "--replicas", "1", "--", "Main"),
+                Map.of("UCX_LOG_LEVEL", "warn")));
+        assertEquals(Map.of("UCX_LOG_LEVEL", "error"),
+                NativeMpi.MPICH.rankEnvironment(options("-np", "2", "--", "Main"), Map.of()));
+        assertEquals(Map.of(), NativeMpi.OPEN_MPI.rankEnvironment(options("-np", "2", "--replicas", "1", "--",
+                "Main"), Map.of()));
+    }
+}
