@@ -91,7 +91,10 @@ class CoordinatorMainTest {
             assertTrue(lines.contains("FTHP_CHECKPOINT_ON_DISK epoch=1 bytes=3"), lines.toString());
             p.getOutputStream().write("new-incarnation replicas=0\n".getBytes());
             p.getOutputStream().flush();
-            assertEquals("FTHP_COORDINATOR_RESET node=0 committed=1", out.readLine());
+            assertEquals("FTHP_COORDINATOR_RESET node=0 committed=1 seen=1", out.readLine());
+            p.getOutputStream().write("settle-checkpoints committed=1 first=2\n".getBytes());
+            p.getOutputStream().flush();
+            assertEquals("FTHP_COORDINATOR_SETTLED node=0", out.readLine());
         } finally {
             p.destroy();
             p.waitFor();
