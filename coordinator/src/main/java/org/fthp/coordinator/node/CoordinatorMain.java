@@ -101,15 +101,22 @@ public final class CoordinatorMain {
         java.io.BufferedReader control = new java.io.BufferedReader(
                 new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8));
         boolean lifeline = config.nodes().isEmpty();
+        List<NodeAddress> nodes = null;
         if (lifeline) {
-            List<NodeAddress> nodes = nodesFromControl(control, config.layout().nodeCount());
+            nodes = nodesFromControl(control, config.layout().nodeCount());
             if (nodes == null) {
                 System.exit(0);   // the launcher went away before the job started
             }
-            connectWithRetry(node, nodes);
-        } else {
-            connectWithRetry(node);
         }
+        // registered before the lifeline is read: an end of input while connecting removes the report pipe too
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            reports.close();
+            node.close();
+            stop.countDown();
+        }, "fthp-coordinator-shutdown"));
+        // the control channel, and with it the lifeline, is read from here on, while connecting too: a parent
+        // that takes long to reach must not keep a coordinator alive after its launcher has gone
         Thread controlThread = new Thread(() -> {
             readControl(control, node, config);
             if (lifeline) {
@@ -131,12 +138,11 @@ public final class CoordinatorMain {
         }, "fthp-coordinator-control");
         controlThread.setDaemon(true);
         controlThread.start();
-        CountDownLatch stop = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            reports.close();
-            node.close();
-            stop.countDown();
-        }, "fthp-coordinator-shutdown"));
+        if (lifeline) {
+            connectWithRetry(node, nodes);
+        } else {
+            connectWithRetry(node);
+        }
         stop.await();
     }
 
