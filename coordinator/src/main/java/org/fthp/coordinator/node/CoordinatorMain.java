@@ -121,8 +121,9 @@ public final class CoordinatorMain {
             readControl(control, node, config);
             if (lifeline) {
                 // the launcher (or the remote agent that carried its pipe) is gone: so is the job. Nothing may
-                // keep a coordinator alive on a remote host after that (seen once in RemoteCoordinatorTest: one
-                // outlived its stdin by 20 s), so a shutdown that takes too long is cut short.
+                // keep a coordinator alive on a remote host after that, so a shutdown that takes too long is cut
+                // short. (RemoteCoordinatorTest once saw one outlive its stdin by 20 s: it was still connecting
+                // to its parent and did not read stdin yet, which is why this thread starts before connecting.)
                 Thread halt = new Thread(() -> {
                     try {
                         Thread.sleep(LIFELINE_EXIT_MILLIS);
