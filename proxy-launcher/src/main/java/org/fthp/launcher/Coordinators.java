@@ -88,19 +88,9 @@ final class Coordinators implements AutoCloseable {
         CountDownLatch ready = new CountDownLatch(nodes);
         try {
             for (int id = 0; id < nodes; id++) {
-                List<String> cmd = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
-                        "-XX:+UseSerialGC", heapFor(checkpoint),
-                        "-XX:TieredStopAtLevel=1", "-Dio.netty.noUnsafe=true", "-cp", runtimeJar.toString(), MAIN,
-                        "--node-id", Integer.toString(id), "--nodes", "stdin",
-                        "--node-count", Integer.toString(nodes), "--bind", bind.get(id),
-                        "--report-dir", reportDir,
-                        "--group-size", Integer.toString(plan.groupSize()),
-                        "--ranks", Integer.toString(ranks), "--replicas", Integer.toString(replicas)));
-                if (id == 0 && plan.events().isPresent()) {
-                    cmd.add("--events");
-                    cmd.add(plan.events().get().toAbsolutePath().toString());
-                }
-                cmd.addAll(checkpointArgs(checkpoint));
+                List<String> cmd = command(java, runtimeJar, plan, checkpoint, ranks, replicas, id,
+                        List.of("--nodes", "stdin", "--node-count", Integer.toString(nodes), "--bind", bind.get(id),
+                                "--report-dir", reportDir));
                 ProcessBuilder pb;
                 if (local[id]) {
                     pb = new ProcessBuilder(cmd);
@@ -149,16 +139,8 @@ final class Coordinators implements AutoCloseable {
                 control.write("nodes " + c.addresses + "\n");
                 control.flush();
             }
-        } catch (IOException e) {
-            c.close();
-            throw LaunchException.environment("cannot start the coordinators: " + e.getMessage());
-        } catch (InterruptedException e) {
-            c.close();
-            Thread.currentThread().interrupt();
-            throw LaunchException.environment("interrupted while starting the coordinators");
-        } catch (LaunchException e) {
-            c.close();
-            throw e;
+        } catch (IOException | InterruptedException | LaunchException e) {
+            throw c.startFailed(e);
         }
         return c;
     }
@@ -181,18 +163,8 @@ final class Coordinators implements AutoCloseable {
         CountDownLatch ready = new CountDownLatch(plan.nodes());
         try {
             for (int id = 0; id < plan.nodes(); id++) {
-                // native access: the coordinator creates its report pipe with libc mkfifo through FFM
-                List<String> cmd = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
-                        "-XX:+UseSerialGC", heapFor(checkpoint),
-                        "-XX:TieredStopAtLevel=1", "-Dio.netty.noUnsafe=true", "-cp", runtimeJar.toString(), MAIN,
-                        "--node-id", Integer.toString(id), "--nodes", c.addresses,
-                        "--group-size", Integer.toString(plan.groupSize()),
-                        "--ranks", Integer.toString(ranks), "--replicas", Integer.toString(replicas)));
-                if (id == 0 && plan.events().isPresent()) {
-                    cmd.add("--events");
-                    cmd.add(plan.events().get().toAbsolutePath().toString());
-                }
-                cmd.addAll(checkpointArgs(checkpoint));
+                List<String> cmd = command(java, runtimeJar, plan, checkpoint, ranks, replicas, id,
+                        List.of("--nodes", c.addresses));
                 // stdin is a pipe: the control channel (new-incarnation) for restarts
                 ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT);
                 pb.environment().put(SECRET_ENV, c.secretHex);
@@ -204,18 +176,45 @@ final class Coordinators implements AutoCloseable {
             if (!ready.await(READY_SECONDS, TimeUnit.SECONDS)) {
                 throw LaunchException.environment("the coordinators did not start within " + READY_SECONDS + " s");
             }
-        } catch (IOException e) {
-            c.close();
-            throw LaunchException.environment("cannot start the coordinators: " + e.getMessage());
-        } catch (InterruptedException e) {
-            c.close();
-            Thread.currentThread().interrupt();
-            throw LaunchException.environment("interrupted while starting the coordinators");
-        } catch (LaunchException e) {
-            c.close();
-            throw e;
+        } catch (IOException | InterruptedException | LaunchException e) {
+            throw c.startFailed(e);
         }
         return c;
+    }
+
+    /**
+     * One coordinator's command line: this JVM's options (native access: it creates its report pipe with libc
+     * mkfifo through FFM), node {@code id}, {@code where} (how it learns the other nodes and what it binds), the
+     * job's shape, the primary's event log and the checkpoint options.
+     */
+    private static List<String> command(Path java, Path runtimeJar, CoordinatorPlan plan, CheckpointPlan checkpoint,
+                                        int ranks, int replicas, int id, List<String> where) {
+        List<String> cmd = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
+                "-XX:+UseSerialGC", heapFor(checkpoint),
+                "-XX:TieredStopAtLevel=1", "-Dio.netty.noUnsafe=true", "-cp", runtimeJar.toString(), MAIN,
+                "--node-id", Integer.toString(id)));
+        cmd.addAll(where);
+        cmd.addAll(List.of("--group-size", Integer.toString(plan.groupSize()),
+                "--ranks", Integer.toString(ranks), "--replicas", Integer.toString(replicas)));
+        if (id == 0 && plan.events().isPresent()) {
+            cmd.add("--events");
+            cmd.add(plan.events().get().toAbsolutePath().toString());
+        }
+        cmd.addAll(checkpointArgs(checkpoint));
+        return cmd;
+    }
+
+    /** Ends the coordinators started so far and says why none could be (start-up failed with {@code e}). */
+    private LaunchException startFailed(Exception e) {
+        close();
+        if (e instanceof LaunchException launch) {
+            return launch;
+        }
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+            return LaunchException.environment("interrupted while starting the coordinators");
+        }
+        return LaunchException.environment("cannot start the coordinators: " + e.getMessage());
     }
 
     /** Ports free right now on loopback; the coordinators bind them a moment later. */
