@@ -26,6 +26,7 @@ import org.fthp.it.programs.RequestsThroughRepair;
 import org.fthp.it.programs.TypesAndOps;
 import org.fthp.it.programs.TypesSlice;
 import org.fthp.it.programs.TypesStructExtent;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -104,5 +105,25 @@ class SuiteUnderKillsTest {
         long detected = log.stream().filter(l -> l.contains("\"event\":\"failure-detected\"")).count();
         assertEquals(kills.size(), detected, "every kill detected: " + log);
         assertTrue(r.stderr().contains("summary: 4 logical ranks, 4 replicas"), r.stderr());
+    }
+
+    /**
+     * A message a probe returned stays there through a repair. P2pLarge's
+     * receiver probes a large message and an empty one (both header-only: the
+     * probe reads them off the native library), then iProbes the large one
+     * again. Its computational copy dies entering that iProbe (call 5), while
+     * the replica waits there for its twin's decision with both messages read:
+     * promoted, it must still see the large one, and receive it before the
+     * empty one. Before the rebuilt communicator kept them, the repair dropped
+     * them until their senders' copies came again: "probing again still sees
+     * the large message" failed in 3 runs of 3.
+     */
+    @Test
+    void aProbedMessageStaysThroughARepair() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--kill", "1:cmp#5"), 2, TIMEOUT, P2pLarge.class)
+                .assertSuccess();
+        assertTrue(r.stdout().contains("P2pLarge OK np=2"), r.stdout() + "\n--- stderr ---\n" + r.stderr());
+        assertTrue(r.stderr().contains("native rank 1 kills itself at MPI call 5"), r.stderr());
+        assertTrue(r.stderr().contains("1 promotion, 1 repair"), r.stderr());
     }
 }

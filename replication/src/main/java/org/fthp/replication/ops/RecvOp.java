@@ -162,9 +162,15 @@ public final class RecvOp extends NativeOp {
     private void start(int source, int tag, int anySource) {
         if (channel == Channel.USER) {
             ArrivedMessages.Arrival early = comm.arrived().take(source, tag, anySource, Empi.ANY_TAG);
-            if (early != null) {
+            if (early != null && !early.resent()) {
                 takeArrival(early);
                 return;
+            }
+            if (early != null) {
+                // probed before a repair and sent again since: receive exactly that message (kept as
+                // the program posted it: a wildcard's decision still goes to the twin after another repair)
+                source = early.source();
+                tag = early.tag();
             }
         }
         Endpoint from = source == anySource ? comm.receiveAny() : comm.receiveFrom(source);
@@ -226,9 +232,10 @@ public final class RecvOp extends NativeOp {
         int tag = d.get(ValueLayout.JAVA_INT, 4);
         if (channel == Channel.USER) {
             ArrivedMessages.Arrival early = comm.arrived().take(source, tag, Empi.ANY_SOURCE, Empi.ANY_TAG);
-            if (early != null) {
+            if (early != null && !early.resent()) {
                 return adoptArrival(early);
             }
+            // a resent arrival: the copy sent again is the first native message of that source and tag
         }
         Endpoint from = comm.receiveFrom(source);
         Empi.irecv(staging, capacity, Empi.BYTE, from.rank(), tag, from.comm(channel), requestSlot());

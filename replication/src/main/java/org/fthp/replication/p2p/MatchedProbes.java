@@ -58,9 +58,23 @@ public final class MatchedProbes {
 
     private static MatchedMessage improbeLocal(Engine engine, CommStructure s, int source, int tag) {
         ArrivedMessages.Arrival early = s.arrived().take(source, tag, Empi.ANY_SOURCE, Empi.ANY_TAG);
-        if (early != null) {
+        if (early != null && !early.resent()) {
             return MatchedMessage.arrived(early);
         }
+        if (early != null) {
+            // probed before a repair and sent again since: a probe saw it, so it is there; wait for
+            // the copy sent again, the first native message of that source with that tag
+            int from = early.source();
+            int withTag = early.tag();
+            MatchedMessage[] found = {null};
+            engine.await(() -> (found[0] = improbeNative(engine, s.current(), from, withTag)) != null);
+            return found[0];
+        }
+        return improbeNative(engine, s, source, tag);
+    }
+
+    /** Matches a message still in the native library (a header-only one is read at once). */
+    private static MatchedMessage improbeNative(Engine engine, CommStructure s, int source, int tag) {
         Endpoint from = Probes.endpoint(s, source);
         // outlives this call: the receive reads the handle
         MemorySegment msg = Arena.ofAuto().allocate(Math.max(8, Empi.HANDLE_BYTES), 8);

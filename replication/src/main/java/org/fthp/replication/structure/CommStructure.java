@@ -69,6 +69,9 @@ public final class CommStructure {
         this.peerOffset = peerOffset;
         int peers = remoteWorldRanks != null ? remoteWorldRanks.length : worldRanks.length;
         this.state = predecessor != null ? predecessor.state : new LogicalState(peers);
+        if (predecessor != null) {
+            arrived.carryOver(predecessor.arrived);
+        }
         this.sendPrimary = new Endpoint[peers];
         this.sendExtra = new Endpoint[peers];
         this.receive = new Endpoint[peers];
