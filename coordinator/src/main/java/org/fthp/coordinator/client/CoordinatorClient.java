@@ -188,7 +188,8 @@ public final class CoordinatorClient implements AutoCloseable {
         private int logicalRank = -1;
         private Role role = Role.CMP;
         private FailureListener listener;
-        private Duration timeout = Duration.ofSeconds(10);
+        /** As the coordinator's AUTH deadline: the handshake of a JVM just started on a loaded machine is slow. */
+        private Duration timeout = Duration.ofSeconds(30);
         private java.nio.file.Path pieceDirectory = PieceDirectory.hostDefault();
         private long prefetchEpoch = -1;
 

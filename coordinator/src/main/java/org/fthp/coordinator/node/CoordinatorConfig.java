@@ -27,7 +27,12 @@ public record CoordinatorConfig(int nodeId, HierarchyLayout layout, List<NodeAdd
                                 JobSecret secret, JobShape jobShape, Duration authTimeout,
                                 CheckpointConfig checkpoint) {
     public static final String LOOPBACK = "127.0.0.1";
-    public static final Duration DEFAULT_AUTH_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * Generous: a rank's JVM answers the challenge only after loading Netty and the MAC classes, and
+     * 8 JVMs starting at once on a loaded 2-core machine took more than 5 s (every rank then failed
+     * to register). An unauthenticated connection costs only a socket until then.
+     */
+    public static final Duration DEFAULT_AUTH_TIMEOUT = Duration.ofSeconds(30);
 
     public CoordinatorConfig {
         Objects.requireNonNull(layout, "layout");
