@@ -248,6 +248,109 @@ class MultiHostJobTest {
     }
 
     /**
+     * Every process of h1 is killed (its orted, its ranks, its coordinator, and the agent that reached it) while
+     * the job runs, with one slot per host: rank 0 computes on h0 with its replica on h1, rank 1 computes on h1
+     * with its replica on h0, so each rank keeps a copy. The primary loses h1's coordinator and fails both of h1's
+     * processes at once (one epoch, cause host-lost), rank 1's replica takes over, mpirun (in recovery mode) does
+     * not end the job on the lost orted, the proxy does not report the dead agent, and fthp-run ends mpirun once
+     * every process has finished or failed: exit 0, the failure-free output, nothing left on h0.
+     */
+    @Test
+    void aWholeHostKilledIsSurvivedWhenEveryRankHasACopyOnTheOther() throws Exception {
+        String[] workload = {"300", "5000"};
+        List<String> expected = MpiJob.run(2, JOB, org.fthp.it.programs.RepairP2p.class, workload)
+                .assertSuccess().lines();
+        Path events = dir.resolve("host-lost-events.jsonl");
+        List<String> cmd = new ArrayList<>(List.of(MpiJob.home().resolve("bin/fthp-run").toString(),
+                "-np", "2", "--replicas", "2", "--verbose", "--events", events.toString(),
+                "--host", hosts.hostList(1)));
+        cmd.addAll(hosts.mpirunOptions());
+        cmd.addAll(List.of("--", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("fthp.programs", "target/classes"),
+                org.fthp.it.programs.RepairP2p.class.getName()));
+        cmd.addAll(List.of(workload));
+        MpiJob.Result r = runCrashingHost(cmd, "RepairP2p iteration 40 ", 1);
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        r.assertNoLeftovers();
+        assertEquals(expected, r.lines(), "stdout differs from the failure-free run\n--- stderr ---\n" + r.stderr());
+        assertTrue(r.stderr().contains("rank 1: cmp 1 @ h1, rep 3 @ h0"), r.stderr());
+        assertTrue(r.stderr().contains("lost a host (node=1 processes=2 native=1,2)"), r.stderr());
+        List<String> detected = Files.readAllLines(events).stream()
+                .filter(l -> l.contains("failure-detected")).toList();
+        assertEquals(2, detected.size(), String.join("\n", detected));
+        for (String line : detected) {
+            assertTrue(line.contains("\"epoch\":1,") && line.contains("\"cause\":\"host-lost\""), line);
+        }
+        assertNothingLeftOn(0);
+    }
+
+    /**
+     * h1 holds the only copy of ranks 2 and 3 (N=4, M=1 on h0:2,h1:4: ranks 2 and 3 and rank 0's replica are
+     * on h1) and is killed while the job runs: the primary fails h1's processes at once and ends the job,
+     * exit 4 naming both ranks, and nothing of the job is left running.
+     */
+    @Test
+    void aWholeHostKilledWithTheOnlyCopyOfRanksEndsTheJobNamingThem() throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(MpiJob.home().resolve("bin/fthp-run").toString(),
+                "-np", "4", "--replicas", "1", "--verbose", "--host", "h0:2,h1:4"));
+        cmd.addAll(hosts.mpirunOptions());
+        cmd.addAll(List.of("--", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("fthp.programs", "target/classes"),
+                org.fthp.it.programs.RepairP2p.class.getName(), "300", "5000"));
+        MpiJob.Result r = runCrashingHost(cmd, "RepairP2p iteration 40 ", 1);
+        assertEquals(4, r.exitCode(), r.stdout() + r.stderr());
+        r.assertNoLeftovers();
+        assertTrue(r.stderr().contains("rank 2: cmp 2 @ h1") && r.stderr().contains("rank 3: cmp 3 @ h1"),
+                r.stderr());
+        assertTrue(r.stderr().contains("logical ranks 2, 3 lost all their copies"), r.stderr());
+        assertNothingLeftOn(0);
+    }
+
+    /**
+     * Runs fthp-run on h0 as {@link MpiJob#exec} does, and crashes host {@code crashed} as soon as the job's stdout
+     * holds {@code trigger}; kills the job (by its process tree) if it outlives {@link #JOB}.
+     */
+    private static MpiJob.Result runCrashingHost(List<String> fthpRun, String trigger, int crashed)
+            throws Exception {
+        List<String> cmd = hosts.onHost(0, fthpRun);
+        Path out = Files.createTempFile(dir, "job", ".out");
+        Path err = Files.createTempFile(dir, "job", ".err");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        JobProcesses processes = new JobProcesses();
+        long deadline = System.nanoTime() + JOB.toNanos();
+        boolean crashedYet = false;
+        boolean ended;
+        do {
+            processes.sample(p.toHandle());
+            if (!crashedYet && Files.readString(out).contains(trigger)) {
+                hosts.crash(crashed);
+                crashedYet = true;
+            }
+            ended = p.waitFor(50, TimeUnit.MILLISECONDS);
+        } while (!ended && System.nanoTime() < deadline);
+        if (!ended) {
+            MpiJob.killTree(p.toHandle());
+            processes.leftovers(Duration.ZERO);
+            p.waitFor(10, TimeUnit.SECONDS);
+            throw new AssertionError("job timed out after " + JOB + "\n--- stdout ---\n" + Files.readString(out)
+                    + "\n--- stderr ---\n" + Files.readString(err));
+        }
+        assertTrue(crashedYet, "the job ended before printing '" + trigger + "'\n" + Files.readString(out)
+                + Files.readString(err));
+        return new MpiJob.Result(p.exitValue(), Files.readString(out), Files.readString(err), cmd, processes);
+    }
+
+    /** Host {@code k} runs nothing of the job any more (its orted and ranks have gone), within a few seconds. */
+    private static void assertNothingLeftOn(int k) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!hosts.pidsOn(k).isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertEquals(List.of(), hosts.pidsOn(k), "processes left on " + hosts.name(k));
+    }
+
+    /**
      * /tmp/NAME made on every host (each has its own /tmp), as each host's coordinator will make its report
      * pipe there; the path as the hosts see it.
      */

@@ -39,6 +39,8 @@ final class Coordinators implements AutoCloseable {
     private static final String MAIN = "org.fthp.coordinator.node.CoordinatorMain";
     private static final String READY = "FTHP_COORDINATOR_READY";
     private static final String ABORT = "FTHP_JOB_ABORT";
+    private static final String HOST_LOST = "FTHP_HOST_LOST";
+    private static final String PROCESSES_ENDED = "FTHP_JOB_PROCESSES_ENDED";
     private static final long READY_SECONDS = 30;
 
     private static final String REPORTS_FIELD = " reports=";
@@ -62,6 +64,10 @@ final class Coordinators implements AutoCloseable {
     private final String[] readyAddresses;
     /** Replaced at each new incarnation: an abort ends one incarnation. */
     private volatile CompletableFuture<String> abort = new CompletableFuture<>();
+    /** Several hosts: the primary's lines about lost hosts, in order. */
+    private final List<String> hostsLost = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Completed when, after a host was lost, every process has finished or failed (the primary says so). */
+    private final CompletableFuture<Void> processesEnded = new CompletableFuture<>();
 
     private Coordinators(String secretHex, String addresses, int nodes) {
         this.secretHex = secretHex;
@@ -79,8 +85,8 @@ final class Coordinators implements AutoCloseable {
      */
     static Coordinators startOnHosts(CoordinatorPlan plan, HostList hosts, List<String> bind, boolean[] local,
                                      RemoteAgent agent, Path wrapper, int ranks, int replicas, Path java,
-                                     Path runtimeJar, CheckpointPlan checkpoint, String reportDir)
-            throws LaunchException {
+                                     Path runtimeJar, CheckpointPlan checkpoint, String reportDir,
+                                     String coordinatorOf) throws LaunchException {
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
         int nodes = hosts.count();
@@ -90,7 +96,7 @@ final class Coordinators implements AutoCloseable {
             for (int id = 0; id < nodes; id++) {
                 List<String> cmd = command(java, runtimeJar, plan, checkpoint, ranks, replicas, id,
                         List.of("--nodes", "stdin", "--node-count", Integer.toString(nodes), "--bind", bind.get(id),
-                                "--report-dir", reportDir));
+                                "--report-dir", reportDir, "--coordinator-of", coordinatorOf));
                 ProcessBuilder pb;
                 if (local[id]) {
                     pb = new ProcessBuilder(cmd);
@@ -268,6 +274,13 @@ final class Coordinators implements AutoCloseable {
                         onReady.run();
                     } else if (line.startsWith(ABORT)) {
                         abort.complete(line.substring(ABORT.length()).strip());
+                    } else if (line.startsWith(HOST_LOST)) {
+                        String what = line.substring(HOST_LOST.length()).strip();
+                        hostsLost.add(what);
+                        System.err.println("fthp-run: the coordinators lost a host (" + what + "): its processes"
+                                + " are failed with it");
+                    } else if (line.startsWith(PROCESSES_ENDED)) {
+                        processesEnded.complete(null);
                     } else if (line.startsWith(RESET)) {
                         Map<String, String> fields = CheckpointReport.fields(line);
                         if (id == 0) {
@@ -401,6 +414,24 @@ final class Coordinators implements AutoCloseable {
     /** Runs {@code action} with the primary's abort line (e.g. "rank=1 reason=...") if the job is aborted. */
     void onAbort(Consumer<String> action) {
         abort.thenAccept(action);
+    }
+
+    /**
+     * Runs {@code action} when, after a host was lost, every process has finished or failed: Open MPI's mpirun,
+     * which survives the lost daemon only in recovery mode, still waits for that host's processes.
+     */
+    void onProcessesEnded(Runnable action) {
+        processesEnded.thenRun(action);
+    }
+
+    /** Whether a host was lost during the job (the primary said so). */
+    boolean hostLost() {
+        return !hostsLost.isEmpty();
+    }
+
+    /** Whether every process had finished or failed after a host loss. */
+    boolean processesEnded() {
+        return processesEnded.isDone();
     }
 
     /** The abort line of the current incarnation, if it was aborted. */

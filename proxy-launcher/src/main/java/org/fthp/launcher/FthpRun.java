@@ -141,9 +141,16 @@ public final class FthpRun {
                 try (RankOutputSink output = RankOutputSink.start(hosts.launchAddress(),
                         jobEnv.get(Coordinators.SECRET_ENV), options.ranks(), System.out, System.err)) {
                     jobEnv.put(RankOutputSink.ADDRESS_ENV, output.address());
-                    code = MpirunJob.run(command, jobEnv, job -> coordinators.onAbort(line -> endJob(job, line)));
+                    code = MpirunJob.run(command, jobEnv, job -> {
+                        coordinators.onAbort(line -> endJob(job, line));
+                        coordinators.onProcessesEnded(() -> endAfterHostLoss(job));
+                    });
                 }
                 code = verdict(code, coordinators);
+                if (coordinators.processesEnded() && coordinators.abortLine().isEmpty()) {
+                    // mpirun was ended by us: every process had finished or failed with its host
+                    code = 0;
+                }
             }
             summary.print(System.err);
             return code;
@@ -233,6 +240,32 @@ public final class FthpRun {
     }
 
     private static final String REASON = "reason=";
+
+    /** How long this host's ranks get to exit after their last PROCESS_DONE before mpirun is ended. */
+    static final long LOCAL_RANKS_EXIT_MILLIS = 5_000;
+
+    /**
+     * After a host was lost, every process has finished or failed: mpirun (in recovery mode) waits for ever for
+     * the lost host's processes, so it is ended here, once this host's ranks (mpirun's java children) have exited
+     * and so flushed their output, or after {@link #LOCAL_RANKS_EXIT_MILLIS}.
+     */
+    static void endAfterHostLoss(Process mpirun) {
+        long deadline = System.nanoTime() + LOCAL_RANKS_EXIT_MILLIS * 1_000_000;
+        while (mpirun.isAlive() && System.nanoTime() < deadline && mpirun.children().anyMatch(
+                c -> c.info().command().map(cmd -> cmd.endsWith("/java")).orElse(false))) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (mpirun.isAlive()) {
+            System.err.println("fthp-run: every process has finished or failed with its host; ending mpirun, which"
+                    + " waits for the lost host's processes");
+            MpirunJob.stop(mpirun);
+        }
+    }
 
     /**
      * The program's own exit code when the coordinators' abort line says its program ended the job ({@code

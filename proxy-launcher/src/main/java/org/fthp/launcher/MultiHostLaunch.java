@@ -111,6 +111,10 @@ final class MultiHostLaunch {
                 "--mca", "fthp_proxy_report_dir", reportDir,
                 // a host whose ranks have all died would otherwise hold every survivor in MPI_Finalize's fence
                 "--mca", "async_mpi_finalize", "1",
+                // without it mpirun ends the whole job when it loses a remote orted (a host failed); with it, it
+                // goes on but waits for that host's processes for ever: fthp-run ends it once the coordinators
+                // say every process has finished or failed (docs/notes/hosts.md, section 7)
+                "--mca", "orte_enable_recovery", "1",
                 "-x", NODE_OF_ENV, "-x", RankOutputSink.ADDRESS_ENV));
         return more;
     }
@@ -129,7 +133,7 @@ final class MultiHostLaunch {
     Coordinators startCoordinators(CoordinatorPlan plan, int ranks, int replicas, Path java, Path runtimeJar,
                                    CheckpointPlan checkpoint, String reportDir) throws LaunchException {
         return Coordinators.startOnHosts(plan, hosts, bind, local, agent, home.resolve("scripts/fthp-coordinator.sh"),
-                ranks, replicas, java, runtimeJar, checkpoint, reportDir);
+                ranks, replicas, java, runtimeJar, checkpoint, reportDir, placement.coordinatorOf());
     }
 
     ReplicaPlacement placement() {

@@ -54,7 +54,10 @@ import org.fthp.coordinator.wire.NodeAddress;
  * input ends the coordinator: a remote agent such as ssh does not kill the remote command when its local end is
  * killed). {@code --report-dir DIR}: the proxy report FIFO is {@code DIR/proxy-report.HOSTNAME}, where the launch
  * agent of this host's orted (scripts/fthp-orted.sh) writes, and since each host's reports reach only its own
- * coordinator one "not mine" is enough for an unowned pid.
+ * coordinator one "not mine" is enough for an unowned pid. {@code --coordinator-of 0,0,1,1} (node of each native
+ * rank): a lost child coordinator fails every unfinished process placed on it (and below it) at once; the primary
+ * prints {@code FTHP_HOST_LOST node=K processes=P native=R,...} then, once every process has finished or failed,
+ * {@code FTHP_JOB_PROCESSES_ENDED} (the native launcher still waits for the lost host's processes).
  */
 public final class CoordinatorMain {
     private static final Duration PARENT_WAIT = Duration.ofSeconds(30);
@@ -89,6 +92,16 @@ public final class CoordinatorMain {
         String reportDir = option(args, "--report-dir");
         if (reportDir != null) {
             node.reportsArePerHost();
+        }
+        String placed = option(args, "--coordinator-of");
+        if (placed != null) {
+            try {
+                node.ranksPlaced(parsePlacement(placed));
+            } catch (IllegalArgumentException e) {
+                System.err.println("fthp-coordinator: --coordinator-of: " + e.getMessage());
+                System.exit(2);
+                return;
+            }
         }
         NodeAddress bound = node.start();
         ProxyReportPipe reports = reportDir == null
@@ -249,6 +262,20 @@ public final class CoordinatorMain {
         }
     }
 
+    /** {@code --coordinator-of 0,0,1,1}: the node of each native rank, as fthp-run's FTHP_COORDINATOR_OF. */
+    static int[] parsePlacement(String list) {
+        String[] words = list.strip().split(",");
+        int[] nodes = new int[words.length];
+        for (int i = 0; i < words.length; i++) {
+            try {
+                nodes[i] = Integer.parseInt(words[i].strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + words[i] + "' is not a node id (in '" + list + "')");
+            }
+        }
+        return nodes;
+    }
+
     private static String eventsFile(String[] args) {
         return option(args, "--events");
     }
@@ -279,6 +306,20 @@ public final class CoordinatorMain {
             System.out.println("FTHP_JOB_ABORT " + (lostRank == NO_RANK ? "" : "rank=" + lostRank + " ")
                     + "reason=" + reason);
             System.out.flush();
+        }
+
+        /** A child coordinator was lost with its host: fthp-run notes it (it must end mpirun itself later). */
+        @Override
+        public void hostLost(int node, List<FailedProcess> failed) {
+            say("FTHP_HOST_LOST node=" + node + " processes=" + failed.size() + " native="
+                    + failed.stream().map(f -> Integer.toString(f.nativeRank()))
+                    .collect(java.util.stream.Collectors.joining(",")));
+        }
+
+        /** After a host loss, every process finished or failed: fthp-run may end mpirun, which waits for ever. */
+        @Override
+        public void processesEnded() {
+            say("FTHP_JOB_PROCESSES_ENDED");
         }
 
         /** The same line as an abort, with the program's code: fthp-run ends with it and restarts nothing. */
