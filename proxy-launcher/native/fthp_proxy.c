@@ -46,6 +46,14 @@
  * waitpid() looks it up after the child's death, when /proc no longer shows
  * its environment.
  *
+ * FTHP_PROXY_REPORT_EXITS=1 (several hosts, where mpirun and the orteds run
+ * with orte_enable_recovery so that a lost host does not end the job): a
+ * child that exits with a non-zero status is also reported, and passed on
+ * as it is. In recovery mode Open MPI ignores such an exit (the job goes on
+ * and mpirun even ends with 0), so a rank whose JVM failed before it
+ * registered (a class not found) would leave the others waiting in MPI_Init
+ * for ever; reported, it is a pid no coordinator owns and the job ends.
+ *
  * Only waitpid() is intercepted to reap: it is the one call Open MPI 4.1's launcher
  * uses to reap its children (orte/runtime/orte_wait.c, on SIGCHLD), verified
  * by test; wait()/waitid() are never called there, so hooking them would be
@@ -78,6 +86,7 @@ static char report_paths[4096];   /* FTHP_PROXY_REPORT: path[:path...] */
 /* Pids of children that exec'd something other than a rank; shared with the children (MAP_SHARED), 0 = free. */
 static pid_t *agents;
 static pid_t launcher_pid;
+static int report_exits;   /* FTHP_PROXY_REPORT_EXITS=1: report non-zero exits too */
 static int (*real_execve)(const char *, char *const[], char *const[]);
 static int (*real_execvp)(const char *, char *const[]);
 extern char **environ;
@@ -87,6 +96,8 @@ __attribute__((constructor)) static void fthp_proxy_init(void) {
     real_execve = (int (*)(const char *, char *const[], char *const[])) dlsym(RTLD_NEXT, "execve");
     real_execvp = (int (*)(const char *, char *const[])) dlsym(RTLD_NEXT, "execvp");
     launcher_pid = getpid();
+    const char *exits = getenv("FTHP_PROXY_REPORT_EXITS");
+    report_exits = exits != NULL && strcmp(exits, "1") == 0;
     void *table = mmap(NULL, MAX_AGENTS * sizeof(pid_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     agents = table == MAP_FAILED ? NULL : (pid_t *) table;
     const char *report = getenv("FTHP_PROXY_REPORT");
@@ -289,6 +300,9 @@ pid_t waitpid(pid_t pid, int *status, int options) {
                 }
                 continue;   /* hidden: look for the next child, as the caller asked */
             }
+        }
+        if (r > 0 && report_exits && WIFEXITED(st) && WEXITSTATUS(st) != 0 && !is_agent(r)) {
+            report(r);   /* not hidden: recovery mode would ignore it and leave the job waiting */
         }
         int none_left = r < 0 && errno == ECHILD;
         if (!none_left && r == 0 && (options & WNOHANG)) {

@@ -216,6 +216,8 @@ class MultiHostJobTest {
         assertEquals(expected, r.lines(), "stdout differs from the failure-free run\n--- stderr ---\n" + r.stderr());
         assertTrue(r.stderr().contains("rank 0: cmp 0 @ h0, rep 2 @ h1"), r.stderr());
         assertTrue(r.stderr().contains("rank 1: cmp 1 @ h0, rep 3 @ h1"), r.stderr());
+        // both survivors, rank 1's on h0 and rank 0's replica on h1 (h1's figures come through its coordinator)
+        assertTrue(r.stderr().contains("2 of 4 processes reported"), r.stderr());
         List<String> detected = Files.readAllLines(events).stream()
                 .filter(l -> l.contains("failure-detected")).toList();
         assertEquals(2, detected.size(), String.join("\n", detected));
@@ -228,16 +230,19 @@ class MultiHostJobTest {
     /**
      * Native rank 1 (rank 1's computational copy, placed on h1) dies before MPI.Init: no coordinator has it
      * registered, h1's orted reports it to h1's coordinator only, and that one "not mine" (one vote per
-     * host) is enough for the primary on h0 to end the job with exit code 4.
+     * host) is enough for the primary on h0 to end the job with exit code 4. Killed by a signal (hidden from
+     * the orted, reported), or exiting with status 3 (passed on, and reported too: mpirun and the orteds run in
+     * recovery mode on several hosts, which would ignore it and leave the others in MPI_Init for ever).
      */
-    @Test
-    void aProcessOnTheRemoteHostThatDiesBeforeRegisteringEndsTheJob() {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"signal", "exit"})
+    void aProcessOnTheRemoteHostThatDiesBeforeRegisteringEndsTheJob(String how) {
         List<String> cmd = new ArrayList<>(List.of(MpiJob.home().resolve("bin/fthp-run").toString(),
                 "-np", "2", "--replicas", "2", "--host", hosts.hostList(1)));
         cmd.addAll(hosts.mpirunOptions());
         cmd.addAll(List.of("--", "-XX:TieredStopAtLevel=1", "-cp",
                 System.getProperty("fthp.programs", "target/classes"),
-                org.fthp.it.programs.DieBeforeInit.class.getName()));
+                org.fthp.it.programs.DieBeforeInit.class.getName(), how));
         MpiJob.Result r = MpiJob.exec(hosts.onHost(0, cmd), JOB, Map.of());
         assertEquals(4, r.exitCode(), r.stdout() + r.stderr());
         r.assertNoLeftovers();
@@ -257,9 +262,8 @@ class MultiHostJobTest {
      */
     @Test
     void aWholeHostKilledIsSurvivedWhenEveryRankHasACopyOnTheOther() throws Exception {
-        String[] workload = {"300", "5000"};
-        List<String> expected = MpiJob.run(2, JOB, org.fthp.it.programs.RepairP2p.class, workload)
-                .assertSuccess().lines();
+        String[] workload = LONGER_WORKLOAD;
+        List<String> expected = longerWorkloadOutput();
         Path events = dir.resolve("host-lost-events.jsonl");
         List<String> cmd = new ArrayList<>(List.of(MpiJob.home().resolve("bin/fthp-run").toString(),
                 "-np", "2", "--replicas", "2", "--verbose", "--events", events.toString(),
@@ -304,6 +308,48 @@ class MultiHostJobTest {
                 r.stderr());
         assertTrue(r.stderr().contains("logical ranks 2, 3 lost all their copies"), r.stderr());
         assertNothingLeftOn(0);
+    }
+
+    /**
+     * A timed kill (--kill R:cmp@T) of a process on h1: fthp-run counts the registrations its coordinators report
+     * and asks h1's coordinator, which knows the pid on its host, to kill it. Exit 0, the failure-free output,
+     * the injection and its detection in the event log with the same pid.
+     */
+    @Test
+    void aTimedKillReachesTheRemoteHostThroughItsCoordinator() throws Exception {
+        Path events = dir.resolve("timed-kill-events.jsonl");
+        List<String> cmd = new ArrayList<>(List.of(MpiJob.home().resolve("bin/fthp-run").toString(),
+                "-np", "2", "--replicas", "2", "--verbose", "--events", events.toString(),
+                "--kill", "1:cmp@0.5", "--host", hosts.hostList(1)));
+        cmd.addAll(hosts.mpirunOptions());
+        cmd.addAll(List.of("--", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("fthp.programs", "target/classes"),
+                org.fthp.it.programs.RepairP2p.class.getName()));
+        cmd.addAll(List.of(LONGER_WORKLOAD));
+        MpiJob.Result r = MpiJob.exec(hosts.onHost(0, cmd), JOB, Map.of());
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        r.assertNoLeftovers();
+        assertEquals(longerWorkloadOutput(), r.lines(), "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("rank 1: cmp 1 @ h1"), r.stderr());
+        List<String> lines = Files.readAllLines(events);
+        String injected = lines.stream().filter(l -> l.contains("failure-injected")).findFirst().orElseThrow();
+        Matcher pid = Pattern.compile("\"pid\":(\\d+),\"nativeRank\":1,").matcher(injected);
+        assertTrue(pid.find(), injected);
+        assertTrue(lines.stream().anyMatch(l -> l.contains("failure-detected")
+                && l.contains("\"pid\":" + pid.group(1) + ",")), String.join("\n", lines));
+    }
+
+    /** RepairP2p long enough (1.5 s of computation) to kill something in the middle of. */
+    private static final String[] LONGER_WORKLOAD = {"300", "5000"};
+    private static List<String> longerWorkloadOutput;
+
+    /** The failure-free output of {@link #LONGER_WORKLOAD} (one host, unreplicated), run once for the class. */
+    private static synchronized List<String> longerWorkloadOutput() {
+        if (longerWorkloadOutput == null) {
+            longerWorkloadOutput = MpiJob.run(2, JOB, org.fthp.it.programs.RepairP2p.class, LONGER_WORKLOAD)
+                    .assertSuccess().lines();
+        }
+        return longerWorkloadOutput;
     }
 
     /**

@@ -138,10 +138,20 @@ public final class FthpRun {
                 // the launch agent (fthp-orted.sh) and reports to its own host's coordinator
                 jobEnv.put("LD_PRELOAD", FthpHome.proxyLibrary(env).toString());
                 jobEnv.put(PROXY_REPORT_ENV, coordinators.reportPipe(0));
+                // mpirun runs in recovery mode here (a lost orted must not end the job), which ignores a rank's
+                // non-zero exit: the library reports those too, so one before registering ends the job
+                jobEnv.put("FTHP_PROXY_REPORT_EXITS", "1");
                 try (RankOutputSink output = RankOutputSink.start(hosts.launchAddress(),
                         jobEnv.get(Coordinators.SECRET_ENV), options.ranks(), System.out, System.err)) {
                     jobEnv.put(RankOutputSink.ADDRESS_ENV, output.address());
+                    FailureInjector injector = options.kills().injectorWanted()
+                            ? new FailureInjector(options.kills(), options.ranks(), options.processes(),
+                                    options.coordinators().events(), coordinators.killTargets(nodeOfRanks(hosts)))
+                            : null;
                     code = MpirunJob.run(command, jobEnv, job -> {
+                        if (injector != null) {
+                            injector.start(job.toHandle());
+                        }
                         coordinators.onAbort(line -> endJob(job, line));
                         coordinators.onProcessesEnded(() -> endAfterHostLoss(job));
                     });
@@ -151,10 +161,21 @@ public final class FthpRun {
                     // mpirun was ended by us: every process had finished or failed with its host
                     code = 0;
                 }
+                // the other hosts' ranks left their statistics in their own host's job directory
+                coordinators.collectStats(summary.directory());
             }
             summary.print(System.err);
             return code;
         }
+    }
+
+    /** The coordinator (node = host index) of each native rank. */
+    private static int[] nodeOfRanks(MultiHostLaunch hosts) {
+        int[] nodes = new int[hosts.placement().processes()];
+        for (int r = 0; r < nodes.length; r++) {
+            nodes[r] = hosts.placement().hostOf(r);
+        }
+        return nodes;
     }
 
     /** mpirun may notice a death and end first; the coordinators' verdict is what counts. */

@@ -63,11 +63,11 @@ final class MultiHostLaunch {
                     + " hosts (scripts/fthp-orted.sh); a launch agent of your own cannot be chained yet");
         }
         if (options.checkpoint().restarts() > 0) {
-            throw LaunchException.usage("--restart is not supported on several hosts yet");
-        }
-        if (!options.kills().kills().isEmpty() || options.kills().weibull().isPresent()) {
-            throw LaunchException.usage("timed kills (--kill R@S, --inject) are not supported on several hosts yet:"
-                    + " use --kill R#CALL");
+            // a relaunch would need a new placement for --restart-replicas (rankfile, FTHP_COORDINATOR_OF and the
+            // coordinators' --coordinator-of per incarnation), and after a lost host a coordinator or a host list
+            // without it: more than restarting mpirun, which is all the one-host RestartLoop does
+            throw LaunchException.usage("--restart is not supported on several hosts yet (a relaunch needs a new"
+                    + " placement, and a host to replace a lost one)");
         }
         if (options.coordinators().nodes() > 1 && options.coordinators().nodes() != hosts.count()) {
             throw LaunchException.usage("--nodes " + options.coordinators().nodes() + ": on several hosts there is"

@@ -57,7 +57,11 @@ import org.fthp.coordinator.wire.NodeAddress;
  * coordinator one "not mine" is enough for an unowned pid. {@code --coordinator-of 0,0,1,1} (node of each native
  * rank): a lost child coordinator fails every unfinished process placed on it (and below it) at once; the primary
  * prints {@code FTHP_HOST_LOST node=K processes=P native=R,...} then, once every process has finished or failed,
- * {@code FTHP_JOB_PROCESSES_ENDED} (the native launcher still waits for the lost host's processes).
+ * {@code FTHP_JOB_PROCESSES_ENDED} (the native launcher still waits for the lost host's processes). The control
+ * line {@code collect-stats} is answered with the ranks' statistics files of this host ({@link #collectStats});
+ * {@code kill native=R} SIGKILLs the live process registered here as native rank R (fthp-run's timed kills),
+ * answered with {@code FTHP_KILLED native=R pid=P} ({@code pid=-}: none); and with {@code --report-dir} each
+ * registration is told as {@code FTHP_PROCESS_REGISTERED node=I native=R}.
  */
 public final class CoordinatorMain {
     private static final Duration PARENT_WAIT = Duration.ofSeconds(30);
@@ -92,6 +96,9 @@ public final class CoordinatorMain {
         String reportDir = option(args, "--report-dir");
         if (reportDir != null) {
             node.reportsArePerHost();
+            // several hosts: fthp-run counts the registrations before its timed kills start their clock
+            node.onProcessRegistered(rank -> say("FTHP_PROCESS_REGISTERED node=" + config.nodeId() + " native="
+                    + rank));
         }
         String placed = option(args, "--coordinator-of");
         if (placed != null) {
@@ -131,7 +138,7 @@ public final class CoordinatorMain {
         // the control channel, and with it the lifeline, is read from here on, while connecting too: a parent
         // that takes long to reach must not keep a coordinator alive after its launcher has gone
         Thread controlThread = new Thread(() -> {
-            readControl(control, node, config);
+            readControl(control, node, config, reportDir);
             if (lifeline) {
                 // the launcher (or the remote agent that carried its pipe) is gone: so is the job. Nothing may
                 // keep a coordinator alive on a remote host after that, so a shutdown that takes too long is cut
@@ -198,7 +205,8 @@ public final class CoordinatorMain {
     }
 
     /** Launcher commands on stdin, one per line, until end of input. */
-    private static void readControl(java.io.BufferedReader in, NodeCoordinator node, CoordinatorConfig config) {
+    private static void readControl(java.io.BufferedReader in, NodeCoordinator node, CoordinatorConfig config,
+                                    String reportDir) {
         try (in) {
             String line;
             while ((line = in.readLine()) != null) {
@@ -228,6 +236,13 @@ public final class CoordinatorMain {
                     node.settleCheckpoints(committed, first);
                     System.out.println("FTHP_COORDINATOR_SETTLED node=" + config.nodeId());
                     System.out.flush();
+                } else if (line.startsWith("kill native=")) {
+                    String rank = line.substring("kill native=".length()).strip();
+                    java.util.OptionalLong pid = rank.matches("\\d{1,9}")
+                            ? node.killRegistered(Integer.parseInt(rank)) : java.util.OptionalLong.empty();
+                    say("FTHP_KILLED native=" + rank + " pid=" + (pid.isPresent() ? pid.getAsLong() : "-"));
+                } else if (line.equals("collect-stats")) {
+                    collectStats(reportDir, config.nodeId());
                 } else if (!line.isEmpty()) {
                     System.err.println("fthp-coordinator: unknown control line '" + line + "'");
                 }
@@ -236,6 +251,38 @@ public final class CoordinatorMain {
             System.err.println("fthp-coordinator: control channel: " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A rank's statistics file in the job directory (replication's RunStatistics: {@code rank-R.stats}). */
+    private static final java.util.regex.Pattern STATS_FILE = java.util.regex.Pattern.compile("rank-\\d+\\.stats");
+
+    /**
+     * {@code collect-stats}: the run statistics the ranks of this host left in the job directory ({@code
+     * --report-dir}, the same path on every host, each host's own), one {@code FTHP_STATS file=rank-R.stats
+     * line=...} per file, then {@code FTHP_STATS_DONE node=I}: fthp-run's summary then counts every host's
+     * processes, not only its own host's.
+     */
+    static void collectStats(String reportDir, int nodeId) {
+        synchronized (System.out) {
+            if (reportDir != null) {
+                try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(Path.of(reportDir))) {
+                    for (Path f : files.sorted().toList()) {
+                        String name = f.getFileName().toString();
+                        if (!STATS_FILE.matcher(name).matches()) {
+                            continue;
+                        }
+                        String line = java.nio.file.Files.readString(f).strip();
+                        if (!line.isEmpty() && line.indexOf('\n') < 0) {
+                            System.out.println("FTHP_STATS file=" + name + " line=" + line);
+                        }
+                    }
+                } catch (java.io.IOException e) {
+                    System.err.println("fthp-coordinator: cannot read the run statistics in " + reportDir + ": " + e);
+                }
+            }
+            System.out.println("FTHP_STATS_DONE node=" + nodeId);
+            System.out.flush();
         }
     }
 
@@ -287,6 +334,14 @@ public final class CoordinatorMain {
             }
         }
         return null;
+    }
+
+    /** One whole line on stdout for fthp-run, never interleaved with another thread's. */
+    static void say(String line) {
+        synchronized (System.out) {
+            System.out.println(line);
+            System.out.flush();
+        }
     }
 
     /** The primary's events: into the log if there is one, and the abort also to stdout for fthp-run. */
@@ -365,12 +420,6 @@ public final class CoordinatorMain {
                     + limitBytes);
         }
 
-        private static void say(String line) {
-            synchronized (System.out) {
-                System.out.println(line);
-                System.out.flush();
-            }
-        }
     }
 
     static CoordinatorConfig parse(String[] args, JobSecret secret) {

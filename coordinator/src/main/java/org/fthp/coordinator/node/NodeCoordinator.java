@@ -125,6 +125,8 @@ public final class NodeCoordinator implements AutoCloseable {
     private volatile boolean closed;
     private final java.util.concurrent.atomic.AtomicBoolean shutDown = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile JobEvents events = JobEvents.NONE;
+    /** Told the native rank of each process that registers here (fthp-run counts them before timed kills). */
+    private volatile java.util.function.IntConsumer registrations = rank -> { };
 
     public NodeCoordinator(CoordinatorConfig config) {
         this.config = config;
@@ -231,6 +233,36 @@ public final class NodeCoordinator implements AutoCloseable {
             }
         }
         this.nodeOfRank = nodeOfRank.clone();
+    }
+
+    /** Where each registration's native rank is told (the launcher, through CoordinatorMain's stdout). */
+    public void onProcessRegistered(java.util.function.IntConsumer listener) {
+        this.registrations = listener == null ? rank -> { } : listener;
+    }
+
+    /**
+     * A timed kill on several hosts (fthp-run's --kill R@T, --inject): SIGKILLs the live process registered here
+     * as native rank {@code nativeRank}, found by the pid it registered with (this host's pid), and returns that
+     * pid. Its death is then detected as any other (the proxy's report, the lost connection).
+     */
+    public java.util.OptionalLong killRegistered(int nativeRank) {
+        long pid = -1;
+        synchronized (lock) {
+            for (LocalProcess p : liveProcesses.values()) {
+                if (p.nativeRank() == nativeRank) {
+                    pid = p.pid();
+                    break;
+                }
+            }
+        }
+        if (pid <= 0) {
+            return java.util.OptionalLong.empty();
+        }
+        java.util.Optional<ProcessHandle> process = ProcessHandle.of(pid);
+        if (process.isEmpty() || !process.get().destroyForcibly()) {
+            return java.util.OptionalLong.empty();
+        }
+        return java.util.OptionalLong.of(pid);
     }
 
     /** Connects to the parent named in the configuration's node list. */
@@ -344,6 +376,7 @@ public final class NodeCoordinator implements AutoCloseable {
             catchUp(channel);
         }
         checkpoints.processRegistered();
+        registrations.accept(process.nativeRank());
         LOG.log(Level.FINE, "coordinator node {0}: registered {1}", new Object[] {nodeId(), process});
         if (alreadyReportedDead) {
             reportFailedPid(process.pid(), PROXY_REPORT);
