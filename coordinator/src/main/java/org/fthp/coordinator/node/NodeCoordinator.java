@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -33,6 +34,7 @@ import org.fthp.coordinator.event.FailureLedger;
 import org.fthp.coordinator.event.FailureSnapshot;
 import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.event.JobShape;
+import org.fthp.coordinator.event.Role;
 import org.fthp.coordinator.wire.FramePipeline;
 import org.fthp.coordinator.wire.Message;
 import org.fthp.coordinator.wire.NodeAddress;
@@ -87,7 +89,7 @@ public final class NodeCoordinator implements AutoCloseable {
     /** Live processes whose program ended the job: they still hear the abort, and their disconnect is no failure. */
     private final Set<Channel> endedProcesses = new HashSet<>();
     /** Child coordinators' connections, with the node id each registered as. */
-    private final Map<Channel, Integer> children = new java.util.LinkedHashMap<>();
+    private final Map<Channel, Integer> children = new LinkedHashMap<>();
     /**
      * The node each native rank registers with (fthp-run's placement on several hosts), or null when unknown (one
      * host): what a lost child coordinator takes down with it.
@@ -485,14 +487,13 @@ public final class NodeCoordinator implements AutoCloseable {
         synchronized (lock) {
             if (placed != null && abort == null) {
                 Set<Integer> lostNodes = subtreeOf(child);
-                Set<Integer> known = latest == null ? Set.of() : latest.failed().stream()
-                        .map(FailedProcess::nativeRank).collect(java.util.stream.Collectors.toSet());
+                Set<Integer> known = failedNativeRanks();
                 int n = jobShape.logicalRanks();
                 for (int rank = 0; rank < placed.length; rank++) {
                     if (lostNodes.contains(placed[rank]) && !doneRanks.contains(rank) && !known.contains(rank)) {
                         // the pid is unknown here (it registered on the lost host): 0 in the event log
                         batch.add(new FailedProcess(0, rank, rank < n ? rank : rank - n,
-                                rank < n ? org.fthp.coordinator.event.Role.CMP : org.fthp.coordinator.event.Role.REP,
+                                rank < n ? Role.CMP : Role.REP,
                                 HOST_LOST));
                     }
                 }
@@ -507,6 +508,12 @@ public final class NodeCoordinator implements AutoCloseable {
             events.hostLost(child, batch);
             failuresReported(batch);
         }
+    }
+
+    /** Under lock: the native ranks in the latest failure set this node knows. */
+    private Set<Integer> failedNativeRanks() {
+        return latest == null ? Set.of()
+                : latest.failed().stream().map(FailedProcess::nativeRank).collect(Collectors.toSet());
     }
 
     /** {@code node} and every node that reports through it. */
@@ -535,8 +542,7 @@ public final class NodeCoordinator implements AutoCloseable {
         if (!hostLost || processesEndedSaid || placed == null || abort != null) {
             return;
         }
-        Set<Integer> failed = latest == null ? Set.of() : latest.failed().stream()
-                .map(FailedProcess::nativeRank).collect(java.util.stream.Collectors.toSet());
+        Set<Integer> failed = failedNativeRanks();
         for (int rank = 0; rank < placed.length; rank++) {
             if (!doneRanks.contains(rank) && !failed.contains(rank)) {
                 return;
@@ -626,7 +632,7 @@ public final class NodeCoordinator implements AutoCloseable {
             abortJob("logical rank " + lost.get(0) + " lost all its copies", lost.get(0));
         } else if (!lost.isEmpty()) {
             abortJob("logical ranks " + lost.stream().map(String::valueOf)
-                    .collect(java.util.stream.Collectors.joining(", ")) + " lost all their copies", lost.get(0));
+                    .collect(Collectors.joining(", ")) + " lost all their copies", lost.get(0));
         }
         sayIfProcessesEnded();
     }
