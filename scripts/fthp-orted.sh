@@ -40,4 +40,7 @@ fi
 
 export LD_PRELOAD="$library"
 export FTHP_PROXY_REPORT="$dir/proxy-report.$(hostname)"
+# the orteds run with orte_enable_recovery (fthp-run adds it on several hosts), which ignores a rank's non-zero
+# exit: the library reports those too (proxy-launcher/native/fthp_proxy.c)
+export FTHP_PROXY_REPORT_EXITS=1
 exec orted "$@"

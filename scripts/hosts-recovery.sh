@@ -10,10 +10,18 @@
 # replica: on h1 with two hosts, on h0 with one) killed from outside with SIGKILL once the job prints,
 # and the time from the kill to the primary's failure-detected event (the primary runs on h0: with two
 # hosts the report crosses from h1's orted, or the connection loss from h1's coordinator).
+# HOST_FAILURE=1: instead, a whole host's failure against one process's, on 2 and 4 emulated hosts
+# (HOSTS="2 4"): RepairP2p with N=M=2 on --host h0:2,h1:2 (replicas on h1) or N=M=4 on
+# --host h0:2,h1:2,h2:2,h3:2 (ranks 2, 3 computing on h1, their replicas on h3); once the job prints,
+# either every process of h1 is killed (emulated-hosts.sh kill: orted, ranks, coordinator) or only
+# native rank 2 (a process on h1) with SIGKILL. Prints the exit code, whether stdout equals the
+# failure-free run's, the time from the kill to the primary's first failure-detected event, how
+# many processes that event's epoch failed, and fthp-run's repair line; and the load average.
 # Needs root.
 #
 #   scripts/hosts-recovery.sh            # REPS=3
 #   RECOVERY=0 REPS=5 scripts/hosts-recovery.sh   # the latency runs only (LATENCY=0: the others only)
+#   HOST_FAILURE=1 REPS=3 HOSTS="2 4" scripts/hosts-recovery.sh
 set -euo pipefail
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib.sh"
 fthp_find_jdk >/dev/null
@@ -25,10 +33,12 @@ KILL_CMP="${KILL_CMP:-300}"
 KILL_REP="${KILL_REP:-500}"
 RECOVERY="${RECOVERY:-1}"
 LATENCY="${LATENCY:-1}"
+HOST_FAILURE="${HOST_FAILURE:-0}"
+HOSTS="${HOSTS:-2 4}"
 out="$FTHP_HOME/bench/target/hosts-recovery/$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
 
-hosts="$("$FTHP_HOME/scripts/emulated-hosts.sh" up 2 "rc$$")"
+hosts="$("$FTHP_HOME/scripts/emulated-hosts.sh" up "$([[ "$HOST_FAILURE" == 1 ]] && echo 4 || echo 2)" "rc$$")"
 trap '"$FTHP_HOME/scripts/emulated-hosts.sh" down "$hosts"' EXIT
 agent="$("$FTHP_HOME/scripts/emulated-hosts.sh" agent "$hosts")"
 
@@ -99,6 +109,72 @@ latency() {
   printf '%s latency run %s: exit %s, kill to failure-detected %.1f ms (%s)\n' "$config" "$rep" "$code" \
       "$(echo "($(date -d "$detected" +%s.%N) - $killed) * 1000" | bc)" "$cause"
 }
+
+# A whole host's failure ($3 = host) or one process's ($3 = process) on $1 emulated hosts, run $2.
+host_failure() {
+  local count=$1 rep=$2 what=$3 placement n
+  case "$count" in
+    2) placement=(--host h0:2,h1:2); n=2 ;;
+    4) placement=(--host h0:2,h1:2,h2:2,h3:2); n=4 ;;
+  esac
+  local log="$out/hostfail-$count-$what-$rep" events="$out/hostfail-$count-$what-$rep.events"
+  timeout 300 "$FTHP_HOME/scripts/emulated-hosts.sh" exec "$hosts" h0 "$FTHP_HOME/bin/fthp-run" -np "$n" \
+      --replicas "$n" --events "$events" "${placement[@]}" --mca plm_rsh_agent "$agent" -- \
+      -cp "$FTHP_HOME/integration-tests/target/classes" org.fthp.it.programs.RepairP2p "$ITERATIONS" \
+      "$COMPUTE_US" > "$log.out" 2> "$log.err" &
+  local job=$! pid="" killed
+  for _ in $(seq 1 600); do
+    if grep -q "iteration 20 " "$log.out" 2>/dev/null; then
+      pid=$(rank_pid h1 2)
+      [[ -n "$pid" ]] && break
+    fi
+    sleep 0.05
+  done
+  if [[ -z "$pid" ]]; then
+    echo "$count hosts, $what failure, run $rep: no native rank 2 on h1 found"
+    wait "$job" || true
+    return
+  fi
+  local kill_done
+  killed=$(date +%s.%N)
+  if [[ "$what" == host ]]; then
+    "$FTHP_HOME/scripts/emulated-hosts.sh" kill "$hosts" h1
+  else
+    kill -9 "$pid"
+  fi
+  kill_done=$(date +%s.%N)
+  local code=0
+  wait "$job" || code=$?
+  local detected epoch failed same=no
+  detected=$(grep -o '"time":"[^"]*","event":"failure-detected"' "$events" | head -1 | cut -d'"' -f4)
+  epoch=$(grep -o '"event":"failure-detected","epoch":[0-9]*' "$events" | head -1 | grep -o '[0-9]*$')
+  failed=$(grep -c "\"event\":\"failure-detected\",\"epoch\":$epoch," "$events")
+  [[ "$(md5sum < "$log.out")" == "$(md5sum < "$out/hostfail-$count-reference.out")" ]] && same=yes
+  # the host's kill (list the namespace's processes, SIGKILL them, check) takes a while itself: both shown
+  printf '%s hosts, %s failure, run %s: exit %s, failure-free stdout %s, kill to failure-detected %.1f ms (the kill itself %.1f ms; %s in epoch %s); %s; load %s\n' \
+      "$count" "$what" "$rep" "$code" "$same" \
+      "$(echo "($(date -d "$detected" +%s.%N) - $killed) * 1000" | bc)" \
+      "$(echo "($kill_done - $killed) * 1000" | bc)" "$failed" "$epoch" \
+      "$(grep -o 'repair time median [^;]*' "$log.err" || echo 'no repair line')" \
+      "$(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+if [[ "$HOST_FAILURE" == 1 ]]; then
+  for count in $HOSTS; do
+    n=$([[ "$count" == 4 ]] && echo 4 || echo 2)
+    # the failure-free output: unreplicated, inside h0
+    "$FTHP_HOME/scripts/emulated-hosts.sh" exec "$hosts" h0 "$FTHP_HOME/bin/fthp-run" -np "$n" --host "h0:$n" -- \
+        -cp "$FTHP_HOME/integration-tests/target/classes" org.fthp.it.programs.RepairP2p "$ITERATIONS" \
+        "$COMPUTE_US" > "$out/hostfail-$count-reference.out" 2>/dev/null \
+      || echo "the failure-free run on $count ranks failed"
+    for rep in $(seq 1 "$REPS"); do
+      host_failure "$count" "$rep" host
+      host_failure "$count" "$rep" process
+    done
+  done
+  echo "outputs in $out"
+  exit 0
+fi
 
 for rep in $(seq 1 "$REPS"); do
   [[ "$RECOVERY" == 1 ]] || break

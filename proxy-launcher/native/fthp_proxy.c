@@ -32,7 +32,29 @@
  * held ranks are released too. On one host every child of mpirun is a rank:
  * nothing changes there.
  *
- * Only waitpid() is intercepted: it is the one call Open MPI 4.1's launcher
+ * The agents die too: a whole host's failure kills the agent that reached it
+ * (in the emulation it runs inside the host; ssh ends when its connection
+ * does). Its death is hidden like a rank's (else mpirun takes it for a daemon
+ * that failed to start and ends the job) but never reported: no coordinator
+ * owns its pid, and a report would end the job as a process that died before
+ * it registered. The lost host is the coordinators' to detect (the host's
+ * coordinator connection ends). A child is known for an agent from the moment
+ * it execs: execve()/execvp() are intercepted in mpirun's forked children
+ * (still this library, before the exec replaces it), and a child whose new
+ * environment has no OMPI_COMM_WORLD_RANK writes its pid into a table shared
+ * with mpirun (an anonymous shared mapping made here before any fork), where
+ * waitpid() looks it up after the child's death, when /proc no longer shows
+ * its environment.
+ *
+ * FTHP_PROXY_REPORT_EXITS=1 (several hosts, where mpirun and the orteds run
+ * with orte_enable_recovery so that a lost host does not end the job): a
+ * child that exits with a non-zero status is also reported, and passed on
+ * as it is. In recovery mode Open MPI ignores such an exit (the job goes on
+ * and mpirun even ends with 0), so a rank whose JVM failed before it
+ * registered (a class not found) would leave the others waiting in MPI_Init
+ * for ever; reported, it is a pid no coordinator owns and the job ends.
+ *
+ * Only waitpid() is intercepted to reap: it is the one call Open MPI 4.1's launcher
  * uses to reap its children (orte/runtime/orte_wait.c, on SIGCHLD), verified
  * by test; wait()/waitid() are never called there, so hooking them would be
  * untested code in every mpirun.
@@ -46,6 +68,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -59,8 +82,24 @@ static pid_t held[MAX_HELD];
 static int held_count;
 static char report_paths[4096];   /* FTHP_PROXY_REPORT: path[:path...] */
 
+#define MAX_AGENTS 1024
+/* Pids of children that exec'd something other than a rank; shared with the children (MAP_SHARED), 0 = free. */
+static pid_t *agents;
+static pid_t launcher_pid;
+static int report_exits;   /* FTHP_PROXY_REPORT_EXITS=1: report non-zero exits too */
+static int (*real_execve)(const char *, char *const[], char *const[]);
+static int (*real_execvp)(const char *, char *const[]);
+extern char **environ;
+
 __attribute__((constructor)) static void fthp_proxy_init(void) {
     real_waitpid = (pid_t (*)(pid_t, int *, int)) dlsym(RTLD_NEXT, "waitpid");
+    real_execve = (int (*)(const char *, char *const[], char *const[])) dlsym(RTLD_NEXT, "execve");
+    real_execvp = (int (*)(const char *, char *const[])) dlsym(RTLD_NEXT, "execvp");
+    launcher_pid = getpid();
+    const char *exits = getenv("FTHP_PROXY_REPORT_EXITS");
+    report_exits = exits != NULL && strcmp(exits, "1") == 0;
+    void *table = mmap(NULL, MAX_AGENTS * sizeof(pid_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    agents = table == MAP_FAILED ? NULL : (pid_t *) table;
     const char *report = getenv("FTHP_PROXY_REPORT");
     if (report != NULL && strlen(report) < sizeof report_paths) {
         strcpy(report_paths, report);
@@ -191,6 +230,59 @@ static int rank_child_left(void) {
     return left;
 }
 
+/* Whether an environment names an MPI rank (Open MPI sets OMPI_COMM_WORLD_RANK for every rank it starts). */
+static int env_is_rank(char *const envp[]) {
+    static const char key[] = "OMPI_COMM_WORLD_RANK=";
+    for (char *const *e = envp; e != NULL && *e != NULL; e++) {
+        if (strncmp(*e, key, sizeof key - 1) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* In a forked child of the launcher, about to exec a non-rank (an agent): note its pid for the launcher. */
+static void note_exec(char *const envp[]) {
+    if (agents == NULL || getpid() == launcher_pid || env_is_rank(envp)) {
+        return;
+    }
+    pid_t self = getpid();
+    for (int i = 0; i < MAX_AGENTS; i++) {
+        pid_t expected = 0;
+        if (__atomic_load_n(&agents[i], __ATOMIC_ACQUIRE) == self
+                || __atomic_compare_exchange_n(&agents[i], &expected, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            return;
+        }
+    }
+}
+
+/* Whether a reaped child was an agent (see note_exec). */
+static int is_agent(pid_t child) {
+    if (agents == NULL) {
+        return 0;
+    }
+    for (int i = 0; i < MAX_AGENTS; i++) {
+        pid_t p = __atomic_load_n(&agents[i], __ATOMIC_ACQUIRE);
+        if (p == 0) {
+            return 0;
+        }
+        if (p == child) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int execve(const char *path, char *const argv[], char *const envp[]) {
+    note_exec(envp);
+    return real_execve(path, argv, envp);
+}
+
+int execvp(const char *file, char *const argv[]) {
+    note_exec(environ);
+    return real_execvp(file, argv);
+}
+
 pid_t waitpid(pid_t pid, int *status, int options) {
     for (;;) {
         int st = 0;
@@ -203,9 +295,14 @@ pid_t waitpid(pid_t pid, int *status, int options) {
             }
             pthread_mutex_unlock(&lock);
             if (kept) {
-                report(r);
+                if (!is_agent(r)) {
+                    report(r);
+                }
                 continue;   /* hidden: look for the next child, as the caller asked */
             }
+        }
+        if (r > 0 && report_exits && WIFEXITED(st) && WEXITSTATUS(st) != 0 && !is_agent(r)) {
+            report(r);   /* not hidden: recovery mode would ignore it and leave the job waiting */
         }
         int none_left = r < 0 && errno == ECHILD;
         if (!none_left && r == 0 && (options & WNOHANG)) {

@@ -216,6 +216,8 @@ class MultiHostJobTest {
         assertEquals(expected, r.lines(), "stdout differs from the failure-free run\n--- stderr ---\n" + r.stderr());
         assertTrue(r.stderr().contains("rank 0: cmp 0 @ h0, rep 2 @ h1"), r.stderr());
         assertTrue(r.stderr().contains("rank 1: cmp 1 @ h0, rep 3 @ h1"), r.stderr());
+        // both survivors, rank 1's on h0 and rank 0's replica on h1 (h1's figures come through its coordinator)
+        assertTrue(r.stderr().contains("2 of 4 processes reported"), r.stderr());
         List<String> detected = Files.readAllLines(events).stream()
                 .filter(l -> l.contains("failure-detected")).toList();
         assertEquals(2, detected.size(), String.join("\n", detected));
@@ -228,16 +230,19 @@ class MultiHostJobTest {
     /**
      * Native rank 1 (rank 1's computational copy, placed on h1) dies before MPI.Init: no coordinator has it
      * registered, h1's orted reports it to h1's coordinator only, and that one "not mine" (one vote per
-     * host) is enough for the primary on h0 to end the job with exit code 4.
+     * host) is enough for the primary on h0 to end the job with exit code 4. Killed by a signal (hidden from
+     * the orted, reported), or exiting with status 3 (passed on, and reported too: mpirun and the orteds run in
+     * recovery mode on several hosts, which would ignore it and leave the others in MPI_Init for ever).
      */
-    @Test
-    void aProcessOnTheRemoteHostThatDiesBeforeRegisteringEndsTheJob() {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"signal", "exit"})
+    void aProcessOnTheRemoteHostThatDiesBeforeRegisteringEndsTheJob(String how) {
         List<String> cmd = new ArrayList<>(List.of(MpiJob.home().resolve("bin/fthp-run").toString(),
                 "-np", "2", "--replicas", "2", "--host", hosts.hostList(1)));
         cmd.addAll(hosts.mpirunOptions());
         cmd.addAll(List.of("--", "-XX:TieredStopAtLevel=1", "-cp",
                 System.getProperty("fthp.programs", "target/classes"),
-                org.fthp.it.programs.DieBeforeInit.class.getName()));
+                org.fthp.it.programs.DieBeforeInit.class.getName(), how));
         MpiJob.Result r = MpiJob.exec(hosts.onHost(0, cmd), JOB, Map.of());
         assertEquals(4, r.exitCode(), r.stdout() + r.stderr());
         r.assertNoLeftovers();
@@ -245,6 +250,150 @@ class MultiHostJobTest {
         assertTrue(pid.find(), r.stdout());
         assertTrue(r.stderr().contains("a process (pid " + pid.group(1) + ") died before it registered"), r.stderr());
         assertFalse(r.stdout().contains("NOT REACHED"), r.stdout());
+    }
+
+    /**
+     * Every process of h1 is killed (its orted, its ranks, its coordinator, and the agent that reached it) while
+     * the job runs, with one slot per host: rank 0 computes on h0 with its replica on h1, rank 1 computes on h1
+     * with its replica on h0, so each rank keeps a copy. The primary loses h1's coordinator and fails both of h1's
+     * processes at once (one epoch, cause host-lost), rank 1's replica takes over, mpirun (in recovery mode) does
+     * not end the job on the lost orted, the proxy does not report the dead agent, and fthp-run ends mpirun once
+     * every process has finished or failed: exit 0, the failure-free output, nothing left on h0.
+     */
+    @Test
+    void aWholeHostKilledIsSurvivedWhenEveryRankHasACopyOnTheOther() throws Exception {
+        String[] workload = LONGER_WORKLOAD;
+        List<String> expected = longerWorkloadOutput();
+        Path events = dir.resolve("host-lost-events.jsonl");
+        List<String> cmd = new ArrayList<>(List.of(MpiJob.home().resolve("bin/fthp-run").toString(),
+                "-np", "2", "--replicas", "2", "--verbose", "--events", events.toString(),
+                "--host", hosts.hostList(1)));
+        cmd.addAll(hosts.mpirunOptions());
+        cmd.addAll(List.of("--", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("fthp.programs", "target/classes"),
+                org.fthp.it.programs.RepairP2p.class.getName()));
+        cmd.addAll(List.of(workload));
+        MpiJob.Result r = runCrashingHost(cmd, "RepairP2p iteration 40 ", 1);
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        r.assertNoLeftovers();
+        assertEquals(expected, r.lines(), "stdout differs from the failure-free run\n--- stderr ---\n" + r.stderr());
+        assertTrue(r.stderr().contains("rank 1: cmp 1 @ h1, rep 3 @ h0"), r.stderr());
+        assertTrue(r.stderr().contains("lost a host (node=1 processes=2 native=1,2)"), r.stderr());
+        List<String> detected = Files.readAllLines(events).stream()
+                .filter(l -> l.contains("failure-detected")).toList();
+        assertEquals(2, detected.size(), String.join("\n", detected));
+        for (String line : detected) {
+            assertTrue(line.contains("\"epoch\":1,") && line.contains("\"cause\":\"host-lost\""), line);
+        }
+        assertNothingLeftOn(0);
+    }
+
+    /**
+     * h1 holds the only copy of ranks 2 and 3 (N=4, M=1 on h0:2,h1:4: ranks 2 and 3 and rank 0's replica are
+     * on h1) and is killed while the job runs: the primary fails h1's processes at once and ends the job,
+     * exit 4 naming both ranks, and nothing of the job is left running.
+     */
+    @Test
+    void aWholeHostKilledWithTheOnlyCopyOfRanksEndsTheJobNamingThem() throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(MpiJob.home().resolve("bin/fthp-run").toString(),
+                "-np", "4", "--replicas", "1", "--verbose", "--host", "h0:2,h1:4"));
+        cmd.addAll(hosts.mpirunOptions());
+        cmd.addAll(List.of("--", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("fthp.programs", "target/classes"),
+                org.fthp.it.programs.RepairP2p.class.getName(), "300", "5000"));
+        MpiJob.Result r = runCrashingHost(cmd, "RepairP2p iteration 40 ", 1);
+        assertEquals(4, r.exitCode(), r.stdout() + r.stderr());
+        r.assertNoLeftovers();
+        assertTrue(r.stderr().contains("rank 2: cmp 2 @ h1") && r.stderr().contains("rank 3: cmp 3 @ h1"),
+                r.stderr());
+        assertTrue(r.stderr().contains("logical ranks 2, 3 lost all their copies"), r.stderr());
+        assertNothingLeftOn(0);
+    }
+
+    /**
+     * A timed kill (--kill R:cmp@T) of a process on h1: fthp-run counts the registrations its coordinators report
+     * and asks h1's coordinator, which knows the pid on its host, to kill it. Exit 0, the failure-free output,
+     * the injection and its detection in the event log with the same pid.
+     */
+    @Test
+    void aTimedKillReachesTheRemoteHostThroughItsCoordinator() throws Exception {
+        Path events = dir.resolve("timed-kill-events.jsonl");
+        List<String> cmd = new ArrayList<>(List.of(MpiJob.home().resolve("bin/fthp-run").toString(),
+                "-np", "2", "--replicas", "2", "--verbose", "--events", events.toString(),
+                "--kill", "1:cmp@0.5", "--host", hosts.hostList(1)));
+        cmd.addAll(hosts.mpirunOptions());
+        cmd.addAll(List.of("--", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("fthp.programs", "target/classes"),
+                org.fthp.it.programs.RepairP2p.class.getName()));
+        cmd.addAll(List.of(LONGER_WORKLOAD));
+        MpiJob.Result r = MpiJob.exec(hosts.onHost(0, cmd), JOB, Map.of());
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        r.assertNoLeftovers();
+        assertEquals(longerWorkloadOutput(), r.lines(), "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("rank 1: cmp 1 @ h1"), r.stderr());
+        List<String> lines = Files.readAllLines(events);
+        String injected = lines.stream().filter(l -> l.contains("failure-injected")).findFirst().orElseThrow();
+        Matcher pid = Pattern.compile("\"pid\":(\\d+),\"nativeRank\":1,").matcher(injected);
+        assertTrue(pid.find(), injected);
+        assertTrue(lines.stream().anyMatch(l -> l.contains("failure-detected")
+                && l.contains("\"pid\":" + pid.group(1) + ",")), String.join("\n", lines));
+    }
+
+    /** RepairP2p long enough (1.5 s of computation) to kill something in the middle of. */
+    private static final String[] LONGER_WORKLOAD = {"300", "5000"};
+    private static List<String> longerWorkloadOutput;
+
+    /** The failure-free output of {@link #LONGER_WORKLOAD} (one host, unreplicated), run once for the class. */
+    private static synchronized List<String> longerWorkloadOutput() {
+        if (longerWorkloadOutput == null) {
+            longerWorkloadOutput = MpiJob.run(2, JOB, org.fthp.it.programs.RepairP2p.class, LONGER_WORKLOAD)
+                    .assertSuccess().lines();
+        }
+        return longerWorkloadOutput;
+    }
+
+    /**
+     * Runs fthp-run on h0 as {@link MpiJob#exec} does, and crashes host {@code crashed} as soon as the job's stdout
+     * holds {@code trigger}; kills the job (by its process tree) if it outlives {@link #JOB}.
+     */
+    private static MpiJob.Result runCrashingHost(List<String> fthpRun, String trigger, int crashed)
+            throws Exception {
+        List<String> cmd = hosts.onHost(0, fthpRun);
+        Path out = Files.createTempFile(dir, "job", ".out");
+        Path err = Files.createTempFile(dir, "job", ".err");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        JobProcesses processes = new JobProcesses();
+        long deadline = System.nanoTime() + JOB.toNanos();
+        boolean crashedYet = false;
+        boolean ended;
+        do {
+            processes.sample(p.toHandle());
+            if (!crashedYet && Files.readString(out).contains(trigger)) {
+                hosts.crash(crashed);
+                crashedYet = true;
+            }
+            ended = p.waitFor(50, TimeUnit.MILLISECONDS);
+        } while (!ended && System.nanoTime() < deadline);
+        if (!ended) {
+            MpiJob.killTree(p.toHandle());
+            processes.leftovers(Duration.ZERO);
+            p.waitFor(10, TimeUnit.SECONDS);
+            throw new AssertionError("job timed out after " + JOB + "\n--- stdout ---\n" + Files.readString(out)
+                    + "\n--- stderr ---\n" + Files.readString(err));
+        }
+        assertTrue(crashedYet, "the job ended before printing '" + trigger + "'\n" + Files.readString(out)
+                + Files.readString(err));
+        return new MpiJob.Result(p.exitValue(), Files.readString(out), Files.readString(err), cmd, processes);
+    }
+
+    /** Host {@code k} runs nothing of the job any more (its orted and ranks have gone), within a few seconds. */
+    private static void assertNothingLeftOn(int k) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!hosts.pidsOn(k).isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertEquals(List.of(), hosts.pidsOn(k), "processes left on " + hosts.name(k));
     }
 
     /**

@@ -39,6 +39,8 @@ final class Coordinators implements AutoCloseable {
     private static final String MAIN = "org.fthp.coordinator.node.CoordinatorMain";
     private static final String READY = "FTHP_COORDINATOR_READY";
     private static final String ABORT = "FTHP_JOB_ABORT";
+    private static final String HOST_LOST = "FTHP_HOST_LOST";
+    private static final String PROCESSES_ENDED = "FTHP_JOB_PROCESSES_ENDED";
     private static final long READY_SECONDS = 30;
 
     private static final String REPORTS_FIELD = " reports=";
@@ -62,6 +64,10 @@ final class Coordinators implements AutoCloseable {
     private final String[] readyAddresses;
     /** Replaced at each new incarnation: an abort ends one incarnation. */
     private volatile CompletableFuture<String> abort = new CompletableFuture<>();
+    /** Several hosts: the primary's lines about lost hosts, in order. */
+    private final List<String> hostsLost = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Completed when, after a host was lost, every process has finished or failed (the primary says so). */
+    private final CompletableFuture<Void> processesEnded = new CompletableFuture<>();
 
     private Coordinators(String secretHex, String addresses, int nodes) {
         this.secretHex = secretHex;
@@ -79,8 +85,8 @@ final class Coordinators implements AutoCloseable {
      */
     static Coordinators startOnHosts(CoordinatorPlan plan, HostList hosts, List<String> bind, boolean[] local,
                                      RemoteAgent agent, Path wrapper, int ranks, int replicas, Path java,
-                                     Path runtimeJar, CheckpointPlan checkpoint, String reportDir)
-            throws LaunchException {
+                                     Path runtimeJar, CheckpointPlan checkpoint, String reportDir,
+                                     String coordinatorOf) throws LaunchException {
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
         int nodes = hosts.count();
@@ -90,7 +96,7 @@ final class Coordinators implements AutoCloseable {
             for (int id = 0; id < nodes; id++) {
                 List<String> cmd = command(java, runtimeJar, plan, checkpoint, ranks, replicas, id,
                         List.of("--nodes", "stdin", "--node-count", Integer.toString(nodes), "--bind", bind.get(id),
-                                "--report-dir", reportDir));
+                                "--report-dir", reportDir, "--coordinator-of", coordinatorOf));
                 ProcessBuilder pb;
                 if (local[id]) {
                     pb = new ProcessBuilder(cmd);
@@ -268,6 +274,13 @@ final class Coordinators implements AutoCloseable {
                         onReady.run();
                     } else if (line.startsWith(ABORT)) {
                         abort.complete(line.substring(ABORT.length()).strip());
+                    } else if (line.startsWith(HOST_LOST)) {
+                        String what = line.substring(HOST_LOST.length()).strip();
+                        hostsLost.add(what);
+                        System.err.println("fthp-run: the coordinators lost a host (" + what + "): its processes"
+                                + " are failed with it");
+                    } else if (line.startsWith(PROCESSES_ENDED)) {
+                        processesEnded.complete(null);
                     } else if (line.startsWith(RESET)) {
                         Map<String, String> fields = CheckpointReport.fields(line);
                         if (id == 0) {
@@ -277,6 +290,23 @@ final class Coordinators implements AutoCloseable {
                         resets.countDown();
                     } else if (line.startsWith(SETTLED)) {
                         resets.countDown();
+                    } else if (line.startsWith(REGISTERED)) {
+                        String rank = CheckpointReport.fields(line).get("native");
+                        if (rank != null) {
+                            registered.add(Integer.parseInt(rank));
+                        }
+                    } else if (line.startsWith(KILLED)) {
+                        Map<String, String> fields = CheckpointReport.fields(line);
+                        CompletableFuture<java.util.OptionalLong> answer = kills.remove(fields.get("native"));
+                        if (answer != null) {
+                            String pid = fields.getOrDefault("pid", "-");
+                            answer.complete(pid.matches("\\d+") ? java.util.OptionalLong.of(Long.parseLong(pid))
+                                    : java.util.OptionalLong.empty());
+                        }
+                    } else if (line.startsWith(STATS)) {
+                        statsLine(line);
+                    } else if (line.startsWith(STATS_DONE)) {
+                        statsDone.countDown();
                     } else if (line.startsWith("FTHP_CHECKPOINT_")) {
                         checkpoints.line(line);
                     }
@@ -291,6 +321,21 @@ final class Coordinators implements AutoCloseable {
     }
 
     private static final String RESET = "FTHP_COORDINATOR_RESET";
+    private static final String STATS = "FTHP_STATS ";
+    private static final String REGISTERED = "FTHP_PROCESS_REGISTERED";
+    private static final String KILLED = "FTHP_KILLED";
+    private static final long KILL_SECONDS = 5;
+    /** Several hosts: native ranks that have registered with their coordinator (the injector's readiness). */
+    private final java.util.Set<Integer> registered = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Kill requests waiting for their coordinator's answer, by native rank. */
+    private final Map<String, CompletableFuture<java.util.OptionalLong>> kills =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final String STATS_DONE = "FTHP_STATS_DONE";
+    private static final long STATS_SECONDS = 5;
+    private static final java.util.regex.Pattern STATS_FILE = java.util.regex.Pattern.compile("rank-\\d+\\.stats");
+    /** Where {@link #collectStats} writes what the other hosts' coordinators send. */
+    private volatile Path statsInto;
+    private volatile CountDownLatch statsDone = new CountDownLatch(0);
     private static final String SETTLED = "FTHP_COORDINATOR_SETTLED";
     private static final long RESET_SECONDS = 10;
     /** Heap besides the pieces: Netty, transfers in flight, the JVM itself. */
@@ -338,6 +383,107 @@ final class Coordinators implements AutoCloseable {
         long first = Math.max(epoch, resetSeen.get()) + 1;
         command("settle-checkpoints committed=" + epoch + " first=" + first, "settle the checkpoints");
         return new RestartPoint(epoch, first);
+    }
+
+    /**
+     * Several hosts: asks every coordinator except node 0 (which shares fthp-run's /tmp) for the run statistics
+     * its host's ranks left in the job directory, and writes them into {@code jobDir} here, so the summary counts
+     * every host's processes. A host that does not answer within a few seconds (lost, or its coordinator gone)
+     * is left out: the summary says how many processes reported.
+     */
+    void collectStats(Path jobDir) {
+        if (processes.size() < 2) {
+            return;
+        }
+        statsInto = jobDir;
+        CountDownLatch answered = new CountDownLatch(processes.size() - 1);
+        statsDone = answered;
+        try {
+            for (int id = 1; id < controls.size(); id++) {
+                if (!processes.get(id).isAlive()) {
+                    answered.countDown();
+                    continue;
+                }
+                try {
+                    controls.get(id).write("collect-stats\n");
+                    controls.get(id).flush();
+                } catch (IOException e) {
+                    answered.countDown();   // its host is gone: its ranks' figures with it
+                }
+            }
+            answered.await(STATS_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One {@code FTHP_STATS file=rank-R.stats line=...} from another host: into the local job directory. */
+    private void statsLine(String line) {
+        Path dir = statsInto;
+        int fileAt = line.indexOf("file=");
+        int lineAt = line.indexOf(" line=");
+        if (dir == null || fileAt < 0 || lineAt < fileAt) {
+            return;
+        }
+        String name = line.substring(fileAt + "file=".length(), lineAt).strip();
+        if (!STATS_FILE.matcher(name).matches()) {
+            return;   // only a rank's statistics file, never another path
+        }
+        try {
+            java.nio.file.Files.writeString(dir.resolve(name), line.substring(lineAt + " line=".length()) + "\n");
+        } catch (IOException e) {
+            // a partial summary is still a summary
+        }
+    }
+
+    /**
+     * The rank processes on several hosts as the failure injector sees them: ready once every process has
+     * registered, and killed by the coordinator of the host they run on ({@code nodeOf[r]}), which knows their
+     * pid on that host.
+     */
+    org.fthp.launcher.inject.FailureInjector.Targets killTargets(int[] nodeOf) {
+        java.util.Set<Integer> killed = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        return new org.fthp.launcher.inject.FailureInjector.Targets() {
+            @Override
+            public boolean allReady(int count) {
+                return registered.size() >= count;
+            }
+
+            @Override
+            public java.util.Set<Integer> live() {
+                java.util.Set<Integer> live = new java.util.TreeSet<>(registered);
+                live.removeAll(killed);
+                return live;
+            }
+
+            @Override
+            public java.util.OptionalLong kill(int nativeRank) {
+                java.util.OptionalLong pid = killOn(nodeOf[nativeRank], nativeRank);
+                killed.add(nativeRank);
+                return pid;
+            }
+        };
+    }
+
+    /** Asks node {@code node}'s coordinator to SIGKILL native rank {@code nativeRank}; its pid, or empty. */
+    private java.util.OptionalLong killOn(int node, int nativeRank) {
+        CompletableFuture<java.util.OptionalLong> answer = new CompletableFuture<>();
+        kills.put(Integer.toString(nativeRank), answer);
+        try {
+            java.io.Writer control = controls.get(node);
+            synchronized (control) {
+                control.write("kill native=" + nativeRank + "\n");
+                control.flush();
+            }
+            return answer.get(KILL_SECONDS, TimeUnit.SECONDS);
+        } catch (IOException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return java.util.OptionalLong.empty();   // its host or coordinator is gone
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return java.util.OptionalLong.empty();
+        } finally {
+            kills.remove(Integer.toString(nativeRank));
+        }
     }
 
     /** Sends {@code line} to every coordinator and waits until each has answered it. */
@@ -401,6 +547,24 @@ final class Coordinators implements AutoCloseable {
     /** Runs {@code action} with the primary's abort line (e.g. "rank=1 reason=...") if the job is aborted. */
     void onAbort(Consumer<String> action) {
         abort.thenAccept(action);
+    }
+
+    /**
+     * Runs {@code action} when, after a host was lost, every process has finished or failed: Open MPI's mpirun,
+     * which survives the lost daemon only in recovery mode, still waits for that host's processes.
+     */
+    void onProcessesEnded(Runnable action) {
+        processesEnded.thenRun(action);
+    }
+
+    /** Whether a host was lost during the job (the primary said so). */
+    boolean hostLost() {
+        return !hostsLost.isEmpty();
+    }
+
+    /** Whether every process had finished or failed after a host loss. */
+    boolean processesEnded() {
+        return processesEnded.isDone();
     }
 
     /** The abort line of the current incarnation, if it was aborted. */

@@ -138,16 +138,44 @@ public final class FthpRun {
                 // the launch agent (fthp-orted.sh) and reports to its own host's coordinator
                 jobEnv.put("LD_PRELOAD", FthpHome.proxyLibrary(env).toString());
                 jobEnv.put(PROXY_REPORT_ENV, coordinators.reportPipe(0));
+                // mpirun runs in recovery mode here (a lost orted must not end the job), which ignores a rank's
+                // non-zero exit: the library reports those too, so one before registering ends the job
+                jobEnv.put("FTHP_PROXY_REPORT_EXITS", "1");
                 try (RankOutputSink output = RankOutputSink.start(hosts.launchAddress(),
                         jobEnv.get(Coordinators.SECRET_ENV), options.ranks(), System.out, System.err)) {
                     jobEnv.put(RankOutputSink.ADDRESS_ENV, output.address());
-                    code = MpirunJob.run(command, jobEnv, job -> coordinators.onAbort(line -> endJob(job, line)));
+                    FailureInjector injector = options.kills().injectorWanted()
+                            ? new FailureInjector(options.kills(), options.ranks(), options.processes(),
+                                    options.coordinators().events(), coordinators.killTargets(nodeOfRanks(hosts)))
+                            : null;
+                    code = MpirunJob.run(command, jobEnv, job -> {
+                        if (injector != null) {
+                            injector.start(job.toHandle());
+                        }
+                        coordinators.onAbort(line -> endJob(job, line));
+                        coordinators.onProcessesEnded(() -> endAfterHostLoss(job));
+                    });
                 }
                 code = verdict(code, coordinators);
+                if (coordinators.processesEnded() && coordinators.abortLine().isEmpty()) {
+                    // mpirun was ended by us: every process had finished or failed with its host
+                    code = 0;
+                }
+                // the other hosts' ranks left their statistics in their own host's job directory
+                coordinators.collectStats(summary.directory());
             }
             summary.print(System.err);
             return code;
         }
+    }
+
+    /** The coordinator (node = host index) of each native rank. */
+    private static int[] nodeOfRanks(MultiHostLaunch hosts) {
+        int[] nodes = new int[hosts.placement().processes()];
+        for (int r = 0; r < nodes.length; r++) {
+            nodes[r] = hosts.placement().hostOf(r);
+        }
+        return nodes;
     }
 
     /** mpirun may notice a death and end first; the coordinators' verdict is what counts. */
@@ -233,6 +261,32 @@ public final class FthpRun {
     }
 
     private static final String REASON = "reason=";
+
+    /** How long this host's ranks get to exit after their last PROCESS_DONE before mpirun is ended. */
+    static final long LOCAL_RANKS_EXIT_MILLIS = 5_000;
+
+    /**
+     * After a host was lost, every process has finished or failed: mpirun (in recovery mode) waits for ever for
+     * the lost host's processes, so it is ended here, once this host's ranks (mpirun's java children) have exited
+     * and so flushed their output, or after {@link #LOCAL_RANKS_EXIT_MILLIS}.
+     */
+    static void endAfterHostLoss(Process mpirun) {
+        long deadline = System.nanoTime() + LOCAL_RANKS_EXIT_MILLIS * 1_000_000;
+        while (mpirun.isAlive() && System.nanoTime() < deadline && mpirun.children().anyMatch(
+                c -> c.info().command().map(cmd -> cmd.endsWith("/java")).orElse(false))) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (mpirun.isAlive()) {
+            System.err.println("fthp-run: every process has finished or failed with its host; ending mpirun, which"
+                    + " waits for the lost host's processes");
+            MpirunJob.stop(mpirun);
+        }
+    }
 
     /**
      * The program's own exit code when the coordinators' abort line says its program ended the job ({@code

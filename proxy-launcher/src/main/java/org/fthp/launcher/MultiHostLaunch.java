@@ -63,11 +63,11 @@ final class MultiHostLaunch {
                     + " hosts (scripts/fthp-orted.sh); a launch agent of your own cannot be chained yet");
         }
         if (options.checkpoint().restarts() > 0) {
-            throw LaunchException.usage("--restart is not supported on several hosts yet");
-        }
-        if (!options.kills().kills().isEmpty() || options.kills().weibull().isPresent()) {
-            throw LaunchException.usage("timed kills (--kill R@S, --inject) are not supported on several hosts yet:"
-                    + " use --kill R#CALL");
+            // a relaunch would need a new placement for --restart-replicas (rankfile, FTHP_COORDINATOR_OF and the
+            // coordinators' --coordinator-of per incarnation), and after a lost host a coordinator or a host list
+            // without it: more than restarting mpirun, which is all the one-host RestartLoop does
+            throw LaunchException.usage("--restart is not supported on several hosts yet (a relaunch needs a new"
+                    + " placement, and a host to replace a lost one)");
         }
         if (options.coordinators().nodes() > 1 && options.coordinators().nodes() != hosts.count()) {
             throw LaunchException.usage("--nodes " + options.coordinators().nodes() + ": on several hosts there is"
@@ -111,6 +111,10 @@ final class MultiHostLaunch {
                 "--mca", "fthp_proxy_report_dir", reportDir,
                 // a host whose ranks have all died would otherwise hold every survivor in MPI_Finalize's fence
                 "--mca", "async_mpi_finalize", "1",
+                // without it mpirun ends the whole job when it loses a remote orted (a host failed); with it, it
+                // goes on but waits for that host's processes for ever: fthp-run ends it once the coordinators
+                // say every process has finished or failed (docs/notes/hosts.md, section 7)
+                "--mca", "orte_enable_recovery", "1",
                 "-x", NODE_OF_ENV, "-x", RankOutputSink.ADDRESS_ENV));
         return more;
     }
@@ -129,7 +133,7 @@ final class MultiHostLaunch {
     Coordinators startCoordinators(CoordinatorPlan plan, int ranks, int replicas, Path java, Path runtimeJar,
                                    CheckpointPlan checkpoint, String reportDir) throws LaunchException {
         return Coordinators.startOnHosts(plan, hosts, bind, local, agent, home.resolve("scripts/fthp-coordinator.sh"),
-                ranks, replicas, java, runtimeJar, checkpoint, reportDir);
+                ranks, replicas, java, runtimeJar, checkpoint, reportDir, placement.coordinatorOf());
     }
 
     ReplicaPlacement placement() {

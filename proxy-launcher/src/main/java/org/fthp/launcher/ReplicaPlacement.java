@@ -9,8 +9,9 @@ import java.util.List;
  * default mapping would; the replica of rank j (native rank N+j) goes on the first host after rank j's that has a
  * free slot, and on the next host after rank j's when none has (oversubscribing it, but never on rank j's own).
  *
- * <p>fthp-run hands the result to mpirun as a rankfile ({@code rank R=HOST slot=S}; the slot only matters for
- * binding, which fthp-run turns off) and to the ranks as the coordinator of each native rank: the coordinator of
+ * <p>fthp-run hands the result to mpirun as a rankfile ({@code rank R=HOST slot=0} for every rank: a rankfile's
+ * slot names a processor of the host, and one beyond the host's processors fails mpirun's mapping with exit 1 and
+ * no message, e.g. a third rank on a 2-core host; binding is off, so the processor named does not matter) and to the ranks as the coordinator of each native rank: the coordinator of
  * host k is node k.
  */
 final class ReplicaPlacement {
@@ -24,14 +25,11 @@ final class ReplicaPlacement {
     private final int ranks;
     /** Host index of each native rank. */
     private final int[] hostOf;
-    /** Slot of each native rank on its host. */
-    private final int[] slotOf;
 
-    private ReplicaPlacement(HostList hosts, int ranks, int[] hostOf, int[] slotOf) {
+    private ReplicaPlacement(HostList hosts, int ranks, int[] hostOf) {
         this.hosts = hosts;
         this.ranks = ranks;
         this.hostOf = hostOf;
-        this.slotOf = slotOf;
     }
 
     static ReplicaPlacement of(HostList hosts, int ranks, int replicas) {
@@ -43,7 +41,6 @@ final class ReplicaPlacement {
         int h = hosts.count();
         int processes = ranks + replicas;
         int[] hostOf = new int[processes];
-        int[] slotOf = new int[processes];
         int[] used = new int[h];
         int host = 0;
         for (int r = 0; r < ranks; r++) {
@@ -56,12 +53,12 @@ final class ReplicaPlacement {
             if (tries == h) {
                 host = r % h;
             }
-            place(hosts, r, host, hostOf, slotOf, used);
+            place(r, host, hostOf, used);
         }
         for (int j = 0; j < replicas; j++) {
             int twin = hostOf[j];
             if (mapping.equals(SAME)) {
-                place(hosts, ranks + j, twin, hostOf, slotOf, used);
+                place(ranks + j, twin, hostOf, used);
                 continue;
             }
             int chosen = (twin + 1) % h;
@@ -72,14 +69,13 @@ final class ReplicaPlacement {
                     break;
                 }
             }
-            place(hosts, ranks + j, chosen, hostOf, slotOf, used);
+            place(ranks + j, chosen, hostOf, used);
         }
-        return new ReplicaPlacement(hosts, ranks, hostOf, slotOf);
+        return new ReplicaPlacement(hosts, ranks, hostOf);
     }
 
-    private static void place(HostList hosts, int nativeRank, int host, int[] hostOf, int[] slotOf, int[] used) {
+    private static void place(int nativeRank, int host, int[] hostOf, int[] used) {
         hostOf[nativeRank] = host;
-        slotOf[nativeRank] = used[host] % hosts.get(host).slots();
         used[host]++;
     }
 
@@ -96,12 +92,12 @@ final class ReplicaPlacement {
         return processes() > hosts.totalSlots();
     }
 
-    /** mpirun's rankfile: one {@code rank R=HOST slot=S} line per native rank. */
+    /** mpirun's rankfile: one {@code rank R=HOST slot=0} line per native rank (see the class comment). */
     String rankfile() {
         StringBuilder text = new StringBuilder();
         for (int r = 0; r < hostOf.length; r++) {
             text.append("rank ").append(r).append('=').append(hosts.get(hostOf[r]).name())
-                    .append(" slot=").append(slotOf[r]).append('\n');
+                    .append(" slot=0\n");
         }
         return text.toString();
     }

@@ -56,7 +56,7 @@ class HostListTest {
     void replicasGoToAnotherHostThanTheirTwins() {
         HostList two = HostList.parseListUnchecked("h0:2,h1:2");
         ReplicaPlacement p = ReplicaPlacement.of(two, 2, 2);
-        assertEquals("rank 0=h0 slot=0\nrank 1=h0 slot=1\nrank 2=h1 slot=0\nrank 3=h1 slot=1\n", p.rankfile());
+        assertEquals("rank 0=h0 slot=0\nrank 1=h0 slot=0\nrank 2=h1 slot=0\nrank 3=h1 slot=0\n", p.rankfile());
         assertEquals("0,0,1,1", p.coordinatorOf());
         assertFalse(p.oversubscribed());
 

@@ -53,6 +53,17 @@ public interface JobEvents {
         jobAborted(reason, rank);
     }
 
+    /** Child coordinator {@code node} was lost (its host failed): {@code failed} are failed with it, in one batch. */
+    default void hostLost(int node, List<FailedProcess> failed) {
+    }
+
+    /**
+     * After a host was lost, every process has finished or failed: the job is over, though the native launcher may
+     * still wait for the lost host's processes.
+     */
+    default void processesEnded() {
+    }
+
     /** Every copy of {@code lostRank} is dead (or a process died unregistered: {@link #NO_RANK}): the job cannot go on. */
     void jobAborted(String reason, int lostRank);
 }

@@ -3,6 +3,7 @@ package org.fthp.coordinator.event;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -31,13 +32,20 @@ public record JobShape(int logicalRanks, int replicated) {
      * duplicate report of the same copy cannot make a replicated rank look lost.
      */
     public OptionalInt firstLostRank(Collection<FailedProcess> failed) {
+        List<Integer> lost = lostRanks(failed);
+        return lost.isEmpty() ? OptionalInt.empty() : OptionalInt.of(lost.get(0));
+    }
+
+    /** Every logical rank all of whose copies are in {@code failed}, lowest first (a whole host can take several). */
+    public List<Integer> lostRanks(Collection<FailedProcess> failed) {
         Map<Integer, Set<Role>> deadCopies = new HashMap<>();
         for (FailedProcess p : failed) {
             deadCopies.computeIfAbsent(p.logicalRank(), k -> new HashSet<>()).add(p.role());
         }
         return deadCopies.entrySet().stream()
                 .filter(e -> e.getValue().size() >= copiesOf(e.getKey()))
-                .mapToInt(Map.Entry::getKey)
-                .min();
+                .map(Map.Entry::getKey)
+                .sorted()
+                .toList();
     }
 }

@@ -54,7 +54,14 @@ import org.fthp.coordinator.wire.NodeAddress;
  * input ends the coordinator: a remote agent such as ssh does not kill the remote command when its local end is
  * killed). {@code --report-dir DIR}: the proxy report FIFO is {@code DIR/proxy-report.HOSTNAME}, where the launch
  * agent of this host's orted (scripts/fthp-orted.sh) writes, and since each host's reports reach only its own
- * coordinator one "not mine" is enough for an unowned pid.
+ * coordinator one "not mine" is enough for an unowned pid. {@code --coordinator-of 0,0,1,1} (node of each native
+ * rank): a lost child coordinator fails every unfinished process placed on it (and below it) at once; the primary
+ * prints {@code FTHP_HOST_LOST node=K processes=P native=R,...} then, once every process has finished or failed,
+ * {@code FTHP_JOB_PROCESSES_ENDED} (the native launcher still waits for the lost host's processes). The control
+ * line {@code collect-stats} is answered with the ranks' statistics files of this host ({@link #collectStats});
+ * {@code kill native=R} SIGKILLs the live process registered here as native rank R (fthp-run's timed kills),
+ * answered with {@code FTHP_KILLED native=R pid=P} ({@code pid=-}: none); and with {@code --report-dir} each
+ * registration is told as {@code FTHP_PROCESS_REGISTERED node=I native=R}.
  */
 public final class CoordinatorMain {
     private static final Duration PARENT_WAIT = Duration.ofSeconds(30);
@@ -89,6 +96,19 @@ public final class CoordinatorMain {
         String reportDir = option(args, "--report-dir");
         if (reportDir != null) {
             node.reportsArePerHost();
+            // several hosts: fthp-run counts the registrations before its timed kills start their clock
+            node.onProcessRegistered(rank -> say("FTHP_PROCESS_REGISTERED node=" + config.nodeId() + " native="
+                    + rank));
+        }
+        String placed = option(args, "--coordinator-of");
+        if (placed != null) {
+            try {
+                node.ranksPlaced(parsePlacement(placed));
+            } catch (IllegalArgumentException e) {
+                System.err.println("fthp-coordinator: --coordinator-of: " + e.getMessage());
+                System.exit(2);
+                return;
+            }
         }
         NodeAddress bound = node.start();
         ProxyReportPipe reports = reportDir == null
@@ -118,7 +138,7 @@ public final class CoordinatorMain {
         // the control channel, and with it the lifeline, is read from here on, while connecting too: a parent
         // that takes long to reach must not keep a coordinator alive after its launcher has gone
         Thread controlThread = new Thread(() -> {
-            readControl(control, node, config);
+            readControl(control, node, config, reportDir);
             if (lifeline) {
                 // the launcher (or the remote agent that carried its pipe) is gone: so is the job. Nothing may
                 // keep a coordinator alive on a remote host after that, so a shutdown that takes too long is cut
@@ -185,7 +205,8 @@ public final class CoordinatorMain {
     }
 
     /** Launcher commands on stdin, one per line, until end of input. */
-    private static void readControl(java.io.BufferedReader in, NodeCoordinator node, CoordinatorConfig config) {
+    private static void readControl(java.io.BufferedReader in, NodeCoordinator node, CoordinatorConfig config,
+                                    String reportDir) {
         try (in) {
             String line;
             while ((line = in.readLine()) != null) {
@@ -215,6 +236,13 @@ public final class CoordinatorMain {
                     node.settleCheckpoints(committed, first);
                     System.out.println("FTHP_COORDINATOR_SETTLED node=" + config.nodeId());
                     System.out.flush();
+                } else if (line.startsWith("kill native=")) {
+                    String rank = line.substring("kill native=".length()).strip();
+                    java.util.OptionalLong pid = rank.matches("\\d{1,9}")
+                            ? node.killRegistered(Integer.parseInt(rank)) : java.util.OptionalLong.empty();
+                    say("FTHP_KILLED native=" + rank + " pid=" + (pid.isPresent() ? pid.getAsLong() : "-"));
+                } else if (line.equals("collect-stats")) {
+                    collectStats(reportDir, config.nodeId());
                 } else if (!line.isEmpty()) {
                     System.err.println("fthp-coordinator: unknown control line '" + line + "'");
                 }
@@ -223,6 +251,38 @@ public final class CoordinatorMain {
             System.err.println("fthp-coordinator: control channel: " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A rank's statistics file in the job directory (replication's RunStatistics: {@code rank-R.stats}). */
+    private static final java.util.regex.Pattern STATS_FILE = java.util.regex.Pattern.compile("rank-\\d+\\.stats");
+
+    /**
+     * {@code collect-stats}: the run statistics the ranks of this host left in the job directory ({@code
+     * --report-dir}, the same path on every host, each host's own), one {@code FTHP_STATS file=rank-R.stats
+     * line=...} per file, then {@code FTHP_STATS_DONE node=I}: fthp-run's summary then counts every host's
+     * processes, not only its own host's.
+     */
+    static void collectStats(String reportDir, int nodeId) {
+        synchronized (System.out) {
+            if (reportDir != null) {
+                try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(Path.of(reportDir))) {
+                    for (Path f : files.sorted().toList()) {
+                        String name = f.getFileName().toString();
+                        if (!STATS_FILE.matcher(name).matches()) {
+                            continue;
+                        }
+                        String line = java.nio.file.Files.readString(f).strip();
+                        if (!line.isEmpty() && line.indexOf('\n') < 0) {
+                            System.out.println("FTHP_STATS file=" + name + " line=" + line);
+                        }
+                    }
+                } catch (java.io.IOException e) {
+                    System.err.println("fthp-coordinator: cannot read the run statistics in " + reportDir + ": " + e);
+                }
+            }
+            System.out.println("FTHP_STATS_DONE node=" + nodeId);
+            System.out.flush();
         }
     }
 
@@ -249,6 +309,20 @@ public final class CoordinatorMain {
         }
     }
 
+    /** {@code --coordinator-of 0,0,1,1}: the node of each native rank, as fthp-run's FTHP_COORDINATOR_OF. */
+    static int[] parsePlacement(String list) {
+        String[] words = list.strip().split(",");
+        int[] nodes = new int[words.length];
+        for (int i = 0; i < words.length; i++) {
+            try {
+                nodes[i] = Integer.parseInt(words[i].strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + words[i] + "' is not a node id (in '" + list + "')");
+            }
+        }
+        return nodes;
+    }
+
     private static String eventsFile(String[] args) {
         return option(args, "--events");
     }
@@ -260,6 +334,14 @@ public final class CoordinatorMain {
             }
         }
         return null;
+    }
+
+    /** One whole line on stdout for fthp-run, never interleaved with another thread's. */
+    static void say(String line) {
+        synchronized (System.out) {
+            System.out.println(line);
+            System.out.flush();
+        }
     }
 
     /** The primary's events: into the log if there is one, and the abort also to stdout for fthp-run. */
@@ -279,6 +361,20 @@ public final class CoordinatorMain {
             System.out.println("FTHP_JOB_ABORT " + (lostRank == NO_RANK ? "" : "rank=" + lostRank + " ")
                     + "reason=" + reason);
             System.out.flush();
+        }
+
+        /** A child coordinator was lost with its host: fthp-run notes it (it must end mpirun itself later). */
+        @Override
+        public void hostLost(int node, List<FailedProcess> failed) {
+            say("FTHP_HOST_LOST node=" + node + " processes=" + failed.size() + " native="
+                    + failed.stream().map(f -> Integer.toString(f.nativeRank()))
+                    .collect(java.util.stream.Collectors.joining(",")));
+        }
+
+        /** After a host loss, every process finished or failed: fthp-run may end mpirun, which waits for ever. */
+        @Override
+        public void processesEnded() {
+            say("FTHP_JOB_PROCESSES_ENDED");
         }
 
         /** The same line as an abort, with the program's code: fthp-run ends with it and restarts nothing. */
@@ -324,12 +420,6 @@ public final class CoordinatorMain {
                     + limitBytes);
         }
 
-        private static void say(String line) {
-            synchronized (System.out) {
-                System.out.println(line);
-                System.out.flush();
-            }
-        }
     }
 
     static CoordinatorConfig parse(String[] args, JobSecret secret) {

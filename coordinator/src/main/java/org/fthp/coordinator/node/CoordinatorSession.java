@@ -13,7 +13,7 @@ import org.fthp.coordinator.wire.PeerRole;
 /**
  * Server-side state machine of one accepted connection, after {@code ServerAuthHandler} has let it through:
  * the first message must be the registration matching the authenticated role, after which a process may only say
- * PROCESS_DONE and a child coordinator may only send FAILURE_REPORTs and UNOWNED_PIDs. Anything else closes the
+ * PROCESS_DONE and a child coordinator may only send FAILURE_REPORTs, UNOWNED_PIDs and PROCESSES_DONE. Anything else closes the
  * connection — a peer that knows the secret but misbehaves is a bug, and dropping it is safer than guessing.
  */
 final class CoordinatorSession extends ChannelInboundHandlerAdapter {
@@ -91,6 +91,8 @@ final class CoordinatorSession extends ChannelInboundHandlerAdapter {
                     node.failuresReported(r.failed());
                 } else if (m instanceof Message.UnownedPid u) {
                     node.unownedPidReported(u.pid(), u.nodeId());
+                } else if (m instanceof Message.ProcessesDone d) {
+                    node.processesDone(d.nativeRanks());
                 } else if (m instanceof Message.ProgramEnded e) {
                     node.programEnded(null, e);
                 } else if (m instanceof Message.PieceHeld || m instanceof Message.PiecesOnDisk

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -33,6 +34,7 @@ import org.fthp.coordinator.event.FailureLedger;
 import org.fthp.coordinator.event.FailureSnapshot;
 import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.event.JobShape;
+import org.fthp.coordinator.event.Role;
 import org.fthp.coordinator.wire.FramePipeline;
 import org.fthp.coordinator.wire.Message;
 import org.fthp.coordinator.wire.NodeAddress;
@@ -63,6 +65,8 @@ public final class NodeCoordinator implements AutoCloseable {
     /** Causes of a failure, as the event log shows them: which of the two detectors saw the death first. */
     public static final String CONNECTION_LOST = "connection-lost";
     public static final String PROXY_REPORT = "proxy-report";
+    /** A process whose host's coordinator was lost with it (a whole host failed): failed with the host, unseen. */
+    public static final String HOST_LOST = "host-lost";
     /**
      * How long a reported pid that has not registered here is remembered: a process may send REGISTER_PROCESS
      * and die at once, and its report can then overtake its registration. Two seconds is far longer than that
@@ -84,7 +88,18 @@ public final class NodeCoordinator implements AutoCloseable {
     private final Map<Channel, LocalProcess> liveProcesses = new HashMap<>();
     /** Live processes whose program ended the job: they still hear the abort, and their disconnect is no failure. */
     private final Set<Channel> endedProcesses = new HashSet<>();
-    private final Set<Channel> children = new LinkedHashSet<>();
+    /** Child coordinators' connections, with the node id each registered as. */
+    private final Map<Channel, Integer> children = new LinkedHashMap<>();
+    /**
+     * The node each native rank registers with (fthp-run's placement on several hosts), or null when unknown (one
+     * host): what a lost child coordinator takes down with it.
+     */
+    private volatile int[] nodeOfRank;
+    /** Native ranks that finished normally here or below (PROCESS_DONE, PROCESSES_DONE): never failed with a host. */
+    private final Set<Integer> doneRanks = new HashSet<>();
+    /** Primary: a host was lost, so the native launcher may wait for ever for processes it can no longer see. */
+    private boolean hostLost;
+    private boolean processesEndedSaid;
     /** Every pid that ever registered here, finished or failed included: the pids this node owns. */
     private final Set<Long> registeredPids = new HashSet<>();
     /** Reported pids not (yet) registered here, each waiting out {@link #REPORT_GRACE}. */
@@ -112,6 +127,8 @@ public final class NodeCoordinator implements AutoCloseable {
     private volatile boolean closed;
     private final java.util.concurrent.atomic.AtomicBoolean shutDown = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile JobEvents events = JobEvents.NONE;
+    /** Told the native rank of each process that registers here (fthp-run counts them before timed kills). */
+    private volatile java.util.function.IntConsumer registrations = rank -> { };
 
     public NodeCoordinator(CoordinatorConfig config) {
         this.config = config;
@@ -203,6 +220,51 @@ public final class NodeCoordinator implements AutoCloseable {
                 unownedVotes = new UnownedPidVotes(1);
             }
         }
+    }
+
+    /**
+     * Where each native rank registers ({@code nodeOfRank[r]} = node id; fthp-run's FTHP_COORDINATOR_OF), so that
+     * a lost child coordinator fails every process of its host (and of the nodes below it) at once. Call before
+     * {@link #start}.
+     */
+    public void ranksPlaced(int[] nodeOfRank) {
+        for (int node : nodeOfRank) {
+            if (node < 0 || node >= config.layout().nodeCount()) {
+                throw new IllegalArgumentException("a rank is placed on node " + node + ", outside 0.."
+                        + (config.layout().nodeCount() - 1));
+            }
+        }
+        this.nodeOfRank = nodeOfRank.clone();
+    }
+
+    /** Where each registration's native rank is told (the launcher, through CoordinatorMain's stdout). */
+    public void onProcessRegistered(java.util.function.IntConsumer listener) {
+        this.registrations = listener == null ? rank -> { } : listener;
+    }
+
+    /**
+     * A timed kill on several hosts (fthp-run's --kill R@T, --inject): SIGKILLs the live process registered here
+     * as native rank {@code nativeRank}, found by the pid it registered with (this host's pid), and returns that
+     * pid. Its death is then detected as any other (the proxy's report, the lost connection).
+     */
+    public java.util.OptionalLong killRegistered(int nativeRank) {
+        long pid = -1;
+        synchronized (lock) {
+            for (LocalProcess p : liveProcesses.values()) {
+                if (p.nativeRank() == nativeRank) {
+                    pid = p.pid();
+                    break;
+                }
+            }
+        }
+        if (pid <= 0) {
+            return java.util.OptionalLong.empty();
+        }
+        java.util.Optional<ProcessHandle> process = ProcessHandle.of(pid);
+        if (process.isEmpty() || !process.get().destroyForcibly()) {
+            return java.util.OptionalLong.empty();
+        }
+        return java.util.OptionalLong.of(pid);
     }
 
     /** Connects to the parent named in the configuration's node list. */
@@ -316,6 +378,7 @@ public final class NodeCoordinator implements AutoCloseable {
             catchUp(channel);
         }
         checkpoints.processRegistered();
+        registrations.accept(process.nativeRank());
         LOG.log(Level.FINE, "coordinator node {0}: registered {1}", new Object[] {nodeId(), process});
         if (alreadyReportedDead) {
             reportFailedPid(process.pid(), PROXY_REPORT);
@@ -324,7 +387,22 @@ public final class NodeCoordinator implements AutoCloseable {
 
     void processDone(Channel channel) {
         synchronized (lock) {
-            liveProcesses.remove(channel);
+            LocalProcess done = liveProcesses.remove(channel);
+            if (done != null) {
+                processesDone(List.of(done.nativeRank()));
+            }
+        }
+    }
+
+    /** Under lock or from a child: native ranks that finished normally; recorded here, and passed up to the primary. */
+    void processesDone(List<Integer> nativeRanks) {
+        synchronized (lock) {
+            doneRanks.addAll(nativeRanks);
+            if (ledger == null) {
+                sendUp(new Message.ProcessesDone(nativeRanks));
+            } else {
+                sayIfProcessesEnded();
+            }
         }
     }
 
@@ -351,7 +429,7 @@ public final class NodeCoordinator implements AutoCloseable {
             return false;
         }
         synchronized (lock) {
-            children.add(channel);
+            children.put(channel, childNode);
             channel.write(new Message.Registered(nodeId()));
             catchUp(channel);
         }
@@ -388,16 +466,91 @@ public final class NodeCoordinator implements AutoCloseable {
         });
     }
 
+    /**
+     * A child coordinator's connection ended while the job runs: its host is taken for lost (the coordinator is
+     * killed with it, or the host is cut off, and the connection's end is the sign). Every process placed on that
+     * node, or on a node below it (they reported through it), that has not finished is failed at once, as one
+     * batch, rather than one by one as their own connections would time out: the survivors repair once, and a
+     * rank whose copies were all there ends the job at once. Without a placement (one host) nothing can be said
+     * about the child's processes beyond this log line.
+     */
     void childLost(Channel channel) {
+        Integer child;
         synchronized (lock) {
-            children.remove(channel);
+            child = children.remove(channel);
         }
-        if (!closed) {
-            // A lost node coordinator means its processes can no longer be watched; handling that (treating them
-            // as failed, or reconnecting) is future work. Say so loudly rather than silently.
-            LOG.log(Level.SEVERE, "coordinator node {0}: lost child coordinator {1}",
-                    new Object[] {nodeId(), channel.remoteAddress()});
+        if (closed || child == null) {
+            return;
         }
+        int[] placed = nodeOfRank;
+        List<FailedProcess> batch = new ArrayList<>();
+        synchronized (lock) {
+            if (placed != null && abort == null) {
+                Set<Integer> lostNodes = subtreeOf(child);
+                Set<Integer> known = failedNativeRanks();
+                int n = jobShape.logicalRanks();
+                for (int rank = 0; rank < placed.length; rank++) {
+                    if (lostNodes.contains(placed[rank]) && !doneRanks.contains(rank) && !known.contains(rank)) {
+                        // the pid is unknown here (it registered on the lost host): 0 in the event log
+                        batch.add(new FailedProcess(0, rank, rank < n ? rank : rank - n,
+                                rank < n ? Role.CMP : Role.REP,
+                                HOST_LOST));
+                    }
+                }
+                if (ledger != null && !batch.isEmpty()) {
+                    hostLost = true;
+                }
+            }
+        }
+        LOG.log(Level.SEVERE, "coordinator node {0}: lost child coordinator node {1} ({2}); failing its {3}"
+                + " unfinished processes", new Object[] {nodeId(), child, channel.remoteAddress(), batch.size()});
+        if (!batch.isEmpty()) {
+            events.hostLost(child, batch);
+            failuresReported(batch);
+        }
+    }
+
+    /** Under lock: the native ranks in the latest failure set this node knows. */
+    private Set<Integer> failedNativeRanks() {
+        return latest == null ? Set.of()
+                : latest.failed().stream().map(FailedProcess::nativeRank).collect(Collectors.toSet());
+    }
+
+    /** {@code node} and every node that reports through it. */
+    private Set<Integer> subtreeOf(int node) {
+        Set<Integer> nodes = new HashSet<>();
+        nodes.add(node);
+        HierarchyLayout layout = config.layout();
+        for (int other = 0; other < layout.nodeCount(); other++) {
+            for (int up = other; layout.parentOf(up).isPresent(); up = layout.parentOf(up).getAsInt()) {
+                if (layout.parentOf(up).getAsInt() == node) {
+                    nodes.add(other);
+                    break;
+                }
+            }
+        }
+        return nodes;
+    }
+
+    /**
+     * Primary, under lock: once a host was lost and every process has finished or failed, the job is over; the
+     * native launcher (Open MPI's mpirun) still waits for the lost host's processes, which nothing will ever report
+     * ended, so the launcher is told that it may end it.
+     */
+    private void sayIfProcessesEnded() {
+        int[] placed = nodeOfRank;
+        if (!hostLost || processesEndedSaid || placed == null || abort != null) {
+            return;
+        }
+        Set<Integer> failed = failedNativeRanks();
+        for (int rank = 0; rank < placed.length; rank++) {
+            if (!doneRanks.contains(rank) && !failed.contains(rank)) {
+                return;
+            }
+        }
+        processesEndedSaid = true;
+        LOG.log(Level.INFO, "coordinator primary: every process has finished or failed after a host was lost");
+        events.processesEnded();
     }
 
     /** A batch of failures from below (or detected here): the primary records it, everyone else passes it up. */
@@ -474,8 +627,14 @@ public final class NodeCoordinator implements AutoCloseable {
         LOG.log(Level.INFO, "coordinator primary: epoch {0}, {1} failed",
                 new Object[] {snapshot.epoch(), snapshot.failed().size()});
         sendDown(new Message.FailureSet(snapshot.epoch(), snapshot.failed()));
-        jobShape.firstLostRank(snapshot.failed())
-                .ifPresent(rank -> abortJob("logical rank " + rank + " lost all its copies", rank));
+        List<Integer> lost = jobShape.lostRanks(snapshot.failed());
+        if (lost.size() == 1) {
+            abortJob("logical rank " + lost.get(0) + " lost all its copies", lost.get(0));
+        } else if (!lost.isEmpty()) {
+            abortJob("logical ranks " + lost.stream().map(String::valueOf)
+                    .collect(Collectors.joining(", ")) + " lost all their copies", lost.get(0));
+        }
+        sayIfProcessesEnded();
     }
 
     /** Primary only, under lock: the first reason to end the job is sent down the tree; later ones are moot. */
@@ -576,7 +735,7 @@ public final class NodeCoordinator implements AutoCloseable {
 
     /** Under lock: to every child coordinator and every live local process. */
     private void sendDown(Message message) {
-        for (Channel child : children) {
+        for (Channel child : children.keySet()) {
             child.writeAndFlush(message).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
         }
         for (Channel process : liveProcesses.keySet()) {
@@ -634,6 +793,9 @@ public final class NodeCoordinator implements AutoCloseable {
                     unclaimedPids.clear();
                     latest = null;
                     abort = null;
+                    doneRanks.clear();
+                    hostLost = false;
+                    processesEndedSaid = false;
                     jobShape = shape;
                     if (config.isPrimary()) {
                         ledger = new FailureLedger();

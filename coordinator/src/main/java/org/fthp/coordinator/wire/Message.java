@@ -129,6 +129,19 @@ public sealed interface Message {
         @Override public MessageType type() { return MessageType.PROCESS_DONE; }
     }
 
+    /** Native ranks that finished normally (PROCESS_DONE) below the sender. */
+    record ProcessesDone(List<Integer> nativeRanks) implements Message {
+        public ProcessesDone {
+            nativeRanks = List.copyOf(nativeRanks);
+            for (int r : nativeRanks) {
+                if (r < 0) {
+                    throw new IllegalArgumentException("native ranks must be >= 0: " + r);
+                }
+            }
+        }
+        @Override public MessageType type() { return MessageType.PROCESSES_DONE; }
+    }
+
     record Registered(int nodeId) implements Message {
         @Override public MessageType type() { return MessageType.REGISTERED; }
     }

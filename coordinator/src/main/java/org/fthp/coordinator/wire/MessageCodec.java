@@ -61,6 +61,12 @@ public final class MessageCodec {
                 writeText(out, p.reason());
             }
             case Message.ProcessDone d -> { }
+            case Message.ProcessesDone d -> {
+                out.writeInt(d.nativeRanks().size());
+                for (int r : d.nativeRanks()) {
+                    out.writeInt(r);
+                }
+            }
             case Message.Registered r -> out.writeInt(r.nodeId());
             case Message.UnownedPid u -> {
                 out.writeLong(u.pid());
@@ -237,6 +243,18 @@ public final class MessageCodec {
             }
             case PIECE_GET_SHARED -> new Message.PieceGetShared(readEpoch(in), readRank(in, "rank"),
                     readText(in, "marker"));
+            case PROCESSES_DONE -> {
+                need(in, 4, "count");
+                int count = in.readInt();
+                if (count < 0 || count > in.readableBytes() / 4) {
+                    throw new MalformedFrameException("impossible native rank count " + count);
+                }
+                List<Integer> ranks = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    ranks.add(readRank(in, "native rank"));
+                }
+                yield new Message.ProcessesDone(ranks);
+            }
         };
         if (in.isReadable()) {
             throw new MalformedFrameException(in.readableBytes() + " trailing bytes after " + type);

@@ -66,7 +66,13 @@ public enum MessageType {
      * process → its node: send me this piece, as PIECE_SHARED if you can see the marker file (then we share the
      * host's memory), else as PIECE_DATA chunks.
      */
-    PIECE_GET_SHARED(24);
+    PIECE_GET_SHARED(24),
+    /**
+     * upward: these native ranks finished normally below the sender (each after its PROCESS_DONE). The primary
+     * needs them when a whole host is lost: what finished there before is not failed with it, and once every
+     * process has finished or failed the job is over, whatever the native launcher still waits for.
+     */
+    PROCESSES_DONE(25);
 
     private final byte code;
 

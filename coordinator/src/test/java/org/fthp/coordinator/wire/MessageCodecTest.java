@@ -46,6 +46,8 @@ class MessageCodecTest {
                 new Message.JobAbort("rank 1 ended the job: uncaught java.lang.IllegalStateException", 1, 1),
                 new Message.ProgramEnded(1, 77, "rank 1 called System.exit(77) before MPI_Finalize"),
                 new Message.ProcessDone(),
+                new Message.ProcessesDone(List.of(0, 5, 3)),
+                new Message.ProcessesDone(List.of()),
                 new Message.Registered(0),
                 new Message.UnownedPid(4_194_303L, 2),
                 new Message.RegisterPeer(3),

@@ -29,14 +29,42 @@ public final class FailureInjector {
     private final int processes;
     private final Optional<Path> events;
     private final Optional<Path> readyDir;
+    /** Where the rank processes are found and killed: null for this host's, under the launcher. */
+    private final Targets targets;
+
+    /**
+     * The rank processes of a job wherever they run (several hosts: through each host's coordinator), by native
+     * rank.
+     */
+    public interface Targets {
+        /** Whether every one of {@code processes} has registered with its coordinator (kill times count from then). */
+        boolean allReady(int processes);
+
+        /** Native ranks believed alive. */
+        java.util.Set<Integer> live();
+
+        /** SIGKILLs native rank {@code nativeRank} where it runs; its pid, or empty if no live process had it. */
+        java.util.OptionalLong kill(int nativeRank);
+    }
 
     public FailureInjector(KillPlan plan, int logicalRanks, int processes, Optional<Path> events,
                            Optional<Path> readyDir) {
+        this(plan, logicalRanks, processes, events, readyDir, null);
+    }
+
+    /** With the processes found and killed by {@code targets} (several hosts) rather than under the launcher. */
+    public FailureInjector(KillPlan plan, int logicalRanks, int processes, Optional<Path> events, Targets targets) {
+        this(plan, logicalRanks, processes, events, Optional.empty(), targets);
+    }
+
+    private FailureInjector(KillPlan plan, int logicalRanks, int processes, Optional<Path> events,
+                            Optional<Path> readyDir, Targets targets) {
         this.plan = plan;
         this.logicalRanks = logicalRanks;
         this.processes = processes;
         this.events = events;
         this.readyDir = readyDir;
+        this.targets = targets;
     }
 
     /** Starts injecting into the job under {@code launcher}; stops by itself when the job ends. */
@@ -68,9 +96,9 @@ public final class FailureInjector {
                 continue;
             }
             if (nextRandom <= now) {
-                Map<Integer, ProcessHandle> live = RankProcesses.of(launcher);
+                java.util.Set<Integer> live = targets != null ? targets.live() : RankProcesses.of(launcher).keySet();
                 if (!live.isEmpty()) {
-                    List<Integer> ranks = new ArrayList<>(live.keySet());
+                    List<Integer> ranks = new ArrayList<>(new java.util.TreeSet<>(live));
                     kill(launcher, ranks.get(sampler.pick(ranks.size())), "weibull");
                 }
                 nextRandom += sampler.nextInterval();
@@ -93,6 +121,16 @@ public final class FailureInjector {
      * registered could not be told apart from one still starting.
      */
     private boolean awaitReady(ProcessHandle launcher) {
+        if (targets != null) {
+            while (launcher.isAlive() && !targets.allReady(processes)) {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return false;
+                }
+            }
+            return launcher.isAlive();
+        }
         if (readyDir.isEmpty()) {
             return true;
         }
@@ -114,6 +152,10 @@ public final class FailureInjector {
     }
 
     private void kill(ProcessHandle launcher, int nativeRank, String cause) {
+        if (targets != null) {
+            killThrough(nativeRank, cause);
+            return;
+        }
         ProcessHandle target = RankProcesses.of(launcher).get(nativeRank);
         if (target == null) {
             System.err.println("fthp-run: no live process for native rank " + nativeRank + " (" + cause + ")");
@@ -129,6 +171,24 @@ public final class FailureInjector {
         target.destroyForcibly();   // SIGKILL
         System.err.println("fthp-run: injected failure: killed native rank " + nativeRank + " (pid " + target.pid()
                 + ", " + cause + ")");
+    }
+
+    /** Several hosts: the rank's own host's coordinator kills it; logged after, with the pid it names. */
+    private void killThrough(int nativeRank, String cause) {
+        boolean replica = nativeRank >= logicalRanks;
+        int logical = replica ? nativeRank - logicalRanks : nativeRank;
+        String at = Instant.now().toString();
+        java.util.OptionalLong pid = targets.kill(nativeRank);
+        if (pid.isEmpty()) {
+            System.err.println("fthp-run: no live process for native rank " + nativeRank + " (" + cause + ")");
+            return;
+        }
+        // the time is the moment the kill was asked for: the detection may already be logged after it
+        log("{\"time\":\"" + at + "\",\"event\":\"failure-injected\",\"pid\":" + pid.getAsLong()
+                + ",\"nativeRank\":" + nativeRank + ",\"logicalRank\":" + logical + ",\"role\":\""
+                + (replica ? "REP" : "CMP") + "\",\"cause\":\"" + cause + "\"}");
+        System.err.println("fthp-run: injected failure: killed native rank " + nativeRank + " (pid "
+                + pid.getAsLong() + " on its host, " + cause + ")");
     }
 
     private void log(String line) {
