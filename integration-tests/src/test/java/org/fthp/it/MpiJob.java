@@ -24,8 +24,8 @@ public final class MpiJob {
     public static final String MPI_PROPERTY = "fthp.mpi";
 
     /**
-     * The same switch from the environment ({@code FTHP_TEST_MPI=mpich mvn ...}): it reaches the forked test JVMs
-     * of every module (the apps' tests too) without each pom forwarding a property.
+     * The same switch from the environment ({@code FTHP_TEST_MPI=mpich}), set once for a script's several Maven
+     * runs (scripts/mpich-suite.sh).
      */
     public static final String MPI_ENV = "FTHP_TEST_MPI";
 
