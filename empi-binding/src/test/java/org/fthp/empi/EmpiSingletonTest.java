@@ -24,6 +24,7 @@ class EmpiSingletonTest {
             MemorySegment provided = a.allocate(ValueLayout.JAVA_INT);
             Empi.initThread(MemorySegment.NULL, MemorySegment.NULL, 0, provided);
             Empi.commSetErrhandler(Empi.COMM_WORLD, Empi.ERRORS_RETURN);
+            assertEquals(3, nullChecksInCompiledCode(), "the JVM still takes its own SIGSEGV after MPI_Init");
             MemorySegment n = a.allocate(ValueLayout.JAVA_INT);
             Empi.commSize(Empi.COMM_WORLD, n);
             assertEquals(1, n.get(ValueLayout.JAVA_INT, 0));
@@ -98,6 +99,28 @@ class EmpiSingletonTest {
             assertTrue(Empi.wtime() >= t0 && Empi.wtick() > 0);
             Empi.finalizeMpi();
         }
+    }
+
+    private static int length(int[] array) {
+        return array.length;
+    }
+
+    /**
+     * A null reaching compiled code that checks for it implicitly (a SIGSEGV the JVM turns into a
+     * NullPointerException), three times: UCX's own SIGSEGV handler, unless kept away (JvmSignals), ends the process
+     * at the first.
+     */
+    private static int nullChecksInCompiledCode() {
+        int[][] arrays = {new int[3], null};
+        int caught = 0;
+        for (int i = 0; i < 300_000; i++) {
+            try {
+                length(arrays[i % 100_000 == 99_999 ? 1 : 0]);
+            } catch (NullPointerException e) {
+                caught++;
+            }
+        }
+        return caught;
     }
 
     /**
