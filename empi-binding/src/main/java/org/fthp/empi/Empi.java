@@ -451,6 +451,46 @@ public final class Empi {
         }
     }
 
+    /**
+     * MPI_Finalize, given up after {@code boundMillis} where the native one can wait forever on a peer that died
+     * during it ({@link #finalizeSurvivesDeadPeers} false: MPICH). There it runs on a daemon thread while the caller
+     * waits (the MPI calls stay serialized: the caller makes none meanwhile); when the bound passes, the caller goes
+     * on as if it had returned and the process can exit with the thread still spinning in the library. Elsewhere it
+     * is {@link #finalizeMpi()}. Returns whether the native Finalize returned.
+     *
+     * <p>For a job whose launcher takes a rank's end without MPI_Finalize as a clean one (fthp-run's proxy library
+     * under mpiexec.hydra); plain hydra would end the job instead.
+     */
+    public static boolean finalizeMpiWithin(long boundMillis) {
+        if (finalizeSurvivesDeadPeers()) {
+            finalizeMpi();
+            return true;
+        }
+        java.util.concurrent.atomic.AtomicReference<RuntimeException> failed =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        Thread finalizer = new Thread(() -> {
+            try {
+                finalizeMpi();
+            } catch (RuntimeException e) {
+                failed.set(e);
+            }
+        }, "fthp-native-finalize");
+        finalizer.setDaemon(true);
+        finalizer.start();
+        try {
+            finalizer.join(boundMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (finalizer.isAlive()) {
+            return false;
+        }
+        if (failed.get() != null) {
+            throw failed.get();
+        }
+        return true;
+    }
+
     /** MPI_Abort: ends the processes of {@code comm} (in practice the whole job) with {@code errorcode}. */
     public static void abort(long comm, int errorcode) {
         int rc;

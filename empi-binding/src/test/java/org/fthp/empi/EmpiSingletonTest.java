@@ -97,7 +97,8 @@ class EmpiSingletonTest {
 
             double t0 = Empi.wtime();
             assertTrue(Empi.wtime() >= t0 && Empi.wtick() > 0);
-            Empi.finalizeMpi();
+            // MPICH's bounded Finalize runs on another thread; with no dead peer it returns well within the bound
+            assertTrue(Empi.finalizeMpiWithin(60_000), "the native Finalize returned");
         }
     }
 
