@@ -18,7 +18,7 @@ declare -A module=(
   [HpcgJobTest]=apps/hpcg [HpcgRestartTest]=apps/hpcg
   [CloverLeafJobTest]=apps/cloverleaf [CloverLeafRestartTest]=apps/cloverleaf
 )
-all=(P2pTest CollTest CommsTest TypesTest BadInputTest CompatDataPathTest CompatStructureTest ReplicationTest
+all=(MpichTest P2pTest CollTest CommsTest TypesTest BadInputTest CompatDataPathTest CompatStructureTest ReplicationTest
      RepairTest SuiteUnderKillsTest ProgramEndTest CheckpointRestartTest SsendThroughRepairTest
      HpcgJobTest HpcgRestartTest CloverLeafJobTest CloverLeafRestartTest)
 classes=("$@")
