@@ -28,7 +28,7 @@ RESULTS="${RESULTS:-$FTHP_HOME/bench/target/mpich-recovery/$(date +%Y%m%d-%H%M%S
 libraries=(openmpi mpich)
 ((KILLS_PER_JOB <= N)) || { echo "mpich-recovery.sh: KILLS_PER_JOB must be at most N" >&2; exit 2; }
 
-# the kill plans, drawn here in this shell (a subshell would reseed RANDOM): distinct ranks, a random copy
+# the kill plans, drawn in this shell, never in a $(...) (a subshell reseeds RANDOM): distinct ranks, a random copy
 RANDOM=$SEED
 plans=()
 for ((job = 1; job <= JOBS; job++)); do
@@ -39,7 +39,7 @@ for ((job = 1; job <= JOBS; job++)); do
     done
     plan=""
     for ((k = 0; k < KILLS_PER_JOB; k++)); do
-        copy=$([ $((RANDOM % 2)) = 0 ] && echo cmp || echo rep)
+        if ((RANDOM % 2 == 0)); then copy=cmp; else copy=rep; fi
         plan+=" --kill ${ranks[$k]}:$copy@$((2 + k * SPACING))"
     done
     plans+=("$plan")
