@@ -17,7 +17,7 @@ command -v "$cc" >/dev/null || { echo "run.sh: $cc not found (FTHP_MPI=mpich scr
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-for prog in truncate errclass threads eager interroot; do
+for prog in truncate errclass threads eager interroot testall; do
   "$cc" -Wall -Wextra -O1 -o "$work/$prog" "$here/$prog.c"
 done
 "$cc" -O0 -o "$work/probe" "$probe_source" -ldl
@@ -37,3 +37,5 @@ echo "== truncated receives (receive of half the message, guard zone behind it)"
 timeout 300 "${run[@]}" -n 2 "$work/truncate"
 echo "== rooted nonblocking collectives on an intercommunicator, every root of the high half"
 timeout 120 "${run[@]}" -n 6 "$work/interroot"
+echo "== MPI_Testall with one receive failed and the other pending, then completed through MPI_Request_get_status"
+timeout 120 "${run[@]}" -n 2 "$work/testall"

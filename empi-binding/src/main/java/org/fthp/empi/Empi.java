@@ -55,6 +55,8 @@ public final class Empi {
         DC = new Downcalls(LIB, ABI.handleBytes());
     }
 
+    /** The ABI description's {@code library.family} of MPICH and its derivatives. */
+    private static final String MPICH = "mpich";
     /** Width of a native handle in bytes (request arrays, out-parameters). */
     public static final int HANDLE_BYTES = ABI.handleBytes();
     public static final int STATUS_BYTES = ABI.statusBytes();
@@ -222,6 +224,7 @@ public final class Empi {
     private static final MethodHandle MH_COMM_RANK = DC.critical("MPI_Comm_rank", "ihp");
     private static final MethodHandle MH_COMM_IDUP = DC.full("MPI_Comm_idup", "ihpp");
     private static final MethodHandle MH_TESTALL = DC.critical("MPI_Testall", "iippp");
+    private static final MethodHandle MH_REQUEST_GET_STATUS = DC.critical("MPI_Request_get_status", "ihpp");
     private static final MethodHandle MH_COMM_SET_ERRHANDLER = DC.full("MPI_Comm_set_errhandler", "ihh");
     private static final MethodHandle MH_ISEND = DC.critical("MPI_Isend", "ipihiihp");
     private static final MethodHandle MH_ISSEND = DC.critical("MPI_Issend", "ipihiihp");
@@ -318,13 +321,18 @@ public final class Empi {
     // ---- wrappers ----
 
     /**
-     * MPI_Testall over {@code count} adjacent request handles and statuses.
+     * MPI_Testall over {@code count} adjacent request handles and statuses. On every library it reports (throws)
+     * only once no request is left active: the caller may then reuse the memory of all of them.
      *
      * @param requests {@code count} handle slots; all are set to {@link #REQUEST_NULL} once all completed
      * @param flag an {@code int} receiving 1 if all completed
-     * @param statuses {@code count} statuses, filled once all completed
+     * @param statuses {@code count} statuses, filled once all completed (used as scratch before)
      */
     public static void testall(int count, MemorySegment requests, MemorySegment flag, MemorySegment statuses) {
+        if (TESTALL_REPORTS_EARLY && !allComplete(count, requests, flag, statuses)) {
+            flag.set(ValueLayout.JAVA_INT, 0, 0);
+            return;
+        }
         int rc;
         try {
             rc = (int) MH_TESTALL.invokeExact(count, requests, flag, statuses);
@@ -334,6 +342,35 @@ public final class Empi {
         if (rc != SUCCESS) {
             throw failure("MPI_Testall", rc);
         }
+    }
+
+    /**
+     * MPICH 4.0's MPI_Testall returns MPI_ERR_IN_STATUS as soon as one request has failed: it frees that request and
+     * leaves the others active (status MPI_ERR_PENDING), and a later MPI_Testall over the same slots no longer reports
+     * the failure. Open MPI 4.1 reports only once every request has completed. Measured with
+     * src/test/c/mpich/testall.c (a truncated receive beside one whose message comes later).
+     */
+    private static final boolean TESTALL_REPORTS_EARLY = MPICH.equals(ABI.family());
+
+    /**
+     * Whether every request of the slots has completed, asked with MPI_Request_get_status, which frees nothing (so
+     * a failed one keeps its error for the MPI_Testall that follows). A request whose get_status returns an error
+     * has completed with it (MPICH returns the request's error there).
+     */
+    private static boolean allComplete(int count, MemorySegment requests, MemorySegment flag, MemorySegment statuses) {
+        for (int i = 0; i < count; i++) {
+            int rc;
+            try {
+                rc = (int) MH_REQUEST_GET_STATUS.invokeExact(getHandle(requests, i), flag,
+                        statuses.asSlice((long) i * STATUS_BYTES, STATUS_BYTES));
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+            if (rc == SUCCESS && flag.get(ValueLayout.JAVA_INT, 0) == 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -412,6 +449,46 @@ public final class Empi {
         if (rc != SUCCESS) {
             throw failure("MPI_Finalize", rc);
         }
+    }
+
+    /**
+     * MPI_Finalize, given up after {@code boundMillis} where the native one can wait forever on a peer that died
+     * during it ({@link #finalizeSurvivesDeadPeers} false: MPICH). There it runs on a daemon thread while the caller
+     * waits (the MPI calls stay serialized: the caller makes none meanwhile); when the bound passes, the caller goes
+     * on as if it had returned and the process can exit with the thread still spinning in the library. Elsewhere it
+     * is {@link #finalizeMpi()}. Returns whether the native Finalize returned.
+     *
+     * <p>For a job whose launcher takes a rank's end without MPI_Finalize as a clean one (fthp-run's proxy library
+     * under mpiexec.hydra); plain hydra would end the job instead.
+     */
+    public static boolean finalizeMpiWithin(long boundMillis) {
+        if (finalizeSurvivesDeadPeers()) {
+            finalizeMpi();
+            return true;
+        }
+        java.util.concurrent.atomic.AtomicReference<RuntimeException> failed =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        Thread finalizer = new Thread(() -> {
+            try {
+                finalizeMpi();
+            } catch (RuntimeException e) {
+                failed.set(e);
+            }
+        }, "fthp-native-finalize");
+        finalizer.setDaemon(true);
+        finalizer.start();
+        try {
+            finalizer.join(boundMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (finalizer.isAlive()) {
+            return false;
+        }
+        if (failed.get() != null) {
+            throw failed.get();
+        }
+        return true;
     }
 
     /** MPI_Abort: ends the processes of {@code comm} (in practice the whole job) with {@code errorcode}. */
@@ -589,8 +666,6 @@ public final class Empi {
     public static boolean finalizeSurvivesDeadPeers() {
         return !MPICH.equals(ABI.family());
     }
-
-    private static final String MPICH = "mpich";
 
     /** MPI_Comm_size: writes the size of {@code comm} to the {@code int} {@code size}. */
     public static void commSize(long comm, MemorySegment size) {

@@ -31,6 +31,7 @@ final class NativeLibrary {
         if (!Files.exists(Path.of(path))) {
             throw new EmpiException("native MPI library " + path + " does not exist (FTHP_EMPI_LIB or the ABI probe named it)");
         }
+        JvmSignals.keepFromUcx();
         Linker linker = Linker.nativeLinker();
         MethodHandle dlopen = linker.downcallHandle(
                 linker.defaultLookup().find("dlopen").orElseThrow(),

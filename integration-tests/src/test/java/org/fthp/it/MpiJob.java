@@ -19,9 +19,15 @@ public final class MpiJob {
 
     /**
      * The native MPI every job runs on unless a test names one ({@code -Dfthp.mpi=openmpi|mpich}, given to
-     * fthp-run as {@code --mpi}); unset: fthp-run's default (Open MPI when installed).
+     * fthp-run as {@code --mpi}); unset: {@link #MPI_ENV}, then fthp-run's default (Open MPI when installed).
      */
     public static final String MPI_PROPERTY = "fthp.mpi";
+
+    /**
+     * The same switch from the environment ({@code FTHP_TEST_MPI=mpich}), set once for a script's several Maven
+     * runs (scripts/mpich-suite.sh).
+     */
+    public static final String MPI_ENV = "FTHP_TEST_MPI";
 
     public record Result(int exitCode, String stdout, String stderr, List<String> command, JobProcesses processes) {
 
@@ -92,8 +98,8 @@ public final class MpiJob {
         cmd.add(home().resolve("bin/fthp-run").toString());
         cmd.add("-np");
         cmd.add(Integer.toString(np));
-        String mpi = System.getProperty(MPI_PROPERTY, "");
-        if (!mpi.isBlank() && !launcherOptions.contains("--mpi")) {
+        String mpi = testMpi();
+        if (!mpi.isEmpty() && !launcherOptions.contains("--mpi")) {
             cmd.add("--mpi");
             cmd.add(mpi);
         }
@@ -109,6 +115,12 @@ public final class MpiJob {
         cmd.add(program.getName());
         cmd.addAll(List.of(args));
         return exec(cmd, timeout, env);
+    }
+
+    /** The library the switch asks for ({@link #MPI_PROPERTY}, else {@link #MPI_ENV}), or "" for fthp-run's default. */
+    public static String testMpi() {
+        String property = System.getProperty(MPI_PROPERTY, "").strip();
+        return property.isEmpty() ? System.getenv().getOrDefault(MPI_ENV, "").strip() : property;
     }
 
     static Result exec(List<String> cmd, Duration timeout) {

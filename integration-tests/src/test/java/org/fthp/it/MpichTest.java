@@ -14,7 +14,11 @@ import org.fthp.it.programs.BadInputErrors;
 import org.fthp.it.programs.CollBlocking;
 import org.fthp.it.programs.CollInter;
 import org.fthp.it.programs.P2pBasics;
+import org.fthp.it.programs.P2pNonblocking;
+import org.fthp.it.programs.ProgramEnds;
 import org.fthp.it.programs.RepairP2p;
+import org.fthp.it.programs.RepairWhileComputing;
+import org.fthp.it.programs.RestartIterations;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,11 +27,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A small part of the suite on MPICH (fthp-run --mpi mpich), the second native library (docs/notes/mpich.md): three
  * unreplicated programs and the tag bound MPICH lowers, a replicated run, a kill survived under hydra with the
- * failure-free output, and a rank losing every copy (exit 4, nothing left running). The rest of the suite can run on
- * MPICH with {@code -Dfthp.mpi=mpich}.
+ * failure-free output, a case of the kill suite, the program ending the job (its own MPI_Abort; a stack overflow,
+ * which the JVM takes as a SIGSEGV UCX must leave alone), a restart from a checkpoint, and a rank losing every copy
+ * (exit 4, nothing left running). The rest of the suite runs on MPICH with {@code FTHP_TEST_MPI=mpich}
+ * (scripts/mpich-suite.sh), which also runs the three tests here that CI leaves out: a repair while every rank
+ * computes and a death during the native MPI_Finalize (for time), and a replicated restart (intermittent on MPICH).
  *
  * <p>Skipped where MPICH is not installed, unless {@code FTHP_MPI=mpich} says it was asked for (scripts/test.sh), in
- * which case its absence fails. The kills are by call count, so they land at the same point of the program on a
+ * which case its absence fails. The kills of CI's part are by call count, so they land at the same point of the program on a
  * loaded machine too.
  */
 class MpichTest {
@@ -116,6 +123,113 @@ class MpichTest {
         assertEquals(1, Files.readAllLines(events).stream()
                 .filter(l -> l.contains("\"event\":\"failure-detected\"")).count(), "the death was detected");
         assertTrue(r.stderr().contains("summary: 1 failure detected, 1 promotion"), r.stderr());
+    }
+
+    /** RepairTest's case on MPICH: a SIGKILL at a time, while every rank computes outside MPI for 5 s. */
+    @Test
+    void aRepairWhileEveryRankComputes() {
+        onlyWithTheSwitch();
+        List<String> expected = FailureFreeRuns.sorted(run(List.of(), 2, RepairWhileComputing.class, "100", "5")
+                .assertSuccess());
+        MpiJob.Result r = run(List.of("--replicas", "2", "--nodes", "1", "--kill", "1:cmp@2.5"), 2,
+                RepairWhileComputing.class, "100", "5").assertSuccess();
+        assertEquals(expected, FailureFreeRuns.sorted(r), "stderr:\n" + r.stderr());
+        assertTrue(r.stderr().contains("summary: 1 failure detected, 1 promotion"), r.stderr());
+    }
+
+    /** SuiteUnderKillsTest's way on MPICH: two copies of different ranks kill themselves at an MPI call. */
+    @Test
+    void aSuiteProgramSurvivesKillsAtCalls() {
+        List<String> expected = FailureFreeRuns.sorted(run(List.of(), 2, P2pNonblocking.class).assertSuccess());
+        MpiJob.Result r = run(List.of("--replicas", "2", "--kill", "0:rep#40", "--kill", "1:cmp#100"), 2,
+                P2pNonblocking.class).assertSuccess();
+        assertEquals(expected, FailureFreeRuns.sorted(r), "stderr:\n" + r.stderr());
+        assertEquals(2, r.stderr().lines().filter(l -> l.contains("kills itself at MPI call")).count(), r.stderr());
+    }
+
+    /**
+     * ProgramEndTest's cases that MPICH made fail: both copies of a rank call MPI_Abort (mpiexec.hydra exits with the
+     * code while its proxy and ranks run on; fthp-run ends them), and a stack overflow (the JVM's SIGSEGV on the
+     * guard page, which UCX took and died of until the binding kept UCX from the JVM's signals).
+     */
+    @Test
+    void theProgramEndsTheJob() {
+        MpiJob.Result abort = run(List.of("--replicas", "2"), 2, ProgramEnds.class, "abort", "1", "7");
+        abort.assertNoLeftovers();
+        assertEquals(7, abort.exitCode(), abort.stderr());
+        assertTrue(abort.stderr().contains("rank 1 called MPI_Abort(7)"), abort.stderr());
+        MpiJob.Result stack = run(List.of("--nodes", "2"), 2, ProgramEnds.class, "stack", "0");
+        stack.assertNoLeftovers();
+        assertEquals(1, stack.exitCode(), stack.stdout() + stack.stderr());
+        assertTrue(stack.stderr().contains("java.lang.StackOverflowError"), stack.stderr());
+        assertTrue(!stack.stderr().contains("Caught signal"), "UCX took a JVM signal:\n" + stack.stderr());
+    }
+
+    /** The workload of CheckpointRestartTest: 50 iterations, a checkpoint forced every 10. */
+    private static final String[] CHECKPOINTED = {"50", "20", "--force", "10"};
+
+    /**
+     * CheckpointRestartTest's case on MPICH: native rank 1 dies writing its piece of epoch 3, which never commits;
+     * the job restarts from epoch 2 and prints what a failure-free run prints.
+     */
+    @Test
+    void aDeathWhileWritingAPieceRestartsFromTheEpochBefore() {
+        List<String> expected = FailureFreeRuns.sorted(run(List.of(), 2, RestartIterations.class, CHECKPOINTED)
+                .assertSuccess());
+        MpiJob.Result r = run(List.of("--checkpoint-interval", "600", "--restart", "1", "-x",
+                "FTHP_KILL_IN_CHECKPOINT=1:3"), 2, RestartIterations.class, CHECKPOINTED).assertSuccess();
+        assertEquals(expected, FailureFreeRuns.sorted(r), "stderr:\n" + r.stderr());
+        assertTrue(r.stderr().contains("kills itself writing its piece of checkpoint 3"), r.stderr());
+        assertTrue(r.stderr().contains("from checkpoint epoch 2"), r.stderr());
+    }
+
+    /**
+     * CheckpointRestartTest's first case on MPICH: both copies of rank 1 lost late, restarted from its checkpoint.
+     * Switch-only: on MPICH the restarted rank 1 sometimes cannot fetch its piece of the committed epoch ("epoch 4
+     * rank 1 is in none of: node 0's memory", 1 of 3 runs; 0 of 3 on Open MPI), not understood yet
+     * (docs/notes/mpich.md §6).
+     */
+    @Test
+    void aRankThatLosesBothCopiesRestartsFromItsCheckpoint() {
+        onlyWithTheSwitch();
+        List<String> expected = FailureFreeRuns.sorted(run(List.of(), 2, RestartIterations.class, CHECKPOINTED)
+                .assertSuccess());
+        MpiJob.Result r = run(List.of("--replicas", "2", "--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "1:cmp#170", "--kill", "1:rep#170"), 2, RestartIterations.class, CHECKPOINTED)
+                .assertSuccess();
+        assertEquals(expected, FailureFreeRuns.sorted(r), "stderr:\n" + r.stderr());
+        assertTrue(r.stderr().contains("restart 1 of 1: rank 1 lost every copy"), r.stderr());
+        assertTrue(r.stderr().contains("from checkpoint epoch"), r.stderr());
+    }
+
+    /**
+     * A copy dies inside its native MPI_Finalize, after the facade's FinalizeBarrier, while the others are in theirs:
+     * MPICH's would wait forever on it; the survivors leave it unfinished after the engine's bound (10 s) and the job
+     * ends cleanly with the failure-free output. The death comes from a stand-in library (finalize_death.c).
+     */
+    @Test
+    void aDeathDuringTheNativeFinalizeIsSurvived() throws Exception {
+        onlyWithTheSwitch();
+        Path source = dir.resolve("finalize_death.c");
+        try (var in = MpichTest.class.getResourceAsStream("mpich/finalize_death.c")) {
+            Files.copy(in, source);
+        }
+        Path library = dir.resolve("libfinalize_death.so");
+        MpiJob.Result cc = MpiJob.exec(List.of("mpicc.mpich", "-shared", "-fPIC", "-o", library.toString(),
+                source.toString()), Duration.ofSeconds(60));
+        assertEquals(0, cc.exitCode(), cc.stderr());
+        List<String> all = new ArrayList<>(MPICH);
+        all.addAll(List.of("--replicas", "2", "--nodes", "1"));
+        MpiJob.Result r = MpiJob.runWith(all, java.util.Map.of("FTHP_EMPI_LIB", library.toString(),
+                "FTHP_TEST_FINALIZE_VICTIM", "1"), 2, TIMEOUT, RepairP2p.class, WORKLOAD).assertSuccess();
+        assertEquals(failureFree(), r.lines(), "stderr:\n" + r.stderr());
+        assertTrue(r.stderr().contains("left MPI_Finalize unfinished"), r.stderr());
+    }
+
+    /** Tests CI leaves out for its time budget: run with the switch, by scripts/mpich-suite.sh. */
+    private static void onlyWithTheSwitch() {
+        Assumptions.assumeTrue("mpich".equals(MpiJob.testMpi()),
+                "runs with FTHP_TEST_MPI=mpich (scripts/mpich-suite.sh), outside CI's time budget");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.fthp.launcher;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -36,9 +37,18 @@ public final class MpirunJob {
         }
         Thread teardown = new Thread(() -> stop(mpirun), "fthp-run-teardown");
         Runtime.getRuntime().addShutdownHook(teardown);
+        JobProcesses processes = JobProcesses.watch(mpirun);
         started.accept(mpirun);
         try {
-            return mpirun.waitFor();
+            int code = mpirun.waitFor();
+            // hydra's mpiexec can end (an MPI_Abort) while its proxy and ranks still run: seen with MPICH 4.0, a
+            // rank left waiting in MPI_Abort for the proxy's answer; once the launcher has ended, all of it goes
+            int outlived = processes.endSurvivors();
+            if (outlived > 0) {
+                System.err.println("fthp-run: ended " + outlived + " process(es) of the job that outlived "
+                        + Path.of(command.get(0)).getFileName());
+            }
+            return code;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stop(mpirun);

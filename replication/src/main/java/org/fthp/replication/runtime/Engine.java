@@ -250,6 +250,12 @@ public final class Engine {
         }
     }
 
+    /**
+     * How long a coordinated process waits in a native MPI_Finalize that cannot survive a dead peer (MPICH's) before
+     * it goes without: far above its normal length (tens of milliseconds), short against a job's timeout.
+     */
+    private static final long NATIVE_FINALIZE_BOUND_MILLIS = 10_000;
+
     /** {@code MPI_Finalize}, with the gate held. */
     public synchronized void finish() {
         if ("1".equals(System.getenv("FTHP_REPORT_CALLS"))) {
@@ -276,7 +282,14 @@ public final class Engine {
             if (coordinator != null) {
                 coordinator.finish();
             }
-            if (dead == 0 || Empi.finalizeSurvivesDeadPeers()) {
+            if (coordinator != null && !Empi.finalizeSurvivesDeadPeers()) {
+                // MPICH: a death during the native Finalize (after the FinalizeBarrier) would hold it forever; the
+                // proxy library takes an exit without it as a clean end
+                if (dead == 0 && !Empi.finalizeMpiWithin(NATIVE_FINALIZE_BOUND_MILLIS)) {
+                    RuntimeMessages.say("fthp: native rank " + nativeRank + " left MPI_Finalize unfinished after "
+                            + NATIVE_FINALIZE_BOUND_MILLIS + " ms: it waits forever on a peer that died during it");
+                }
+            } else if (dead == 0 || Empi.finalizeSurvivesDeadPeers()) {
                 Empi.finalizeMpi();
             }
             // else (MPICH): the native Finalize would wait forever on the dead peer; the FinalizeBarrier has
