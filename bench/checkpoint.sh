@@ -5,6 +5,9 @@
 #   bench/checkpoint.sh                                   # 1 16 64 256 1024 MiB per rank, 7 checkpoints each
 #   SIZES="1 64" REPS=5 RESTARTS=3 bench/checkpoint.sh
 #   CKPT_DIR=/some/fs bench/checkpoint.sh                 # the disk runs' --checkpoint-dir (default under /tmp)
+#   PARTS=restart RESTARTS=5 bench/checkpoint.sh          # only some parts: any of yardsticks cost restart auto
+#   PARTS=restart RESTART_FROM=memory RESTART_VARIANTS=$'cache;\nno-cache;FTHP_AOT_CACHE=off' bench/checkpoint.sh
+#   PARTS=restart RESTART_KILL=checkpoint RESTART_LOOP="20 100" bench/checkpoint.sh    # a loaded machine, quicker
 #
 # Yardsticks, measured in the same run: memcpy (one thread, System.arraycopy of 256 MiB, median of 5) and the
 # disk's write bandwidth (dd of 512 MiB with conv=fdatasync into the checkpoint directory, median of 3).
@@ -22,7 +25,15 @@
 # copies of rank 1 killed; from the kill of the last copy to every process back in its main loop (the slowest
 # "resumed" line), median of RESTARTS runs, from memory and from disk (FTHP_BENCH_PIECES_FROM_DISK: the
 # coordinators read the pieces from the checkpoint directory, page cache dropped, as after losing their memory),
-# with the breakdown of the median run. Then the interval --checkpoint-interval auto chose.
+# with the breakdown of the median run. RESTART_KILL=checkpoint: rank 1 dies writing its piece of epoch 2, its
+# promoted replica its piece of epoch 3 (FTHP_KILL_IN_CHECKPOINT) instead of at 6 s, so a restart from epoch 2 happens however slow the start is (on a
+# loaded machine 6 s may come before the first checkpoint: a restart from the beginning, which prints nothing);
+# the time then runs from the coordinators' detection of the last death. RESTART_LOOP: iterations and
+# milliseconds each of the program's main loop (default 60 200). RESTART_FROM: memory, disk or both (the default). RESTART_VARIANTS: one
+# per line, "name;VAR=value ...", environments the restart runs are made in, interleaved (run 1 of each, then run 2
+# of each...) so that the load of the shared machine falls on all of them alike; each gets its line, with the
+# user + system CPU of the whole job (fthp-run and everything it waited for) beside its times.
+# Then the interval --checkpoint-interval auto chose.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -31,6 +42,12 @@ fthp_find_jdk
 SIZES="${SIZES:-1 16 64 256 1024}"
 REPS="${REPS:-7}"
 RESTARTS="${RESTARTS:-3}"
+PARTS="${PARTS:-yardsticks cost restart auto}"
+RESTART_FROM="${RESTART_FROM:-both}"
+RESTART_VARIANTS="${RESTART_VARIANTS:-"default;"}"
+RESTART_KILL="${RESTART_KILL:-time}"
+RESTART_LOOP="${RESTART_LOOP:-60 200}"
+part() { [[ " $PARTS " == *" $1 "* ]]; }
 jar="$root/bench/target/fthp-bench-0.1.0-SNAPSHOT.jar"
 runtime="$root/replication/target/fthp-mpi.jar"
 work="$(mktemp -d)"
@@ -41,6 +58,8 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 echo "# Checkpoint benchmark, $(date -u +%FT%TZ), $(nproc) cores; load average before: $(load)"
 echo
+copy_mbs=0 disk_mbs=0
+if part yardsticks || part cost; then
 memcpy=$("$JAVA_HOME/bin/java" -Xmx1g -cp "$jar:$runtime" org.fthp.bench.CopyBandwidth 256 5)
 copy_mbs=$(awk '/^memcpy/{print $2}' <<<"$memcpy")
 dd_runs=""
@@ -56,6 +75,7 @@ echo "Yardsticks: memcpy $copy_mbs MB/s (one thread); CRC32C $(awk '/^crc32c/{pr
      "encode into a new shared-memory file $(awk '/^encode-shm/{print $2}' <<<"$memcpy") MB/s;" \
      "disk (dd conv=fdatasync, $ckpt_base) $disk_mbs MB/s (runs: $dd_runs)"
 echo
+fi
 
 cost_run() { # mb, disk(0|1) -> prints the per-checkpoint lines and the durable times in $work/cost.*
   local mb=$1 disk=$2 extra=() heap
@@ -71,6 +91,7 @@ cost_run() { # mb, disk(0|1) -> prints the per-checkpoint lines and the durable 
       >"$work/cost.$mb.$disk" 2>"$work/cost.$mb.$disk.err"
 }
 
+if part cost; then
 echo "## Checkpoint cost per rank (2 ranks, 2 nodes; median of $REPS checkpoints; MB = 10^6 bytes)"
 echo
 echo "| state per rank | first | blocked (memory) | rate | vs memcpy | committed (both copies) | blocked (disk run) | durable on disk | disk rate | vs dd | load |"
@@ -128,49 +149,74 @@ echo
 echo "committed: in the background, the rank already went on; durable: the epoch's MANIFEST written (all pieces"
 echo "fsync'd); disk rate = state per rank / (durable - committed) per node (each node writes its own rank's piece)."
 echo
+fi
 
-restart_run() { # from_disk(0|1) index
+restart_run() { # from_disk(0|1) index variant-environment
   local disk=$1 i=$2 env=() extra=()
   local out="$work/restart.$disk.$i"
+  read -r -a env <<<"${3:-}"
   if [ "$disk" = 1 ]; then
     rm -rf "$ckpt_base/fthp-bench-ckpt-restart"
     extra=(--checkpoint-dir "$ckpt_base/fthp-bench-ckpt-restart" --checkpoint-disk-every 1)
-    env=(FTHP_BENCH_PIECES_FROM_DISK=1)
+    env+=(FTHP_BENCH_PIECES_FROM_DISK=1)
   fi
-  env "${env[@]}" "$root/bin/fthp-run" -np 4 --replicas 4 --nodes 2 --checkpoint-interval 1 --restart 1 \
+  if [ "$RESTART_KILL" = checkpoint ]; then
+    # native ranks 1 and 5: logical rank 1 and its replica (4 + 4); a replica writes no piece until promoted
+    env+=(FTHP_KILL_IN_CHECKPOINT=1:2,5:3)
+    extra+=(-x FTHP_KILL_IN_CHECKPOINT)
+  else
+    extra+=(--kill 1:cmp@6 --kill 1:rep@6)
+  fi
+  # shellcheck disable=SC2086 # RESTART_LOOP: two numbers
+  env "${env[@]}" /usr/bin/time -f "%U %S" -o "$out.cpu" "$root/bin/fthp-run" -np 4 --replicas 4 --nodes 2 --checkpoint-interval 1 --restart 1 \
       --checkpoint-memory 2G --events "$out.events" "${extra[@]}" -x FTHP_BENCH_TRACE=1 \
-      --kill 1:cmp@6 --kill 1:rep@6 -- -Xmx1g -cp "$jar" org.fthp.bench.CheckpointBench loop 64 60 200 \
+      -- -Xmx1g -cp "$jar" org.fthp.bench.CheckpointBench loop 64 $RESTART_LOOP \
       >"$out" 2>"$out.err"
 }
 
+if part restart; then
 echo "## Restart (4 ranks + 4 replicas = 8 processes, 2 nodes, 64 MiB per rank, both copies of rank 1 killed)"
 echo
-for disk in 0 1; do
+case "$RESTART_FROM" in memory) froms=0 ;; disk) froms=1 ;; *) froms="0 1" ;; esac
+mapfile -t restart_variants <<<"$RESTART_VARIANTS"
+for disk in $froms; do
   l=$(load)
   for i in $(seq 1 "$RESTARTS"); do
-    restart_run "$disk" "$i" || { echo "restart run failed:"; tail -20 "$work/restart.$disk.$i.err"; }
+    for v in "${!restart_variants[@]}"; do
+      IFS=';' read -r _ venv <<<"${restart_variants[$v]}"
+      restart_run "$disk" "$v.$i" "$venv" \
+        || { echo "restart run failed:"; tail -20 "$work/restart.$disk.$v.$i.err"; }
+    done
   done
-  python3 - "$work" "$disk" "$RESTARTS" "$l" <<'PY'
+  for v in "${!restart_variants[@]}"; do
+  IFS=';' read -r vname _ <<<"${restart_variants[$v]}"
+  python3 - "$work" "$disk" "$RESTARTS" "$l" "$v" "$vname" <<'PY'
 import sys, json, datetime, statistics
-work, disk, runs, load = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+work, disk, runs, load, variant, vname = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
 def ts(e):
     return datetime.datetime.fromisoformat(e["time"].replace("Z", "+00:00")).timestamp()
 rows = []
 for i in range(1, runs + 1):
-    base = f"{work}/restart.{disk}.{i}"
+    base = f"{work}/restart.{disk}.{variant}.{i}"
     try:
         ev = [json.loads(l) for l in open(base + ".events")]
     except FileNotFoundError:
         continue
-    kills = [ts(e) for e in ev if e["event"] == "failure-injected"]
+    try:
+        cpu = sum(map(float, open(base + ".cpu").read().split()[-2:]))
+    except (OSError, ValueError):
+        cpu = float("nan")
+    # RESTART_KILL=checkpoint: the processes kill themselves; the coordinators' detection stands for the kill
+    kills = [ts(e) for e in ev if e["event"] == "failure-injected"] or \
+            [ts(e) for e in ev if e["event"] == "failure-detected"]
     restarted = [e for e in ev if e["event"] == "job-restarted"]
     aborted = [ts(e) for e in ev if e["event"] == "job-aborted"]
     resumed = []
     for l in open(base + ".err"):
         if l.startswith("resumed "):
-            f = l.split()  # resumed NOW process P main M init I registered R
+            f = l.split()  # resumed NOW process P main M init I registered R cpu C
             resumed.append({"now": int(f[1]) / 1e3, "main": int(f[5]) / 1e3, "init": int(f[7]) / 1e3,
-                            "registered": int(f[9]) / 1e3})
+                            "registered": int(f[9]) / 1e3, "cpu": int(f[11]) / 1e3 if len(f) > 11 else float("nan")})
     if not kills or not restarted or not resumed:
         continue
     k = max(kills)
@@ -184,8 +230,9 @@ for i in range(1, runs + 1):
         "build": statistics.median(r["registered"] - r["init"] for r in resumed),
         "recover": statistics.median(r["now"] - r["registered"] for r in resumed),
         "recover_max": max(r["now"] - r["registered"] for r in resumed),
-        "epoch": restarted[0].get("epoch"), "n": len(resumed)})
-where = "disk (page cache dropped)" if disk == "1" else "memory"
+        "epoch": restarted[0].get("epoch"), "n": len(resumed), "cpu": cpu,
+        "start_cpu": statistics.median(r["cpu"] for r in resumed)})
+where = ("disk (page cache dropped)" if disk == "1" else "memory") + (f", {vname}" if vname != "default" else "")
 if not rows:
     print(f"- from {where}: no complete run")
     sys.exit(0)
@@ -193,15 +240,21 @@ rows.sort(key=lambda r: r["total"])
 med = rows[len(rows) // 2]
 print(f"- from {where}: kill of the last copy to every process back in its main loop: median "
       f"{statistics.median(r['total'] for r in rows):.2f} s of {len(rows)} runs "
-      f"({', '.join('%.2f' % r['total'] for r in rows)}); load {load}")
+      f"({', '.join('%.2f' % r['total'] for r in rows)}); CPU (user+sys) of a restarted process up to back in the "
+      f"loop, median over the processes that print (the replicas' output is not relayed) "
+      f"{statistics.median(r['start_cpu'] for r in rows):.2f} s; "
+      f"job CPU (whole run) median {statistics.median(r['cpu'] for r in rows):.1f} s; load {load}")
 print(f"  median run (epoch {med['epoch']}, {med['n']} processes reported): detection and abort "
       f"{med['detect']:.2f} s, relaunch {med['relaunch']:.2f} s, JVM start to main {med['jvm']:.2f} s, "
       f"MPI.Init {med['init']:.2f} s, program's own setup {med['build']:.2f} s, fetch + decode of the piece "
       f"{med['recover']:.3f} s (slowest {med['recover_max']:.3f} s)")
 PY
+  done
 done
 echo
+fi
 
+if part auto; then
 echo "## --checkpoint-interval auto (4 ranks + 4 replicas, 64 MiB per rank, --mtbf-per-process 600)"
 l=$(load)
 "$root/bin/fthp-run" -np 4 --replicas 4 --nodes 2 --checkpoint-interval auto --mtbf-per-process 600 \
@@ -219,4 +272,5 @@ print(f"- {len(costs)} checkpoints, measured costs {', '.join('%.0f ms' % (c * 1
       f"load {sys.argv[2]}")
 PY
 echo
+fi
 echo "load average after: $(load)"

@@ -7,3 +7,5 @@ fthp_ensure_maven
 fthp_find_jdk
 cd "$FTHP_HOME"
 mvn -B -DskipTests install "$@"
+# the ranks' ahead-of-time cache, made from the jars just built (a failure leaves the ranks starting without one)
+"$FTHP_HOME/scripts/aot-cache.sh" || echo "build.sh: continuing without the ranks' ahead-of-time cache" >&2

@@ -135,6 +135,9 @@ fthp_ensure_built() {
     (cd "$FTHP_HOME" && mvn -q -B -DskipTests install) || return
     # Maven leaves an unchanged jar untouched: mark what was checked as built now
     (cd "$FTHP_HOME" && touch "${jars[@]}")
+    # the ranks' ahead-of-time cache, made from the jars as they are now (the touch above would leave an older one
+    # refused as stale)
+    "$FTHP_HOME/scripts/aot-cache.sh" || echo "$(fthp_me): continuing without the ranks' ahead-of-time cache" >&2
   fi
   return 0
 }

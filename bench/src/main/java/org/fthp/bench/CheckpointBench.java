@@ -20,8 +20,9 @@ import org.fthp.checkpoint.api.Checkpoint;
  *       {@code checkpoint <bytes per rank> <seconds>}.
  *   <li>{@code loop MB ITERATIONS MS}: a main loop with a snapshot per
  *       iteration of MS milliseconds; after a restart every rank prints on
- *       stderr when it is back in the loop ({@code resumed <epoch ms>}), so
- *       the driver can time the restart from the kill.
+ *       stderr when it is back in the loop ({@code resumed <epoch ms>}, with
+ *       the phases before and the CPU time it used), so the driver can time
+ *       the restart from the kill.
  * </ul>
  */
 public final class CheckpointBench {
@@ -44,9 +45,12 @@ public final class CheckpointBench {
             Checkpoint.recover();
             long started = ProcessHandle.current().info().startInstant().map(java.time.Instant::toEpochMilli)
                     .orElse(mainAt);
-            // when the process started, main began (JVM start), MPI_Init ended, the state was registered, recovered
+            long cpu = ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toMillis)
+                    .orElse(-1L);
+            // when the process started, main began (JVM start), MPI_Init ended, the state was registered, recovered;
+            // the CPU time (user + system, milliseconds) the process had used by then
             System.err.println("resumed " + System.currentTimeMillis() + " process " + started + " main " + mainAt
-                    + " init " + initAt + " registered " + recoverAt);
+                    + " init " + initAt + " registered " + recoverAt + " cpu " + cpu);
         }
         if (System.getenv("FTHP_BENCH_TRACE") != null) {
             System.err.println("started main " + mainAt + " init " + initAt);

@@ -48,7 +48,8 @@ public final class FthpRun {
         NativeMpi mpi = mpiChoice.resolve(env, AbiDescription.family(abi));
         Path mpirun = MpirunLocator.locate(env, mpi);
         LaunchHost host = new LaunchHost(mpirun, java, runtimeJar,
-                RootCheck.runningAsRoot(), Runtime.getRuntime().availableProcessors(), mpi);
+                RootCheck.runningAsRoot(), Runtime.getRuntime().availableProcessors(), mpi,
+                AotCache.find(runtimeJar, java, env));
         if (options.checkpoint().directory().isPresent()) {
             CheckpointDirectory.check(options.checkpoint().directory().get());
         }

@@ -1,6 +1,7 @@
 package org.fthp.launcher;
 
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Facts about this machine and installation that shape the mpirun command line.
@@ -11,9 +12,16 @@ import java.nio.file.Path;
  * @param runningAsRoot   Open MPI refuses to run as root unless told to
  * @param availableCores  more ranks than cores needs --oversubscribe
  * @param mpi             the native MPI whose launcher {@code mpirun} is
+ * @param aotCache        the ranks' ahead-of-time cache, when one was made from this runtime jar and JVM
  */
 public record LaunchHost(Path mpirun, Path java, Path runtimeJar, boolean runningAsRoot, int availableCores,
-                         NativeMpi mpi) {
+                         NativeMpi mpi, Optional<Path> aotCache) {
+
+    /** Without an ahead-of-time cache. */
+    public LaunchHost(Path mpirun, Path java, Path runtimeJar, boolean runningAsRoot, int availableCores,
+                      NativeMpi mpi) {
+        this(mpirun, java, runtimeJar, runningAsRoot, availableCores, mpi, Optional.empty());
+    }
 
     /** On Open MPI. */
     public LaunchHost(Path mpirun, Path java, Path runtimeJar, boolean runningAsRoot, int availableCores) {

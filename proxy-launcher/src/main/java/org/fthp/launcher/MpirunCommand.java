@@ -1,6 +1,7 @@
 package org.fthp.launcher;
 
 import java.io.File;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,6 +12,7 @@ import java.util.List;
  * <pre>
  * mpirun [--allow-run-as-root] [--oversubscribe] --bind-to none -np N -x FTHP_EMPI_ABI &lt;passthrough&gt;
  *        java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -cp runtime.jar:user.cp
+ *        [-XX:AOTCache=fthp-mpi.aot -Xlog:aot=off]
  *        &lt;user java options&gt; MainClass args...
  * </pre>
  */
@@ -53,12 +55,25 @@ public final class MpirunCommand {
             command.add("-XX:+UseSerialGC");
         }
         command.add("-cp");
-        // Our runtime jar first, so our mpi package wins over any mpi.jar on the user's path.
-        command.add(host.runtimeJar() + File.pathSeparator + program.classpath());
+        command.add(classpath(host.runtimeJar(), program.classpath()));
+        if (host.aotCache().isPresent() && !AotCache.userChoosesOwn(options.javaOptions())) {
+            // after -cp: Open MPI's mpirun takes the first word holding "cp" for the class path option and
+            // rewrites the word after it (a cache under a path holding "cp" would lose its -Xlog option)
+            command.addAll(AotCache.javaOptions(host.aotCache().get()));
+        }
         command.addAll(options.javaOptions());
         command.add(program.mainClass());
         command.addAll(options.programArgs());
         return command;
+    }
+
+    /**
+     * Our runtime jar first, so our mpi package wins over any mpi.jar on the user's path; alone when the user's
+     * path is that jar (the cache's training run: a cache holds the classes of the path it was trained with).
+     */
+    static String classpath(Path runtimeJar, String userClasspath) {
+        return userClasspath.equals(runtimeJar.toString()) ? userClasspath
+                : runtimeJar + File.pathSeparator + userClasspath;
     }
 
     /** The names of the environment variables every rank must get, in the order the launcher is told them. */

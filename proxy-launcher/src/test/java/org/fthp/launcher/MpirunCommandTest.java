@@ -42,6 +42,35 @@ class MpirunCommandTest {
                 "replicated ranks are told where their output files are");
     }
 
+    private static final LaunchHost WITH_AOT_CACHE = new LaunchHost(Path.of("/usr/bin/mpirun"), Path.of("/jdk/bin/java"),
+            Path.of("/fthp/fthp-mpi.jar"), false, 8, NativeMpi.OPEN_MPI, java.util.Optional.of(Path.of("/fthp/fthp-mpi.aot")));
+
+    @Test
+    void theAotCacheFollowsTheClassPathQuietly() throws LaunchException {
+        List<String> command = build(WITH_AOT_CACHE, "-np", "2", "--", "-Dx=1", "-cp", "app.jar", "Main");
+        int cp = command.indexOf("-cp");
+        // Open MPI's mpirun rewrites the word after the first one holding "cp": the class path, not a cache option
+        assertEquals(List.of("-cp", "/fthp/fthp-mpi.jar:app.jar", "-XX:AOTCache=/fthp/fthp-mpi.aot", "-Xlog:aot=off",
+                "-Dx=1", "Main"), command.subList(cp, command.size()));
+    }
+
+    @Test
+    void noAotCacheWithoutOneOrWhenTheUserPicksAnArchive() throws LaunchException {
+        assertTrue(build(USER_EIGHT_CORES, "-np", "2", "--", "Main").stream().noneMatch(w -> w.startsWith("-XX:AOT")));
+        for (String own : List.of("-XX:AOTCache=mine.aot", "-XX:AOTMode=record", "-XX:AOTCacheOutput=x.aot",
+                "-Xshare:off", "-XX:SharedArchiveFile=app.jsa")) {
+            List<String> command = build(WITH_AOT_CACHE, "-np", "2", "--", own, "Main");
+            assertEquals(List.of(own), command.stream().filter(w -> w.startsWith("-XX:AOT") || w.startsWith("-Xshare")
+                    || w.startsWith("-XX:Shared") || w.startsWith("-Xlog")).toList(), own);
+        }
+    }
+
+    @Test
+    void theRuntimeJarAsTheUserClassPathIsNamedOnce() throws LaunchException {
+        List<String> command = build(USER_EIGHT_CORES, "-np", "1", "--", "-cp", "/fthp/fthp-mpi.jar", "Main");
+        assertEquals("/fthp/fthp-mpi.jar", command.get(command.indexOf("-cp") + 1));
+    }
+
     @Test
     void noRootOrOversubscribeFlagsWhenNotNeeded() throws LaunchException {
         List<String> command = build(USER_EIGHT_CORES, "-np", "8", "--", "Main");

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Makes the ranks' ahead-of-time cache, replication/target/fthp-mpi.aot, and its stamp (scripts/build.sh runs it
+# after the Maven build; see org.fthp.launcher.AotCache): a short replicated, checkpointed job records what its
+# ranks load and link on their way into their main loop (-XX:AOTMode=record), then one JVM assembles the cache
+# from the largest record (-XX:AOTMode=create), with the ranks' own options and class path. fthp-run passes it to
+# every rank while the runtime jar and the JVM are the very files it was made from.
+#
+# Needs JDK 24+ (the AOT cache, JEP 483) and a runnable native MPI; without them there is no cache and the ranks
+# start as before. Takes about 10 s of CPU.
+set -euo pipefail
+source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib.sh"
+
+fthp_find_jdk
+java="$JAVA_HOME/bin/java"
+runtime="$FTHP_HOME/replication/target/fthp-mpi.jar"
+launcher="$FTHP_HOME/proxy-launcher/target/fthp-proxy-launcher-0.1.0-SNAPSHOT.jar"
+cache="$(dirname "$runtime")/fthp-mpi.aot"
+stamp="$cache.stamp"
+# an old cache never stays beside a new jar, whatever happens below
+rm -f "$cache" "$stamp"
+if (( $(fthp_java_major "$java") < 24 )); then
+  echo "$(fthp_me): $java is older than 24: no ahead-of-time cache for the ranks" >&2
+  exit 0
+fi
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# the ranks' options as fthp-run gives them (MpirunCommand), so that the cache fits the JVMs it is made for
+rank_options=(--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC)
+# Open MPI's mpirun puts its working directory first on a java rank's class path; a cache cannot be made with a
+# directory holding files on its path, so the training runs in an empty one (the JVM takes the cache whatever
+# directory comes first later)
+mkdir "$work/cwd"
+(cd "$work/cwd" && "$FTHP_HOME/bin/fthp-run" -np 2 --replicas 2 --nodes 2 --checkpoint-interval 3600 --checkpoint-memory 256M -- \
+    -XX:AOTMode=record -XX:AOTConfiguration="$work/rank.%p.aotconf" -Xlog:aot=warning \
+    -cp "$runtime" org.fthp.replication.startup.AotTraining) >"$work/training.out" 2>&1 || {
+  echo "$(fthp_me): the training job failed: no ahead-of-time cache for the ranks" >&2
+  tail -20 "$work/training.out" >&2
+  exit 1
+}
+# the record of the process that loaded the most (they differ little: every process runs the same program)
+conf="$(ls -S "$work"/rank.*.aotconf 2>/dev/null | head -n 1)"
+if [[ -z "$conf" ]]; then
+  echo "$(fthp_me): the training job left no record: no ahead-of-time cache for the ranks" >&2
+  exit 1
+fi
+"$java" "${rank_options[@]}" -XX:AOTMode=create -XX:AOTConfiguration="$conf" -XX:AOTCache="$work/fthp-mpi.aot" \
+    -cp "$work/cwd:$runtime" >"$work/create.out" 2>&1 || {
+  echo "$(fthp_me): making the cache failed: no ahead-of-time cache for the ranks" >&2
+  tail -20 "$work/create.out" >&2
+  exit 1
+}
+mv "$work/fthp-mpi.aot" "$cache"
+"$java" -cp "$launcher" org.fthp.launcher.AotCache stamp "$runtime" "$java"
+echo "$(fthp_me): $cache ($(du -h "$cache" | cut -f1)) for $(basename "$runtime") and $java"
