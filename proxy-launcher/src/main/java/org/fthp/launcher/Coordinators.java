@@ -169,9 +169,10 @@ final class Coordinators implements AutoCloseable {
         CountDownLatch ready = new CountDownLatch(plan.nodes());
         try {
             for (int id = 0; id < plan.nodes(); id++) {
+                // stdin is a pipe: the control channel (new-incarnation) for restarts, and the lifeline: when this
+                // JVM dies, even by SIGKILL, its end closes and the coordinator ends
                 List<String> cmd = command(java, runtimeJar, plan, checkpoint, ranks, replicas, id,
-                        List.of("--nodes", c.addresses));
-                // stdin is a pipe: the control channel (new-incarnation) for restarts
+                        List.of("--nodes", c.addresses, "--lifeline", "stdin"));
                 ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT);
                 pb.environment().put(SECRET_ENV, c.secretHex);
                 Process p = pb.start();

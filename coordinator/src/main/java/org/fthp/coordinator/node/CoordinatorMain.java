@@ -45,8 +45,9 @@ import org.fthp.coordinator.wire.NodeAddress;
  * incarnation of the job ({@link NodeCoordinator#newIncarnation}) and is answered with
  * {@code FTHP_COORDINATOR_RESET node=I committed=E seen=S}; once every node has answered, {@code
  * settle-checkpoints committed=E first=F} settles the checkpoints the restart reads and writes
- * ({@link NodeCoordinator#settleCheckpoints}), answered with {@code FTHP_COORDINATOR_SETTLED node=I}. End of input
- * changes nothing.
+ * ({@link NodeCoordinator#settleCheckpoints}), answered with {@code FTHP_COORDINATOR_SETTLED node=I}. With
+ * {@code --lifeline stdin} (fthp-run on one host) the end of input ends the coordinator: the launcher is gone;
+ * without it, end of input changes nothing.
  *
  * <p>Several hosts ({@code fthp-run --host/--hostfile}): {@code --nodes stdin --node-count K --bind ADDR}: the
  * node binds an ephemeral port on its host's address, and its first control line is {@code nodes
@@ -120,9 +121,12 @@ public final class CoordinatorMain {
         System.out.flush();
         java.io.BufferedReader control = new java.io.BufferedReader(
                 new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8));
-        boolean lifeline = config.nodes().isEmpty();
+        // several hosts always; one host when the launcher asks (--lifeline stdin): a launcher killed by its batch
+        // system or the user must not leave coordinators holding checkpoint memory behind
+        boolean lifeline = config.nodes().isEmpty() || "stdin".equals(option(args, "--lifeline"));
+        boolean nodesOnStdin = config.nodes().isEmpty();
         List<NodeAddress> nodes = null;
-        if (lifeline) {
+        if (nodesOnStdin) {
             nodes = nodesFromControl(control, config.layout().nodeCount());
             if (nodes == null) {
                 System.exit(0);   // the launcher went away before the job started
@@ -159,7 +163,7 @@ public final class CoordinatorMain {
         }, "fthp-coordinator-control");
         controlThread.setDaemon(true);
         controlThread.start();
-        if (lifeline) {
+        if (nodesOnStdin) {
             connectWithRetry(node, nodes);
         } else {
             connectWithRetry(node);

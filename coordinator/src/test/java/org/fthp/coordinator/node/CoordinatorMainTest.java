@@ -111,6 +111,29 @@ class CoordinatorMainTest {
         assertTrue(err.contains("checkpoint directory " + file), err);
     }
 
+    @Test
+    void withTheLifelineTheEndOfInputEndsTheCoordinatorAndWithoutItNot() throws Exception {
+        Process kept = coordinatorProcess(JobSecret.generate(), freePort());
+        Process tied = coordinatorProcess(JobSecret.generate(), freePort(), "--lifeline", "stdin");
+        try {
+            for (Process p : List.of(kept, tied)) {
+                java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(
+                        p.getInputStream()));
+                assertTrue(out.readLine().startsWith("FTHP_COORDINATOR_READY node=0"));
+                p.getOutputStream().close();   // what a launcher killed even by SIGKILL leaves
+            }
+            assertTrue(tied.waitFor(20, java.util.concurrent.TimeUnit.SECONDS),
+                    "a coordinator whose launcher is gone must end");
+            assertEquals(0, tied.exitValue());
+            assertTrue(kept.isAlive(), "without --lifeline the end of input changes nothing");
+        } finally {
+            for (Process p : List.of(kept, tied)) {
+                p.destroy();
+                p.waitFor();
+            }
+        }
+    }
+
     private static Process coordinatorProcess(JobSecret secret, int port, String... extra) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(
                 java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
