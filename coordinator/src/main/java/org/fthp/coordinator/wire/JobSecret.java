@@ -75,6 +75,23 @@ public final class JobSecret {
         }
     }
 
+    /**
+     * HMAC-SHA256 over {@code context || nonce}: the proof of the secret for a connection outside the coordinators'
+     * protocol (fthp-run's output sink). The context names that protocol, so a tag made for it is worth nothing
+     * anywhere else.
+     */
+    public byte[] mac(byte[] context, byte[] nonce) {
+        try {
+            Mac mac = Mac.getInstance(HMAC);
+            mac.init(new SecretKeySpec(key, HMAC));
+            mac.update(context);
+            mac.update(nonce);
+            return mac.doFinal();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 unavailable", e);
+        }
+    }
+
     /** Constant-time comparison, so response timing does not reveal how many leading bytes of a guess were right. */
     public boolean verify(byte[] nonce, PeerRole role, String identity, byte[] presentedMac) {
         return MessageDigest.isEqual(mac(nonce, role, identity), presentedMac);

@@ -9,11 +9,8 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.util.HexFormat;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import org.fthp.coordinator.wire.JobSecret;
 
 /**
  * A rank's output on a multi-host job: sent to fthp-run's output sink (the launcher's {@code RankOutputSink},
@@ -31,7 +28,6 @@ final class RemoteRankOutput implements RankOutputTarget {
 
     /** Set by fthp-run on a multi-host job: {@code host:port} of its output sink. */
     static final String SINK_ENV = "FTHP_OUTPUT_SINK";
-    static final String SECRET_ENV = "FTHP_JOB_SECRET";
     static final byte[] CONTEXT = "fthp-output".getBytes(StandardCharsets.US_ASCII);
     static final int NONCE_BYTES = 32;
     static final byte DATA = 'D';
@@ -54,9 +50,9 @@ final class RemoteRankOutput implements RankOutputTarget {
         if (colon < 0) {
             throw new IOException(SINK_ENV + " is not host:port: " + address);
         }
-        String secret = System.getenv(SECRET_ENV);
+        String secret = System.getenv(JobSecret.ENV);
         if (secret == null || secret.isBlank()) {
-            throw new IOException("no " + SECRET_ENV + " to authenticate to fthp-run's output sink");
+            throw new IOException("no " + JobSecret.ENV + " to authenticate to fthp-run's output sink");
         }
         Socket socket = new Socket();
         try {
@@ -66,7 +62,7 @@ final class RemoteRankOutput implements RankOutputTarget {
             RemoteRankOutput o = new RemoteRankOutput(socket);
             byte[] nonce = new byte[NONCE_BYTES];
             o.in.readFully(nonce);
-            o.out.write(mac(HexFormat.of().parseHex(secret.strip()), nonce));
+            o.out.write(JobSecret.fromHex(secret).mac(CONTEXT, nonce));
             o.out.writeInt(logical);
             o.out.flush();
             return o;
@@ -76,16 +72,6 @@ final class RemoteRankOutput implements RankOutputTarget {
         }
     }
 
-    static byte[] mac(byte[] secret, byte[] nonce) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-            mac.update(CONTEXT);
-            return mac.doFinal(nonce);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
-        }
-    }
 
     @Override
     public OutputStream append(int stream) {
