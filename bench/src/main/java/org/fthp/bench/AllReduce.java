@@ -1,5 +1,6 @@
 package org.fthp.bench;
 
+import java.util.Arrays;
 import java.util.Locale;
 
 import mpi.Intracomm;
@@ -10,11 +11,15 @@ import mpi.MPIException;
  * {@code allReduce(double[], SUM)} on all ranks of {@code MPI.COMM_WORLD} through the
  * {@code mpi} API. Same pattern, counts and iterations as {@code bench/src/main/c/allreduce.c}.
  *
- * <p>Output, rank 0 only: {@code allreduce <count> <us_per_call>}, the maximum over
- * ranks of the mean time per call.
+ * <p>Output, rank 0 only: {@code allreduce <count> <us_per_call> <min_slice_us> <max_slice_us>}:
+ * per timed slice the maximum over ranks of the mean time per call, then the median of
+ * {@link #SLICES} slices.
  */
 public final class AllReduce {
     static final int[] COUNTS = {1, 1024};
+
+    /** Timed slices per count, as SLICES in allreduce.c; every timedIters() is a multiple. */
+    static final int SLICES = 10;
 
     /** Same as timed_iters() in allreduce.c: keep in sync. */
     static int timedIters(int count) { return count <= 1 ? 100000 : 20000; }
@@ -23,48 +28,53 @@ public final class AllReduce {
     static int warmupIters(int count) { return count <= 1 ? 20000 : 5000; }
 
     // The JIT compiler threads share two cores with two busy-polling ranks, so compilation
-    // finishes only after a few hundred thousand calls: warm up that long (about 2 s).
-    static final int JIT_ROUNDS = 400, JIT_ITERS = 500;
+    // finishes only after a few hundred thousand calls (about 2 s), and when varies from run to
+    // run: warm up at least that long, then on until the JIT is quiet (JitWarmup).
+    static final int JIT_MIN_ROUNDS = 20, JIT_ITERS = 10_000; // calls of the smallest size per round
 
     private AllReduce() {}
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
         Intracomm comm = MPI.COMM_WORLD;
-        int rank = comm.getRank(), size = comm.getSize();
+        int rank = comm.getRank();
         int max = COUNTS[COUNTS.length - 1];
         double[] in = new double[max], out = new double[max];
         for (int i = 0; i < max; i++) in[i] = rank + i;
 
+        double[][] slowest = new double[COUNTS.length][SLICES];
+        double[] mine = new double[SLICES];
+
         // JIT warm-up (Java only): many calls of the kernel with every count, so C2 has compiled
         // it with a profile that covers them all (a count first seen while timing would deoptimize).
         comm.barrier();
-        for (int round = 0; round < JIT_ROUNDS; round++) {
+        JitWarmup.untilQuiet(comm, JIT_MIN_ROUNDS, () -> {
             for (int n : COUNTS) {
                 loop(comm, in, out, n, n <= 1 ? JIT_ITERS : JIT_ITERS / 10);
             }
-        }
-        double[] result = new double[COUNTS.length];
+            comm.reduce(mine, slowest[0], SLICES, MPI.DOUBLE, MPI.MAX, 0); // as after the timed slices
+        });
+        // SLICES timed slices between barriers, as allreduce.c: per slice the slowest rank's
+        // mean, then the median slice, with the fastest and slowest slice beside it.
         for (int c = 0; c < COUNTS.length; c++) {
-            int n = COUNTS[c], warm = warmupIters(n), iters = timedIters(n);
+            int n = COUNTS[c], warm = warmupIters(n), perSlice = timedIters(n) / SLICES;
             comm.barrier();
             loop(comm, in, out, n, warm);
-            comm.barrier();
-            double t0 = MPI.wtime();
-            loop(comm, in, out, n, iters);
-            double us = (MPI.wtime() - t0) / iters * 1e6;
-            // Max over ranks using SUM only: each rank fills its own slot.
-            double[] mine = new double[size], all = new double[size];
-            mine[rank] = us;
-            comm.allReduce(mine, all, size, MPI.DOUBLE, MPI.SUM);
-            double maxUs = 0;
-            for (double v : all) maxUs = Math.max(maxUs, v);
-            result[c] = maxUs;
+            for (int k = 0; k < SLICES; k++) {
+                comm.barrier();
+                double t0 = MPI.wtime();
+                loop(comm, in, out, n, perSlice);
+                mine[k] = (MPI.wtime() - t0) / perSlice * 1e6;
+            }
+            comm.reduce(mine, slowest[c], SLICES, MPI.DOUBLE, MPI.MAX, 0);
         }
         // Printed at the end: loading the formatting classes mid-run deoptimizes the compiled kernel.
         if (rank == 0) {
             for (int c = 0; c < COUNTS.length; c++) {
-                System.out.printf(Locale.ROOT, "allreduce %d %.4f%n", COUNTS[c], result[c]);
+                double[] t = slowest[c];
+                Arrays.sort(t);
+                System.out.printf(Locale.ROOT, "allreduce %d %.4f %.4f %.4f%n", COUNTS[c],
+                        (t[SLICES / 2 - 1] + t[SLICES / 2]) / 2, t[0], t[SLICES - 1]);
             }
             System.out.flush();
         }

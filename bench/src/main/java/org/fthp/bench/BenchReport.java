@@ -24,15 +24,24 @@ import java.util.stream.Stream;
  * named {@code <impl>.<bench>.<rep>.txt}, for example {@code c.pingpong.1.txt},
  * {@code java.pingpong.1.txt}, {@code java-arrays.pingpong.2.txt}, {@code jni.allreduce.3.txt}.
  * {@code c} is the baseline; every other implementation is compared against it.
- * Lines other than {@code pingpong <bytes> <oneway_us> <GBps>} and
- * {@code allreduce <count> <us>} (launcher noise, warnings) are ignored.
+ * Lines other than {@code pingpong <bytes> <oneway_us> <GBps> [<min_slice_us> <max_slice_us>]}
+ * and {@code allreduce <count> <us> [<min_slice_us> <max_slice_us>]} (launcher noise,
+ * warnings) are ignored; the slice extremes stay in the raw files.
  *
  * <p>For each implementation, size and metric the median over the repetitions is taken;
- * ratios are ratios of medians, implementation / C.
+ * ratios are ratios of medians, implementation / C. Next to C's median stands the range of
+ * its repetitions: on this machine a whole run can land in a slow state (C's 4 MiB ping-pong
+ * 360 µs in one run, 1800 µs in the next, steady within each). A contender whose median
+ * beats C's fastest repetition by more than {@link #SUSPECT_MARGIN} is marked: a facade
+ * cannot beat the library it calls, so such a ratio measures the machine, not the code.
  */
 public final class BenchReport {
     public static final String BASELINE = "c";
     public static final String FACADE = "java";
+
+    /** How far below C's fastest repetition a contender's median may fall before it is marked. */
+    public static final double SUSPECT_MARGIN = 0.05;
+    static final String SUSPECT = " †";
 
     static final Pattern FILE_NAME = Pattern.compile("([A-Za-z0-9_-]+)\\.(pingpong|allreduce)\\.[^.]+\\.txt");
 
@@ -51,11 +60,11 @@ public final class BenchReport {
     public static Sample parseLine(String line) {
         String[] f = line.trim().split("\\s+");
         try {
-            if (f.length == 4 && f[0].equals("pingpong")) {
+            if ((f.length == 4 || f.length == 6) && f[0].equals("pingpong")) {
                 return new Sample("pingpong", Long.parseLong(f[1]),
                         new double[] {Double.parseDouble(f[2]), Double.parseDouble(f[3])});
             }
-            if (f.length == 3 && f[0].equals("allreduce")) {
+            if ((f.length == 3 || f.length == 5) && f[0].equals("allreduce")) {
                 return new Sample("allreduce", Long.parseLong(f[1]), new double[] {Double.parseDouble(f[2])});
             }
         } catch (NumberFormatException e) {
@@ -118,6 +127,29 @@ public final class BenchReport {
     public double median(String impl, String bench, long key, int metric) {
         List<List<Double>> m = data.getOrDefault(impl, Map.of()).getOrDefault(bench, new TreeMap<>()).get(key);
         return m == null || m.size() <= metric ? Double.NaN : median(m.get(metric));
+    }
+
+    /** The values of metric {@code metric} over the repetitions of impl/bench/key; empty if absent. */
+    List<Double> values(String impl, String bench, long key, int metric) {
+        List<List<Double>> m = data.getOrDefault(impl, Map.of()).getOrDefault(bench, new TreeMap<>()).get(key);
+        return m == null || m.size() <= metric ? List.of() : m.get(metric);
+    }
+
+    /** C's fastest and slowest repetition of a time metric, as "min–max"; "–" without C data. */
+    String baselineRange(String bench, long key) {
+        List<Double> v = values(BASELINE, bench, key, 0);
+        if (v.isEmpty()) return "–";
+        return num(Collections.min(v)) + "–" + num(Collections.max(v));
+    }
+
+    /**
+     * Whether {@code impl}'s median time beats C's fastest repetition by more than
+     * {@link #SUSPECT_MARGIN}: the comparison then reflects the machine's state, not the code.
+     */
+    public boolean suspect(String impl, String bench, long key) {
+        List<Double> c = values(BASELINE, bench, key, 0);
+        double m = median(impl, bench, key, 0);
+        return !c.isEmpty() && !Double.isNaN(m) && m < Collections.min(c) * (1 - SUSPECT_MARGIN);
     }
 
     int reps(String impl, String bench, long key) {
@@ -192,37 +224,52 @@ public final class BenchReport {
 
     public void print(PrintStream out) {
         List<String> contenders = contenders();
+        boolean suspects = false;
         if (!data.containsKey(BASELINE)) out.println("_No native C results found._\n");
 
         for (String impl : contenders) {
             if (!shows(impl, "pingpong")) continue;
             out.printf("### Ping-pong, 2 ranks: native C vs %s%n%n", label(impl, "pingpong"));
-            out.printf("Medians over %s (C) and %s (%s) repetitions. One-way time = round trip / 2; "
+            out.printf("Medians over %s (C) and %s (%s) repetitions, each the median of its timed slices; "
+                    + "C runs: C's fastest and slowest repetition. One-way time = round trip / 2; "
                     + "ratio = %s / C (latency: >1 is slower; bandwidth: <1 is slower).%n%n",
                     repsNote("pingpong", BASELINE), repsNote("pingpong", impl), column(impl), column(impl));
-            out.printf("| size | native C one-way µs | %s µs | ratio | native GB/s | %s GB/s | ratio |%n",
+            out.printf("| size | native C one-way µs | C runs | %s µs | ratio | native GB/s | %s GB/s | ratio |%n",
                     column(impl), column(impl));
-            out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+            out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
             for (long k : keys("pingpong", BASELINE, impl)) {
                 double cu = median(BASELINE, "pingpong", k, 0), fu = median(impl, "pingpong", k, 0);
                 double cb = median(BASELINE, "pingpong", k, 1), fb = median(impl, "pingpong", k, 1);
-                out.printf("| %s | %s | %s | %s | %s | %s | %s |%n", formatBytes(k),
-                        num(cu), num(fu), ratio(fu, cu), num(cb), num(fb), ratio(fb, cb));
+                String mark = suspect(impl, "pingpong", k) ? SUSPECT : "";
+                suspects |= !mark.isEmpty();
+                out.printf("| %s | %s | %s | %s | %s%s | %s | %s | %s%s |%n", formatBytes(k), num(cu),
+                        baselineRange("pingpong", k), num(fu), ratio(fu, cu), mark, num(cb), num(fb),
+                        ratio(fb, cb), mark);
             }
             out.println();
         }
         for (String impl : contenders) {
             if (!shows(impl, "allreduce")) continue;
             out.printf("### Allreduce (double, SUM), all ranks: native C vs %s%n%n", label(impl, "allreduce"));
-            out.printf("Medians over %s (C) and %s (%s) repetitions; time per call, slowest rank; ratio = %s / C.%n%n",
+            out.printf("Medians over %s (C) and %s (%s) repetitions, each the median of its timed slices; "
+                    + "time per call, slowest rank; C runs: C's fastest and slowest repetition; ratio = %s / C.%n%n",
                     repsNote("allreduce", BASELINE), repsNote("allreduce", impl), column(impl), column(impl));
-            out.printf("| doubles | bytes | native C µs | %s µs | ratio |%n", column(impl));
-            out.println("| ---: | ---: | ---: | ---: | ---: |");
+            out.printf("| doubles | bytes | native C µs | C runs | %s µs | ratio |%n", column(impl));
+            out.println("| ---: | ---: | ---: | ---: | ---: | ---: |");
             for (long k : keys("allreduce", BASELINE, impl)) {
                 double c = median(BASELINE, "allreduce", k, 0), f = median(impl, "allreduce", k, 0);
-                out.printf("| %d | %s | %s | %s | %s |%n", k, formatBytes(k * 8), num(c), num(f), ratio(f, c));
+                String mark = suspect(impl, "allreduce", k) ? SUSPECT : "";
+                suspects |= !mark.isEmpty();
+                out.printf("| %d | %s | %s | %s | %s | %s%s |%n", k, formatBytes(k * 8), num(c),
+                        baselineRange("allreduce", k), num(f), ratio(f, c), mark);
             }
             out.println();
+        }
+        if (suspects) {
+            out.printf("†: this median beats native C's fastest run by more than %.0f %%. A facade cannot beat "
+                    + "the library it calls: the machine was in a different state during C's runs than during "
+                    + "this one's. Do not quote the ratio; rerun with more repetitions (REPS).%n%n",
+                    SUSPECT_MARGIN * 100);
         }
         Map<String, String> problems = new LinkedHashMap<>();
         emptyFiles.forEach((id, n) -> problems.put(id, n + " of " + files.get(id) + " runs produced no results"));

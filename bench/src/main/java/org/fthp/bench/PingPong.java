@@ -1,6 +1,7 @@
 package org.fthp.bench;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Locale;
 
 import mpi.Intracomm;
@@ -12,14 +13,19 @@ import mpi.MPIException;
  * binding API: runs on the FTHP-J facade or, unchanged, on Open MPI's own mpi.jar).
  * Same pattern, sizes and iteration counts as {@code bench/src/main/c/pingpong.c}.
  *
- * <p>Output, rank 0 only, one line per size: {@code pingpong <bytes> <oneway_us> <GBps>},
- * one-way time = round trip / 2, GB/s = bytes / one-way time (1 GB = 1e9 B).
+ * <p>Output, rank 0 only, one line per size:
+ * {@code pingpong <bytes> <oneway_us> <GBps> <min_slice_us> <max_slice_us>}, one-way time =
+ * round trip / 2 in the median of {@link #SLICES} timed slices, GB/s = bytes / one-way time
+ * (1 GB = 1e9 B).
  *
  * <p>Default: one direct buffer from {@link MPI#newByteBuffer(int)}.
  * {@code --arrays}: a {@code byte[]} instead.
  */
 public final class PingPong {
     static final int[] SIZES = {8, 64, 512, 4096, 65536, 1048576, 4194304};
+
+    /** Timed slices per size, as SLICES in pingpong.c; every timedIters() is a multiple. */
+    static final int SLICES = 10;
 
     /** Same as timed_iters() in pingpong.c: keep in sync. */
     static int timedIters(int bytes) {
@@ -39,8 +45,9 @@ public final class PingPong {
     }
 
     // The JIT compiler threads share two cores with two busy-polling ranks, so compilation
-    // finishes only after a few hundred thousand calls: warm up that long (about 2 s).
-    static final int JIT_ROUNDS = 400, JIT_ITERS = 500;
+    // finishes only after a few hundred thousand calls (about 2 s), and when varies from run to
+    // run: warm up at least that long, then on until the JIT is quiet (JitWarmup).
+    static final int JIT_MIN_ROUNDS = 20, JIT_ITERS = 10_000; // round trips per size per round
 
     private PingPong() {}
 
@@ -76,27 +83,34 @@ public final class PingPong {
         // the kernel with small sizes, so C2 has compiled it (not only OSR'd the loop) before
         // the first timed size. Without this the compilation lands in the 64 B measurement.
         comm.barrier();
-        for (int round = 0; round < JIT_ROUNDS; round++) {
+        Object kernelBuf = buf;
+        JitWarmup.untilQuiet(comm, JIT_MIN_ROUNDS, () -> {
             for (int n : SIZES) {
-                if (n <= 4096) loop(comm, rank, buf, n, JIT_ITERS);
+                if (n <= 4096) loop(comm, rank, kernelBuf, n, JIT_ITERS);
             }
-        }
-        double[] seconds = new double[SIZES.length];
+        });
+        // The timed part runs as SLICES slices, each timed alone between barriers; the result
+        // is the median slice (as pingpong.c), with the fastest and slowest slice beside it.
+        double[][] slices = new double[SIZES.length][SLICES];
         for (int s = 0; s < SIZES.length; s++) {
-            int n = SIZES[s], warm = warmupIters(n), iters = timedIters(n);
+            int n = SIZES[s], warm = warmupIters(n), perSlice = timedIters(n) / SLICES;
             comm.barrier();
             loop(comm, rank, buf, n, warm);
-            comm.barrier();
-            double t0 = MPI.wtime();
-            loop(comm, rank, buf, n, iters);
-            double t = MPI.wtime() - t0;
-            seconds[s] = t / iters / 2.0;
+            for (int k = 0; k < SLICES; k++) {
+                comm.barrier();
+                double t0 = MPI.wtime();
+                loop(comm, rank, buf, n, perSlice);
+                slices[s][k] = (MPI.wtime() - t0) / perSlice / 2.0;
+            }
         }
         // Printed at the end: loading the formatting classes mid-run deoptimizes the compiled kernel.
         if (rank == 0) {
             for (int s = 0; s < SIZES.length; s++) {
-                double oneway = seconds[s];
-                System.out.printf(Locale.ROOT, "pingpong %d %.4f %.4f%n", SIZES[s], oneway * 1e6, SIZES[s] / oneway / 1e9);
+                double[] t = slices[s];
+                Arrays.sort(t);
+                double oneway = (t[SLICES / 2 - 1] + t[SLICES / 2]) / 2;
+                System.out.printf(Locale.ROOT, "pingpong %d %.4f %.4f %.4f %.4f%n", SIZES[s], oneway * 1e6,
+                        SIZES[s] / oneway / 1e9, t[0] * 1e6, t[SLICES - 1] * 1e6);
             }
             System.out.flush();
         }

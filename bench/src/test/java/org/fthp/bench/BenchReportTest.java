@@ -49,6 +49,11 @@ class BenchReportTest {
         assertNull(BenchReport.parseLine("pingpong 8 notanumber 1"));
         assertNull(BenchReport.parseLine("pingpong 8 0.2"));
         assertNull(BenchReport.parseLine("allreduce 1 2 3"));
+        assertNull(BenchReport.parseLine("pingpong 8 0.2 0.04 0.19"));
+
+        // with the fastest and slowest timed slice: the same values
+        assertArrayEquals(new double[] {0.25, 0.032}, BenchReport.parseLine("pingpong 8 0.25 0.032 0.24 0.9").values());
+        assertArrayEquals(new double[] {7.39}, BenchReport.parseLine("allreduce 1024 7.39 7.1 12.5").values());
 
         List<BenchReport.Sample> s = BenchReport.parse(List.of("noise", "pingpong 8 0.25 0.032", "allreduce 1 0.65", "x"));
         assertEquals(2, s.size());
@@ -102,10 +107,11 @@ class BenchReportTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String md = bytes.toString(StandardCharsets.UTF_8);
-        assertTrue(md.contains("| 8 B | 0.250 | 0.400 | 1.60 | 0.033 | 0.020 | 0.60 |"), md);
-        assertTrue(md.contains("| 4 MiB | 655.0 | 700.0 | 1.07 |"), md);
-        assertTrue(md.contains("| 1 | 8 B | 0.650 | 1.30 | 2.00 |"), md);
-        assertTrue(md.contains("| 1024 | 8 KiB | 7.40 | 7.40 | 1.00 |"), md);
+        assertTrue(md.contains("| 8 B | 0.250 | 0.200–0.300 | 0.400 | 1.60 | 0.033 | 0.020 | 0.60 |"), md);
+        assertTrue(md.contains("| 4 MiB | 655.0 | 650.0–660.0 | 700.0 | 1.07 |"), md);
+        assertTrue(md.contains("| 1 | 8 B | 0.650 | 0.650–0.650 | 1.30 | 2.00 |"), md);
+        assertTrue(md.contains("| 1024 | 8 KiB | 7.40 | 7.40–7.40 | 7.40 | 1.00 |"), md);
+        assertTrue(!md.contains("†"), md);
         assertTrue(md.contains("java.pingpong: 1 of 2 runs produced no results"), md);
     }
 
@@ -120,8 +126,32 @@ class BenchReportTest {
         r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String md = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(md.contains("native C vs facade (byte[])"), md);
-        assertTrue(md.contains("| 8 B | 0.200 | 0.400 | 2.00 |"), md);
+        assertTrue(md.contains("| 8 B | 0.200 | 0.200–0.200 | 0.400 | 2.00 |"), md);
         assertTrue(md.contains("Allreduce (double, SUM), all ranks: native C vs facade (double[])"), md); // facade always
         assertTrue(!md.contains("Allreduce (double, SUM), all ranks: native C vs facade (byte[])"), md);
+    }
+
+    @Test
+    void marksAContenderThatBeatsNativeCsFastestRun(@TempDir Path dir) throws IOException {
+        // C: one run in the fast state, two in the slow one; the facade ran in the fast state only
+        Files.writeString(dir.resolve("c.pingpong.1.txt"), "pingpong 4194304 360 11.6 355 367\npingpong 8 0.15 0.05\n");
+        Files.writeString(dir.resolve("c.pingpong.2.txt"), "pingpong 4194304 1800 2.3 1734 3212\npingpong 8 0.15 0.05\n");
+        Files.writeString(dir.resolve("c.pingpong.3.txt"), "pingpong 4194304 1500 2.8 1427 1531\npingpong 8 0.15 0.05\n");
+        Files.writeString(dir.resolve("java.pingpong.1.txt"), "pingpong 4194304 380 11.0\npingpong 8 0.30 0.027\n");
+        BenchReport r = new BenchReport();
+        r.addDirectory(dir);
+        assertTrue(!r.suspect("java", "pingpong", 4194304)); // slower than C's fastest run: believable
+        assertTrue(!r.suspect("java", "pingpong", 8));
+
+        Files.writeString(dir.resolve("java.pingpong.2.txt"), "pingpong 4194304 300 14.0\n");
+        Files.writeString(dir.resolve("java.pingpong.3.txt"), "pingpong 4194304 320 13.1\n");
+        r = new BenchReport();
+        r.addDirectory(dir);
+        assertTrue(r.suspect("java", "pingpong", 4194304));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String md = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(md.contains("| 4 MiB | 1500.0 | 360.0–1800.0 | 320.0 | 0.21 † |"), md);
+        assertTrue(md.contains("Do not quote the ratio"), md);
     }
 }
