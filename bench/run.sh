@@ -133,22 +133,29 @@ mkdir -p "$NATIVE"
 "$MPICC" -O2 -o "$NATIVE/pingpong" "$BENCH_DIR/src/main/c/pingpong.c"
 "$MPICC" -O2 -o "$NATIVE/allreduce" "$BENCH_DIR/src/main/c/allreduce.c"
 
-# Open MPI's own Java binding (JNI), for comparison only if its mpi.jar exists.
+# Open MPI's own Java binding (JNI), for comparison only if its mpi.jar exists: Debian ships the native
+# half (libmpi_java.so) but not the classes; bench/ompi-java-binding.sh builds them from Open MPI's
+# sources into bench/target/ompi-java/mpi.jar, found here.
 if [[ -z "${MPI_JAR:-}" && "$MPI" != mpich ]]; then
-  for d in $(mpicc --showme:libdirs 2>/dev/null) /usr/lib/x86_64-linux-gnu/openmpi/lib /usr/share/java /usr/local/lib /opt/openmpi/lib; do
+  for d in "$BENCH_DIR/target/ompi-java" $(mpicc --showme:libdirs 2>/dev/null) /usr/lib/x86_64-linux-gnu/openmpi/lib /usr/share/java /usr/local/lib /opt/openmpi/lib; do
     if [[ -f "$d/mpi.jar" ]]; then MPI_JAR="$d/mpi.jar"; break; fi
   done
 fi
 JNI=0
 if [[ "$SKIP_JAVA" != 1 && -n "${MPI_JAR:-}" && -f "$MPI_JAR" ]]; then
-  JNI=1
+  # the native half sits with Open MPI's libraries, wherever the classes came from
   JNI_LIBDIR="$(dirname "$MPI_JAR")"
-  log "Open MPI JNI binding found: $MPI_JAR (compared as 'jni')"
+  for d in $(mpicc --showme:libdirs 2>/dev/null) /usr/lib/x86_64-linux-gnu/openmpi/lib; do
+    if [[ -f "$d/libmpi_java.so" ]]; then JNI_LIBDIR="$d"; break; fi
+  done
+  JNI=1
+  log "Open MPI JNI binding found: $MPI_JAR, native half in $JNI_LIBDIR (compared as 'jni')"
 fi
 
 # --------------------------------------------------------------------------- runs
 mkdir -p "$RESULTS"
 log "results in $RESULTS"
+LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 # run <impl> <bench> <rep> <command...>: stdout -> .txt, stderr -> .err; a failure is recorded, not fatal.
 run() {
@@ -183,31 +190,57 @@ java_cmd() {
 # mpirun -np N java -cp mpi.jar:bench.jar Main args   (Open MPI's JNI binding)
 jni_cmd() {
   local np="$1"; shift
-  CMD=("${MPIRUN[@]}" --bind-to none -np "$np" "$JAVA" "${JOPTS[@]}" -Djava.library.path="$JNI_LIBDIR"
+  CMD=("${MPIRUN[@]}" --bind-to none -np "$np" "$JAVA" --enable-native-access=ALL-UNNAMED "${JOPTS[@]}"
+       -Djava.library.path="$JNI_LIBDIR"
        -cp "$MPI_JAR:$BENCH_JAR" "$@")
 }
 
+# One repetition runs every implementation once per benchmark. The order rotates from one repetition
+# to the next, so no implementation always runs right after a JVM (or always first): on this machine
+# a whole run can land in a slow state (C's 4 MiB ping-pong 360 µs in one run, 1800 µs in the next).
+pingpong_runs=(c)
+allreduce_runs=(c)
+if [[ "$SKIP_JAVA" != 1 ]]; then
+  pingpong_runs+=(java)
+  allreduce_runs+=(java)
+  if [[ "$ARRAYS" == 1 ]]; then pingpong_runs+=(java-arrays); fi
+  if [[ "$JNI" == 1 ]]; then
+    pingpong_runs+=(jni)
+    if [[ "$ARRAYS" == 1 ]]; then pingpong_runs+=(jni-arrays); fi
+    allreduce_runs+=(jni)
+  fi
+fi
+
+# run_one <impl> <bench> <rep>
+run_one() {
+  local impl="$1" bench="$2" rep="$3" np=2 main=org.fthp.bench.PingPong args=()
+  if [[ "$bench" == allreduce ]]; then np="$NP"; main=org.fthp.bench.AllReduce; fi
+  if [[ "$impl" == *-arrays ]]; then args=(--arrays); fi
+  case "$impl" in
+    c)
+      if [[ "$bench" == allreduce ]]; then
+        run c allreduce "$rep" "${C_RUN[@]}" -np "$((NP * COPIES))" "$NATIVE/allreduce"
+      else
+        run c pingpong "$rep" "${C_RUN[@]}" -np "$((2 * COPIES))" "$NATIVE/pingpong"
+      fi ;;
+    java|java-arrays) java_cmd "$np" "$main" "${args[@]}"; run "$impl" "$bench" "$rep" "${CMD[@]}" ;;
+    jni|jni-arrays) jni_cmd "$np" "$main" "${args[@]}"; run "$impl" "$bench" "$rep" "${CMD[@]}" ;;
+  esac
+}
+
 for ((rep = 1; rep <= REPS; rep++)); do
-  run c pingpong "$rep" "${C_RUN[@]}" -np "$((2 * COPIES))" "$NATIVE/pingpong"
-  if [[ "$SKIP_JAVA" != 1 ]]; then
-    java_cmd 2 org.fthp.bench.PingPong; run java pingpong "$rep" "${CMD[@]}"
-    if [[ "$ARRAYS" == 1 ]]; then
-      java_cmd 2 org.fthp.bench.PingPong --arrays; run java-arrays pingpong "$rep" "${CMD[@]}"
-    fi
-    if [[ "$JNI" == 1 ]]; then
-      jni_cmd 2 org.fthp.bench.PingPong; run jni pingpong "$rep" "${CMD[@]}"
-    fi
-  fi
-  run c allreduce "$rep" "${C_RUN[@]}" -np "$((NP * COPIES))" "$NATIVE/allreduce"
-  if [[ "$SKIP_JAVA" != 1 ]]; then
-    java_cmd "$NP" org.fthp.bench.AllReduce; run java allreduce "$rep" "${CMD[@]}"
-    if [[ "$JNI" == 1 ]]; then
-      jni_cmd "$NP" org.fthp.bench.AllReduce; run jni allreduce "$rep" "${CMD[@]}"
-    fi
-  fi
+  for bench in pingpong allreduce; do
+    if [[ "$bench" == pingpong ]]; then impls=("${pingpong_runs[@]}"); else impls=("${allreduce_runs[@]}"); fi
+    n=${#impls[@]}
+    for ((i = 0; i < n; i++)); do
+      run_one "${impls[$(((i + rep - 1) % n))]}" "$bench" "$rep"
+    done
+  done
 done
 
 # --------------------------------------------------------------------------- report
+echo
+echo "_Load average (1, 5, 15 min) at the start: $LOAD_BEFORE; at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores. Above the core count the figures measure the scheduler, not the code._"
 echo
 if [[ "$REPLICATED" == 1 ]]; then
   echo "_Replicated: the facade runs $NP logical ranks, each with a replica ($((2 * NP)) processes);"

@@ -182,7 +182,9 @@ public final class BenchReport {
         return switch (impl) {
             case FACADE -> bench.equals("pingpong") ? "facade (direct ByteBuffer)" : "facade (double[])";
             case "java-arrays" -> "facade (byte[])";
-            case "jni" -> "Open MPI JNI binding";
+            case "jni" -> bench.equals("pingpong") ? "Open MPI JNI binding (direct ByteBuffer)"
+                    : "Open MPI JNI binding (double[])";
+            case "jni-arrays" -> "Open MPI JNI binding (byte[])";
             default -> impl;
         };
     }
@@ -193,6 +195,7 @@ public final class BenchReport {
             case FACADE -> "facade";
             case "java-arrays" -> "facade byte[]";
             case "jni" -> "JNI";
+            case "jni-arrays" -> "JNI byte[]";
             default -> impl;
         };
     }
@@ -262,6 +265,30 @@ public final class BenchReport {
                 suspects |= !mark.isEmpty();
                 out.printf("| %d | %s | %s | %s | %s | %s%s |%n", k, formatBytes(k * 8), num(c),
                         baselineRange("allreduce", k), num(f), ratio(f, c), mark);
+            }
+            out.println();
+        }
+        // FTHP-J against Open MPI's own Java binding, same buffer kind: what a program moving from
+        // the binding to FTHP-J sees
+        String[][] pairs = {{"java-arrays", "jni-arrays", "pingpong", "byte[]"},
+                {FACADE, "jni", "pingpong", "direct ByteBuffer"}, {FACADE, "jni", "allreduce", "double[]"}};
+        for (String[] p : pairs) {
+            String ours = p[0], theirs = p[1], bench = p[2];
+            if (keys(bench, theirs).isEmpty() || keys(bench, ours).isEmpty()) continue;
+            out.printf("### %s, %s: FTHP-J vs Open MPI's Java binding%n%n",
+                    bench.equals("pingpong") ? "Ping-pong one-way" : "Allreduce (double, SUM)", p[3]);
+            out.println("Medians (µs); ratios of medians: >1 is slower.\n");
+            out.printf("| %s | native C | binding | FTHP-J | binding / C | FTHP-J / C | FTHP-J / binding |%n",
+                    bench.equals("pingpong") ? "size" : "doubles");
+            out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+            for (long k : keys(bench, ours, theirs)) {
+                double c = median(BASELINE, bench, k, 0), b = median(theirs, bench, k, 0),
+                        f = median(ours, bench, k, 0);
+                String mark = suspect(ours, bench, k) || suspect(theirs, bench, k) ? SUSPECT : "";
+                suspects |= !mark.isEmpty();
+                out.printf("| %s | %s | %s | %s | %s%s | %s%s | %s |%n",
+                        bench.equals("pingpong") ? formatBytes(k) : Long.toString(k), num(c), num(b), num(f),
+                        ratio(b, c), mark, ratio(f, c), mark, ratio(f, b));
             }
             out.println();
         }

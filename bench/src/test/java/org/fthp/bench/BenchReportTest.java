@@ -154,4 +154,19 @@ class BenchReportTest {
         assertTrue(md.contains("| 4 MiB | 1500.0 | 360.0–1800.0 | 320.0 | 0.21 † |"), md);
         assertTrue(md.contains("Do not quote the ratio"), md);
     }
+
+    @Test
+    void comparesFthpWithTheBindingForTheSameBufferKind(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("c.pingpong.1.txt"), "pingpong 8 0.126 0.06\n");
+        Files.writeString(dir.resolve("jni-arrays.pingpong.1.txt"), "pingpong 8 0.276 0.03\n");
+        Files.writeString(dir.resolve("java-arrays.pingpong.1.txt"), "pingpong 8 0.557 0.014\n");
+        BenchReport r = new BenchReport();
+        r.addDirectory(dir);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String md = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(md.contains("Ping-pong one-way, byte[]: FTHP-J vs Open MPI's Java binding"), md);
+        assertTrue(md.contains("| 8 B | 0.126 | 0.276 | 0.557 | 2.19 | 4.42 | 2.02 |"), md);
+        assertTrue(!md.contains("direct ByteBuffer: FTHP-J vs"), md); // no JNI run with a direct buffer
+    }
 }
