@@ -54,13 +54,8 @@ public final class FthpRun {
             CheckpointDirectory.check(options.checkpoint().directory().get());
         }
 
-        MultiHostLaunch hosts = MultiHostLaunch.plan(options, env, FthpHome.locate(env));
+        MultiHostLaunch hosts = MultiHostLaunch.plan(options, env, FthpHome.locate(env), mpi);
         if (hosts != null) {
-            if (mpi != NativeMpi.OPEN_MPI) {
-                // the launch agent, the orted wrapper and the per-host proxy are Open MPI's (docs/notes/mpich.md)
-                throw LaunchException.usage("several hosts need Open MPI for now, not " + mpi.name()
-                        + " (--mpi openmpi)");
-            }
             return launchAcrossHosts(hosts, options, program, host, env, abi);
         }
         List<String> command = MpirunCommand.build(options, program, host);
@@ -118,8 +113,8 @@ public final class FthpRun {
         Map<String, String> jobEnv = jobEnvironment(asked, abi);
         try (RunSummary summary = RunSummary.create(asked.ranks(), asked.replicas())) {
             String jobDir = summary.directory().toString();
-            LaunchOptions options = asked.withMoreMpirunArgs(
-                    hosts.mpirunArgs(hosts.writeRankfile(summary.directory()), jobDir),
+            LaunchOptions options = asked.withMpirunArgs(
+                    hosts.launcherArgs(asked.mpirunArgs(), summary.directory(), jobDir),
                     hosts.coordinatorPlan(asked.coordinators()));
             List<String> command = MpirunCommand.build(options, program, host);
             if (options.verbose()) {
@@ -137,7 +132,9 @@ public final class FthpRun {
                 jobEnv.putAll(coordinators.environment());
                 // mpirun's own children are this host's ranks; every other host's orted gets the library from
                 // the launch agent (fthp-orted.sh) and reports to its own host's coordinator
-                jobEnv.put("LD_PRELOAD", FthpHome.proxyLibrary(env).toString());
+                jobEnv.put("LD_PRELOAD", FthpHome.proxyLibrary(env, host.mpi()).toString());
+                jobEnv.putAll(hosts.launcherEnvironment(jobDir));
+                jobEnv.putAll(host.mpi().rankEnvironment(options, env));
                 jobEnv.put(PROXY_REPORT_ENV, coordinators.reportPipe(0));
                 // mpirun runs in recovery mode here (a lost orted must not end the job), which ignores a rank's
                 // non-zero exit: the library reports those too, so one before registering ends the job

@@ -63,6 +63,12 @@ public record LaunchOptions(
                 userClasspath, appJar, mainClass, programArgs, plan, kills, checkpoint, mapReplicas);
     }
 
+    /** The same job with the launcher's options {@code args} instead (several hosts on MPICH: fthp-run's own). */
+    public LaunchOptions withMpirunArgs(List<String> args, CoordinatorPlan plan) {
+        return new LaunchOptions(helpRequested, ranks, replicas, showReplicaOutput, verbose, List.copyOf(args),
+                javaOptions, userClasspath, appJar, mainClass, programArgs, plan, kills, checkpoint, mapReplicas);
+    }
+
     /** Native processes the job needs: every logical rank plus the replicas. */
     public int processes() {
         return ranks + replicas;

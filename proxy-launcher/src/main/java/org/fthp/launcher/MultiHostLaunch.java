@@ -18,6 +18,11 @@ import java.util.Set;
  * {@code scripts/fthp-orted.sh}, reporting to that host's coordinator, and the ranks' output through fthp-run's
  * {@link RankOutputSink}. A job without coordinators (unreplicated, nothing injected) needs none of this: mpirun
  * gets the user's options unchanged, as on one host.
+ *
+ * <p>On MPICH the same plan takes hydra's shapes: the placement as an ordered {@code -hosts} list
+ * ({@link ReplicaPlacement#hydraHosts}), and hydra's launcher as {@code -launcher rsh -launcher-exec
+ * scripts/mpich-hydra-rsh.sh}, which runs the user's remote agent ({@code -launcher-exec A}, else ssh) with the
+ * hydra proxy library preloaded into every remote {@code hydra_pmi_proxy}, reporting to that host's coordinator.
  */
 final class MultiHostLaunch {
 
@@ -32,19 +37,32 @@ final class MultiHostLaunch {
     private final boolean[] local;
     private final RemoteAgent agent;
     private final Path home;
+    private final NativeMpi mpi;
+
+    /** hydra's options fthp-run replaces on several hosts: the hosts (it places every rank) and the launcher. */
+    private static final Set<String> HYDRA_REPLACED = Set.of("--host", "-host", "-H", "-hosts", "--hosts",
+            "--hostfile", "-hostfile", "-f", "--machinefile", "-machinefile", "-launcher", "--launcher",
+            "-launcher-exec", "--launcher-exec");
 
     private MultiHostLaunch(HostList hosts, ReplicaPlacement placement, List<String> bind, boolean[] local,
-                            RemoteAgent agent, Path home) {
+                            RemoteAgent agent, Path home, NativeMpi mpi) {
         this.hosts = hosts;
         this.placement = placement;
         this.bind = bind;
         this.local = local;
         this.agent = agent;
         this.home = home;
+        this.mpi = mpi;
     }
 
     /** The multi-host plan for {@code options}, or null when the job runs as on one host. */
     static MultiHostLaunch plan(LaunchOptions options, Map<String, String> env, Path home) throws LaunchException {
+        return plan(options, env, home, NativeMpi.OPEN_MPI);
+    }
+
+    /** As above, for the job's library {@code mpi}. */
+    static MultiHostLaunch plan(LaunchOptions options, Map<String, String> env, Path home, NativeMpi mpi)
+            throws LaunchException {
         if (!options.coordinators().wanted()) {
             return null;   // mpirun reads its own host options, as on one host
         }
@@ -89,8 +107,10 @@ final class MultiHostLaunch {
             throw LaunchException.usage("fthp-run must run on the first host of the list (" + hosts.get(0).name()
                     + "): the primary coordinator and the ranks' output are there");
         }
+        RemoteAgent agent = mpi == NativeMpi.MPICH ? RemoteAgent.ofHydra(options.mpirunArgs(), env)
+                : RemoteAgent.of(options.mpirunArgs(), env);
         return new MultiHostLaunch(hosts, ReplicaPlacement.of(hosts, options.ranks(), options.replicas(), options.mapReplicas()), bind,
-                local, RemoteAgent.of(options.mpirunArgs(), env), home);
+                local, agent, home, mpi);
     }
 
     /** One coordinator per host, grouped as the user asked or about √hosts to a leader. */
@@ -117,6 +137,47 @@ final class MultiHostLaunch {
                 "--mca", "orte_enable_recovery", "1",
                 "-x", NODE_OF_ENV, "-x", RankOutputSink.ADDRESS_ENV));
         return more;
+    }
+
+    /**
+     * The launcher's options for the job: on Open MPI the user's and then {@link #mpirunArgs}; on MPICH the user's
+     * without their hosts and launcher (fthp-run's replace them), then {@code -hosts} in placement order, hydra's
+     * launcher through scripts/mpich-hydra-rsh.sh, and the variables the ranks need (as {@code -x NAME}, which
+     * {@link Mpich} turns into {@code -genvlist}).
+     */
+    List<String> launcherArgs(List<String> userArgs, Path dir, String reportDir) throws LaunchException {
+        List<String> args = new ArrayList<>();
+        if (mpi != NativeMpi.MPICH) {
+            args.addAll(userArgs);
+            args.addAll(mpirunArgs(writeRankfile(dir), reportDir));
+            return args;
+        }
+        for (int i = 0; i < userArgs.size(); i++) {
+            String token = userArgs.get(i);
+            String option = token.startsWith("--") && token.contains("=") ? token.substring(0, token.indexOf('='))
+                    : token;
+            if (HYDRA_REPLACED.contains(option)) {
+                i += option.equals(token) ? 1 : 0;   // and its value
+                continue;
+            }
+            args.add(token);
+        }
+        args.addAll(List.of("-hosts", placement.hydraHosts(),
+                "-launcher", "rsh", "-launcher-exec", home.resolve("scripts/mpich-hydra-rsh.sh").toString(),
+                "-x", NODE_OF_ENV, "-x", RankOutputSink.ADDRESS_ENV));
+        return args;
+    }
+
+    /**
+     * What the launcher's own environment needs on several hosts: on MPICH, what scripts/mpich-hydra-rsh.sh reads
+     * (the remote agent, and the report directory every host's coordinator makes its pipe in); nothing on Open MPI,
+     * whose launch agent reads its command line.
+     */
+    Map<String, String> launcherEnvironment(String reportDir) {
+        if (mpi != NativeMpi.MPICH) {
+            return Map.of();
+        }
+        return Map.of("FTHP_HYDRA_AGENT", String.join(" ", agent.words()), "FTHP_PROXY_REPORT_DIR", reportDir);
     }
 
     /** Writes the rankfile into {@code dir} (on this host: only mpirun reads it). */

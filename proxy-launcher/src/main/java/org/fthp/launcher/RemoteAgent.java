@@ -36,6 +36,32 @@ record RemoteAgent(List<String> words) {
         return new RemoteAgent(Arrays.asList(value.strip().split("\\s+")));
     }
 
+    /** hydra's own variable for its launcher's program ({@code -launcher-exec}). */
+    static final String HYDRA_ENV = "HYDRA_LAUNCHER_EXEC";
+
+    /**
+     * MPICH's: {@code -launcher-exec A} (or {@code --launcher-exec}) among the options fthp-run passes through, else
+     * {@code HYDRA_LAUNCHER_EXEC}, else ssh. fthp-run gives hydra its own launcher (scripts/mpich-hydra-rsh.sh), which
+     * runs this agent.
+     */
+    static RemoteAgent ofHydra(List<String> launcherArgs, Map<String, String> env) {
+        String value = null;
+        for (int i = 0; i + 1 < launcherArgs.size(); i++) {
+            if (HYDRA_EXEC_OPTIONS.contains(launcherArgs.get(i))) {
+                value = launcherArgs.get(i + 1);
+            }
+        }
+        if (value == null) {
+            value = env.get(HYDRA_ENV);
+        }
+        if (value == null || value.isBlank()) {
+            value = "ssh";
+        }
+        return new RemoteAgent(Arrays.asList(value.strip().split("\\s+")));
+    }
+
+    static final java.util.Set<String> HYDRA_EXEC_OPTIONS = java.util.Set.of("-launcher-exec", "--launcher-exec");
+
     /** The agent's command that runs {@code words} on {@code host}, quoted for the remote shell. */
     List<String> command(String host, List<String> remoteWords) {
         List<String> command = new ArrayList<>(words);

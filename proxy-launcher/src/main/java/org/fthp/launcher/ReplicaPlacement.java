@@ -102,6 +102,25 @@ final class ReplicaPlacement {
         return text.toString();
     }
 
+    /**
+     * hydra's {@code -hosts} list for the same placement: hydra has no rankfile, but it fills a host list's entries in
+     * their order, each with as many ranks as its count, and keeps a host named twice as two entries, so the native
+     * ranks in order, run-length encoded by host ({@code h0:2,h1:1,h0:1}), put every rank where the rankfile would.
+     */
+    String hydraHosts() {
+        StringBuilder text = new StringBuilder();
+        int r = 0;
+        while (r < hostOf.length) {
+            int run = 1;
+            while (r + run < hostOf.length && hostOf[r + run] == hostOf[r]) {
+                run++;
+            }
+            text.append(r == 0 ? "" : ",").append(hosts.get(hostOf[r]).name()).append(':').append(run);
+            r += run;
+        }
+        return text.toString();
+    }
+
     /** The coordinator (node id = host index) of each native rank, comma-separated, for the ranks. */
     String coordinatorOf() {
         StringBuilder text = new StringBuilder();

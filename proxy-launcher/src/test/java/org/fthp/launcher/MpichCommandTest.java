@@ -73,4 +73,28 @@ class MpichCommandTest {
         assertEquals(Map.of(), NativeMpi.OPEN_MPI.rankEnvironment(options("-np", "2", "--replicas", "1", "--",
                 "Main"), Map.of()));
     }
+
+    /**
+     * Several hosts on MPICH: the user's hosts and launcher give way to fthp-run's placement as an ordered host list
+     * (every replica on the other host than its twin) and its launcher script, which runs the user's agent.
+     */
+    @Test
+    void severalHostsBecomeAnOrderedHostListAndFthpRunsLauncher() throws LaunchException {
+        LaunchOptions asked = options("-np", "2", "--replicas", "2", "--host", "localhost:2,127.0.0.2:2",
+                "-launcher-exec", "/cluster/agent -q", "--", "-cp", "app.jar", "org.example.Main");
+        Path home = Path.of("/fthp");
+        MultiHostLaunch hosts = MultiHostLaunch.plan(asked, Map.of(), home, NativeMpi.MPICH);
+        assertEquals(List.of(
+                "-hosts", "localhost:2,127.0.0.2:2",
+                "-launcher", "rsh", "-launcher-exec", "/fthp/scripts/mpich-hydra-rsh.sh",
+                "-x", MultiHostLaunch.NODE_OF_ENV, "-x", RankOutputSink.ADDRESS_ENV),
+                hosts.launcherArgs(asked.mpirunArgs(), Path.of("/unused"), "/tmp/job"));
+        assertEquals("0,0,1,1", hosts.placement().coordinatorOf());
+        assertEquals(Map.of("FTHP_HYDRA_AGENT", "/cluster/agent -q", "FTHP_PROXY_REPORT_DIR", "/tmp/job"),
+                hosts.launcherEnvironment("/tmp/job"));
+        // no agent named: hydra's own variable, else ssh
+        assertEquals(List.of("rsh-like", "-x"),
+                RemoteAgent.ofHydra(List.of(), Map.of(RemoteAgent.HYDRA_ENV, "rsh-like -x")).words());
+        assertEquals(List.of("ssh"), RemoteAgent.ofHydra(List.of("-ppn", "2"), Map.of()).words());
+    }
 }

@@ -39,7 +39,10 @@ import org.fthp.coordinator.wire.NodeAddress;
  *     the twins diverged.
  * <li><b>Get.</b> From this node's memory, else from any other node's memory, else from the committed epoch on
  *     disk; PIECE_MISSING says where it looked.
- * <li><b>Commit.</b> Every node drops epochs older than the committed one. Every {@code diskEvery}-th commit, each
+ * <li><b>Commit.</b> Every node drops epochs older than the committed one, except the epoch the job last restarted
+ *     from: a commit needs only the computational copies' pieces, and a replica (or any copy slow to start) of the
+ *     relaunched job may still have to fetch its piece of that epoch; it stays until the next relaunch, or until its
+ *     room is needed for a newer piece. Every {@code diskEvery}-th commit, each
  *     node writes the pieces its own processes put to the checkpoint directory in the background and tells the
  *     primary, which writes the manifest once every rank's piece is on disk.
  * <li><b>Timer</b> (primary): CHECKPOINT_DUE with an increasing sequence number, the interval after the last commit
@@ -156,7 +159,7 @@ public final class CheckpointService implements AutoCloseable {
             return;
         }
         memory.release(inbox.restartIfInProgress(chunk));
-        if (inbox.starts(chunk) && !memory.reserve(chunk.pieceBytes())) {
+        if (inbox.starts(chunk) && !reserve(chunk.pieceBytes())) {
             String why = noRoom(chunk.epoch(), chunk.rank(), chunk.pieceBytes());
             LOG.log(Level.WARNING, "checkpoint: {0}", why);
             inbox.refuse(chunk);
@@ -182,6 +185,23 @@ public final class CheckpointService implements AutoCloseable {
     public void putShared(Channel from, Message.PieceShared put) {
         saw(put.epoch());
         transfers.execute(() -> takeShared(from, put));
+    }
+
+    /**
+     * Room for a piece; the restart's epoch, kept for copies that have not recovered yet, gives way if a newer epoch
+     * has committed and there is no room otherwise (logged: such a copy would then find its piece only on disk).
+     */
+    private boolean reserve(long bytes) {
+        if (memory.reserve(bytes)) {
+            return true;
+        }
+        long yielded = memory.yieldRestartEpoch();
+        if (yielded < 0) {
+            return false;
+        }
+        LOG.log(Level.WARNING, "checkpoint: node {0} drops the restart''s epoch {1} to make room for newer pieces:"
+                + " a copy that has not recovered yet will not find it in memory", new Object[] {nodeId, yielded});
+        return memory.reserve(bytes);
     }
 
     private String noRoom(long epoch, int rank, long bytes) {
@@ -261,7 +281,7 @@ public final class CheckpointService implements AutoCloseable {
                     clip("node " + nodeId + " cannot see " + put.path() + " in " + pieces().directory())));
             return;
         }
-        if (!memory.reserve(put.pieceBytes())) {
+        if (!reserve(put.pieceBytes())) {
             String why = noRoom(put.epoch(), put.rank(), put.pieceBytes());
             LOG.log(Level.WARNING, "checkpoint: {0}", why);
             from.writeAndFlush(refused(put.epoch(), put.rank(), why));
@@ -443,7 +463,7 @@ public final class CheckpointService implements AutoCloseable {
      */
     private PieceMemory.Held keepFetched(long epoch, int rank, PieceBytes bytes, int crc) {
         PieceMemory.Held held = new PieceMemory.Held(epoch, rank, bytes, crc, false);
-        if (memory.reserve(bytes.size())) {
+        if (reserve(bytes.size())) {
             if (memory.store(held) == PieceMemory.Stored.NEW) {
                 bytes.retain(); // one for the memory, one for the caller
                 return held;
@@ -672,12 +692,15 @@ public final class CheckpointService implements AutoCloseable {
      * Second step: the restart reads {@code committed} (the primary's last commit), and the relaunched job numbers
      * its checkpoints from {@code firstEpoch} on. A commit this node had not heard of is taken now (a late
      * CHECKPOINT_COMMITTED for it is then ignored); pieces of epochs that never committed go; the primary
-     * ignores whatever still arrives for those epochs; the timer waits for the first registration.
+     * ignores whatever still arrives for those epochs; the timer waits for the first registration. The restart's
+     * epoch is kept through the new incarnation's commits ({@link PieceMemory#keepForRestart}).
      */
     public void settle(long committed, long firstEpoch) {
         if (committed > lastCommitted) {
             committed(committed);
         }
+        // kept through this incarnation's commits: a copy may fetch it after the others committed a newer epoch
+        memory.keepForRestart(committed);
         memory.dropAbove(committed);
         if (PIECES_FROM_DISK && store.isPresent()) {
             memory.clear();

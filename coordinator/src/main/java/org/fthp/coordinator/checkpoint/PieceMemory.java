@@ -24,6 +24,14 @@ public final class PieceMemory {
 
     private final long limitBytes;
     private final TreeMap<Long, Map<Integer, Held>> byEpoch = new TreeMap<>();
+    /**
+     * The epoch a relaunched job recovers from (-1: none): kept through the commits of that incarnation, because a
+     * commit needs only every rank's computational copy to have written the new epoch, while a replica (or any copy
+     * slow to start) may not have fetched its piece of this one yet.
+     */
+    private long restartEpoch = -1;
+    /** The highest epoch {@link #dropBelow} was called with: epochs below it are held only for a restart. */
+    private long committedFloor = -1;
     private long reservedBytes;
     private long heldBytes;
     private long peakBytes;
@@ -111,9 +119,42 @@ public final class PieceMemory {
         return out;
     }
 
-    /** Drops every epoch below {@code epoch} (after it commits). */
+    /** Drops every epoch below {@code epoch} (after it commits), except the restart's ({@link #keepForRestart}). */
     public synchronized void dropBelow(long epoch) {
+        committedFloor = Math.max(committedFloor, epoch);
+        Map<Integer, Held> kept = restartEpoch < epoch ? byEpoch.remove(restartEpoch) : null;
         drop(byEpoch.headMap(epoch, false));
+        if (kept != null) {
+            byEpoch.put(restartEpoch, kept);
+        }
+    }
+
+    /**
+     * A relaunched job recovers {@code epoch} (-1: none): its pieces stay until the next relaunch, or until their room
+     * is needed ({@link #yieldRestartEpoch}), whatever commits meanwhile. Everything older goes now, a previous
+     * restart's epoch included.
+     */
+    public synchronized void keepForRestart(long epoch) {
+        restartEpoch = epoch;
+        drop(byEpoch.headMap(epoch, false));
+    }
+
+    /**
+     * Drops the restart's epoch if a newer epoch has committed since (before that it is the newest committed epoch,
+     * held anyway) and it still holds pieces: the room goes to a newer checkpoint. Returns the epoch dropped, or -1.
+     */
+    public synchronized long yieldRestartEpoch() {
+        long epoch = restartEpoch;
+        if (epoch < 0 || epoch >= committedFloor || !byEpoch.containsKey(epoch)) {
+            return -1;
+        }
+        restartEpoch = -1;
+        drop(byEpoch.subMap(epoch, true, epoch, true));
+        return epoch;
+    }
+
+    public synchronized long restartEpoch() {
+        return restartEpoch;
     }
 
     /** Drops every epoch above {@code epoch} (pieces of an incarnation that ended before committing them). */

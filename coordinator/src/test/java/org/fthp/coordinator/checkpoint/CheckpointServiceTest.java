@@ -304,6 +304,59 @@ class CheckpointServiceTest {
         assertEquals(List.of(2L), late.memory().epochs(), "the restart's epoch is kept, the older one goes");
     }
 
+    /**
+     * Issue 22's intermittent restart ("epoch 4 rank 1 is in none of: node 0's memory"), step by step: the relaunched
+     * job's computational copies recover, compute and commit a newer epoch (a commit needs only their pieces) before
+     * a replica slow to start has asked for its piece of the restart's epoch. That piece must still be there, by name
+     * (the shared file) and by bytes; the next relaunch lets it go.
+     */
+    @Test
+    void aCopyThatRecoversAfterTheRelaunchedJobCommittedStillFindsTheRestartEpoch() throws Exception {
+        job = new EmulatedJob(1, 4, 2, 2, Duration.ofSeconds(5)); // one host, as fthp-run without --nodes
+        client(0).putPiece(1, 0, piece(1, 0, 100), SOON);
+        client(1).putPiece(1, 1, piece(1, 1, 100), SOON);
+        assertTrue(client(0).awaitCommitted(1, SOON));
+        NodeCoordinator node = job.hierarchy.node(0);
+        JobShape shape = new JobShape(2, 2);
+        assertEquals(1, node.newIncarnation(shape).lastCommitted());
+        node.settleCheckpoints(1, 2);
+        org.fthp.coordinator.event.Role cmp = org.fthp.coordinator.event.Role.CMP;
+        CoordinatorClient rank0 = job.connect(0, 0, 0, cmp, new org.fthp.coordinator.testing.RecordingListener());
+        CoordinatorClient rank1 = job.connect(0, 1, 1, cmp, new org.fthp.coordinator.testing.RecordingListener());
+        CoordinatorClient lateReplica = null;
+        try {
+            assertArrayEquals(piece(1, 0, 100).array(), rank0.getPiece(1, 0, SOON).array());
+            assertArrayEquals(piece(1, 1, 100).array(), rank1.getPiece(1, 1, SOON).array());
+            rank0.putPiece(2, 0, piece(2, 0, 100), SOON);
+            rank1.putPiece(2, 1, piece(2, 1, 100), SOON);
+            assertTrue(rank0.awaitCommitted(2, SOON));
+            assertEquals(List.of(1L, 2L), node.checkpoints().memory().epochs(), "the restart's epoch stays");
+            lateReplica = job.connect(0, 3, 1, org.fthp.coordinator.event.Role.REP,
+                    new org.fthp.coordinator.testing.RecordingListener());
+            PieceBytes shared = lateReplica.openPiece(1, 1, SOON);
+            try {
+                assertEquals(piece(1, 1, 100), copyOf(shared));
+            } finally {
+                shared.release();
+            }
+            assertArrayEquals(piece(1, 1, 100).array(), lateReplica.getPiece(1, 1, SOON).array());
+            // a further commit keeps it too; the next relaunch (from epoch 3) lets it go
+            rank0.putPiece(3, 0, piece(3, 0, 100), SOON);
+            rank1.putPiece(3, 1, piece(3, 1, 100), SOON);
+            assertTrue(rank0.awaitCommitted(3, SOON));
+            assertEquals(List.of(1L, 3L), node.checkpoints().memory().epochs());
+        } finally {
+            rank0.close();
+            rank1.close();
+            if (lateReplica != null) {
+                lateReplica.close();
+            }
+        }
+        assertEquals(3, node.newIncarnation(shape).lastCommitted());
+        node.settleCheckpoints(3, 4);
+        assertEquals(List.of(3L), node.checkpoints().memory().epochs());
+    }
+
     // ---- the shared-memory hand-off (a process and its coordinator on one host) ----
 
     /** Writes {@code piece} into the slot the way a rank's encoder does, and returns its CRC32C. */

@@ -58,4 +58,36 @@ class PieceMemoryTest {
         assertEquals(200, m.heldBytes());
         assertEquals(600, m.peakBytes());
     }
+
+    @Test
+    void theRestartsEpochOutlivesLaterCommitsAndGivesWayOnlyToNewerPiecesRoom() {
+        PieceMemory m = new PieceMemory(300);
+        for (long e = 3; e <= 4; e++) {
+            m.reserve(100);
+            m.store(piece(e, 0, 100, 1, true));
+        }
+        m.keepForRestart(4);
+        assertEquals(List.of(4L), m.epochs(), "older epochs go at the restart");
+        assertEquals(-1, m.yieldRestartEpoch(), "nothing newer committed: it is the newest commit, held anyway");
+        m.reserve(100);
+        m.store(piece(5, 0, 100, 1, true));
+        m.dropBelow(5);
+        assertEquals(List.of(4L, 5L), m.epochs(), "kept through the relaunched job's commit");
+        m.reserve(100);
+        m.store(piece(6, 0, 100, 1, true));
+        assertFalse(m.reserve(100), "three epochs fill the bound");
+        assertEquals(4, m.yieldRestartEpoch());
+        assertEquals(List.of(5L, 6L), m.epochs());
+        assertTrue(m.reserve(100));
+        assertEquals(-1, m.yieldRestartEpoch(), "yielded once");
+        m.release(100);
+        m.dropBelow(6);
+        assertEquals(List.of(6L), m.epochs());
+        m.keepForRestart(6);
+        m.reserve(100);
+        m.store(piece(7, 0, 100, 1, true));
+        m.dropBelow(7);
+        m.keepForRestart(7);
+        assertEquals(List.of(7L), m.epochs(), "a new restart lets the previous one's epoch go");
+    }
 }

@@ -12,8 +12,9 @@ import mpi.MPI;
 public final class DieBeforeInit {
 
     public static void main(String[] args) throws Throwable {
-        // Open MPI sets this before the program starts; MPI.Init is exactly what rank 1 must not reach.
-        if ("1".equals(System.getenv("OMPI_COMM_WORLD_RANK"))) {
+        // Open MPI (MPICH's hydra: PMI_RANK) sets this before the program starts; MPI.Init is exactly what rank 1
+        // must not reach.
+        if ("1".equals(System.getenv("OMPI_COMM_WORLD_RANK")) || "1".equals(System.getenv("PMI_RANK"))) {
             System.out.println("rank 1 pid " + ProcessHandle.current().pid() + " dies before MPI.Init");
             System.out.flush();
             if (args.length > 0 && args[0].equals("exit")) {
