@@ -333,9 +333,12 @@ public class Comm implements Freeable, Cloneable {
         gate.enter();
         try {   // no guard(lambda) on the hottest paths: every nanosecond shows in small-message latency
             NativeOp[] ops = startSend(buf, count, type, dest, tag, mode);
-            if (ops.length == 1) {
+            // a small standard send is done for the program once staged and started: the progress
+            // loop completes it (SendOp.detachable), which takes a native test off every send
+            boolean detached = SendOp.detachable(ops) && Engine.get().orphans().detach(ops);
+            if (!detached && ops.length == 1) {
                 Engine.get().await(ops[0]);
-            } else {
+            } else if (!detached) {
                 Requests.awaitAll(ops);
             }
             if (Engine.get().records().overLimit()) {

@@ -37,6 +37,8 @@ public final class SendOp extends NativeOp {
     private final int dest;
     private final long sendId;
     private final MessageRecords records;
+    /** Whether the payload travels apart from its header, received only once the receiver takes it. */
+    private final boolean rendezvous;
 
     /**
      * Whether a payload of this size travels with its header as one eager
@@ -166,7 +168,7 @@ public final class SendOp extends NativeOp {
         this.sendId = sendId;
         long payloadBytes = count * type.size();
         MemorySegment staging = staging();
-        boolean rendezvous = payloadBytes >= Rendezvous.THRESHOLD_BYTES;
+        this.rendezvous = payloadBytes >= Rendezvous.THRESHOLD_BYTES;
         int flags = (rendezvous ? MessageHeader.FLAG_RENDEZVOUS : 0)
                 | (channel == Channel.INTERNAL ? MessageHeader.FLAG_INTERNAL : 0)
                 | (mode == Mode.SYNCHRONOUS ? MessageHeader.FLAG_SYNCHRONOUS : 0);
@@ -193,6 +195,28 @@ public final class SendOp extends NativeOp {
             Empi.isend(payload, (int) payloadBytes, Empi.BYTE, to.rank(), MessageHeader.payloadTag(sendId),
                     to.internal(), secondRequestSlot());
         }
+    }
+
+    /**
+     * Whether a blocking send may return as soon as every one of {@code ops}
+     * is started, before the native library says it completed: each is done,
+     * or is a standard or ready-mode message sent eagerly as one native
+     * message from staging. Its bytes are then the engine's (the program may
+     * reuse its buffer, as after a completed send), and the native library
+     * completes it without waiting for the receiver, so nothing the program
+     * does next can depend on its completion; the progress loop finishes it.
+     * Not a synchronous send (it completes only when matched), not a large
+     * message (its payload waits for the receiver), not a buffered one (its
+     * completion frees room in the attached buffer).
+     */
+    public static boolean detachable(NativeOp[] ops) {
+        for (NativeOp op : ops) {
+            if (!op.isComplete() && !(op instanceof SendOp s && !s.rendezvous
+                    && (s.mode == Mode.STANDARD || s.mode == Mode.READY))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

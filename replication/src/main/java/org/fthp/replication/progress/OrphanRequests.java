@@ -6,18 +6,48 @@ import java.util.List;
 import org.fthp.replication.ops.NativeOp;
 
 /**
- * Operations whose request the program freed before completion
- * ({@code Request.free()}): they still own staging memory and must finish, so
- * every progress loop advances them and Finalize drains them.
+ * Operations nobody waits for: those whose request the program freed before
+ * completion ({@code Request.free()}), the engine's own acknowledgements and
+ * forwards, and the eager messages of blocking sends that returned once they
+ * were started ({@link #detach}). They still own staging memory and must
+ * finish, so every progress loop advances them and Finalize drains them.
  */
 public final class OrphanRequests {
 
+    /**
+     * At most this many eager sends in flight without anyone waiting: a
+     * program that sends faster than the native library delivers then waits
+     * in its send again, so the staging memory they hold stays bounded.
+     */
+    static final int MAX_DETACHED = Integer.getInteger("fthp.send.maxDetached", 256);
+
     private final List<NativeOp> ops = new ArrayList<>();
+    /** ops.size(), readable without the lock: most progress turns find nothing to do. */
+    private volatile int count;
 
     public synchronized void adopt(NativeOp op) {
         if (!op.isComplete()) {
             ops.add(op);
+            count = ops.size();
         }
+    }
+
+    /**
+     * Takes over the operations of a blocking send that may return before
+     * they complete (ops.SendOp#detachable), unless too many already wait
+     * here. Returns whether it took them (else the caller waits for them).
+     */
+    public synchronized boolean detach(NativeOp[] sends) {
+        if (ops.size() + sends.length > MAX_DETACHED) {
+            return false;
+        }
+        for (NativeOp op : sends) {
+            if (!op.isComplete()) {
+                ops.add(op);
+            }
+        }
+        count = ops.size();
+        return true;
     }
 
     /**
@@ -25,7 +55,11 @@ public final class OrphanRequests {
      * receive's completion sends an acknowledgement), so this walks by index
      * and lets the list grow underneath. Returns how many completed.
      */
-    public synchronized int progress() {
+    public int progress() {
+        return count == 0 ? 0 : progressAll();
+    }
+
+    private synchronized int progressAll() {
         int completed = 0;
         for (int i = 0; i < ops.size(); ) {
             NativeOp op = ops.get(i);
@@ -39,6 +73,7 @@ public final class OrphanRequests {
                 int last = ops.size() - 1;
                 ops.set(i, ops.get(last));
                 ops.remove(last);
+                count = last;
                 completed++;
             } else {
                 i++;
@@ -47,13 +82,13 @@ public final class OrphanRequests {
         return completed;
     }
 
-    private synchronized boolean isEmpty() {
-        return ops.isEmpty();
+    private boolean isEmpty() {
+        return count == 0;
     }
 
     /** How many operations nobody waits for are still in flight. */
-    public synchronized int size() {
-        return ops.size();
+    public int size() {
+        return count;
     }
 
     /**
