@@ -36,6 +36,7 @@ import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.event.JobShape;
 import org.fthp.coordinator.event.Role;
 import org.fthp.coordinator.wire.FramePipeline;
+import org.fthp.coordinator.wire.LinkHeartbeat;
 import org.fthp.coordinator.wire.Message;
 import org.fthp.coordinator.wire.NodeAddress;
 import org.fthp.coordinator.wire.PeerRole;
@@ -127,6 +128,7 @@ public final class NodeCoordinator implements AutoCloseable {
     private volatile boolean closed;
     private final java.util.concurrent.atomic.AtomicBoolean shutDown = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile JobEvents events = JobEvents.NONE;
+    private volatile Runnable parentLost = () -> { };
     /** Told the native rank of each process that registers here (fthp-run counts them before timed kills). */
     private volatile java.util.function.IntConsumer registrations = rank -> { };
 
@@ -433,7 +435,25 @@ public final class NodeCoordinator implements AutoCloseable {
             channel.write(new Message.Registered(nodeId()));
             catchUp(channel);
         }
+        watchWithHeartbeats(channel, "child coordinator node " + childNode, "session");
         return true;
+    }
+
+    /**
+     * On the I/O thread: heartbeats on a registered child or parent link (when configured), in front of the handler
+     * named {@code before}; a link silent too long is closed, which its owner handles as any lost connection.
+     */
+    private void watchWithHeartbeats(Channel channel, String peer, String before) {
+        if (!config.heartbeats().enabled() || !channel.isActive()) {
+            return;
+        }
+        channel.pipeline().addBefore(before, "heartbeat", new LinkHeartbeat(config.heartbeats(), silentMillis -> {
+            if (!closed) {
+                LOG.log(Level.SEVERE, "coordinator node {0}: no word from {1} ({2}) for {3} ms (heartbeats {4}):"
+                        + " taking it for lost", new Object[] {nodeId(), peer, channel.remoteAddress(),
+                        Long.toString(silentMillis), config.heartbeats()});
+            }
+        }));
     }
 
     /** Another node opened a checkpoint data link to this one. */
@@ -711,15 +731,58 @@ public final class NodeCoordinator implements AutoCloseable {
             unsentUpward.clear();
             channel.flush();
         }
+        watchWithHeartbeats(channel, "parent coordinator node " + config.layout().parentOf(nodeId()).orElse(-1),
+                "handshake");
     }
 
     private void uplinkLost() {
+        boolean wasLinked;
         synchronized (lock) {
+            wasLinked = uplink != null;
             uplink = null;
         }
-        if (!closed) {
+        if (!closed && wasLinked) {
             LOG.log(Level.SEVERE, "coordinator node {0}: lost its parent coordinator", nodeId());
+            parentLost.run();
         }
+    }
+
+    /**
+     * What to do when the link to the parent is lost while the job runs (its connection closed, or it fell silent):
+     * on several hosts, end this host's part of the job ({@link #endLocalProcesses}, CoordinatorMain); by default
+     * nothing beyond the log line.
+     */
+    public void onParentLost(Runnable action) {
+        this.parentLost = action == null ? () -> { } : action;
+    }
+
+    /**
+     * Ends this host's part of the job once this node has lost its parent (several hosts; CoordinatorMain): the rest
+     * of the job has taken or will take this host for lost (the parent fails every process placed here, as one
+     * batch), and the copies elsewhere carry on. Left running, these processes would be half-alive: computing but
+     * unheard, and after the network mends able to send stale MPI messages and output into a job that has repaired
+     * without them. So every live process registered here is SIGKILLed (by the pid it registered with) and
+     * forgotten: its end is no failure to report, there is nobody left to report to. Returns how many.
+     *
+     * <p>The native launcher's daemon of this host (Open MPI's orted) is left alone: ended, it would reach mpirun
+     * as a daemon that failed to start, which ends the whole job (seen: "ORTE was unable to reliably start one or
+     * more daemons" once the network came back to it). With no ranks left it only waits; the launcher ends it with
+     * mpirun, or it ends when its connection to mpirun does.
+     */
+    public int endLocalProcesses() {
+        List<Long> pids;
+        synchronized (lock) {
+            pids = liveProcesses.values().stream().map(LocalProcess::pid).toList();
+            liveProcesses.clear();
+        }
+        int ended = 0;
+        for (long pid : pids) {
+            java.util.Optional<ProcessHandle> p = ProcessHandle.of(pid);
+            if (p.isPresent() && p.get().destroyForcibly()) {
+                ended++;
+            }
+        }
+        return ended;
     }
 
     /** Under lock: bring a newly registered peer up to the current state, then flush with the REGISTERED ack. */
