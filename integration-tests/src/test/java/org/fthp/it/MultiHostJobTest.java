@@ -289,6 +289,48 @@ class MultiHostJobTest {
     }
 
     /**
+     * h1 is cut off from the network (its switch port down: no connection closes, no process dies) while the job
+     * runs, one slot per host as above. Only the missing heartbeats show it: the primary fails h1's two processes
+     * as one batch (cause host-lost), exactly as for a closed connection, and rank 1's replica on h0 takes over;
+     * h1's coordinator, which stops hearing the primary, ends h1's processes and its orted and exits, so nothing of
+     * the job is left half-alive behind the cut. Exit 0, the failure-free output, nothing left on either host.
+     */
+    @Test
+    void aHostCutOffIsFoundByHeartbeatsAndTheJobGoesOnWithTheFailureFreeOutput() throws Exception {
+        List<String> expected = longerWorkloadOutput();
+        Path events = dir.resolve("host-cut-events.jsonl");
+        List<String> cmd = new ArrayList<>(List.of(MpiJob.home().resolve("bin/fthp-run").toString(),
+                "-np", "2", "--replicas", "2", "--verbose", "--events", events.toString(),
+                "--host", hosts.hostList(1)));
+        cmd.addAll(hosts.mpirunOptions());
+        cmd.addAll(List.of("--", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("fthp.programs", "target/classes"),
+                org.fthp.it.programs.RepairP2p.class.getName()));
+        cmd.addAll(List.of(LONGER_WORKLOAD));
+        MpiJob.Result r;
+        try {
+            r = runFailingHost(cmd, "RepairP2p iteration 40 ", () -> hosts.disconnect(1));
+            // h1 ends its part of the job by itself, behind the cut
+            assertNothingLeftOn(1);
+        } finally {
+            hosts.reconnect(1);
+        }
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        r.assertNoLeftovers();
+        assertEquals(expected, r.lines(), "stdout differs from the failure-free run\n--- stderr ---\n" + r.stderr());
+        assertTrue(r.stderr().contains("rank 1: cmp 1 @ h1, rep 3 @ h0"), r.stderr());
+        assertTrue(r.stderr().contains("no word from child coordinator node 1"), r.stderr());
+        assertTrue(r.stderr().contains("lost a host (node=1 processes=2 native=1,2)"), r.stderr());
+        List<String> detected = Files.readAllLines(events).stream()
+                .filter(l -> l.contains("failure-detected")).toList();
+        assertEquals(2, detected.size(), String.join("\n", detected));
+        for (String line : detected) {
+            assertTrue(line.contains("\"epoch\":1,") && line.contains("\"cause\":\"host-lost\""), line);
+        }
+        assertNothingLeftOn(0);
+    }
+
+    /**
      * h1 holds the only copy of ranks 2 and 3 (N=4, M=1 on h0:2,h1:4: ranks 2 and 3 and rank 0's replica are
      * on h1) and is killed while the job runs: the primary fails h1's processes at once and ends the job,
      * exit 4 naming both ranks, and nothing of the job is left running.
@@ -358,6 +400,12 @@ class MultiHostJobTest {
      */
     private static MpiJob.Result runCrashingHost(List<String> fthpRun, String trigger, int crashed)
             throws Exception {
+        return runFailingHost(fthpRun, trigger, () -> hosts.crash(crashed));
+    }
+
+    /** As {@link #runCrashingHost}, doing {@code failure} (a crash, a cut) once the stdout holds {@code trigger}. */
+    private static MpiJob.Result runFailingHost(List<String> fthpRun, String trigger, Runnable failure)
+            throws Exception {
         List<String> cmd = hosts.onHost(0, fthpRun);
         Path out = Files.createTempFile(dir, "job", ".out");
         Path err = Files.createTempFile(dir, "job", ".err");
@@ -370,7 +418,7 @@ class MultiHostJobTest {
         do {
             processes.sample(p.toHandle());
             if (!crashedYet && Files.readString(out).contains(trigger)) {
-                hosts.crash(crashed);
+                failure.run();
                 crashedYet = true;
             }
             ended = p.waitFor(50, TimeUnit.MILLISECONDS);

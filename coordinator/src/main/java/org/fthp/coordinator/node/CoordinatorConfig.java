@@ -6,6 +6,7 @@ import java.util.Objects;
 
 import org.fthp.coordinator.checkpoint.CheckpointConfig;
 import org.fthp.coordinator.event.JobShape;
+import org.fthp.coordinator.wire.Heartbeats;
 import org.fthp.coordinator.wire.JobSecret;
 import org.fthp.coordinator.wire.NodeAddress;
 
@@ -22,10 +23,12 @@ import org.fthp.coordinator.wire.NodeAddress;
  * @param jobShape    N and M, used by the primary to decide that a rank is lost
  * @param authTimeout how long an accepted connection may stay unauthenticated
  * @param checkpoint  piece memory bound, checkpoint directory, the primary's timer
+ * @param heartbeats  between this node and its parent and children ({@link Heartbeats#OFF}: a link is lost only when
+ *                    its connection closes)
  */
 public record CoordinatorConfig(int nodeId, HierarchyLayout layout, List<NodeAddress> nodes, String bindHost, int port,
                                 JobSecret secret, JobShape jobShape, Duration authTimeout,
-                                CheckpointConfig checkpoint) {
+                                CheckpointConfig checkpoint, Heartbeats heartbeats) {
     public static final String LOOPBACK = "127.0.0.1";
     /**
      * Generous: a rank's JVM answers the challenge only after loading Netty and the MAC classes, and
@@ -41,6 +44,7 @@ public record CoordinatorConfig(int nodeId, HierarchyLayout layout, List<NodeAdd
         Objects.requireNonNull(bindHost, "bindHost");
         Objects.requireNonNull(authTimeout, "authTimeout");
         Objects.requireNonNull(checkpoint, "checkpoint");
+        Objects.requireNonNull(heartbeats, "heartbeats");
         nodes = List.copyOf(nodes);
         if (nodeId < 0 || nodeId >= layout.nodeCount()) {
             throw new IllegalArgumentException("node id " + nodeId + " outside the layout");
@@ -51,7 +55,13 @@ public record CoordinatorConfig(int nodeId, HierarchyLayout layout, List<NodeAdd
         }
     }
 
-    /** Default checkpoint settings. */
+    /** Default heartbeats. */
+    public CoordinatorConfig(int nodeId, HierarchyLayout layout, List<NodeAddress> nodes, String bindHost, int port,
+                             JobSecret secret, JobShape jobShape, Duration authTimeout, CheckpointConfig checkpoint) {
+        this(nodeId, layout, nodes, bindHost, port, secret, jobShape, authTimeout, checkpoint, Heartbeats.DEFAULT);
+    }
+
+    /** Default checkpoint settings and heartbeats. */
     public CoordinatorConfig(int nodeId, HierarchyLayout layout, List<NodeAddress> nodes, String bindHost, int port,
                              JobSecret secret, JobShape jobShape, Duration authTimeout) {
         this(nodeId, layout, nodes, bindHost, port, secret, jobShape, authTimeout, CheckpointConfig.DEFAULT);
@@ -63,11 +73,18 @@ public record CoordinatorConfig(int nodeId, HierarchyLayout layout, List<NodeAdd
     }
 
     public CoordinatorConfig withAuthTimeout(Duration timeout) {
-        return new CoordinatorConfig(nodeId, layout, nodes, bindHost, port, secret, jobShape, timeout, checkpoint);
+        return new CoordinatorConfig(nodeId, layout, nodes, bindHost, port, secret, jobShape, timeout, checkpoint,
+                heartbeats);
     }
 
     public CoordinatorConfig withCheckpoint(CheckpointConfig settings) {
-        return new CoordinatorConfig(nodeId, layout, nodes, bindHost, port, secret, jobShape, authTimeout, settings);
+        return new CoordinatorConfig(nodeId, layout, nodes, bindHost, port, secret, jobShape, authTimeout, settings,
+                heartbeats);
+    }
+
+    public CoordinatorConfig withHeartbeats(Heartbeats settings) {
+        return new CoordinatorConfig(nodeId, layout, nodes, bindHost, port, secret, jobShape, authTimeout, checkpoint,
+                settings);
     }
 
     public boolean isPrimary() {

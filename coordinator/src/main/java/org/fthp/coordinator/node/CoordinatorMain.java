@@ -15,6 +15,7 @@ import org.fthp.coordinator.event.EventLog;
 import org.fthp.coordinator.event.FailedProcess;
 import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.event.JobShape;
+import org.fthp.coordinator.wire.Heartbeats;
 import org.fthp.coordinator.wire.JobSecret;
 import org.fthp.coordinator.wire.NodeAddress;
 
@@ -63,6 +64,11 @@ import org.fthp.coordinator.wire.NodeAddress;
  * {@code kill native=R} SIGKILLs the live process registered here as native rank R (fthp-run's timed kills),
  * answered with {@code FTHP_KILLED native=R pid=P} ({@code pid=-}: none); and with {@code --report-dir} each
  * registration is told as {@code FTHP_PROCESS_REGISTERED node=I native=R}.
+ *
+ * <p>Heartbeats ({@code --heartbeats MILLISxMISSES|off}; default {@link Heartbeats#DEFAULT} with {@code --nodes stdin},
+ * off with a fixed node list, i.e. one host): a child and its parent each send a HEARTBEAT every interval, and a link
+ * silent for MISSES intervals is lost as if its connection had closed. With {@code --report-dir}, a node that loses
+ * its parent ends its host's processes and exits ({@link #fence}).
  */
 public final class CoordinatorMain {
     private static final Duration PARENT_WAIT = Duration.ofSeconds(30);
@@ -100,6 +106,10 @@ public final class CoordinatorMain {
             // several hosts: fthp-run counts the registrations before its timed kills start their clock
             node.onProcessRegistered(rank -> say("FTHP_PROCESS_REGISTERED node=" + config.nodeId() + " native="
                     + rank));
+        }
+        if (reportDir != null) {
+            // several hosts: a node that lost its parent is cut off from the job, which fails its processes
+            node.onParentLost(() -> fence(node));
         }
         String placed = option(args, "--coordinator-of");
         if (placed != null) {
@@ -169,6 +179,26 @@ public final class CoordinatorMain {
             connectWithRetry(node);
         }
         stop.await();
+    }
+
+    /** Exit status of a coordinator that ended its host's part of the job after losing its parent. */
+    static final int EXIT_FENCED = 3;
+
+    /**
+     * The parent is lost (its connection closed, or silent for the heartbeats' timeout): the rest of the job takes
+     * this host for lost, so its processes are ended ({@link NodeCoordinator#endLocalProcesses}) and so is this
+     * coordinator, with {@code FTHP_COORDINATOR_FENCED node=I processes=P} on stdout (it reaches fthp-run when the
+     * remote agent's connection still carries it). Off the I/O thread, which the shutdown needs.
+     */
+    private static void fence(NodeCoordinator node) {
+        Thread t = new Thread(() -> {
+            int ended = node.endLocalProcesses();
+            say("FTHP_COORDINATOR_FENCED node=" + node.nodeId() + " processes=" + ended);
+            System.err.println("fthp-coordinator: node " + node.nodeId() + " lost its parent coordinator: ended this"
+                    + " host's " + ended + " process(es) of the job and exits");
+            System.exit(EXIT_FENCED);
+        }, "fthp-coordinator-fence");
+        t.start();
     }
 
     /** Name of the proxy report FIFO in {@code --report-dir}: the launch agent (scripts/fthp-orted.sh) adds the host. */
@@ -454,9 +484,13 @@ public final class CoordinatorMain {
             throw new IllegalArgumentException("--node-id " + nodeId + " is not in --nodes");
         }
         String bind = opts.getOrDefault("bind", CoordinatorConfig.LOOPBACK);
+        // one host: a coordinator's end is always seen as a closed connection (one kernel), so heartbeats could only
+        // add false alarms when the machine stalls a JVM; several hosts: a host cut off keeps its connections open
+        Heartbeats heartbeats = opts.containsKey("heartbeats") ? Heartbeats.parse(opts.get("heartbeats"))
+                : nodes.isEmpty() ? Heartbeats.DEFAULT : Heartbeats.OFF;
         return new CoordinatorConfig(nodeId, layout, nodes, bind, nodes.isEmpty() ? 0 : nodes.get(nodeId).port(),
                 secret, shape,
-                CoordinatorConfig.DEFAULT_AUTH_TIMEOUT, checkpointConfig(opts));
+                CoordinatorConfig.DEFAULT_AUTH_TIMEOUT, checkpointConfig(opts), heartbeats);
     }
 
     static CheckpointConfig checkpointConfig(Map<String, String> opts) {

@@ -36,6 +36,7 @@ import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.event.JobShape;
 import org.fthp.coordinator.event.Role;
 import org.fthp.coordinator.wire.FramePipeline;
+import org.fthp.coordinator.wire.LinkHeartbeat;
 import org.fthp.coordinator.wire.Message;
 import org.fthp.coordinator.wire.NodeAddress;
 import org.fthp.coordinator.wire.PeerRole;
@@ -127,6 +128,18 @@ public final class NodeCoordinator implements AutoCloseable {
     private volatile boolean closed;
     private final java.util.concurrent.atomic.AtomicBoolean shutDown = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile JobEvents events = JobEvents.NONE;
+    private volatile Runnable parentLost = () -> { };
+    /**
+     * Primary: nodes registered directly with it although their layout parent is a group leader, because they lost
+     * that leader (adopted); their processes are theirs alone, not the leader's, when the leader is lost.
+     */
+    private final Set<Integer> adopted = new HashSet<>();
+    /** Primary: nodes whose processes were failed with their host; such a node may not register again. */
+    private final Set<Integer> lostNodes = new HashSet<>();
+    /** Non-primary: every failure this node passed up (sent again to a new parent: what the lost one had not). */
+    private final List<FailedProcess> reportedUp = new ArrayList<>();
+    /** The node this one is registered with, or -1. */
+    private int parentNode = -1;
     /** Told the native rank of each process that registers here (fthp-run counts them before timed kills). */
     private volatile java.util.function.IntConsumer registrations = rank -> { };
 
@@ -282,11 +295,16 @@ public final class NodeCoordinator implements AutoCloseable {
         if (parent.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
-        NodeAddress parentAddress = nodes.get(parent.getAsInt());
+        return connectTo(parent.getAsInt());
+    }
+
+    /** Registers with node {@code parent} (the layout's parent, or the primary once the group leader is lost). */
+    private CompletableFuture<Void> connectTo(int parent) {
+        NodeAddress parentAddress = addresses.get(parent);
         return UpstreamConnection.open(ioGroup, parentAddress.toSocketAddress(), config.secret(),
                         PeerRole.COORDINATOR, "node " + nodeId(), new Message.RegisterCoordinator(nodeId()),
                         this::fromParent, this::uplinkLost)
-                .thenAccept(this::uplinkRegistered);
+                .thenAccept(channel -> uplinkRegistered(channel, parent));
     }
 
     /**
@@ -425,15 +443,43 @@ public final class NodeCoordinator implements AutoCloseable {
     }
 
     boolean childRegistered(Channel channel, int childNode) {
-        if (!config.layout().isChildOf(childNode, nodeId())) {
-            return false;
-        }
+        boolean layoutChild = config.layout().isChildOf(childNode, nodeId());
         synchronized (lock) {
+            if (!layoutChild) {
+                // the primary takes in a node that lost its group leader, unless it already failed that node's
+                // processes with it (they may not come back: the job has repaired without them)
+                boolean adoptable = config.isPrimary() && childNode > 0 && childNode < config.layout().nodeCount()
+                        && !lostNodes.contains(childNode) && !children.containsValue(childNode);
+                if (!adoptable) {
+                    return false;
+                }
+                adopted.add(childNode);
+                LOG.log(Level.INFO, "coordinator primary: node {0} lost its group leader and reports here now",
+                        childNode);
+            }
             children.put(channel, childNode);
             channel.write(new Message.Registered(nodeId()));
             catchUp(channel);
         }
+        watchWithHeartbeats(channel, "child coordinator node " + childNode, "session");
         return true;
+    }
+
+    /**
+     * On the I/O thread: heartbeats on a registered child or parent link (when configured), in front of the handler
+     * named {@code before}; a link silent too long is closed, which its owner handles as any lost connection.
+     */
+    private void watchWithHeartbeats(Channel channel, String peer, String before) {
+        if (!config.heartbeats().enabled() || !channel.isActive()) {
+            return;
+        }
+        channel.pipeline().addBefore(before, "heartbeat", new LinkHeartbeat(config.heartbeats(), silentMillis -> {
+            if (!closed) {
+                LOG.log(Level.SEVERE, "coordinator node {0}: no word from {1} ({2}) for {3} ms (heartbeats {4}):"
+                        + " taking it for lost", new Object[] {nodeId(), peer, channel.remoteAddress(),
+                        Long.toString(silentMillis), config.heartbeats()});
+            }
+        }));
     }
 
     /** Another node opened a checkpoint data link to this one. */
@@ -478,19 +524,66 @@ public final class NodeCoordinator implements AutoCloseable {
         Integer child;
         synchronized (lock) {
             child = children.remove(channel);
+            if (child != null) {
+                adopted.remove(child);
+            }
         }
         if (closed || child == null) {
             return;
         }
+        Set<Integer> members;
+        synchronized (lock) {
+            members = membersOf(child);
+        }
+        failNodes(child, Set.of(child), channel.remoteAddress());
+        if (!members.isEmpty() && nodeOfRank != null) {
+            // they may be alive behind the lost leader: each gets the time to notice and register here directly
+            long graceMs = adoptionGrace().toMillis();
+            LOG.log(Level.INFO, "coordinator node {0}: node {1}''s members {2} have {3} ms to report here directly",
+                    new Object[] {nodeId(), child, members, Long.toString(graceMs)});
+            try {
+                ioGroup.schedule(() -> {
+                    for (int member : members) {
+                        boolean back;
+                        synchronized (lock) {
+                            back = children.containsValue(member);
+                        }
+                        if (!back) {
+                            failNodes(member, Set.of(member), "its lost group leader, node " + child);
+                        }
+                    }
+                }, graceMs, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                // shutting down
+            }
+        }
+    }
+
+    /**
+     * How long the primary waits for the members of a lost group leader to register directly before it fails
+     * their processes too: they notice the loss as it does (a closed connection, or the heartbeats' timeout, late
+     * on a loaded machine) and then need a connection and a handshake.
+     */
+    Duration adoptionGrace() {
+        Duration byHeartbeats = config.heartbeats().timeout().multipliedBy(2);
+        Duration least = ADOPTION_TRIES;
+        return byHeartbeats.compareTo(least) > 0 ? byHeartbeats.plus(Duration.ofSeconds(1)) : least;
+    }
+
+    /**
+     * Fails, as one batch (cause host-lost), every unfinished process placed on {@code nodes}, which were lost with
+     * node {@code node}'s connection ({@code via} says how, for the log); those nodes may not register again. Without
+     * a placement (one host) nothing can be said about their processes beyond the log line.
+     */
+    private void failNodes(int node, Set<Integer> nodes, Object via) {
         int[] placed = nodeOfRank;
         List<FailedProcess> batch = new ArrayList<>();
         synchronized (lock) {
             if (placed != null && abort == null) {
-                Set<Integer> lostNodes = subtreeOf(child);
                 Set<Integer> known = failedNativeRanks();
                 int n = jobShape.logicalRanks();
                 for (int rank = 0; rank < placed.length; rank++) {
-                    if (lostNodes.contains(placed[rank]) && !doneRanks.contains(rank) && !known.contains(rank)) {
+                    if (nodes.contains(placed[rank]) && !doneRanks.contains(rank) && !known.contains(rank)) {
                         // the pid is unknown here (it registered on the lost host): 0 in the event log
                         batch.add(new FailedProcess(0, rank, rank < n ? rank : rank - n,
                                 rank < n ? Role.CMP : Role.REP,
@@ -501,11 +594,14 @@ public final class NodeCoordinator implements AutoCloseable {
                     hostLost = true;
                 }
             }
+            if (ledger != null) {
+                lostNodes.addAll(nodes);
+            }
         }
         LOG.log(Level.SEVERE, "coordinator node {0}: lost child coordinator node {1} ({2}); failing its {3}"
-                + " unfinished processes", new Object[] {nodeId(), child, channel.remoteAddress(), batch.size()});
+                + " unfinished processes", new Object[] {nodeId(), node, via, batch.size()});
         if (!batch.isEmpty()) {
-            events.hostLost(child, batch);
+            events.hostLost(node, batch);
             failuresReported(batch);
         }
     }
@@ -516,20 +612,19 @@ public final class NodeCoordinator implements AutoCloseable {
                 : latest.failed().stream().map(FailedProcess::nativeRank).collect(Collectors.toSet());
     }
 
-    /** {@code node} and every node that reports through it. */
-    private Set<Integer> subtreeOf(int node) {
-        Set<Integer> nodes = new HashSet<>();
-        nodes.add(node);
+    /**
+     * Under lock: the nodes that reported through {@code node} by the layout (a group leader's members) and have not
+     * registered with this node directly since (adopted).
+     */
+    private Set<Integer> membersOf(int node) {
+        Set<Integer> members = new HashSet<>();
         HierarchyLayout layout = config.layout();
         for (int other = 0; other < layout.nodeCount(); other++) {
-            for (int up = other; layout.parentOf(up).isPresent(); up = layout.parentOf(up).getAsInt()) {
-                if (layout.parentOf(up).getAsInt() == node) {
-                    nodes.add(other);
-                    break;
-                }
+            if (other != node && layout.parentOf(other).orElse(-1) == node && !adopted.contains(other)) {
+                members.add(other);
             }
         }
-        return nodes;
+        return members;
     }
 
     /**
@@ -565,8 +660,16 @@ public final class NodeCoordinator implements AutoCloseable {
                 return;
             }
             if (ledger != null) {
+                int[] placed = nodeOfRank;
+                for (FailedProcess f : failed) {
+                    if (HOST_LOST.equals(f.cause()) && placed != null && f.nativeRank() < placed.length) {
+                        // a leader lost this member: the member may not come back to the primary directly
+                        lostNodes.add(placed[f.nativeRank()]);
+                    }
+                }
                 ledger.record(failed).ifPresent(this::publishNewEpoch);
             } else {
+                reportedUp.addAll(failed);
                 sendUp(new Message.FailureReport(failed));
             }
         }
@@ -702,24 +805,118 @@ public final class NodeCoordinator implements AutoCloseable {
         }
     }
 
-    private void uplinkRegistered(Channel channel) {
+    private void uplinkRegistered(Channel channel, int parent) {
         synchronized (lock) {
+            boolean adoptedHere = parentNode >= 0 && parentNode != parent;
             uplink = channel;
+            parentNode = parent;
+            if (adoptedHere) {
+                // what went up to the lost leader may not have gone further: the primary counts each only once
+                if (!doneRanks.isEmpty()) {
+                    channel.write(new Message.ProcessesDone(List.copyOf(doneRanks)));
+                }
+                Set<Integer> known = failedNativeRanks();
+                List<FailedProcess> unseen = reportedUp.stream().filter(f -> !known.contains(f.nativeRank())).toList();
+                if (!unseen.isEmpty()) {
+                    channel.write(new Message.FailureReport(unseen));
+                }
+            }
             for (Message m : unsentUpward) {
                 channel.write(m);
             }
             unsentUpward.clear();
             channel.flush();
         }
+        watchWithHeartbeats(channel, "parent coordinator node " + parent, "handshake");
     }
 
     private void uplinkLost() {
+        boolean wasLinked;
+        int lostParent;
         synchronized (lock) {
+            wasLinked = uplink != null;
             uplink = null;
+            lostParent = parentNode;
         }
-        if (!closed) {
-            LOG.log(Level.SEVERE, "coordinator node {0}: lost its parent coordinator", nodeId());
+        if (closed || !wasLinked) {
+            return;
         }
+        if (lostParent == HierarchyLayout.PRIMARY) {
+            LOG.log(Level.SEVERE, "coordinator node {0}: lost its parent coordinator, the primary", nodeId());
+            parentLost.run();
+            return;
+        }
+        // a group leader is lost (its host): the primary still runs the job, so report to it directly from now on;
+        // it fails only the leader's own processes, and this node's once it has not come back within its grace
+        LOG.log(Level.SEVERE, "coordinator node {0}: lost its group leader, node {1}; registering with the primary",
+                new Object[] {nodeId(), lostParent});
+        adoptByPrimary(System.nanoTime() + ADOPTION_TRIES.toNanos(), 20);
+    }
+
+    /** How long a node that lost its group leader keeps trying to register with the primary before it gives up. */
+    static final Duration ADOPTION_TRIES = Duration.ofSeconds(5);
+
+    /** Tries to register with the primary until {@code deadline}; gives up as a node that lost its parent does. */
+    private void adoptByPrimary(long deadline, long backoffMs) {
+        if (closed) {
+            return;
+        }
+        connectTo(HierarchyLayout.PRIMARY).whenComplete((ok, failed) -> {
+            if (failed == null) {
+                LOG.log(Level.INFO, "coordinator node {0}: now reports to the primary", nodeId());
+            } else if (closed) {
+                return;
+            } else if (System.nanoTime() > deadline) {
+                LOG.log(Level.SEVERE, "coordinator node {0}: the primary did not take it in: {1}",
+                        new Object[] {nodeId(), failed.toString()});
+                parentLost.run();
+            } else {
+                try {
+                    ioGroup.schedule(() -> adoptByPrimary(deadline, Math.min(backoffMs * 2, 500)), backoffMs,
+                            TimeUnit.MILLISECONDS);
+                } catch (RejectedExecutionException e) {
+                    // shutting down
+                }
+            }
+        });
+    }
+
+    /**
+     * What to do when the link to the parent is lost while the job runs (its connection closed, or it fell silent):
+     * on several hosts, end this host's part of the job ({@link #endLocalProcesses}, CoordinatorMain); by default
+     * nothing beyond the log line.
+     */
+    public void onParentLost(Runnable action) {
+        this.parentLost = action == null ? () -> { } : action;
+    }
+
+    /**
+     * Ends this host's part of the job once this node has lost its parent (several hosts; CoordinatorMain): the rest
+     * of the job has taken or will take this host for lost (the parent fails every process placed here, as one
+     * batch), and the copies elsewhere carry on. Left running, these processes would be half-alive: computing but
+     * unheard, and after the network mends able to send stale MPI messages and output into a job that has repaired
+     * without them. So every live process registered here is SIGKILLed (by the pid it registered with) and
+     * forgotten: its end is no failure to report, there is nobody left to report to. Returns how many.
+     *
+     * <p>The native launcher's daemon of this host (Open MPI's orted) is left alone: ended, it would reach mpirun
+     * as a daemon that failed to start, which ends the whole job (seen: "ORTE was unable to reliably start one or
+     * more daemons" once the network came back to it). With no ranks left it only waits; the launcher ends it with
+     * mpirun, or it ends when its connection to mpirun does.
+     */
+    public int endLocalProcesses() {
+        List<Long> pids;
+        synchronized (lock) {
+            pids = liveProcesses.values().stream().map(LocalProcess::pid).toList();
+            liveProcesses.clear();
+        }
+        int ended = 0;
+        for (long pid : pids) {
+            java.util.Optional<ProcessHandle> p = ProcessHandle.of(pid);
+            if (p.isPresent() && p.get().destroyForcibly()) {
+                ended++;
+            }
+        }
+        return ended;
     }
 
     /** Under lock: bring a newly registered peer up to the current state, then flush with the REGISTERED ack. */
@@ -794,6 +991,8 @@ public final class NodeCoordinator implements AutoCloseable {
                     latest = null;
                     abort = null;
                     doneRanks.clear();
+                    reportedUp.clear();
+                    lostNodes.clear();
                     hostLost = false;
                     processesEndedSaid = false;
                     jobShape = shape;

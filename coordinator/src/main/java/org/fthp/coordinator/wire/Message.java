@@ -142,6 +142,11 @@ public sealed interface Message {
         @Override public MessageType type() { return MessageType.PROCESSES_DONE; }
     }
 
+    /** No payload: its arrival is the news. Handled by {@link LinkHeartbeat}, never seen by the sessions. */
+    record Heartbeat() implements Message {
+        @Override public MessageType type() { return MessageType.HEARTBEAT; }
+    }
+
     record Registered(int nodeId) implements Message {
         @Override public MessageType type() { return MessageType.REGISTERED; }
     }

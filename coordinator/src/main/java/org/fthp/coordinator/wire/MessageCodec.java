@@ -61,6 +61,7 @@ public final class MessageCodec {
                 writeText(out, p.reason());
             }
             case Message.ProcessDone d -> { }
+            case Message.Heartbeat h -> { }
             case Message.ProcessesDone d -> {
                 out.writeInt(d.nativeRanks().size());
                 for (int r : d.nativeRanks()) {
@@ -177,6 +178,7 @@ public final class MessageCodec {
                 yield new Message.ProgramEnded(rank, exitCode, readText(in, "reason"));
             }
             case PROCESS_DONE -> new Message.ProcessDone();
+            case HEARTBEAT -> new Message.Heartbeat();
             case REGISTERED -> new Message.Registered(readRank(in, "node id"));
             case UNOWNED_PID -> {
                 need(in, 8, "pid");

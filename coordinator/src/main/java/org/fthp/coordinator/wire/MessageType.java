@@ -72,7 +72,13 @@ public enum MessageType {
      * needs them when a whole host is lost: what finished there before is not failed with it, and once every
      * process has finished or failed the job is over, whatever the native launcher still waits for.
      */
-    PROCESSES_DONE(25);
+    PROCESSES_DONE(25),
+    /**
+     * both ways between a child coordinator and its parent, every heartbeat interval: "I am still here". A link
+     * that stays silent for the configured number of intervals is taken for lost, as if its connection had closed
+     * (a host cut off from the network keeps its connections open: only silence shows it).
+     */
+    HEARTBEAT(26);
 
     private final byte code;
 

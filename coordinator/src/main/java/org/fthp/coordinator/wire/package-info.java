@@ -12,6 +12,11 @@
  * REGISTERED, followed by the current FAILURE_SET / JOB_ABORT if there already is one. Anything out of order,
  * malformed, unknown or oversized closes the connection and is logged; no AUTH within the deadline likewise.
  *
+ * <p>Heartbeats ({@link org.fthp.coordinator.wire.LinkHeartbeat}): once a child coordinator is registered with its
+ * parent, both ends send HEARTBEAT (no payload) every interval and take the link for lost after a number of checks in
+ * a row that heard nothing from the other end ({@link org.fthp.coordinator.wire.Heartbeats}); the link is then closed,
+ * so its owner handles it as any lost connection. Processes and data links have none.
+ *
  * <p>Checkpoints ({@link org.fthp.coordinator.checkpoint}): a process sends PIECE_PUT chunks (epoch, rank, CRC32C
  * of the whole piece, its size, offset, bytes; at most 60 KiB each) and gets one PIECE_ACK (held with a partner
  * copy, held locally only, or refused with a reason); PIECE_GET is answered with PIECE_DATA chunks or PIECE_MISSING;

@@ -46,6 +46,7 @@ class MessageCodecTest {
                 new Message.JobAbort("rank 1 ended the job: uncaught java.lang.IllegalStateException", 1, 1),
                 new Message.ProgramEnded(1, 77, "rank 1 called System.exit(77) before MPI_Finalize"),
                 new Message.ProcessDone(),
+                new Message.Heartbeat(),
                 new Message.ProcessesDone(List.of(0, 5, 3)),
                 new Message.ProcessesDone(List.of()),
                 new Message.Registered(0),
@@ -105,8 +106,8 @@ class MessageCodecTest {
         byte[] whole = encode(message);
         for (int cut = 0; cut < whole.length; cut++) {
             ByteBuf prefix = Unpooled.wrappedBuffer(whole, 0, cut);
-            // A body of just the type byte is complete for PROCESS_DONE; every other cut must fail.
-            if (message instanceof Message.ProcessDone && cut == 1) {
+            // A body of just the type byte is complete for PROCESS_DONE and HEARTBEAT; every other cut must fail.
+            if ((message instanceof Message.ProcessDone || message instanceof Message.Heartbeat) && cut == 1) {
                 continue;
             }
             assertThrows(MalformedFrameException.class, () -> MessageCodec.decode(prefix),
