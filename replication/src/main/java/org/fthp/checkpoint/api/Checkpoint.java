@@ -30,10 +30,29 @@ import org.fthp.replication.runtime.Engine;
  * a corrupt checkpoint). In a job started without checkpoint storage a
  * snapshot does nothing and costs nothing. Calls are valid between
  * {@code MPI.Init} and {@code MPI.Finalize}, from the thread that calls MPI.
+ *
+ * <p>Under another implementation of the {@code mpi} API (Open MPI's own Java
+ * binding ahead of FTHP-J on the class path) the calls behave as in a job
+ * without checkpoint storage: registering checks its arguments and keeps
+ * nothing, no run is a restart, no snapshot takes a checkpoint. A program
+ * written for FTHP-J then still runs there, unchanged and without
+ * checkpoints (what the benchmarks compare it on).
  */
 public final class Checkpoint {
 
+    /**
+     * Whether the {@code mpi} classes this program runs on are another
+     * binding's: they then come from another place than this class.
+     */
+    private static final boolean FOREIGN_MPI = foreignMpi();
+
     private Checkpoint() {}
+
+    private static boolean foreignMpi() {
+        var ours = Checkpoint.class.getProtectionDomain().getCodeSource();
+        var theirs = mpi.MPI.class.getProtectionDomain().getCodeSource();
+        return ours != null && theirs != null && !ours.getLocation().equals(theirs.getLocation());
+    }
 
     /**
      * Registers (or replaces) the state saved under {@code name}: a primitive
@@ -45,17 +64,23 @@ public final class Checkpoint {
      * @throws CheckpointException for any other type, a null, or an empty name
      */
     public static void register(String name, Object state) {
+        if (FOREIGN_MPI) {
+            CheckpointSession.checkRegistration(name, state);
+            return;
+        }
         session().register(name, state);
     }
 
     /** Forgets the state registered under {@code name} (nothing if none is). */
     public static void unregister(String name) {
-        session().unregister(name);
+        if (!FOREIGN_MPI) {
+            session().unregister(name);
+        }
     }
 
     /** Whether this run is a restart that resumes from a checkpoint, not yet recovered. */
     public static boolean isRestart() {
-        return session().isRestart();
+        return !FOREIGN_MPI && session().isRestart();
     }
 
     /**
@@ -69,7 +94,7 @@ public final class Checkpoint {
      *                             match it
      */
     public static long recover() {
-        return session().recover();
+        return FOREIGN_MPI ? -1 : session().recover();
     }
 
     /**
@@ -81,7 +106,7 @@ public final class Checkpoint {
      * @throws CheckpointException on every rank when any has a nonblocking request pending
      */
     public static boolean snapshot() {
-        return session().snapshot(false);
+        return !FOREIGN_MPI && session().snapshot(false);
     }
 
     /**
@@ -93,12 +118,12 @@ public final class Checkpoint {
      * @throws CheckpointException on every rank when any has a nonblocking request pending
      */
     public static boolean checkpoint() {
-        return session().snapshot(true);
+        return !FOREIGN_MPI && session().snapshot(true);
     }
 
     /** The epoch the next checkpoint will have (1 in a first run; one more than the recovered one after it). */
     public static long nextEpoch() {
-        return session().nextEpoch();
+        return FOREIGN_MPI ? 1 : session().nextEpoch();
     }
 
     /**
@@ -107,7 +132,7 @@ public final class Checkpoint {
      * before its epoch commits; a restart resumes from the epoch this names.
      */
     public static long lastCommittedEpoch() {
-        return session().lastCommittedEpoch();
+        return FOREIGN_MPI ? -1 : session().lastCommittedEpoch();
     }
 
     private static CheckpointSession session() {

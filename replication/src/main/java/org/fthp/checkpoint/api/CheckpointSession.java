@@ -93,6 +93,12 @@ final class CheckpointSession {
     }
 
     synchronized void register(String name, Object state) {
+        checkRegistration(name, state);
+        registered.put(name, state);
+    }
+
+    /** What registering {@code state} under {@code name} requires, checked alike with or without a session. */
+    static void checkRegistration(String name, Object state) {
         if (name == null || name.isEmpty()) {
             throw new CheckpointException("a registered state needs a non-empty name");
         }
@@ -101,7 +107,6 @@ final class CheckpointSession {
                     + (state == null ? "null" : state.getClass().getName())
                     + " is not a primitive array, a ByteBuffer, a direct buffer or a Checkpointable");
         }
-        registered.put(name, state);
     }
 
     synchronized void unregister(String name) {
