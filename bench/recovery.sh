@@ -45,7 +45,8 @@ while ((kills < TARGET_KILLS)); do
     events="$RESULTS/events-$job.jsonl"
     repairs="$RESULTS/repairs-$job.jsonl"
     echo "job $job: ${args[*]}" >&2
-    timeout "$TIMEOUT" "$ROOT/bin/fthp-run" "${mpi[@]}" -np "$N" --replicas "$N" --nodes "$NODES" --group-size "$GROUP_SIZE" \
+    # the launcher's proxy library appends when mpirun reaped each killed rank to the same event log
+    FTHP_PROXY_TRACE="$events" timeout "$TIMEOUT" "$ROOT/bin/fthp-run" "${mpi[@]}" -np "$N" --replicas "$N" --nodes "$NODES" --group-size "$GROUP_SIZE" \
         --events "$events" \
         -x "FTHP_REPAIR_LOG=$repairs" "${args[@]}" -- \
         -cp "$ROOT/integration-tests/target/classes" org.fthp.it.programs.RepairP2p "$ITERATIONS" 2000 \

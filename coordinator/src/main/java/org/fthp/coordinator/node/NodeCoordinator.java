@@ -35,6 +35,7 @@ import org.fthp.coordinator.event.FailureSnapshot;
 import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.event.JobShape;
 import org.fthp.coordinator.event.Role;
+import org.fthp.coordinator.liveness.LifeLock;
 import org.fthp.coordinator.wire.FramePipeline;
 import org.fthp.coordinator.wire.Message;
 import org.fthp.coordinator.wire.NodeAddress;
@@ -65,6 +66,8 @@ public final class NodeCoordinator implements AutoCloseable {
     /** Causes of a failure, as the event log shows them: which of the two detectors saw the death first. */
     public static final String CONNECTION_LOST = "connection-lost";
     public static final String PROXY_REPORT = "proxy-report";
+    /** Seen through the process's life lock (liveness.LifeLock): its threads went, before its memory did. */
+    public static final String LIFE_LOCK = "life-lock";
     /** A process whose host's coordinator was lost with it (a whole host failed): failed with the host, unseen. */
     public static final String HOST_LOST = "host-lost";
     /**
@@ -382,7 +385,21 @@ public final class NodeCoordinator implements AutoCloseable {
         LOG.log(Level.FINE, "coordinator node {0}: registered {1}", new Object[] {nodeId(), process});
         if (alreadyReportedDead) {
             reportFailedPid(process.pid(), PROXY_REPORT);
+        } else {
+            // the fastest of the three detectors: the others wait until the kernel has freed the process's memory
+            LifeLock.watch(LifeLock.pathFor(config.secret(), process.nativeRank(), process.pid()),
+                    () -> lifeLockLost(channel, process.pid()), "fthp-life-watch-" + process.nativeRank());
         }
+    }
+
+    /** A registered process died holding its life lock: a failure, unless its program had ended the job. */
+    private void lifeLockLost(Channel channel, long pid) {
+        synchronized (lock) {
+            if (closed || endedProcesses.contains(channel)) {
+                return;
+            }
+        }
+        reportFailedPid(pid, LIFE_LOCK);
     }
 
     void processDone(Channel channel) {

@@ -7,6 +7,7 @@ import org.fthp.coordinator.client.CoordinatorClient;
 import org.fthp.coordinator.client.FailureListener;
 import org.fthp.coordinator.event.FailedProcess;
 import org.fthp.coordinator.event.Role;
+import org.fthp.coordinator.liveness.LifeLock;
 import org.fthp.coordinator.wire.JobSecret;
 import org.fthp.coordinator.wire.NodeAddress;
 
@@ -28,6 +29,11 @@ public final class CoordinatorLink implements FailureListener {
     private volatile CoordinatorClient client;
     private final FailureWatch watch;
     private final int logicalRank;
+    /**
+     * Held for this process's life so its coordinator sees it die before the kernel has freed its memory
+     * (coordinator.liveness.LifeLock); released at a normal end. Null without one.
+     */
+    private volatile LifeLock lifeLock;
     /** Opened when the coordinators end the job (a lost rank, or some copy's program ended it). */
     private final java.util.concurrent.CountDownLatch jobEnded = new java.util.concurrent.CountDownLatch(1);
 
@@ -52,9 +58,12 @@ public final class CoordinatorLink implements FailureListener {
         // the link listens before it connects: a process registering after a failure is sent the current
         // failure set at once, possibly before connect() returns here
         CoordinatorLink link = new CoordinatorLink(blockingCalls, logicalRank);
+        JobSecret secret = JobSecret.fromEnvironment();
+        // locked before registering: the coordinator starts waiting for it when the registration arrives
+        link.lifeLock = LifeLock.hold(LifeLock.pathFor(secret, nativeRank, ProcessHandle.current().pid()));
         link.client = CoordinatorClient.builder()
                 .coordinator(mine)
-                .secret(JobSecret.fromEnvironment())
+                .secret(secret)
                 .ranks(nativeRank, logicalRank, replica ? Role.REP : Role.CMP)
                 .listener(link)
                 // a restarted process fetches its piece while the rest of its start-up runs
@@ -133,6 +142,12 @@ public final class CoordinatorLink implements FailureListener {
 
     /** Tells the coordinator this process ends normally, then disconnects. */
     public void finish() {
+        // first, so the coordinator's wait on it ends without a verdict before the connection goes
+        LifeLock held = lifeLock;
+        if (held != null) {
+            lifeLock = null;
+            held.release();
+        }
         client.finish();
     }
 }
