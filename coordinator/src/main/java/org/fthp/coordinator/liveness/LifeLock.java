@@ -35,6 +35,10 @@ import org.fthp.coordinator.wire.JobSecret;
  * <p>A normal end releases the lock first ({@link #release}): the waiter then gets the lock without
  * {@code EOWNERDEAD} and reports nothing, so a process that finishes is never taken for a failed one.
  *
+ * <p>The rest of the file's page is the process's failure board ({@link Board}): the coordinator posts each
+ * failure set there as well as on the connection, and the process reads it on its own thread (a sequence lock
+ * guards a torn read), so it learns of a failure without waiting for its connection's thread to be scheduled.
+ *
  * <p>The file's name holds a tag of the job secret, the native rank and the pid
  * ({@link #pathFor}); the process makes it (0600, after removing a stale one of its own) before it
  * registers, the coordinator opens it when the process registers and removes it when the wait ends.
@@ -48,6 +52,18 @@ public final class LifeLock {
     /** Bytes reserved for a {@code pthread_mutexattr_t} (glibc: 4). */
     private static final long ATTR_BYTES = 16;
     private static final long FILE_BYTES = 4096;
+    // The failure board, after the mutex: the latest failure set the coordinator sent this process, written by the
+    // coordinator and read by the process's own thread in its duty cycle, so a failure set reaches a process that
+    // computes or spins without waiting for its coordinator connection's thread to be scheduled.
+    /** A sequence lock: odd while the coordinator writes, so a reader retries a torn read. */
+    private static final long SEQ = 64;
+    private static final long EPOCH = 72;
+    /** How many native ranks follow at {@link #RANKS}; {@link #TOO_MANY}: read the connection instead. */
+    private static final long COUNT = 80;
+    private static final long RANKS = 88;
+    private static final int MAX_RANKS = (int) ((FILE_BYTES - RANKS) / Integer.BYTES);
+    private static final int TOO_MANY = -1;
+    private static final java.lang.invoke.VarHandle LONG = java.lang.foreign.ValueLayout.JAVA_LONG.varHandle();
     private static final int PTHREAD_MUTEX_ROBUST = 1;
     private static final int PTHREAD_PROCESS_SHARED = 1;
     /** Linux's EOWNERDEAD (x86-64 and aarch64). */
@@ -94,11 +110,14 @@ public final class LifeLock {
     }
 
     private final Path path;
+    /** The whole mapped file: the mutex, then the failure board. */
+    private final MemorySegment file;
     private final CountDownLatch releaseAsked = new CountDownLatch(1);
     private final CountDownLatch released = new CountDownLatch(1);
 
-    private LifeLock(Path path) {
+    private LifeLock(Path path, MemorySegment file) {
         this.path = path;
+        this.file = file;
     }
 
     /** Whether this platform has what the lock needs (Linux, glibc's robust mutexes, /dev/shm). */
@@ -138,7 +157,7 @@ public final class LifeLock {
                 check((int) ATTR_SET_PSHARED.invokeExact(attr, PTHREAD_PROCESS_SHARED), "pthread_mutexattr_setpshared");
                 check((int) MUTEX_INIT.invokeExact(mutex.asSlice(0, MUTEX_BYTES), attr), "pthread_mutex_init");
             }
-            LifeLock lock = new LifeLock(path);
+            LifeLock lock = new LifeLock(path, mutex);
             CountDownLatch locked = new CountDownLatch(1);
             int[] rc = {-1};
             Thread holder = Thread.ofPlatform().daemon().name("fthp-life-lock").unstarted(() -> {
@@ -179,6 +198,34 @@ public final class LifeLock {
         }
     }
 
+    /** The epoch on the failure board (0 if none yet): one memory read, for every turn of the duty cycle. */
+    public long boardEpoch() {
+        return (long) LONG.getAcquire(file, EPOCH);
+    }
+
+    /**
+     * The failure set on the board, its epoch in {@code epoch[0]}: the native ranks that died, or null when the
+     * coordinator is writing it just now or it holds too many ranks (then the connection brings it).
+     */
+    public int[] readBoard(long[] epoch) {
+        long before = (long) LONG.getAcquire(file, SEQ);
+        if ((before & 1) != 0) {
+            return null;
+        }
+        long e = file.get(java.lang.foreign.ValueLayout.JAVA_LONG, EPOCH);
+        int n = file.get(JAVA_INT, COUNT);
+        if (n < 0 || n > MAX_RANKS) {
+            return null;
+        }
+        int[] ranks = file.asSlice(RANKS, (long) n * Integer.BYTES).toArray(JAVA_INT);
+        java.lang.invoke.VarHandle.loadLoadFence();
+        if ((long) LONG.getAcquire(file, SEQ) != before) {
+            return null;
+        }
+        epoch[0] = e;
+        return ranks;
+    }
+
     /** A normal end: unlocks (the waiter reports nothing) and removes the file; waits up to a second. */
     public void release() {
         releaseAsked.countDown();
@@ -193,25 +240,65 @@ public final class LifeLock {
     }
 
     /**
-     * The coordinator side: if the file at {@code path} exists and is this user's, waits for its mutex on a daemon
-     * thread named {@code threadName}; {@code onDeath} runs there if the holder died without releasing it. The
-     * file is removed once the wait ends. Returns whether a wait started.
+     * The coordinator's side of one process's file: where it posts each failure set for the process to read.
+     * Posting after the wait has ended (the process is gone) does nothing.
      */
-    public static boolean watch(Path path, Runnable onDeath, String threadName) {
+    public static final class Board {
+        private final MemorySegment file;
+        private final Arena arena;
+        private boolean closed;
+
+        private Board(MemorySegment file, Arena arena) {
+            this.file = file;
+            this.arena = arena;
+        }
+
+        /** Posts failure set {@code epoch} ({@code deadNativeRanks}: every native rank that died so far). */
+        public synchronized void post(long epoch, int[] deadNativeRanks) {
+            if (closed || epoch <= file.get(java.lang.foreign.ValueLayout.JAVA_LONG, EPOCH)) {
+                return;
+            }
+            long seq = file.get(java.lang.foreign.ValueLayout.JAVA_LONG, SEQ);
+            LONG.setRelease(file, SEQ, seq + 1);
+            java.lang.invoke.VarHandle.storeStoreFence();
+            if (deadNativeRanks.length > MAX_RANKS) {
+                file.set(JAVA_INT, COUNT, TOO_MANY);
+            } else {
+                MemorySegment.copy(deadNativeRanks, 0, file, JAVA_INT, RANKS, deadNativeRanks.length);
+                file.set(JAVA_INT, COUNT, deadNativeRanks.length);
+            }
+            LONG.setRelease(file, EPOCH, epoch);
+            LONG.setRelease(file, SEQ, seq + 2);
+        }
+
+        private synchronized void close() {
+            closed = true;
+            arena.close();
+        }
+    }
+
+    /**
+     * The coordinator side: if the file at {@code path} exists and is this user's, waits for its mutex on a daemon
+     * thread named {@code threadName}; {@code onDeath} runs there if the holder died without releasing it, then
+     * {@code onEnd} in every case. The file is removed once the wait ends. Returns the file's failure board, or
+     * null if no wait started.
+     */
+    public static Board watch(Path path, Runnable onDeath, Runnable onEnd, String threadName) {
         if (!AVAILABLE) {
-            return false;
+            return null;
         }
         MemorySegment mutex;
         try {
             if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)
                     || !Files.getOwner(path, LinkOption.NOFOLLOW_LINKS).getName().equals(System.getProperty("user.name"))
                     || Files.size(path) < FILE_BYTES) {
-                return false;
+                return null;
             }
             Arena arena = Arena.ofShared();
             try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 mutex = file.map(FileChannel.MapMode.READ_WRITE, 0, FILE_BYTES, arena);
             }
+            Board board = new Board(mutex, arena);
             Thread.ofPlatform().daemon().name(threadName).start(() -> {
                 try {
                     int rc = (int) LOCK.invokeExact(mutex);
@@ -226,12 +313,13 @@ public final class LifeLock {
                 } catch (Throwable t) {
                     // no verdict: the other detectors still see the death
                 } finally {
-                    arena.close();
+                    board.close();
+                    onEnd.run();
                 }
             });
-            return true;
+            return board;
         } catch (IOException | RuntimeException e) {
-            return false;
+            return null;
         }
     }
 

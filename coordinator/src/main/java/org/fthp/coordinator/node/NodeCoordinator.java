@@ -89,6 +89,8 @@ public final class NodeCoordinator implements AutoCloseable {
     private final Object lock = new Object();
     /** Processes that are registered, not finished and not known dead: the ones that receive failure sets. */
     private final Map<Channel, LocalProcess> liveProcesses = new HashMap<>();
+    /** The failure board of each live process that holds a life lock (liveness.LifeLock): failure sets go there too. */
+    private final Map<Channel, LifeLock.Board> boards = new HashMap<>();
     /** Live processes whose program ended the job: they still hear the abort, and their disconnect is no failure. */
     private final Set<Channel> endedProcesses = new HashSet<>();
     /** Child coordinators' connections, with the node id each registered as. */
@@ -299,6 +301,10 @@ public final class NodeCoordinator implements AutoCloseable {
      * @return false if no live process with that pid is registered here (already reported, finished or unknown)
      */
     public boolean reportFailedPid(long pid, String cause) {
+        return reportFailedPid(pid, cause, false);
+    }
+
+    private boolean reportFailedPid(long pid, String cause, boolean onThisThread) {
         FailedProcess failed = null;
         Channel channel = null;
         synchronized (lock) {
@@ -321,7 +327,11 @@ public final class NodeCoordinator implements AutoCloseable {
         }
         channel.close();
         List<FailedProcess> batch = List.of(failed);
-        ioGroup.execute(() -> failuresReported(batch));
+        if (onThisThread) {
+            failuresReported(batch);
+        } else {
+            ioGroup.execute(() -> failuresReported(batch));
+        }
         return true;
     }
 
@@ -387,9 +397,30 @@ public final class NodeCoordinator implements AutoCloseable {
             reportFailedPid(process.pid(), PROXY_REPORT);
         } else {
             // the fastest of the three detectors: the others wait until the kernel has freed the process's memory
-            LifeLock.watch(LifeLock.pathFor(config.secret(), process.nativeRank(), process.pid()),
-                    () -> lifeLockLost(channel, process.pid()), "fthp-life-watch-" + process.nativeRank());
+            LifeLock.Board board = LifeLock.watch(LifeLock.pathFor(config.secret(), process.nativeRank(), process.pid()),
+                    () -> lifeLockLost(channel, process.pid()), () -> boardGone(channel),
+                    "fthp-life-watch-" + process.nativeRank());
+            if (board != null) {
+                synchronized (lock) {
+                    if (liveProcesses.containsKey(channel)) {
+                        boards.put(channel, board);
+                        if (latest != null) {
+                            board.post(latest.epoch(), nativeRanksOf(latest.failed()));
+                        }
+                    }
+                }
+            }
         }
+    }
+
+    private void boardGone(Channel channel) {
+        synchronized (lock) {
+            boards.remove(channel);
+        }
+    }
+
+    private static int[] nativeRanksOf(List<FailedProcess> failed) {
+        return failed.stream().mapToInt(FailedProcess::nativeRank).toArray();
     }
 
     /** A registered process died holding its life lock: a failure, unless its program had ended the job. */
@@ -399,7 +430,9 @@ public final class NodeCoordinator implements AutoCloseable {
                 return;
             }
         }
-        reportFailedPid(pid, LIFE_LOCK);
+        // decided on this thread, not handed to the I/O thread: the failure boards are written at once (the
+        // connections' writes still go through the I/O thread, in the order they are made)
+        reportFailedPid(pid, LIFE_LOCK, true);
     }
 
     void processDone(Channel channel) {
@@ -755,7 +788,15 @@ public final class NodeCoordinator implements AutoCloseable {
         for (Channel child : children.keySet()) {
             child.writeAndFlush(message).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
         }
+        int[] dead = message instanceof Message.FailureSet s ? nativeRanksOf(s.failed()) : null;
         for (Channel process : liveProcesses.keySet()) {
+            if (dead != null) {
+                LifeLock.Board board = boards.get(process);
+                if (board != null) {
+                    // first: the process's own thread reads it on its next turn, before the connection's thread wakes
+                    board.post(((Message.FailureSet) message).epoch(), dead);
+                }
+            }
             process.writeAndFlush(message);
         }
     }
@@ -804,6 +845,7 @@ public final class NodeCoordinator implements AutoCloseable {
                         c.close();
                     }
                     liveProcesses.clear();
+                    boards.clear();
                     endedProcesses.clear();
                     retiredPids.addAll(registeredPids);
                     registeredPids.clear();

@@ -1,5 +1,6 @@
 package org.fthp.coordinator.liveness;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -57,7 +58,7 @@ class LifeLockTest {
         Process holder = startHolder(path);
         try {
             CountDownLatch died = new CountDownLatch(1);
-            assertTrue(LifeLock.watch(path, died::countDown, "test-life-watch"));
+            assertNotNull(LifeLock.watch(path, died::countDown, () -> { }, "test-life-watch"));
             assertFalse(died.await(300, TimeUnit.MILLISECONDS), "a live holder is not dead");
             holder.destroyForcibly();
             assertTrue(died.await(10, TimeUnit.SECONDS), "the watcher saw the kill");
@@ -79,7 +80,7 @@ class LifeLockTest {
         Process holder = startHolder(path);
         try {
             CountDownLatch died = new CountDownLatch(1);
-            assertTrue(LifeLock.watch(path, died::countDown, "test-life-watch"));
+            assertNotNull(LifeLock.watch(path, died::countDown, () -> { }, "test-life-watch"));
             try (OutputStream in = holder.getOutputStream()) {
                 in.write('\n');
             }
@@ -95,7 +96,40 @@ class LifeLockTest {
 
     @Test
     void noFileNoWatch() {
-        assertFalse(LifeLock.watch(freshPath("missing"), () -> { }, "test-life-watch"));
+        assertNull(LifeLock.watch(freshPath("missing"), () -> { }, () -> { }, "test-life-watch"));
+    }
+
+    @Test
+    void theBoardCarriesEachNewerFailureSetToTheHolder() throws Exception {
+        assumeTrue(LifeLock.available());
+        Path path = freshPath("board");
+        LifeLock lock = LifeLock.hold(path);
+        assertNotNull(lock);
+        CountDownLatch died = new CountDownLatch(1);
+        CountDownLatch ended = new CountDownLatch(1);
+        try {
+            LifeLock.Board board = LifeLock.watch(path, died::countDown, ended::countDown, "test-life-watch");
+            assertNotNull(board);
+            long[] epoch = new long[1];
+            assertEquals(0, lock.boardEpoch());
+            board.post(3, new int[] {1, 5});
+            assertEquals(3, lock.boardEpoch());
+            assertArrayEquals(new int[] {1, 5}, lock.readBoard(epoch));
+            assertEquals(3, epoch[0]);
+            board.post(2, new int[] {1});   // older: a late message, never shown
+            assertArrayEquals(new int[] {1, 5}, lock.readBoard(epoch));
+            assertEquals(3, epoch[0]);
+            board.post(4, new int[] {1, 5, 6});
+            assertArrayEquals(new int[] {1, 5, 6}, lock.readBoard(epoch));
+            assertEquals(4, epoch[0]);
+            board.post(5, new int[2000]);   // more than the page holds: the connection brings it
+            assertEquals(5, lock.boardEpoch());
+            assertNull(lock.readBoard(epoch));
+        } finally {
+            lock.release();
+        }
+        assertTrue(ended.await(5, TimeUnit.SECONDS));
+        assertEquals(1, died.getCount(), "a released lock is no death");
     }
 
     @Test

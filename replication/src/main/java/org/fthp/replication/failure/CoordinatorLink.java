@@ -24,6 +24,8 @@ import org.fthp.coordinator.wire.NodeAddress;
 public final class CoordinatorLink implements FailureListener {
 
     public static final String ADDRESSES_ENV = "FTHP_COORDINATORS";
+    /** {@code 0}: no life lock and no failure board (coordinator.liveness.LifeLock), for comparisons. */
+    public static final String LIFE_LOCK_ENV = "FTHP_LIFE_LOCK";
 
     /** Set once connected; failure sets may arrive before (the catch-up right after registering). */
     private volatile CoordinatorClient client;
@@ -60,7 +62,12 @@ public final class CoordinatorLink implements FailureListener {
         CoordinatorLink link = new CoordinatorLink(blockingCalls, logicalRank);
         JobSecret secret = JobSecret.fromEnvironment();
         // locked before registering: the coordinator starts waiting for it when the registration arrives
-        link.lifeLock = LifeLock.hold(LifeLock.pathFor(secret, nativeRank, ProcessHandle.current().pid()));
+        // (FTHP_LIFE_LOCK=0 goes without, for a before/after measurement: the death is then seen the slow ways)
+        link.lifeLock = "0".equals(System.getenv(LIFE_LOCK_ENV)) ? null
+                : LifeLock.hold(LifeLock.pathFor(secret, nativeRank, ProcessHandle.current().pid()));
+        if (link.lifeLock != null) {
+            link.watch.readBoard(link.lifeLock);
+        }
         link.client = CoordinatorClient.builder()
                 .coordinator(mine)
                 .secret(secret)

@@ -307,7 +307,8 @@ public final class Repair {
                     + (detectedNanos == 0 ? "" : "; waited " + (t0 - detectedNanos) / 1000 + " us before"));
         }
         times.record(detectedNanos == 0 ? 0 : t0 - detectedNanos, t1 - t0, t2 - t1, t3 - t2, t4 - t3, promoted);
-        times.append(failures.epoch(), engine.nativeRank(), java.time.Instant.now());
+        times.append(failures.epoch(), engine.nativeRank(), java.time.Instant.now(),
+                engine.failureWatch().lastFromBoard() ? "board" : "connection");
     }
 
     /**
