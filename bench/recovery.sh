@@ -7,6 +7,8 @@
 #                                      # on NODES=4 emulated nodes in groups of GROUP_SIZE=2
 #   N=4 JOBS=2 KILLS_PER_JOB=3 bench/recovery.sh
 #   MPI=mpich bench/recovery.sh        # on MPICH (fthp-run --mpi mpich); default: fthp-run's choice
+#   LIFE_LOCK=1 bench/recovery.sh      # with the ranks' life locks and failure boards (default 0: detection by
+#                                      # the lost connection or mpirun's reap, delivery by the connection only)
 set -euo pipefail
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$BENCH_DIR/.." && pwd)"
@@ -45,9 +47,10 @@ while ((kills < TARGET_KILLS)); do
     events="$RESULTS/events-$job.jsonl"
     repairs="$RESULTS/repairs-$job.jsonl"
     echo "job $job: ${args[*]}" >&2
-    timeout "$TIMEOUT" "$ROOT/bin/fthp-run" "${mpi[@]}" -np "$N" --replicas "$N" --nodes "$NODES" --group-size "$GROUP_SIZE" \
+    # the launcher's proxy library appends when mpirun reaped each killed rank to the same event log
+    FTHP_PROXY_TRACE="$events" timeout "$TIMEOUT" "$ROOT/bin/fthp-run" "${mpi[@]}" -np "$N" --replicas "$N" --nodes "$NODES" --group-size "$GROUP_SIZE" \
         --events "$events" \
-        -x "FTHP_REPAIR_LOG=$repairs" "${args[@]}" -- \
+        -x "FTHP_REPAIR_LOG=$repairs" -x "FTHP_LIFE_LOCK=${LIFE_LOCK:-0}" "${args[@]}" -- \
         -cp "$ROOT/integration-tests/target/classes" org.fthp.it.programs.RepairP2p "$ITERATIONS" 2000 \
         > "$RESULTS/out-$job.txt" 2> "$RESULTS/err-$job.txt" || { echo "job $job failed:"; tail "$RESULTS/err-$job.txt"; exit 1; }
     grep "summary" "$RESULTS/err-$job.txt" >&2 || true

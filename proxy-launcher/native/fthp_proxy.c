@@ -54,6 +54,13 @@
  * registered (a class not found) would leave the others waiting in MPI_Init
  * for ever; reported, it is a pid no coordinator owns and the job ends.
  *
+ * FTHP_PROXY_TRACE=path (the recovery benchmark): every hidden death is also
+ * appended to that file as one JSON line with the wall-clock time mpirun
+ * reaped it ({"time":...,"event":"proxy-reaped","pid":...}), the same format
+ * as fthp-run's event log, so the benchmark can split a detection into the
+ * killed process's teardown (kill to reaped) and the report's way to the
+ * coordinators (reaped to detected).
+ *
  * Only waitpid() is intercepted to reap: it is the one call Open MPI 4.1's launcher
  * uses to reap its children (orte/runtime/orte_wait.c, on SIGCHLD), verified
  * by test; wait()/waitid() are never called there, so hooking them would be
@@ -72,6 +79,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_HELD 4096
@@ -81,6 +89,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pid_t held[MAX_HELD];
 static int held_count;
 static char report_paths[4096];   /* FTHP_PROXY_REPORT: path[:path...] */
+static char trace_path[4096];     /* FTHP_PROXY_TRACE: a file, or empty */
 
 #define MAX_AGENTS 1024
 /* Pids of children that exec'd something other than a rank; shared with the children (MAP_SHARED), 0 = free. */
@@ -103,6 +112,10 @@ __attribute__((constructor)) static void fthp_proxy_init(void) {
     const char *report = getenv("FTHP_PROXY_REPORT");
     if (report != NULL && strlen(report) < sizeof report_paths) {
         strcpy(report_paths, report);
+    }
+    const char *trace = getenv("FTHP_PROXY_TRACE");
+    if (trace != NULL && strlen(trace) < sizeof trace_path) {
+        strcpy(trace_path, trace);
     }
     unsetenv("LD_PRELOAD");   /* the ranks must not inherit us */
 }
@@ -154,6 +167,25 @@ static void report(pid_t pid) {
             return;
         }
         p = end + 1;
+    }
+}
+
+/* FTHP_PROXY_TRACE: when this launcher reaped pid (UTC, nanoseconds), as one appended JSON line. */
+static void trace_reaped(pid_t pid) {
+    if (trace_path[0] == '\0') {
+        return;
+    }
+    struct timespec now;
+    struct tm utc;
+    char day[32];
+    char line[128];
+    clock_gettime(CLOCK_REALTIME, &now);
+    gmtime_r(&now.tv_sec, &utc);
+    strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &utc);
+    int n = snprintf(line, sizeof line, "{\"time\":\"%s.%09ldZ\",\"event\":\"proxy-reaped\",\"pid\":%ld}\n",
+            day, now.tv_nsec, (long) pid);
+    if (n > 0 && (size_t) n < sizeof line) {
+        report_to(trace_path, line, (size_t) n);
     }
 }
 
@@ -297,6 +329,7 @@ pid_t waitpid(pid_t pid, int *status, int options) {
             if (kept) {
                 if (!is_agent(r)) {
                     report(r);
+                    trace_reaped(r);
                 }
                 continue;   /* hidden: look for the next child, as the caller asked */
             }

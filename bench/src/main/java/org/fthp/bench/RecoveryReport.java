@@ -18,9 +18,14 @@ import java.util.regex.Pattern;
  *
  * <pre>java -cp fthp-bench.jar org.fthp.bench.RecoveryReport events.jsonl repairs.jsonl [more pairs...]</pre>
  *
- * <p>For each kill: detection (kill to the coordinators' failure set),
- * notification (kill to the last survivor holding the new failure set, the
- * figure issue 4 asks for), notification-to-start (the longest a survivor took to begin repairing),
+ * <p>For each kill: detection (kill to the coordinators' failure set), split,
+ * when the launcher's proxy library traced its reap (FTHP_PROXY_TRACE into
+ * the same event log), into the killed process's teardown until mpirun
+ * reaped it and the way from there to the primary's decision (a lost
+ * connection may win, then the second part is negative); delivery (the
+ * primary's decision to the last survivor holding it); notification (kill
+ * to the last survivor holding the new failure set, the figure issue 4 asks
+ * for), notification-to-start (the longest a survivor took to begin repairing),
  * then agreement, rebuild, record exchange (message recovery and replay
  * planning) and reissue/resend/replay, each the longest over the survivors
  * of that epoch, and the total from the kill to the last survivor back in
@@ -30,7 +35,7 @@ public final class RecoveryReport {
 
     private static final Pattern FIELD = Pattern.compile("\"(\\w+)\":(\"[^\"]*\"|[-\\w.:]+)");
 
-    private record Kill(double injectedMicros, double detectedMicros, long epoch) {}
+    private record Kill(double injectedMicros, double reapedMicros, double detectedMicros, long epoch) {}
 
     public static void main(String[] args) throws IOException {
         if (args.length == 0 || args.length % 2 != 0) {
@@ -38,7 +43,7 @@ public final class RecoveryReport {
             System.exit(2);
         }
         Map<String, List<Double>> steps = new HashMap<>();
-        String[] names = {"detection", "kill-to-all-notified", "notified-to-start", "agree", "rebuild", "records", "reissue-resend", "total"};
+        String[] names = {"detection", "kill-to-reaped", "reaped-to-detected", "delivery", "kill-to-all-notified", "notified-to-start", "agree", "rebuild", "records", "reissue-resend", "total"};
         for (String n : names) {
             steps.put(n, new ArrayList<>());
         }
@@ -62,20 +67,24 @@ public final class RecoveryReport {
 
     private static int add(Path eventsFile, Path repairsFile, Map<String, List<Double>> steps) throws IOException {
         Map<Integer, Double> injectedByRank = new HashMap<>();
-        List<Kill> kills = new ArrayList<>();
+        Map<String, Double> reapedByPid = new HashMap<>();
+        List<Map<String, String>> detected = new ArrayList<>();
         for (String line : Files.readAllLines(eventsFile)) {
             Map<String, String> f = fields(line);
             double t = micros(Instant.parse(f.get("time")));
-            int rank = Integer.parseInt(f.get("nativeRank"));
-            switch (f.get("event")) {
-                case "failure-injected" -> injectedByRank.put(rank, t);
-                case "failure-detected" -> {
-                    Double injected = injectedByRank.get(rank);
-                    if (injected != null) {
-                        kills.add(new Kill(injected, t, Long.parseLong(f.get("epoch"))));
-                    }
-                }
+            switch (f.getOrDefault("event", "")) {
+                case "failure-injected" -> injectedByRank.put(Integer.parseInt(f.get("nativeRank")), t);
+                case "proxy-reaped" -> reapedByPid.put(f.get("pid"), t);
+                case "failure-detected" -> detected.add(f);
                 default -> { }
+            }
+        }
+        List<Kill> kills = new ArrayList<>();
+        for (Map<String, String> f : detected) {
+            Double injected = injectedByRank.get(Integer.parseInt(f.get("nativeRank")));
+            if (injected != null) {
+                kills.add(new Kill(injected, reapedByPid.getOrDefault(f.get("pid"), Double.NaN),
+                        micros(Instant.parse(f.get("time"))), Long.parseLong(f.get("epoch"))));
             }
         }
         Map<Long, List<Map<String, String>>> repairs = new HashMap<>();
@@ -91,8 +100,13 @@ public final class RecoveryReport {
             }
             counted++;
             steps.get("detection").add(k.detectedMicros() - k.injectedMicros());
-            steps.get("kill-to-all-notified").add(survivors.stream().mapToDouble(RecoveryReport::notifiedMicros).max()
-                    .orElse(0) - k.injectedMicros());
+            if (!Double.isNaN(k.reapedMicros())) {
+                steps.get("kill-to-reaped").add(k.reapedMicros() - k.injectedMicros());
+                steps.get("reaped-to-detected").add(k.detectedMicros() - k.reapedMicros());
+            }
+            double lastNotified = survivors.stream().mapToDouble(RecoveryReport::notifiedMicros).max().orElse(0);
+            steps.get("delivery").add(lastNotified - k.detectedMicros());
+            steps.get("kill-to-all-notified").add(lastNotified - k.injectedMicros());
             steps.get("notified-to-start").add(max(survivors, "waited"));
             steps.get("agree").add(max(survivors, "agree"));
             steps.get("rebuild").add(max(survivors, "rebuild"));

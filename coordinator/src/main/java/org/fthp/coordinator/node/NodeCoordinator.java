@@ -35,6 +35,7 @@ import org.fthp.coordinator.event.FailureSnapshot;
 import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.event.JobShape;
 import org.fthp.coordinator.event.Role;
+import org.fthp.coordinator.liveness.LifeLock;
 import org.fthp.coordinator.wire.FramePipeline;
 import org.fthp.coordinator.wire.LinkHeartbeat;
 import org.fthp.coordinator.wire.Message;
@@ -66,6 +67,8 @@ public final class NodeCoordinator implements AutoCloseable {
     /** Causes of a failure, as the event log shows them: which of the two detectors saw the death first. */
     public static final String CONNECTION_LOST = "connection-lost";
     public static final String PROXY_REPORT = "proxy-report";
+    /** Seen through the process's life lock (liveness.LifeLock): its threads went, before its memory did. */
+    public static final String LIFE_LOCK = "life-lock";
     /** A process whose host's coordinator was lost with it (a whole host failed): failed with the host, unseen. */
     public static final String HOST_LOST = "host-lost";
     /**
@@ -87,6 +90,8 @@ public final class NodeCoordinator implements AutoCloseable {
     private final Object lock = new Object();
     /** Processes that are registered, not finished and not known dead: the ones that receive failure sets. */
     private final Map<Channel, LocalProcess> liveProcesses = new HashMap<>();
+    /** The failure board of each live process that holds a life lock (liveness.LifeLock): failure sets go there too. */
+    private final Map<Channel, LifeLock.Board> boards = new HashMap<>();
     /** Live processes whose program ended the job: they still hear the abort, and their disconnect is no failure. */
     private final Set<Channel> endedProcesses = new HashSet<>();
     /** Child coordinators' connections, with the node id each registered as. */
@@ -314,6 +319,10 @@ public final class NodeCoordinator implements AutoCloseable {
      * @return false if no live process with that pid is registered here (already reported, finished or unknown)
      */
     public boolean reportFailedPid(long pid, String cause) {
+        return reportFailedPid(pid, cause, false);
+    }
+
+    private boolean reportFailedPid(long pid, String cause, boolean onThisThread) {
         FailedProcess failed = null;
         Channel channel = null;
         synchronized (lock) {
@@ -336,7 +345,11 @@ public final class NodeCoordinator implements AutoCloseable {
         }
         channel.close();
         List<FailedProcess> batch = List.of(failed);
-        ioGroup.execute(() -> failuresReported(batch));
+        if (onThisThread) {
+            failuresReported(batch);
+        } else {
+            ioGroup.execute(() -> failuresReported(batch));
+        }
         return true;
     }
 
@@ -400,7 +413,44 @@ public final class NodeCoordinator implements AutoCloseable {
         LOG.log(Level.FINE, "coordinator node {0}: registered {1}", new Object[] {nodeId(), process});
         if (alreadyReportedDead) {
             reportFailedPid(process.pid(), PROXY_REPORT);
+        } else {
+            // the fastest of the three detectors: the others wait until the kernel has freed the process's memory
+            LifeLock.Board board = LifeLock.watch(LifeLock.pathFor(config.secret(), process.nativeRank(), process.pid()),
+                    () -> lifeLockLost(channel, process.pid()), () -> boardGone(channel),
+                    "fthp-life-watch-" + process.nativeRank());
+            if (board != null) {
+                synchronized (lock) {
+                    if (liveProcesses.containsKey(channel)) {
+                        boards.put(channel, board);
+                        if (latest != null) {
+                            board.post(latest.epoch(), nativeRanksOf(latest.failed()));
+                        }
+                    }
+                }
+            }
         }
+    }
+
+    private void boardGone(Channel channel) {
+        synchronized (lock) {
+            boards.remove(channel);
+        }
+    }
+
+    private static int[] nativeRanksOf(List<FailedProcess> failed) {
+        return failed.stream().mapToInt(FailedProcess::nativeRank).toArray();
+    }
+
+    /** A registered process died holding its life lock: a failure, unless its program had ended the job. */
+    private void lifeLockLost(Channel channel, long pid) {
+        synchronized (lock) {
+            if (closed || endedProcesses.contains(channel)) {
+                return;
+            }
+        }
+        // decided on this thread, not handed to the I/O thread: the failure boards are written at once (the
+        // connections' writes still go through the I/O thread, in the order they are made)
+        reportFailedPid(pid, LIFE_LOCK, true);
     }
 
     void processDone(Channel channel) {
@@ -435,10 +485,11 @@ public final class NodeCoordinator implements AutoCloseable {
             teardown = abort != null;
         }
         if (process != null && !closed) {
+            // reported first: the line can cost tens of milliseconds (the first INFO of the job)
+            failuresReported(List.of(process.failed(CONNECTION_LOST)));
             // after the job's end these are its processes going, worth no more than a debug line
             LOG.log(teardown ? Level.FINE : Level.INFO, "coordinator node {0}: lost {1}",
                     new Object[] {nodeId(), process});
-            failuresReported(List.of(process.failed(CONNECTION_LOST)));
         }
     }
 
@@ -727,9 +778,11 @@ public final class NodeCoordinator implements AutoCloseable {
         latest = snapshot;
         events.failuresDetected(snapshot.epoch(), newlyFailed);
         checkpoints.failuresSeen(newlyFailed.size());
+        sendDown(new Message.FailureSet(snapshot.epoch(), snapshot.failed()));
+        // after the survivors are told: a job's first INFO line loads and formats for ~60 ms here (measured at
+        // load 20), which stood between every job's first failure and its survivors
         LOG.log(Level.INFO, "coordinator primary: epoch {0}, {1} failed",
                 new Object[] {snapshot.epoch(), snapshot.failed().size()});
-        sendDown(new Message.FailureSet(snapshot.epoch(), snapshot.failed()));
         List<Integer> lost = jobShape.lostRanks(snapshot.failed());
         if (lost.size() == 1) {
             abortJob("logical rank " + lost.get(0) + " lost all its copies", lost.get(0));
@@ -935,7 +988,15 @@ public final class NodeCoordinator implements AutoCloseable {
         for (Channel child : children.keySet()) {
             child.writeAndFlush(message).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
         }
+        int[] dead = message instanceof Message.FailureSet s ? nativeRanksOf(s.failed()) : null;
         for (Channel process : liveProcesses.keySet()) {
+            if (dead != null) {
+                LifeLock.Board board = boards.get(process);
+                if (board != null) {
+                    // first: the process's own thread reads it on its next turn, before the connection's thread wakes
+                    board.post(((Message.FailureSet) message).epoch(), dead);
+                }
+            }
             process.writeAndFlush(message);
         }
     }
@@ -984,6 +1045,7 @@ public final class NodeCoordinator implements AutoCloseable {
                         c.close();
                     }
                     liveProcesses.clear();
+                    boards.clear();
                     endedProcesses.clear();
                     retiredPids.addAll(registeredPids);
                     registeredPids.clear();

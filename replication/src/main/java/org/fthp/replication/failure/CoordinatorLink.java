@@ -7,6 +7,7 @@ import org.fthp.coordinator.client.CoordinatorClient;
 import org.fthp.coordinator.client.FailureListener;
 import org.fthp.coordinator.event.FailedProcess;
 import org.fthp.coordinator.event.Role;
+import org.fthp.coordinator.liveness.LifeLock;
 import org.fthp.coordinator.wire.JobSecret;
 import org.fthp.coordinator.wire.NodeAddress;
 
@@ -23,11 +24,18 @@ import org.fthp.coordinator.wire.NodeAddress;
 public final class CoordinatorLink implements FailureListener {
 
     public static final String ADDRESSES_ENV = "FTHP_COORDINATORS";
+    /** {@code 1}: hold a life lock and read the failure board (coordinator.liveness.LifeLock); off by default. */
+    public static final String LIFE_LOCK_ENV = "FTHP_LIFE_LOCK";
 
     /** Set once connected; failure sets may arrive before (the catch-up right after registering). */
     private volatile CoordinatorClient client;
     private final FailureWatch watch;
     private final int logicalRank;
+    /**
+     * Held for this process's life so its coordinator sees it die before the kernel has freed its memory
+     * (coordinator.liveness.LifeLock); released at a normal end. Null without one.
+     */
+    private volatile LifeLock lifeLock;
     /** Opened when the coordinators end the job (a lost rank, or some copy's program ended it). */
     private final java.util.concurrent.CountDownLatch jobEnded = new java.util.concurrent.CountDownLatch(1);
 
@@ -52,9 +60,18 @@ public final class CoordinatorLink implements FailureListener {
         // the link listens before it connects: a process registering after a failure is sent the current
         // failure set at once, possibly before connect() returns here
         CoordinatorLink link = new CoordinatorLink(blockingCalls, logicalRank);
+        JobSecret secret = JobSecret.fromEnvironment();
+        // locked before registering: the coordinator starts waiting for it when the registration arrives
+        // only with FTHP_LIFE_LOCK=1 for now: it detects sooner, but the interleaved runs at load ~20 showed no
+        // gain in the total yet (docs/notes/recovery-time.md)
+        link.lifeLock = !"1".equals(System.getenv(LIFE_LOCK_ENV)) ? null
+                : LifeLock.hold(LifeLock.pathFor(secret, nativeRank, ProcessHandle.current().pid()));
+        if (link.lifeLock != null) {
+            link.watch.readBoard(link.lifeLock);
+        }
         link.client = CoordinatorClient.builder()
                 .coordinator(mine)
-                .secret(JobSecret.fromEnvironment())
+                .secret(secret)
                 .ranks(nativeRank, logicalRank, replica ? Role.REP : Role.CMP)
                 .listener(link)
                 // a restarted process fetches its piece while the rest of its start-up runs
@@ -133,6 +150,12 @@ public final class CoordinatorLink implements FailureListener {
 
     /** Tells the coordinator this process ends normally, then disconnects. */
     public void finish() {
+        // first, so the coordinator's wait on it ends without a verdict before the connection goes
+        LifeLock held = lifeLock;
+        if (held != null) {
+            lifeLock = null;
+            held.release();
+        }
         client.finish();
     }
 }

@@ -194,6 +194,9 @@ public final class Repair {
             throw new Superseded();
         }
         FailureWatch watch = engine.failureWatch();
+        // a promotion is counted against the role before this repair: an attempt abandoned after it adopted
+        // the new layout leaves this copy computational already, and the next attempt would not count it
+        Role before = engine.role();
         running = true;
         engine.ops().inFlight().repairing(true);
         try {
@@ -201,7 +204,7 @@ public final class Repair {
                 FailureWatch.Snapshot failures = watch.latest();
                 attemptEpoch = failures.epoch();
                 try {
-                    attempt(failures, watch.lastEventNanos());
+                    attempt(failures, watch.lastEventNanos(), before);
                     appliedEpoch = failures.epoch();
                     rebuilt.clear();
                 } catch (Superseded again) {
@@ -216,7 +219,7 @@ public final class Repair {
         }
     }
 
-    private void attempt(FailureWatch.Snapshot failures, long detectedNanos) {
+    private void attempt(FailureWatch.Snapshot failures, long detectedNanos, Role before) {
         long t0 = System.nanoTime();
         ReplicaLayout repaired;
         try {
@@ -229,7 +232,7 @@ public final class Repair {
             hopeless = true;
             return;
         }
-        boolean promoted = engine.role() == Role.REP && repaired.copyOf(engine.nativeRank()) != null
+        boolean promoted = before == Role.REP && repaired.copyOf(engine.nativeRank()) != null
                 && repaired.copyOf(engine.nativeRank()).role() == Role.CMP;
         if (repaired.copyOf(engine.nativeRank()) == null) {
             Fatal.dieAsFailed("the coordinators consider native rank " + engine.nativeRank() + " dead; it stops");
@@ -307,7 +310,8 @@ public final class Repair {
                     + (detectedNanos == 0 ? "" : "; waited " + (t0 - detectedNanos) / 1000 + " us before"));
         }
         times.record(detectedNanos == 0 ? 0 : t0 - detectedNanos, t1 - t0, t2 - t1, t3 - t2, t4 - t3, promoted);
-        times.append(failures.epoch(), engine.nativeRank(), java.time.Instant.now());
+        times.append(failures.epoch(), engine.nativeRank(), java.time.Instant.now(),
+                engine.failureWatch().lastFromBoard() ? "board" : "connection");
     }
 
     /**

@@ -28,10 +28,11 @@ public final class RepairTimes {
     /**
      * Appends the latest repair as one JSON line to {@code FTHP_REPAIR_LOG}
      * when that names a file (the recovery benchmark reads it): its epoch,
-     * the wall-clock time this process was back in user code, and each step
-     * in microseconds.
+     * the wall-clock time this process was back in user code, each step
+     * in microseconds, and which way the failure set reached it first
+     * ({@code board} or {@code connection}).
      */
-    public void append(long epoch, int nativeRank, java.time.Instant end) {
+    public void append(long epoch, int nativeRank, java.time.Instant end, String notifiedVia) {
         String path = System.getenv("FTHP_REPAIR_LOG");
         if (path == null || path.isBlank() || repairs.isEmpty()) {
             return;
@@ -39,10 +40,10 @@ public final class RepairTimes {
         Repair r = repairs.get(repairs.size() - 1);
         String line = String.format(java.util.Locale.ROOT, "{\"epoch\":%d,\"nativeRank\":%d,\"endMicros\":%d,"
                         + "\"waited\":%d,\"agree\":%d,\"rebuild\":%d,\"records\":%d,\"resend\":%d,"
-                        + "\"promoted\":%b}%n",
+                        + "\"promoted\":%b,\"via\":\"%s\"}%n",
                 epoch, nativeRank, end.getEpochSecond() * 1_000_000 + end.getNano() / 1000, r.waitedNanos() / 1000,
                 r.agreeNanos() / 1000, r.rebuildNanos() / 1000, r.recordsNanos() / 1000, r.resendNanos() / 1000,
-                r.promoted());
+                r.promoted(), notifiedVia);
         try {
             java.nio.file.Files.writeString(java.nio.file.Path.of(path), line, java.nio.file.StandardOpenOption.CREATE,
                     java.nio.file.StandardOpenOption.APPEND);
