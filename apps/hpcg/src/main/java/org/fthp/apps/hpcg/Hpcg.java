@@ -7,7 +7,9 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 
@@ -107,13 +109,24 @@ public final class Hpcg {
                 params.npx(), params.npy(), params.npz());
         checkAspectRatio(0.125, geom.npx, geom.npy, geom.npz, "process grid");
 
-        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss"));
+        String stamp = agreedNow(par).format(DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss"));
         Log log = new Log(rank == 0 ? params.outDir() : null, "hpcg" + stamp + ".txt");
         try {
             return runPhases(params, par, geom, quickPath, log);
         } finally {
             log.close();
         }
+    }
+
+    /**
+     * The wall clock as every rank and every copy of a rank sees it: the latest of their clocks, through a
+     * collective, whose result a replica takes from its computational copy. Each copy of rank 0 writes the
+     * log and the report; with its own clock a replica that named them a second after its twin left its own
+     * files beside the ones a restart recovers (seen: two hpcg*.txt after a restart).
+     */
+    private static LocalDateTime agreedNow(Parallel par) {
+        long millis = (long) par.max((double) System.currentTimeMillis());
+        return LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneId.systemDefault());
     }
 
     private static int runPhases(Params params, Parallel par, Geometry geom, boolean quickPath, Log log) {
@@ -156,8 +169,9 @@ public final class Hpcg {
         // ---- report
         Report.Result result = Report.build(a, par, numberOfCgSets, REF_MAX_ITERS, progress.optNiters, times,
                 progress.cgTest, progress.symTest, normsTest, progress.globalFailure, quickPath);
+        LocalDateTime reportTime = agreedNow(par);
         if (rank == 0) {
-            String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd_HH-mm-ss"));
+            String stamp = reportTime.format(DateTimeFormatter.ofPattern("yyyy-MM-dd_HH-mm-ss"));
             Path file = params.outDir().resolve("HPCG-Benchmark_" + Report.VERSION + "_" + stamp + ".txt");
             try {
                 Files.createDirectories(params.outDir());
