@@ -70,8 +70,9 @@ class ReplicationTest {
     }
 
     static Stream<Arguments> determinism() {
-        return Stream.of(Arguments.of(2, 1), Arguments.of(2, 2), Arguments.of(4, 1), Arguments.of(4, 2),
-                Arguments.of(4, 4), Arguments.of(8, 4));
+        // ranks with and without a replica side by side, every rank replicated, and the largest job; the
+        // other pairs ((2,1), (2,2), (4,2)) took CI time without a route these three leave out
+        return Stream.of(Arguments.of(4, 1), Arguments.of(4, 4), Arguments.of(8, 4));
     }
 
     private static final Pattern TRACE = Pattern.compile("^(\\[replica (\\d+)\\] )?trace (\\d+): (.*)$");
