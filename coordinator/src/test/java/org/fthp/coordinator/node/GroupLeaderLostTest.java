@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import org.fthp.coordinator.event.FailedProcess;
-import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.testing.EmulatedJob;
+import org.fthp.coordinator.testing.JobEventLog;
 import org.fthp.coordinator.testing.RecordingListener;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -33,25 +31,7 @@ class GroupLeaderLostTest {
     }
 
     private static LinkedBlockingQueue<String> record(NodeCoordinator primary) {
-        LinkedBlockingQueue<String> seen = new LinkedBlockingQueue<>();
-        primary.setJobEvents(new JobEvents() {
-            @Override
-            public void failuresDetected(long epoch, List<FailedProcess> newlyFailed) {
-                seen.add("epoch " + epoch + ": " + newlyFailed.stream()
-                        .map(f -> f.nativeRank() + " " + f.cause()).toList());
-            }
-
-            @Override
-            public void hostLost(int node, List<FailedProcess> failed) {
-                seen.add("host " + node + ": " + failed.stream().map(FailedProcess::nativeRank).toList());
-            }
-
-            @Override
-            public void jobAborted(String reason, int lostRank) {
-                seen.add("abort " + lostRank + ": " + reason);
-            }
-        });
-        return seen;
+        return JobEventLog.of(primary);
     }
 
     private EmulatedJob placedJob() throws Exception {

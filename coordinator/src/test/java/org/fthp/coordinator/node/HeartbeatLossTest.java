@@ -9,9 +9,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import org.fthp.coordinator.event.FailedProcess;
-import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.event.JobShape;
+import org.fthp.coordinator.testing.JobEventLog;
 import org.fthp.coordinator.testing.SilentRelay;
 import org.fthp.coordinator.wire.Heartbeats;
 import org.fthp.coordinator.wire.JobSecret;
@@ -38,24 +37,7 @@ class HeartbeatLossTest {
         try (NodeCoordinator primary = node(0, layout, secret, shape);
              NodeCoordinator child = node(1, layout, secret, shape)) {
             primary.ranksPlaced(new int[] {0, 1, 1, 0});
-            LinkedBlockingQueue<String> seen = new LinkedBlockingQueue<>();
-            primary.setJobEvents(new JobEvents() {
-                @Override
-                public void failuresDetected(long epoch, List<FailedProcess> newlyFailed) {
-                    seen.add("epoch " + epoch + ": " + newlyFailed.stream()
-                            .map(f -> f.nativeRank() + " " + f.cause()).toList());
-                }
-
-                @Override
-                public void hostLost(int node, List<FailedProcess> failed) {
-                    seen.add("host " + node + ": " + failed.stream().map(FailedProcess::nativeRank).toList());
-                }
-
-                @Override
-                public void jobAborted(String reason, int lostRank) {
-                    seen.add("abort " + lostRank + ": " + reason);
-                }
-            });
+            LinkedBlockingQueue<String> seen = JobEventLog.of(primary);
             CountDownLatch parentLost = new CountDownLatch(1);
             child.onParentLost(parentLost::countDown);
             NodeAddress primaryAddress = primary.start();

@@ -3,13 +3,11 @@ package org.fthp.coordinator.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import org.fthp.coordinator.event.FailedProcess;
-import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.testing.EmulatedJob;
+import org.fthp.coordinator.testing.JobEventLog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -31,32 +29,8 @@ class HostLostTest {
         }
     }
 
-    /** The events the primary reports, one string each, in order. */
     private static LinkedBlockingQueue<String> record(NodeCoordinator primary) {
-        LinkedBlockingQueue<String> seen = new LinkedBlockingQueue<>();
-        primary.setJobEvents(new JobEvents() {
-            @Override
-            public void failuresDetected(long epoch, List<FailedProcess> newlyFailed) {
-                seen.add("epoch " + epoch + ": " + newlyFailed.stream()
-                        .map(f -> f.nativeRank() + " " + f.cause()).toList());
-            }
-
-            @Override
-            public void hostLost(int node, List<FailedProcess> failed) {
-                seen.add("host " + node + ": " + failed.stream().map(FailedProcess::nativeRank).toList());
-            }
-
-            @Override
-            public void processesEnded() {
-                seen.add("ended");
-            }
-
-            @Override
-            public void jobAborted(String reason, int lostRank) {
-                seen.add("abort " + lostRank + ": " + reason);
-            }
-        });
-        return seen;
+        return JobEventLog.of(primary);
     }
 
     @Test
