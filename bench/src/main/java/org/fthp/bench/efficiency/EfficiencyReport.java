@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 import org.fthp.model.Strikes;
 import org.fthp.model.calibration.Calibration;
 import org.fthp.model.efficiency.ExpectedEfficiency;
+import org.fthp.model.sim.FailureClock;
 import org.fthp.model.sim.MonteCarlo;
 import org.fthp.model.sim.TimelineSimulator;
 import org.fthp.model.strategy.Machine;
@@ -131,7 +132,7 @@ public final class EfficiencyReport {
                     number(load.median()));
             if (machine != null && mode.strategy().isPresent()) {
                 Setup setup = Setup.of(mode.strategy().get(), machine, calibration, 1.0);
-                MonteCarlo.Estimate est = MonteCarlo.estimate(new TimelineSimulator(setup, machine, work), modelRuns,
+                MonteCarlo.Estimate est = MonteCarlo.estimate(injected(setup, machine, work), modelRuns,
                         modelSeed);
                 var m = est.split();
                 out.printf(Locale.ROOT, "| *model:* %s | %.1f | %.1f | %.2f | %.1f (relaunch + restore) | %.1f | – | %.2f "
@@ -168,12 +169,21 @@ public final class EfficiencyReport {
             return "–";
         }
         Setup setup = Setup.of(strategy.get(), machine, calibration, 1.0);
-        MonteCarlo.Estimate est = MonteCarlo.estimate(new TimelineSimulator(setup, machine, work), runs, seed);
+        MonteCarlo.Estimate est = MonteCarlo.estimate(injected(setup, machine, work), runs, seed);
         return String.format(Locale.ROOT, "%.3f [%.3f–%.3f]; mean %.3f, closed form %.3f%s", est.efficiencyMedian(),
                 est.efficiencyLow(), est.efficiencyHigh(), est.efficiencyExpected(),
                 ExpectedEfficiency.of(setup, machine, work),
                 setup.strategy().checkpoints() ? String.format(Locale.ROOT, "; interval %.1f s", setup.intervalSeconds())
                         : "");
+    }
+
+    /**
+     * The job as the experiment ran it: fthp-run's injector strikes only a
+     * running incarnation, with a fresh stream each (the projections keep the
+     * machine's clock, under which restarts are struck too).
+     */
+    private static TimelineSimulator injected(Setup setup, Machine machine, double work) {
+        return new TimelineSimulator(setup, machine, work).with(FailureClock.INJECTOR);
     }
 
     static String shares(MeasuredSplit s) {

@@ -20,8 +20,10 @@ import org.fthp.model.strategy.Setup;
  * <li>Any other failure interrupts the job: the work since the last committed
  * checkpoint is lost (all of it without checkpoints), the job restarts on fresh
  * processes (every replica back), paying the restart time; a failure during a
- * restart starts it over. A checkpoint does not bring dead replicas back: a
- * replicated job ages between restarts.
+ * restart starts it over (under {@link FailureClock#MACHINE}; under
+ * {@link FailureClock#INJECTOR} restarts are not struck and each incarnation
+ * gets a fresh failure stream). A checkpoint does not bring dead replicas
+ * back: a replicated job ages between restarts.
  * </ul>
  *
  * Efficiency is the paper's: kept work per process against a failure-free run
@@ -39,9 +41,11 @@ public final class TimelineSimulator {
     private final Setup setup;
     private final Machine machine;
     private final double workSeconds;
+    private final double capFactor;
     private final double capSeconds;
+    private final FailureClock clock;
 
-    public TimelineSimulator(Setup setup, Machine machine, double workSeconds, double capFactor) {
+    public TimelineSimulator(Setup setup, Machine machine, double workSeconds, double capFactor, FailureClock clock) {
         if (!(workSeconds > 0) || Double.isInfinite(workSeconds)) {
             throw new IllegalArgumentException("work must be a finite number of seconds > 0, not " + workSeconds);
         }
@@ -55,11 +59,22 @@ public final class TimelineSimulator {
         this.setup = setup;
         this.machine = machine;
         this.workSeconds = workSeconds;
+        this.capFactor = capFactor;
         this.capSeconds = capFactor * workSeconds * setup.forwardStretch();
+        this.clock = java.util.Objects.requireNonNull(clock, "clock");
+    }
+
+    public TimelineSimulator(Setup setup, Machine machine, double workSeconds, double capFactor) {
+        this(setup, machine, workSeconds, capFactor, FailureClock.MACHINE);
     }
 
     public TimelineSimulator(Setup setup, Machine machine, double workSeconds) {
         this(setup, machine, workSeconds, 200);
+    }
+
+    /** The same job under another failure clock (the experiments' injector, for one). */
+    public TimelineSimulator with(FailureClock otherClock) {
+        return new TimelineSimulator(setup, machine, workSeconds, capFactor, otherClock);
     }
 
     public Timeline run(long seed) {
@@ -164,6 +179,12 @@ public final class TimelineSimulator {
             }
             intactPairs = setup.replicatedRanks();
             halfPairs = 0;
+            if (clock == FailureClock.INJECTOR) {
+                now += setup.restartSeconds();
+                restart += setup.restartSeconds();
+                failures.restartAt(now);
+                return;
+            }
             while (!phase(setup.restartSeconds(), true)) {
                 restart += elapsedInPhase;
                 interruptionCount++;

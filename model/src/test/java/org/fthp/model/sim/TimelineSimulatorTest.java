@@ -30,6 +30,30 @@ class TimelineSimulatorTest {
         assertEquals(0, e.unfinished());
     }
 
+    /**
+     * Under the injector's clock a restart is never struck, so a chunk of length
+     * L (work + checkpoint) takes (μ + R)(e^(L/μ) − 1) on average with
+     * exponential failures: each failure costs the time to it plus one restart.
+     */
+    @Test
+    void underTheInjectorsClockRestartsAreNotStruck() {
+        Machine machine = Machine.withSystemMtbf(1000, 1800, 1.0, Strikes.LIVE_PROCESSES);
+        Setup setup = Setup.of(Strategy.CHECKPOINT_RESTART, machine, COSTS, 1);
+        double work = 8 * 3600;
+        TimelineSimulator simulator = new TimelineSimulator(setup, machine, work).with(FailureClock.INJECTOR);
+        MonteCarlo.Estimate e = MonteCarlo.estimate(simulator, 20_000, 3);
+        double tau = setup.intervalSeconds();
+        double chunks = Math.ceil(work / tau) - 1;
+        double last = work - chunks * tau;
+        double exact = (1800 + 90) * (chunks * Math.expm1((tau + 60) / 1800) + Math.expm1(last / 1800));
+        assertTrue(Math.abs(e.makespanMean() - exact) < 4 * e.makespanStandardError(),
+                "simulated " + e.makespanMean() + " ± " + e.makespanStandardError() + ", exact " + exact);
+        assertEquals(90 * e.interruptionsMean(), e.split().restart(), 1e-6 * e.split().restart(),
+                "every interruption costs exactly one restart");
+        double machineClock = MonteCarlo.estimate(new TimelineSimulator(setup, machine, work), 20_000, 3).makespanMean();
+        assertTrue(e.makespanMean() < machineClock, "sheltered restarts " + e.makespanMean() + " vs " + machineClock);
+    }
+
     @Test
     void replicatedJobsAreFirstInterruptedAfterMnftiFailuresWhateverTheShape() {
         for (Strikes strikes : Strikes.values()) {
