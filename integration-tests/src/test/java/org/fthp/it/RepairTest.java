@@ -90,9 +90,13 @@ class RepairTest {
                 "a fellow member was wedged and failed over:\n" + r.stderr());
     }
 
-    /** Seeded random kills: distinct ranks, random copies, random times within the run. */
+    /**
+     * Seeded random kills: distinct ranks, random copies, random times within
+     * the run. One seed in the suite (the explicit cases above cover each
+     * program's routes); scripts/soak-repair.sh runs hundreds of such seeds.
+     */
     static Stream<Arguments> randomKills() {
-        return Stream.of(11L, 23L, 42L).map(seed -> {
+        return Stream.of(42L).map(seed -> {
             Random r = new Random(seed);
             List<Integer> ranks = new ArrayList<>(List.of(0, 1, 2, 3));
             java.util.Collections.shuffle(ranks, r);
