@@ -142,6 +142,10 @@ if [[ -z "${MPI_JAR:-}" && "$MPI" != mpich ]]; then
   done
 fi
 JNI=0
+if [[ "$REPLICATED" == 1 ]]; then
+  # the binding has no replicas: its 2 processes beside C's 4 and the facade's 2 + 2 would compare nothing
+  MPI_JAR=""
+fi
 if [[ "$SKIP_JAVA" != 1 && -n "${MPI_JAR:-}" && -f "$MPI_JAR" ]]; then
   # the native half sits with Open MPI's libraries, wherever the classes came from
   JNI_LIBDIR="$(dirname "$MPI_JAR")"
@@ -257,4 +261,5 @@ else
   for f in "$RESULTS"/*.txt; do echo "== $(basename "$f")"; cat "$f"; done
 fi
 if [[ "$SKIP_JAVA" == 1 ]]; then echo "_Java runs skipped (see messages above)._"; fi
-if [[ "$JNI" != 1 ]]; then echo "_Open MPI JNI binding not compared: no mpi.jar found (set MPI_JAR)._"; fi
+if [[ "$JNI" != 1 && "$REPLICATED" == 1 ]]; then echo "_Open MPI JNI binding not compared: it runs no replicas._";
+elif [[ "$JNI" != 1 ]]; then echo "_Open MPI JNI binding not compared: no mpi.jar found (set MPI_JAR)._"; fi
