@@ -2,8 +2,10 @@
 # Ping-pong between two emulated hosts against one host (issue 21 figures): the bench's C pingpong
 # (bench/src/main/c/pingpong.c) over TCP between h0 and h1, over TCP and over shared memory (vader)
 # inside h0, and over TCP on the machine's loopback; with JAVA=1 also the facade's PingPong
-# (bench jar, through bin/fthp-run) between h0 and h1. Runs are interleaved, REPS of each; prints
-# the lowest and the median one-way time (us) per size as a Markdown table. Needs root.
+# (bench jar, through bin/fthp-run) between h0 and h1, and the allreduce of doubles between them, C
+# (bench/src/main/c/allreduce.c) against the facade's AllReduce. Runs are interleaved, REPS of each;
+# prints the lowest and the median one-way time (us) per size, and the lowest and median time per
+# allreduce, as Markdown tables. Needs root.
 #
 #   scripts/hosts-pingpong.sh            # REPS=3
 #   REPS=5 JAVA=1 scripts/hosts-pingpong.sh
@@ -23,6 +25,9 @@ mkdir -p "$out"
 # not under /tmp: each emulated host has its own
 pingpong="$out/pingpong"
 mpicc -O2 -o "$pingpong" "${PINGPONG_SOURCE:-$FTHP_HOME/bench/src/main/c/pingpong.c}"
+allreduce="$out/allreduce"
+mpicc -O2 -o "$allreduce" "$FTHP_HOME/bench/src/main/c/allreduce.c"
+bench_jar="$(echo "$FTHP_HOME"/bench/target/fthp-bench-*.jar)"
 
 hosts="$("$FTHP_HOME/scripts/emulated-hosts.sh" up 2 "pp$$")"
 trap '"$FTHP_HOME/scripts/emulated-hosts.sh" down "$hosts"' EXIT
@@ -30,8 +35,8 @@ agent="$("$FTHP_HOME/scripts/emulated-hosts.sh" agent "$hosts")"
 on_h0=("$FTHP_HOME/scripts/emulated-hosts.sh" exec "$hosts" h0)
 mpirun_h0=(mpirun --allow-run-as-root --bind-to none --mca plm_rsh_agent "$agent")
 
-configs=(cross-tcp h0-tcp h0-vader loopback-tcp)
-[[ "$JAVA" == 1 ]] && configs+=(cross-facade)
+configs=(cross-tcp h0-tcp h0-vader loopback-tcp cross-allreduce)
+[[ "$JAVA" == 1 ]] && configs+=(cross-facade cross-facade-allreduce)
 # CONFIGS="cross-tcp cross-facade": only those (facade against native C between the hosts)
 [[ -n "${CONFIGS:-}" ]] && read -r -a configs <<< "$CONFIGS"
 
@@ -44,8 +49,10 @@ run() {
     loopback-tcp) cmd=(mpirun --allow-run-as-root --bind-to none --mca btl tcp,self --mca btl_tcp_if_include lo
                        -np 2 "$pingpong") ;;
     cross-facade) cmd=("${on_h0[@]}" "$FTHP_HOME/bin/fthp-run" -np 2 --host h0:1,h1:1 --mca plm_rsh_agent "$agent"
-                       --mca btl tcp,self -- -cp "$(echo "$FTHP_HOME"/bench/target/fthp-bench-*.jar)"
-                       org.fthp.bench.PingPong) ;;
+                       --mca btl tcp,self -- -cp "$bench_jar" org.fthp.bench.PingPong) ;;
+    cross-allreduce) cmd=("${on_h0[@]}" "${mpirun_h0[@]}" --mca btl tcp,self --host h0:1,h1:1 -np 2 "$allreduce") ;;
+    cross-facade-allreduce) cmd=("${on_h0[@]}" "$FTHP_HOME/bin/fthp-run" -np 2 --host h0:1,h1:1 --mca plm_rsh_agent
+                       "$agent" --mca btl tcp,self -- -cp "$bench_jar" org.fthp.bench.AllReduce) ;;
   esac
   local start=$SECONDS
   timeout "$RUN_TIMEOUT" "${cmd[@]}" > "$file" 2>&1 || echo "$config run $rep failed (see $file)" >&2
@@ -58,17 +65,31 @@ for ((rep = 1; rep <= REPS; rep++)); do
   done
 done
 
-# one row per size: lowest / median one-way time of each configuration
-{
-  printf '| bytes |'; for c in "${configs[@]}"; do printf ' %s min / median |' "$c"; done; echo
-  printf '| ---: |'; for c in "${configs[@]}"; do printf ' ---: |'; done; echo
-  for size in $(awk '$1 == "pingpong" {print $2}' "$out/${configs[0]}-1.txt"); do
+# one row per size: lowest / median time of each configuration that measured <kind> (pingpong: one-way
+# time; allreduce: time per call)
+table() {   # table <kind> <title>
+  local kind=$1 title=$2 c
+  local with=()
+  for c in "${configs[@]}"; do
+    if grep -qs "^$kind " "$out/$c-1.txt"; then with+=("$c"); fi
+  done
+  (( ${#with[@]} )) || return 0
+  printf '%s\n\n' "$title"
+  printf '| %s |' "$([[ $kind == pingpong ]] && echo bytes || echo doubles)"
+  for c in "${with[@]}"; do printf ' %s min / median |' "$c"; done; echo
+  printf '| ---: |'; for c in "${with[@]}"; do printf ' ---: |'; done; echo
+  for size in $(awk -v k="$kind" '$1 == k {print $2}' "$out/${with[0]}-1.txt"); do
     printf '| %s |' "$size"
-    for c in "${configs[@]}"; do
-      cat "$out/$c"-*.txt | awk -v s="$size" '$1 == "pingpong" && $2 == s {print $3}' | sort -g |
+    for c in "${with[@]}"; do
+      cat "$out/$c"-*.txt | awk -v k="$kind" -v s="$size" '$1 == k && $2 == s {print $3}' | sort -g |
         awk '{v[NR] = $1} END {if (NR == 0) {printf " - |"} else {printf " %.2f / %.2f |", v[1], v[int((NR + 1) / 2)]}}'
     done
     echo
   done
+  echo
+}
+{
+  table pingpong "Ping-pong, one-way µs:"
+  table allreduce "Allreduce (double, SUM, 2 ranks on 2 hosts), µs per call:"
 } | tee "$out/table.md"
 echo "results: $out" >&2
