@@ -86,6 +86,24 @@ class CheckpointRestartTest {
         assertTrue(r.stderr().contains("from the beginning"), r.stderr());
     }
 
+    /**
+     * The only rank dies: with no survivor mpirun ends with 0 (the proxy reports the death as a clean exit),
+     * maybe before the coordinators' abort reaches fthp-run, which must still restart the job, or end it with 4.
+     */
+    @Test
+    void aJobWhoseEveryProcessDiesRestartsOrEndsWithExit4() {
+        List<String> expected = FailureFreeRuns.sortedLines(RestartIterations.class, 1, TIMEOUT, WORKLOAD);
+        MpiJob.Result restarted = MpiJob.runWith(List.of("--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "0#" + LATE_CALL), Map.of(), 1, TIMEOUT, RestartIterations.class, WORKLOAD).assertSuccess();
+        assertEquals(expected, FailureFreeRuns.sorted(restarted), "stdout differs from the failure-free run\n"
+                + restarted.stderr());
+        assertTrue(resumedEpoch(restarted) >= 3, restarted.stderr());
+        MpiJob.Result lost = MpiJob.runWith(List.of("--checkpoint-interval", "600", "--kill", "0#" + LATE_CALL),
+                Map.of(), 1, TIMEOUT, RestartIterations.class, WORKLOAD).assertNoLeftovers();
+        assertEquals(4, lost.exitCode(), lost.stderr());
+        assertTrue(lost.stderr().contains("rank 0"), lost.stderr());
+    }
+
     @Test
     void withoutRestartsALostRankEndsTheJobWithExit4() {
         MpiJob.Result r = MpiJob.runWith(List.of("--checkpoint-interval", "600", "--kill", "1#" + LATE_CALL),

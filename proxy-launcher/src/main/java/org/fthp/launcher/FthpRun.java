@@ -222,8 +222,8 @@ public final class FthpRun {
                     coordinators.onAbort(line -> endJob(job, line));
                 });
                 // mpirun may notice the death and end first; the coordinators' verdict is what counts
-                boolean aborted = code != 0 ? coordinators.awaitAbort(ABORT_GRACE_SECONDS)
-                        : coordinators.abortLine().isPresent();
+                boolean aborted = code != 0 || !completed(jobEnv, options.ranks())
+                        ? coordinators.awaitAbort(ABORT_GRACE_SECONDS) : coordinators.abortLine().isPresent();
                 if (!aborted) {
                     return code;
                 }
@@ -232,6 +232,16 @@ public final class FthpRun {
                 coordinators.checkpoints().print(System.err);
             }
         }
+    }
+
+    /**
+     * Whether mpirun's exit 0 means the job completed: every logical rank has a copy that reached Finalize. When
+     * every process of a job dies at once (a rank's copies when it is the only rank, say), mpirun ends with 0
+     * before the coordinators' abort arrives.
+     */
+    static boolean completed(Map<String, String> jobEnv, int ranks) {
+        String stats = jobEnv.get(MpirunCommand.STATS_DIR_ENV);
+        return stats == null || RunSummary.everyRankFinalized(Path.of(stats), ranks);
     }
 
     /** Read by the proxy library in mpirun: colon-separated paths its death reports go to. */

@@ -98,7 +98,8 @@ final class RestartLoop {
             // the abort decides, not mpirun's code: a job ended for a restart may well exit 0 (the proxy reports
             // the ranks killed for it as clean exits); a failing mpirun may have seen the death before the abort
             boolean aborted = abortSeen.get() != 0
-                    || (code != 0 && coordinators.awaitAbort(FthpRun.ABORT_GRACE_SECONDS));
+                    || ((code != 0 || !FthpRun.completed(jobEnv, options.ranks()))
+                        && coordinators.awaitAbort(FthpRun.ABORT_GRACE_SECONDS));
             if (!aborted) {
                 return code;
             }

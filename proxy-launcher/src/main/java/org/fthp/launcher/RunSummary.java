@@ -38,6 +38,27 @@ final class RunSummary implements AutoCloseable {
         return directory;
     }
 
+    /**
+     * Whether every logical rank below {@code ranks} has a copy that reached Finalize (left its statistics in
+     * {@code directory}). mpirun's exit code 0 does not say the job completed: the proxy reports the ranks it
+     * hides as clean exits, so a job whose every process was killed ends mpirun as quietly as one that finished,
+     * possibly before the coordinators' abort reached fthp-run.
+     */
+    static boolean everyRankFinalized(Path directory, int ranks) {
+        java.util.BitSet finalized = new java.util.BitSet(ranks);
+        try (Stream<Path> files = Files.list(directory)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().endsWith(".stats")).toList()) {
+                String[] v = Files.readString(f).trim().split(" ");
+                if (v.length > 1) {
+                    finalized.set(Integer.parseInt(v[1]));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return false;
+        }
+        return finalized.cardinality() >= ranks;
+    }
+
     /** Side totals: [0] computational copies, [1] replicas. */
     private record Totals(long[] messages, long[] bytes, int[] reported, long peakLog, long evicted,
                           int failures, int promotions, int repairs, List<Long> repairMicros, long trimMicros) {}
