@@ -21,9 +21,9 @@
 #   durable   (disk runs, --checkpoint-disk-every 1) from the call to the epoch's manifest on disk
 # Ratios: state bytes / blocked against memcpy; state bytes / (durable - committed) against dd.
 #
-# Restart: 4 ranks + 4 replicas on 2 nodes (8 processes), 64 MiB per rank, a checkpoint due every second, both
-# copies of rank 1 killed; from the kill of the last copy to every process back in its main loop (the slowest
-# "resumed" line), median of RESTARTS runs, from memory and from disk (FTHP_BENCH_PIECES_FROM_DISK: the
+# Restart: 4 ranks + 4 replicas on 2 nodes (8 processes; RESTART_RANKS=R: R + R), 64 MiB per rank, a checkpoint
+# due every second, both copies of rank 1 (rank 0 when R = 1) killed; from the kill of the last copy to every
+# process back in its main loop (the slowest "resumed" line), median of RESTARTS runs, from memory and from disk (FTHP_BENCH_PIECES_FROM_DISK: the
 # coordinators read the pieces from the checkpoint directory, page cache dropped, as after losing their memory),
 # with the breakdown of the median run. RESTART_KILL=checkpoint: rank 1 dies writing its piece of epoch 2, its
 # promoted replica its piece of epoch 3 (FTHP_KILL_IN_CHECKPOINT) instead of at 6 s, so a restart from epoch 2 happens however slow the start is (on a
@@ -47,6 +47,7 @@ RESTART_FROM="${RESTART_FROM:-both}"
 RESTART_VARIANTS="${RESTART_VARIANTS:-"default;"}"
 RESTART_KILL="${RESTART_KILL:-time}"
 RESTART_LOOP="${RESTART_LOOP:-60 200}"
+RESTART_RANKS="${RESTART_RANKS:-4}"
 part() { [[ " $PARTS " == *" $1 "* ]]; }
 jar="$root/bench/target/fthp-bench-0.1.0-SNAPSHOT.jar"
 runtime="$root/replication/target/fthp-mpi.jar"
@@ -160,22 +161,25 @@ restart_run() { # from_disk(0|1) index variant-environment
     extra=(--checkpoint-dir "$ckpt_base/fthp-bench-ckpt-restart" --checkpoint-disk-every 1)
     env+=(FTHP_BENCH_PIECES_FROM_DISK=1)
   fi
+  # logical rank 1 (rank 0 of a 1-rank job) and its replica, native rank RESTART_RANKS + that
+  local victim=$(( RESTART_RANKS > 1 ? 1 : 0 ))
   if [ "$RESTART_KILL" = checkpoint ]; then
-    # native ranks 1 and 5: logical rank 1 and its replica (4 + 4); a replica writes no piece until promoted
-    env+=(FTHP_KILL_IN_CHECKPOINT=1:2,5:3)
+    # a replica writes no piece until promoted
+    env+=(FTHP_KILL_IN_CHECKPOINT=$victim:2,$(( RESTART_RANKS + victim )):3)
     extra+=(-x FTHP_KILL_IN_CHECKPOINT)
   else
-    extra+=(--kill 1:cmp@6 --kill 1:rep@6)
+    extra+=(--kill "$victim:cmp@6" --kill "$victim:rep@6")
   fi
   # shellcheck disable=SC2086 # RESTART_LOOP: two numbers
-  env "${env[@]}" /usr/bin/time -f "%U %S" -o "$out.cpu" "$root/bin/fthp-run" -np 4 --replicas 4 --nodes 2 --checkpoint-interval 1 --restart 1 \
+  env "${env[@]}" /usr/bin/time -f "%U %S" -o "$out.cpu" "$root/bin/fthp-run" -np "$RESTART_RANKS" \
+      --replicas "$RESTART_RANKS" --nodes 2 --checkpoint-interval 1 --restart 1 \
       --checkpoint-memory 2G --events "$out.events" "${extra[@]}" -x FTHP_BENCH_TRACE=1 \
       -- -Xmx1g -cp "$jar" org.fthp.bench.CheckpointBench loop 64 $RESTART_LOOP \
       >"$out" 2>"$out.err"
 }
 
 if part restart; then
-echo "## Restart (4 ranks + 4 replicas = 8 processes, 2 nodes, 64 MiB per rank, both copies of rank 1 killed)"
+echo "## Restart ($RESTART_RANKS ranks + $RESTART_RANKS replicas = $(( 2 * RESTART_RANKS )) processes, 2 nodes, 64 MiB per rank, both copies of rank $(( RESTART_RANKS > 1 ? 1 : 0 )) killed)"
 echo
 case "$RESTART_FROM" in memory) froms=0 ;; disk) froms=1 ;; *) froms="0 1" ;; esac
 mapfile -t restart_variants <<<"$RESTART_VARIANTS"
