@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Ping-pong between two emulated hosts against one host (issue 21 figures): the bench's C pingpong
 # (bench/src/main/c/pingpong.c) over TCP between h0 and h1, over TCP and over shared memory (vader)
-# inside h0, and over TCP on the machine's loopback; with JAVA=1 also the facade's PingPong
-# (bench jar, through bin/fthp-run) between h0 and h1, and the allreduce of doubles between them, C
-# (bench/src/main/c/allreduce.c) against the facade's AllReduce. Runs are interleaved, REPS of each;
+# inside h0, over TCP on the machine's loopback, and the allreduce of doubles between h0 and h1
+# (bench/src/main/c/allreduce.c); with JAVA=1 also the facade's PingPong and AllReduce (bench jar,
+# through bin/fthp-run) between h0 and h1. Runs are interleaved, REPS of each;
 # prints the lowest and the median one-way time (us) per size, and the lowest and median time per
 # allreduce, as Markdown tables. Needs root.
 #

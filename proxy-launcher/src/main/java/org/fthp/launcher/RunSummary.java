@@ -56,7 +56,7 @@ final class RunSummary implements AutoCloseable {
         } catch (IOException | NumberFormatException e) {
             return false;
         }
-        return finalized.cardinality() >= ranks;
+        return finalized.nextClearBit(0) >= ranks;
     }
 
     /** Side totals: [0] computational copies, [1] replicas. */
