@@ -7,8 +7,10 @@
  * (Empi.finalizeSurvivesDeadPeers), an end this library hides like a death.
  *
  * Preloaded (LD_PRELOAD) into mpiexec.hydra, whose environment its local
- * hydra_pmi_proxy inherits; the library acts only inside hydra_pmi_proxy, the
- * process that forks the ranks, reaps them and kills them. Two things there
+ * hydra_pmi_proxy inherits (scripts/mpich-hydra-rsh.sh preloads it into each
+ * remote one); it acts mostly inside hydra_pmi_proxy, the process that forks
+ * the ranks, reaps them and kills them (in mpiexec itself only for a lost
+ * host, below). Two things there
  * tear a job down when a rank dies (src/pm/hydra/pm/pmiserv of MPICH 4.0.2):
  *
  * 1. the proxy's main loop calls waitpid(-1, WNOHANG) after every event, and
@@ -62,7 +64,7 @@
  * hides a TCP stream socket that polls readable at end of stream (or reset):
  * a stand-in socketpair end goes in its place (dup2), its event is removed,
  * and the peer's address is held, pending. The coordinators decide whether
- * that host is lost: fthp-run appends every address of a host they lost to
+ * that host is lost: fthp-run lists every address of a host they lost in
  * the file FTHP_HYDRA_LOST_HOSTS names (one address per line), which this
  * library reads while anything is pending (poll then waits in slices of at
  * most 100 ms). Confirmed: hidden for good; mpiexec serves the other proxies
