@@ -8,8 +8,10 @@
 # proxy library (proxy-launcher/native/fthp_proxy_hydra.c) preloaded into that host's hydra_pmi_proxy, so a rank
 # killed there is hidden from its proxy as the library hides one on the launching host, and its pid is reported on
 # that host: to FTHP_PROXY_REPORT_DIR/proxy-report.<the remote host's name> (the host's coordinator makes that FIFO;
-# a plain file there collects the pids for a test). The environment does not travel with ssh: the library and the
-# report path go on the remote command line, the hostname is the remote shell's.
+# a plain file there collects the pids for a test). FTHP_PROXY_REPORT_EXITS (fthp-run sets 1 on several hosts) goes
+# with them: a rank's non-zero exit is reported too, so one that fails before registering ends the job through the
+# coordinators. The environment does not travel with ssh: the library, the report path and that switch go on the
+# remote command line, the hostname is the remote shell's.
 # Runs under /bin/sh: POSIX shell only.
 set -eu
 
@@ -36,5 +38,5 @@ shift
 unset LD_PRELOAD FTHP_PROXY_REPORT
 # the agent may be several words (ssh -p 2222): split as a command line
 # shellcheck disable=SC2086
-exec $agent "$host" env LD_PRELOAD="$library" \
+exec $agent "$host" env LD_PRELOAD="$library" FTHP_PROXY_REPORT_EXITS="${FTHP_PROXY_REPORT_EXITS:-0}" \
   FTHP_PROXY_REPORT="$FTHP_PROXY_REPORT_DIR/proxy-report.\$(hostname)" "$@"

@@ -7,8 +7,10 @@
  * (Empi.finalizeSurvivesDeadPeers), an end this library hides like a death.
  *
  * Preloaded (LD_PRELOAD) into mpiexec.hydra, whose environment its local
- * hydra_pmi_proxy inherits; the library acts only inside hydra_pmi_proxy, the
- * process that forks the ranks, reaps them and kills them. Two things there
+ * hydra_pmi_proxy inherits (scripts/mpich-hydra-rsh.sh preloads it into each
+ * remote one); it acts mostly inside hydra_pmi_proxy, the process that forks
+ * the ranks, reaps them and kills them (in mpiexec itself only for a lost
+ * host, below). Two things there
  * tear a job down when a rank dies (src/pm/hydra/pm/pmiserv of MPICH 4.0.2):
  *
  * 1. the proxy's main loop calls waitpid(-1, WNOHANG) after every event, and
@@ -26,7 +28,9 @@
  *   blocking loop then counts it as done);
  * - poll(): an AF_UNIX stream socket that polls readable at end-of-stream
  *   (a PMI connection whose rank is gone; the ranks' stdout/stderr are pipes
- *   and the upstream connection to mpiexec is TCP, both left alone) gets a
+ *   and the upstream connection to mpiexec is TCP, both left alone; the local
+ *   proxy's upstream is a socketpair, HYDI_CONTROL_FD, left alone too: until
+ *   this was seen, a local proxy outlived mpiexec with its ranks) gets a
  *   descriptor that is never ready put in its place (dup2), and its event is
  *   removed from the result, so the proxy never reads the end of the stream.
  *   A rank that ends normally sends PMI finalize first and the proxy stops
@@ -44,16 +48,49 @@
  *   and dropped. A rank that dies after entering a barrier is not entered
  *   twice.
  *
- * In any other process (mpiexec.hydra itself, a script or timeout in front
- * of it, the ranks, which get LD_PRELOAD from mpiexec's environment through
- * hydra's environment forwarding) the interposed calls pass straight
- * through. The proxy and the ranks (children of the proxy) unset LD_PRELOAD
- * as they load; everything in front of the proxy keeps it for the proxy.
+ * FTHP_PROXY_REPORT_EXITS=1 (several hosts, as for fthp_proxy.c): a rank
+ * that exits with a non-zero code is also reported, and passed on as it is.
+ * One that fails before it registers (a JVM that cannot start) is then a pid
+ * no coordinator owns, and the coordinators end the job (exit 4) instead of
+ * MPICH ending it with a code of its own (seen: 15, another rank's MPI_Init
+ * failing after the PMI peer was gone).
+ *
+ * In mpiexec.hydra itself, with FTHP_HYDRA_LOST_HOSTS set (fthp-run on
+ * several hosts), one more thing: a lost host. mpiexec holds one TCP control
+ * connection per remote hydra_pmi_proxy (the local proxy's is an AF_UNIX
+ * socketpair) and polls it; when it reads the end of that stream
+ * (pmiserv_cb.c, control_cb: HYDU_ASSERT(!closed)) it fails and exits, and the
+ * surviving proxies kill their ranks on losing mpiexec. So poll() here also
+ * hides a TCP stream socket that polls readable at end of stream (or reset):
+ * a stand-in socketpair end goes in its place (dup2), its event is removed,
+ * and the peer's address is held, pending. The coordinators decide whether
+ * that host is lost: fthp-run lists every address of a host they lost in
+ * the file FTHP_HYDRA_LOST_HOSTS names (one address per line), which this
+ * library reads while anything is pending (poll then waits in slices of at
+ * most 100 ms). Confirmed: hidden for good; mpiexec serves the other proxies
+ * and waits for the lost one's exit status for ever, and fthp-run ends it
+ * once every process has finished or failed (as Open MPI's recovery mode).
+ * Not confirmed within FTHP_HYDRA_CONFIRM_MS (default 10000 ms): released,
+ * by closing the other end of the stand-in, so mpiexec reads the end as it
+ * would have and ends the job as before (a proxy that died on a host whose
+ * coordinator lives must not leave mpiexec waiting for ever). A connection
+ * that still has data to read is never hidden: an exit status or a last
+ * message is read first, and a proxy that ends normally is deregistered by
+ * mpiexec before its end is read.
+ *
+ * In any other process (mpiexec.hydra without that variable, a script or
+ * timeout in front of it, the ranks, which get LD_PRELOAD from mpiexec's
+ * environment through hydra's environment forwarding) the interposed calls
+ * pass straight through. The proxy and the ranks (children of the proxy)
+ * unset LD_PRELOAD as they load; everything in front of the proxy keeps it
+ * for the proxy.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -63,6 +100,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_HELD 4096
@@ -76,6 +114,9 @@ static int (*real_poll)(struct pollfd *, nfds_t, int);
 static ssize_t (*real_read)(int, void *, size_t);
 static ssize_t (*real_write)(int, const void *, size_t);
 static int active;                /* 1 only inside hydra_pmi_proxy */
+static int launcher;              /* 1 only inside mpiexec.hydra with FTHP_HYDRA_LOST_HOSTS set */
+static int report_exits;          /* FTHP_PROXY_REPORT_EXITS=1: non-zero exits are reported too */
+static int upstream_fd = -1;      /* the local proxy's control connection to mpiexec (HYDI_CONTROL_FD) */
 
 /* Per descriptor number of the proxy (all touched from its one thread). */
 static int stand_in[MAX_FD];      /* a hidden rank's PMI fd: our end of its socketpair, plus 1; 0 if live */
@@ -112,6 +153,264 @@ static void resolve(void) {
     }
 }
 
+/* ---- mpiexec.hydra: the control connections of remote proxies (a lost host) ---- */
+
+#define MAX_LINKS 256
+#define SLICE_MS 100
+
+/* What this library knows of a descriptor mpiexec polls: learnt while it is connected, since a reset
+ * connection no longer has a peer to ask for. */
+struct peer {
+    ino_t ino;              /* the socket's inode: mpiexec may close a number and reuse it */
+    int tcp;                /* 1: a connected TCP stream socket (a remote proxy's control connection) */
+    int family;             /* AF_INET or AF_INET6; a v4-mapped peer is kept as AF_INET */
+    unsigned char addr[16];
+};
+static struct peer peers[MAX_FD];
+
+/* A remote proxy's connection whose end mpiexec has not been shown. */
+struct lost_link {
+    int fd;                 /* mpiexec's number for it, now the stand-in */
+    ino_t stand_in;         /* the stand-in's inode */
+    int other_end;          /* this library's end of the stand-in; -1 once released or dropped */
+    int confirmed;
+    long long deadline_ms;  /* released if not confirmed by then */
+    struct peer peer;
+    char shown[INET6_ADDRSTRLEN];
+};
+static struct lost_link links[MAX_LINKS];
+static int link_count;
+static char lost_hosts_path[4096];   /* FTHP_HYDRA_LOST_HOSTS */
+static long confirm_ms = 10000;      /* FTHP_HYDRA_CONFIRM_MS */
+
+static void launcher_init(void) {
+    const char *file = getenv("FTHP_HYDRA_LOST_HOSTS");
+    if (file == NULL || file[0] == '\0' || strlen(file) >= sizeof lost_hosts_path) {
+        return;
+    }
+    strcpy(lost_hosts_path, file);
+    const char *wait = getenv("FTHP_HYDRA_CONFIRM_MS");
+    if (wait != NULL && atol(wait) > 0) {
+        confirm_ms = atol(wait);
+    }
+    launcher = 1;
+}
+
+static long long now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long) t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* An address as family and 4 or 16 bytes; an IPv4-mapped IPv6 address becomes the IPv4 one. */
+static void set_address(struct peer *p, int family, const void *bytes) {
+    memset(p->addr, 0, sizeof p->addr);
+    if (family == AF_INET6 && IN6_IS_ADDR_V4MAPPED((const struct in6_addr *) bytes)) {
+        p->family = AF_INET;
+        memcpy(p->addr, (const unsigned char *) bytes + 12, 4);
+    } else {
+        p->family = family;
+        memcpy(p->addr, bytes, family == AF_INET ? 4 : 16);
+    }
+}
+
+/* Looks at fd as it is now: a connected TCP stream socket, and its peer. */
+static void learn_peer(int fd, struct peer *p, ino_t ino) {
+    p->ino = ino;
+    p->tcp = 0;
+    int domain = 0, type = 0;
+    socklen_t len = sizeof domain;
+    if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) != 0 || (domain != AF_INET && domain != AF_INET6)) {
+        return;
+    }
+    len = sizeof type;
+    if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0 || type != SOCK_STREAM) {
+        return;
+    }
+    struct sockaddr_storage addr;
+    socklen_t alen = sizeof addr;
+    if (getpeername(fd, (struct sockaddr *) &addr, &alen) != 0) {
+        return;   /* not connected: a listening socket */
+    }
+    if (addr.ss_family == AF_INET) {
+        set_address(p, AF_INET, &((struct sockaddr_in *) &addr)->sin_addr);
+    } else if (addr.ss_family == AF_INET6) {
+        set_address(p, AF_INET6, &((struct sockaddr_in6 *) &addr)->sin6_addr);
+    } else {
+        return;
+    }
+    p->tcp = 1;
+}
+
+/* The peer of every socket about to be polled that this library has not seen connected yet. */
+static void note_peers(const struct pollfd *fds, nfds_t nfds) {
+    for (nfds_t i = 0; i < nfds; i++) {
+        int fd = fds[i].fd;
+        struct stat st;
+        if (fd < 0 || fd >= MAX_FD || fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode)) {
+            continue;
+        }
+        if (peers[fd].ino != st.st_ino || !peers[fd].tcp) {
+            learn_peer(fd, &peers[fd], st.st_ino);
+        }
+    }
+}
+
+/* 1 if fd is a remote proxy's TCP connection that has ended (end of stream, or reset), nothing left to read. */
+static int is_ended_tcp(int fd) {
+    struct stat st;
+    if (fd < 0 || fd >= MAX_FD || fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode)) {
+        return 0;
+    }
+    if (peers[fd].ino != st.st_ino) {
+        learn_peer(fd, &peers[fd], st.st_ino);   /* first seen ended: only a closed (not reset) one has a peer */
+    }
+    if (!peers[fd].tcp) {
+        return 0;
+    }
+    char byte;
+    ssize_t n = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && (errno == ECONNRESET || errno == ETIMEDOUT || errno == EHOSTUNREACH
+            || errno == ENETUNREACH || errno == EPIPE || errno == ENOTCONN));
+}
+
+/* Puts a stand-in in place of an ended proxy connection and holds it, pending. 0 if that failed. */
+static int hide_link(int fd) {
+    int pair[2];
+    if (link_count >= MAX_LINKS || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, pair) != 0) {
+        return 0;
+    }
+    if (dup2(pair[0], fd) < 0) {
+        close(pair[0]);
+        close(pair[1]);
+        return 0;
+    }
+    close(pair[0]);
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+    struct stat st;
+    fstat(fd, &st);
+    struct lost_link *l = &links[link_count++];
+    l->fd = fd;
+    l->stand_in = st.st_ino;
+    l->other_end = pair[1];
+    l->confirmed = 0;
+    l->deadline_ms = now_ms() + confirm_ms;
+    l->peer = peers[fd];
+    peers[fd].ino = st.st_ino;   /* the stand-in is not a TCP connection */
+    peers[fd].tcp = 0;
+    inet_ntop(l->peer.family, l->peer.addr, l->shown, sizeof l->shown);
+    return 1;
+}
+
+/* Whether the lost-hosts file lists the address of p (one address per line, IPv4 or IPv6). */
+static int listed_lost(const struct peer *p) {
+    int fd = open(lost_hosts_path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return 0;
+    }
+    char text[65536];
+    size_t len = 0;
+    ssize_t n;
+    while (len < sizeof text - 1 && (n = real_read(fd, text + len, sizeof text - 1 - len)) > 0) {
+        len += (size_t) n;
+    }
+    close(fd);
+    text[len] = '\0';
+    int found = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line != NULL && !found; line = strtok_r(NULL, "\n", &save)) {
+        line[strcspn(line, " \t\r")] = '\0';
+        unsigned char bytes[16];
+        struct peer listed;
+        if (inet_pton(AF_INET, line, bytes) == 1) {
+            set_address(&listed, AF_INET, bytes);
+        } else if (inet_pton(AF_INET6, line, bytes) == 1) {
+            set_address(&listed, AF_INET6, bytes);
+        } else {
+            continue;
+        }
+        found = listed.family == p->family && memcmp(listed.addr, p->addr, sizeof listed.addr) == 0;
+    }
+    return found;
+}
+
+/*
+ * Every held connection: drained of what mpiexec wrote to it, dropped if mpiexec has closed its number,
+ * confirmed if the coordinators lost its host, released if not in time. Returns 1 while one waits for
+ * its verdict.
+ */
+static int review_links(void) {
+    int waiting = 0;
+    char sink[4096];
+    for (int i = 0; i < link_count; i++) {
+        struct lost_link *l = &links[i];
+        if (l->other_end < 0) {
+            continue;
+        }
+        struct stat st;
+        if (fstat(l->fd, &st) != 0 || st.st_ino != l->stand_in) {
+            close(l->other_end);   /* mpiexec closed it (its cleanup): nothing left to hold */
+            l->other_end = -1;
+            continue;
+        }
+        while (real_read(l->other_end, sink, sizeof sink) > 0) {
+        }
+        if (l->confirmed) {
+            continue;
+        }
+        if (listed_lost(&l->peer)) {
+            l->confirmed = 1;
+            fprintf(stderr, "fthp_proxy_hydra: the proxy on %s is gone with its host (the coordinators lost it):"
+                    " mpiexec goes on without it\n", l->shown);
+        } else if (now_ms() >= l->deadline_ms) {
+            fprintf(stderr, "fthp_proxy_hydra: the proxy on %s ended and the coordinators did not lose its host"
+                    " within %ld ms: mpiexec is told\n", l->shown, confirm_ms);
+            close(l->other_end);   /* the stand-in now reads as the end of the stream */
+            l->other_end = -1;
+        } else {
+            waiting = 1;
+        }
+    }
+    return waiting;
+}
+
+/*
+ * mpiexec's poll: an ended remote proxy connection is hidden (see hide_link) and the call goes on as the
+ * caller asked; while one waits for its verdict, the real poll runs in slices of SLICE_MS.
+ */
+static int launcher_poll(struct pollfd *fds, nfds_t nfds, int timeout) {
+    long long start = now_ms();
+    for (;;) {
+        int waiting = review_links();
+        note_peers(fds, nfds);
+        int slice = timeout;
+        if (waiting) {
+            slice = SLICE_MS;
+            if (timeout >= 0) {
+                long long left = timeout - (now_ms() - start);
+                slice = left < 0 ? 0 : left < SLICE_MS ? (int) left : SLICE_MS;
+            }
+        }
+        int ready = real_poll(fds, nfds, slice);
+        if (ready < 0) {
+            return ready;
+        }
+        int hidden = 0;
+        for (nfds_t i = 0; i < nfds; i++) {
+            if ((fds[i].revents & (POLLIN | POLLHUP | POLLERR | POLLRDHUP)) != 0 && is_ended_tcp(fds[i].fd)
+                    && hide_link(fds[i].fd)) {
+                fds[i].revents = 0;
+                hidden++;
+            }
+        }
+        ready -= hidden;
+        if (ready > 0 || timeout == 0 || (timeout > 0 && now_ms() - start >= timeout)) {
+            return ready;
+        }
+        /* nothing for the caller yet (only hidden events, or a slice ended): wait on */
+    }
+}
+
 __attribute__((constructor)) static void fthp_proxy_hydra_init(void) {
     resolve();
     char path[4096], parent[32];
@@ -122,13 +421,26 @@ __attribute__((constructor)) static void fthp_proxy_hydra_init(void) {
     }
     /* Anything else but the proxy (mpiexec.hydra, a wrapper script or timeout in front of it)
      * keeps LD_PRELOAD, so that it reaches the proxy. */
-    if (strcmp(exe_name("self", path, sizeof path), "hydra_pmi_proxy") != 0) {
+    const char *self = exe_name("self", path, sizeof path);
+    if (strcmp(self, "mpiexec.hydra") == 0) {
+        launcher_init();
+        return;
+    }
+    if (strcmp(self, "hydra_pmi_proxy") != 0) {
         return;
     }
     unsetenv("LD_PRELOAD");
     const char *report = getenv("FTHP_PROXY_REPORT");
     if (report != NULL && strlen(report) < sizeof report_paths) {
         strcpy(report_paths, report);
+    }
+    const char *exits = getenv("FTHP_PROXY_REPORT_EXITS");
+    report_exits = exits != NULL && strcmp(exits, "1") == 0;
+    /* The proxy mpiexec forks on its own host talks to it over an AF_UNIX socketpair too: its end is
+     * mpiexec's end, never a rank's, and the proxy must see it (it then kills its ranks). */
+    const char *control = getenv("HYDI_CONTROL_FD");
+    if (control != NULL && control[0] != '\0') {
+        upstream_fd = atoi(control);
     }
     active = 1;
 }
@@ -193,6 +505,9 @@ pid_t waitpid(pid_t pid, int *status, int options) {
                 report(r);
                 continue;   /* hidden: look for the next child, as the caller asked */
             }
+        }
+        if (r > 0 && report_exits && WIFEXITED(st) && WEXITSTATUS(st) != 0) {
+            report(r);   /* passed on too: the coordinators end the job if no one owns the pid */
         }
         if (r < 0 && errno == ECHILD && (pid == -1 || pid == 0)) {
             pthread_mutex_lock(&lock);
@@ -335,6 +650,9 @@ ssize_t write(int fd, const void *buf, size_t count) {
 
 int poll(struct pollfd *fds, nfds_t nfds, int timeout) {
     resolve();
+    if (launcher) {
+        return launcher_poll(fds, nfds, timeout);
+    }
     if (!active) {
         return real_poll(fds, nfds, timeout);
     }
@@ -347,7 +665,7 @@ int poll(struct pollfd *fds, nfds_t nfds, int timeout) {
         int hidden = 0;
         for (nfds_t i = 0; i < nfds; i++) {
             int fd = fds[i].fd;
-            if (fd < 0 || fd >= MAX_FD || stand_in[fd] != 0
+            if (fd < 0 || fd >= MAX_FD || stand_in[fd] != 0 || fd == upstream_fd
                     || (fds[i].revents & (POLLIN | POLLHUP | POLLERR | POLLRDHUP)) == 0) {
                 continue;
             }

@@ -66,6 +66,8 @@ final class Coordinators implements AutoCloseable {
     private volatile CompletableFuture<String> abort = new CompletableFuture<>();
     /** Several hosts: the primary's lines about lost hosts, in order. */
     private final List<String> hostsLost = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Told of each lost host's line (see {@link #onHostLost}). */
+    private final List<Consumer<String>> hostLostActions = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Completed when, after a host was lost, every process has finished or failed (the primary says so). */
     private final CompletableFuture<Void> processesEnded = new CompletableFuture<>();
 
@@ -280,6 +282,7 @@ final class Coordinators implements AutoCloseable {
                         hostsLost.add(what);
                         System.err.println("fthp-run: the coordinators lost a host (" + what + "): its processes"
                                 + " are failed with it");
+                        hostLostActions.forEach(a -> a.accept(what));
                     } else if (line.startsWith(PROCESSES_ENDED)) {
                         processesEnded.complete(null);
                     } else if (line.startsWith(RESET)) {
@@ -556,6 +559,15 @@ final class Coordinators implements AutoCloseable {
      */
     void onProcessesEnded(Runnable action) {
         processesEnded.thenRun(action);
+    }
+
+    /**
+     * Runs {@code action} with the primary's line for each lost host ({@code node=K processes=P native=...}), those
+     * lost before this call included (one may then be told twice: its action must not mind).
+     */
+    void onHostLost(Consumer<String> action) {
+        hostLostActions.add(action);
+        hostsLost.forEach(action);
     }
 
     /** Whether a host was lost during the job (the primary said so). */

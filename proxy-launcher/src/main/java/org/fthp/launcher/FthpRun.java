@@ -151,7 +151,8 @@ public final class FthpRun {
                             injector.start(job.toHandle());
                         }
                         coordinators.onAbort(line -> endJob(job, line));
-                        coordinators.onProcessesEnded(() -> endAfterHostLoss(job));
+                        coordinators.onHostLost(what -> hosts.hostLost(what, jobDir));
+                        coordinators.onProcessesEnded(() -> endAfterHostLoss(job, host.mpi()));
                     });
                 }
                 code = verdict(code, coordinators);
@@ -275,12 +276,16 @@ public final class FthpRun {
 
     /**
      * After a host was lost, every process has finished or failed: mpirun (in recovery mode) waits for ever for
-     * the lost host's processes, so it is ended here, once this host's ranks (mpirun's java children) have exited
-     * and so flushed their output, or after {@link #LOCAL_RANKS_EXIT_MILLIS}.
+     * the lost host's processes, so it is ended here, once this host's ranks have exited and so flushed their output,
+     * or after {@link #LOCAL_RANKS_EXIT_MILLIS}. Open MPI's ranks here are mpirun's java children; MPICH's are the
+     * children of the local hydra_pmi_proxy (mpiexec.hydra, whose library hides the lost host's proxy connection,
+     * waits for it as mpirun does).
      */
-    static void endAfterHostLoss(Process mpirun) {
+    static void endAfterHostLoss(Process mpirun, NativeMpi mpi) {
         long deadline = System.nanoTime() + LOCAL_RANKS_EXIT_MILLIS * 1_000_000;
-        while (mpirun.isAlive() && System.nanoTime() < deadline && mpirun.children().anyMatch(
+        java.util.function.Supplier<java.util.stream.Stream<ProcessHandle>> ranks =
+                mpi == NativeMpi.MPICH ? mpirun::descendants : mpirun::children;
+        while (mpirun.isAlive() && System.nanoTime() < deadline && ranks.get().anyMatch(
                 c -> c.info().command().map(cmd -> cmd.endsWith("/java")).orElse(false))) {
             try {
                 Thread.sleep(20);

@@ -177,7 +177,40 @@ final class MultiHostLaunch {
         if (mpi != NativeMpi.MPICH) {
             return Map.of();
         }
-        return Map.of("FTHP_HYDRA_AGENT", String.join(" ", agent.words()), "FTHP_PROXY_REPORT_DIR", reportDir);
+        return Map.of("FTHP_HYDRA_AGENT", String.join(" ", agent.words()), "FTHP_PROXY_REPORT_DIR", reportDir,
+                LostHostsFile.ENV, LostHostsFile.in(Path.of(reportDir)).path().toString());
+    }
+
+    /**
+     * The coordinators lost a host ({@code what}: their {@code node=K ...} line, node K being host K). On MPICH its
+     * addresses go to the {@link LostHostsFile} in {@code reportDir}, so the library in mpiexec.hydra hides the end
+     * of that host's proxy connection for good (mpiexec would otherwise end the job); Open MPI's mpirun runs in
+     * recovery mode and needs nothing.
+     */
+    void hostLost(String what, String reportDir) {
+        if (mpi != NativeMpi.MPICH) {
+            return;
+        }
+        String node = CheckpointReport.fields(what).get("node");
+        if (node == null || !node.matches("\\d+") || Integer.parseInt(node) >= hosts.count()) {
+            System.err.println("fthp-run: a lost host the launcher cannot place (" + what + ")");
+            return;
+        }
+        int k = Integer.parseInt(node);
+        java.util.Set<String> addresses = new java.util.LinkedHashSet<>(List.of(bind.get(k)));
+        try {
+            for (InetAddress a : InetAddress.getAllByName(hosts.get(k).name())) {
+                addresses.add(a.getHostAddress());
+            }
+        } catch (IOException e) {
+            // the address resolved at the start is listed
+        }
+        try {
+            LostHostsFile.in(Path.of(reportDir)).add(addresses);
+        } catch (IOException e) {
+            System.err.println("fthp-run: cannot tell mpiexec.hydra that " + hosts.get(k).name() + " was lost: "
+                    + e.getMessage());
+        }
     }
 
     /** Writes the rankfile into {@code dir} (on this host: only mpirun reads it). */

@@ -90,11 +90,41 @@ class MpichCommandTest {
                 "-x", MultiHostLaunch.NODE_OF_ENV, "-x", RankOutputSink.ADDRESS_ENV),
                 hosts.launcherArgs(asked.mpirunArgs(), Path.of("/unused"), "/tmp/job"));
         assertEquals("0,0,1,1", hosts.placement().coordinatorOf());
-        assertEquals(Map.of("FTHP_HYDRA_AGENT", "/cluster/agent -q", "FTHP_PROXY_REPORT_DIR", "/tmp/job"),
-                hosts.launcherEnvironment("/tmp/job"));
+        assertEquals(Map.of("FTHP_HYDRA_AGENT", "/cluster/agent -q", "FTHP_PROXY_REPORT_DIR", "/tmp/job",
+                LostHostsFile.ENV, "/tmp/job/hosts-lost"), hosts.launcherEnvironment("/tmp/job"));
         // no agent named: hydra's own variable, else ssh
         assertEquals(List.of("rsh-like", "-x"),
                 RemoteAgent.ofHydra(List.of(), Map.of(RemoteAgent.HYDRA_ENV, "rsh-like -x")).words());
         assertEquals(List.of("ssh"), RemoteAgent.ofHydra(List.of("-ppn", "2"), Map.of()).words());
+    }
+
+    /**
+     * A host the coordinators lost (their line names its node, host k) has its addresses listed in the file the
+     * library in mpiexec.hydra reads, next to those of hosts lost before; a line naming no known node lists nothing.
+     */
+    @Test
+    void aLostHostsAddressesAreListedForMpiexecsLibrary(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        LaunchOptions asked = options("-np", "2", "--replicas", "2", "--host", "localhost:2,127.0.0.2:2,127.0.0.3:2",
+                "--", "-cp", "app.jar", "org.example.Main");
+        MultiHostLaunch hosts = MultiHostLaunch.plan(asked, Map.of(), Path.of("/fthp"), NativeMpi.MPICH);
+        LostHostsFile file = LostHostsFile.in(dir);
+        assertEquals(List.of(), file.listed(), "nothing before a loss");
+        hosts.hostLost("node=7 processes=1 native=3", dir.toString());
+        hosts.hostLost("processes=1", dir.toString());
+        assertEquals(List.of(), file.listed());
+        hosts.hostLost("node=2 processes=1 native=2", dir.toString());
+        assertEquals(List.of("127.0.0.3"), file.listed());
+        hosts.hostLost("node=1 processes=2 native=1,3", dir.toString());
+        hosts.hostLost("node=1 processes=2 native=1,3", dir.toString());   // told twice: listed once
+        assertEquals(List.of("127.0.0.3", "127.0.0.2"), file.listed());
+        assertFalse(java.nio.file.Files.exists(dir.resolve("hosts-lost.partial")), "no partial file left");
+        // Open MPI's mpirun needs no such file
+        MultiHostLaunch openMpi = MultiHostLaunch.plan(asked, Map.of(), Path.of("/fthp"), NativeMpi.OPEN_MPI);
+        Path other = dir.resolve("openmpi");
+        java.nio.file.Files.createDirectories(other);
+        openMpi.hostLost("node=1 processes=2 native=1,3", other.toString());
+        assertEquals(List.of(), LostHostsFile.in(other).listed());
+        assertEquals(Map.of(), openMpi.launcherEnvironment(other.toString()));
     }
 }
