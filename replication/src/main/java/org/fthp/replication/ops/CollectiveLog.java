@@ -50,6 +50,10 @@ public final class CollectiveLog {
         return bytes;
     }
 
+    int commId() {
+        return commId;
+    }
+
     /** The next collective's sequence number (from 1). */
     public long begin() {
         return ++begun;

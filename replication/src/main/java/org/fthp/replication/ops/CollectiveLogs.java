@@ -16,6 +16,12 @@ public final class CollectiveLogs {
     static final long LIMIT = Long.getLong("fthp.collectiveLog.limitBytes", 64L << 20);
 
     private final Map<Integer, CollectiveLog> logs = new HashMap<>();
+    /**
+     * The log asked for last: every collective asks twice (its sequence number, then its completion) and a
+     * program runs most of them on one communicator, so the map's lookup (boxing, a capturing factory, the
+     * hash walk) is mostly skipped.
+     */
+    private CollectiveLog last;
     private final boolean keeping;
     private final Consumer<NativeOp> background;
     private long bytes;
@@ -27,7 +33,13 @@ public final class CollectiveLogs {
 
     /** The log of communicator {@code commId} (its id survives repairs). */
     public CollectiveLog of(int commId) {
-        return logs.computeIfAbsent(commId, id -> new CollectiveLog(id, this));
+        CollectiveLog log = last;
+        if (log != null && log.commId() == commId) {
+            return log;
+        }
+        log = logs.computeIfAbsent(commId, id -> new CollectiveLog(id, this));
+        last = log;
+        return log;
     }
 
     /**
@@ -42,6 +54,9 @@ public final class CollectiveLogs {
     /** Forgets a freed communicator's log. */
     public void forget(int commId) {
         CollectiveLog log = logs.remove(commId);
+        if (last != null && last.commId() == commId) {
+            last = null;
+        }
         if (log != null) {
             bytes -= log.bytes();
         }

@@ -31,8 +31,10 @@ public final class SendOp extends NativeOp {
     public static final long MAX_PAYLOAD_BYTES = Integer.MAX_VALUE - MessageHeader.BYTES;
 
     private final CommStructure comm;
-    private final MemorySegment header;
-    private final MemorySegment payload;
+    /** The packed payload's length; its bytes follow the header in staging, unless sent in place. */
+    private final long payloadBytes;
+    /** A large payload sent from the program's own direct buffer, or null (the payload is in staging). */
+    private final MemorySegment inPlacePayload;
     private final Mode mode;
     private final int dest;
     private final long sendId;
@@ -69,7 +71,7 @@ public final class SendOp extends NativeOp {
             if (log != null) {
                 SendOp staged = new SendOp(context, records, comm, null, channel, buf, startByte, count, type, dest,
                         sendId, tag, mode);
-                log.record(comm.commId(), dest, sendId, tag, staged.header, staged.payload);
+                log.record(comm.commId(), dest, sendId, tag, staged.header(), staged.payload());
                 staged.completeLocally();
                 if (mode == Mode.SYNCHRONOUS && records.acknowledgements() != null) {
                     // a replica whose destination has no replica sends nothing, yet its send completes only
@@ -87,9 +89,9 @@ public final class SendOp extends NativeOp {
         }
         SendOp first = new SendOp(context, records, comm, primary, channel, buf, startByte, count, type, dest, sendId,
                 tag, mode);
-        long bytes = MessageHeader.BYTES + first.payload.byteSize();
+        long bytes = MessageHeader.BYTES + first.payloadBytes;
         if (log != null) {
-            log.record(comm.commId(), dest, sendId, tag, first.header, first.payload);
+            log.record(comm.commId(), dest, sendId, tag, first.header(), first.payload());
         }
         if (primary == null) {
             first.completeLocally();
@@ -167,6 +169,7 @@ public final class SendOp extends NativeOp {
         this.dest = dest;
         this.sendId = sendId;
         long payloadBytes = count * type.size();
+        this.payloadBytes = payloadBytes;
         MemorySegment staging = staging();
         this.rendezvous = payloadBytes >= Rendezvous.THRESHOLD_BYTES;
         int flags = (rendezvous ? MessageHeader.FLAG_RENDEZVOUS : 0)
@@ -178,8 +181,7 @@ public final class SendOp extends NativeOp {
         if (inPlace == null) {
             Packer.pack(buf, startByte, count, type, staging, MessageHeader.BYTES);
         }
-        this.header = staging.asSlice(0, MessageHeader.BYTES);
-        this.payload = inPlace != null ? inPlace : staging.asSlice(MessageHeader.BYTES, payloadBytes);
+        this.inPlacePayload = inPlace;
         if (to == null) {
             return;
         }
@@ -192,9 +194,22 @@ public final class SendOp extends NativeOp {
             Empi.isend(staging, bytes, Empi.BYTE, to.rank(), tag, nativeComm, requestSlot());
         }
         if (rendezvous) {
-            Empi.isend(payload, (int) payloadBytes, Empi.BYTE, to.rank(), MessageHeader.payloadTag(sendId),
+            Empi.isend(payload(), (int) payloadBytes, Empi.BYTE, to.rank(), MessageHeader.payloadTag(sendId),
                     to.internal(), secondRequestSlot());
         }
+    }
+
+    /**
+     * The header in staging, cut when asked: only the log and a large payload need these views, and an
+     * unlogged small send should not allocate two segment objects per message for nothing.
+     */
+    private MemorySegment header() {
+        return staging().asSlice(0, MessageHeader.BYTES);
+    }
+
+    /** The packed payload: in staging after the header, or the program's own memory for a large direct one. */
+    private MemorySegment payload() {
+        return inPlacePayload != null ? inPlacePayload : staging().asSlice(MessageHeader.BYTES, payloadBytes);
     }
 
     /**
