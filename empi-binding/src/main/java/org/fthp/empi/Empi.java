@@ -264,16 +264,7 @@ public final class Empi {
         static final MethodHandle MH_ISCAN = DC.full("MPI_Iscan", "ippihhhp");
         static final MethodHandle MH_IEXSCAN = DC.full("MPI_Iexscan", "ippihhhp");
         static final MethodHandle MH_REDUCE_LOCAL = DC.full("MPI_Reduce_local", "ippihh");
-        /** The same for a short vector: a predefined operation's loop, nothing that calls back into Java. */
-        static final MethodHandle MH_REDUCE_LOCAL_SHORT = DC.critical("MPI_Reduce_local", "ippihh");
     }
-
-    /**
-     * Up to this many bytes a local reduction is a critical downcall (no thread-state transition, which cost
-     * as much as the reduction of a few doubles itself on every step of a small allreduce); above it the
-     * reduction may run long enough to hold a safepoint up, so it goes the ordinary way.
-     */
-    private static final long SHORT_REDUCE_BYTES = 64 * 1024;
 
     /** Downcalls for calls a run makes a few times, if at all, bound when the first is used. */
     private static final class Rare {
@@ -1455,9 +1446,7 @@ public final class Empi {
     public static void reduceLocal(MemorySegment inbuf, MemorySegment inoutbuf, int count, long datatype, long op) {
         int rc;
         try {
-            rc = inoutbuf.byteSize() <= SHORT_REDUCE_BYTES
-                    ? (int) Collectives.MH_REDUCE_LOCAL_SHORT.invokeExact(inbuf, inoutbuf, count, datatype, op)
-                    : (int) Collectives.MH_REDUCE_LOCAL.invokeExact(inbuf, inoutbuf, count, datatype, op);
+            rc = (int) Collectives.MH_REDUCE_LOCAL.invokeExact(inbuf, inoutbuf, count, datatype, op);
         } catch (Throwable t) {
             throw rethrow(t);
         }
