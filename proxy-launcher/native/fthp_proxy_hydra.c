@@ -274,25 +274,38 @@ static int is_ended_tcp(int fd) {
             || errno == ENETUNREACH || errno == EPIPE || errno == ENOTCONN));
 }
 
-/* Puts a stand-in in place of an ended proxy connection and holds it, pending. 0 if that failed. */
-static int hide_link(int fd) {
+/*
+ * Puts one end of a fresh socketpair in place of fd (the same number, so the
+ * caller's tables still name it) and returns the other end, or -1 if that
+ * failed (fd is then untouched).
+ */
+static int put_stand_in(int fd) {
     int pair[2];
-    if (link_count >= MAX_LINKS || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, pair) != 0) {
-        return 0;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, pair) != 0) {
+        return -1;
     }
     if (dup2(pair[0], fd) < 0) {
         close(pair[0]);
         close(pair[1]);
-        return 0;
+        return -1;
     }
     close(pair[0]);
+    return pair[1];
+}
+
+/* Puts a stand-in in place of an ended proxy connection and holds it, pending. 0 if that failed. */
+static int hide_link(int fd) {
+    int other_end;
+    if (link_count >= MAX_LINKS || (other_end = put_stand_in(fd)) < 0) {
+        return 0;
+    }
     fcntl(fd, F_SETFD, FD_CLOEXEC);
     struct stat st;
     fstat(fd, &st);
     struct lost_link *l = &links[link_count++];
     l->fd = fd;
     l->stand_in = st.st_ino;
-    l->other_end = pair[1];
+    l->other_end = other_end;
     l->confirmed = 0;
     l->deadline_ms = now_ms() + confirm_ms;
     l->peer = peers[fd];
@@ -600,17 +613,11 @@ static int barrier_open(void) {
  * then left for the proxy to see.
  */
 static int hide_dead_pmi(int fd) {
-    int pair[2];
-    if (fd >= MAX_FD || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, pair) != 0) {
+    int peer;
+    if (fd >= MAX_FD || (peer = put_stand_in(fd)) < 0) {
         return 0;
     }
-    if (dup2(pair[0], fd) < 0) {
-        close(pair[0]);
-        close(pair[1]);
-        return 0;
-    }
-    close(pair[0]);
-    stand_in[fd] = pair[1] + 1;
+    stand_in[fd] = peer + 1;
     if (barrier_open()) {
         hidden_enter_barrier();   /* the others wait in a barrier: this one joins them */
     }
