@@ -94,7 +94,7 @@ public final class Op implements Freeable {
             return;
         }
         if (uf == null) {
-            Empi.reduceLocal(in, inout, count * baseItems(type), type.nativeBase(), nativeOp());
+            Empi.reduceLocalPredefined(in, inout, count * baseItems(type), type.nativeBase(), nativeOp());
             return;
         }
         setDatatype(type);

@@ -264,7 +264,19 @@ public final class Empi {
         static final MethodHandle MH_ISCAN = DC.full("MPI_Iscan", "ippihhhp");
         static final MethodHandle MH_IEXSCAN = DC.full("MPI_Iexscan", "ippihhhp");
         static final MethodHandle MH_REDUCE_LOCAL = DC.full("MPI_Reduce_local", "ippihh");
+        /**
+         * The same for a predefined operation: the library's own loop, which never calls back into Java (a user
+         * operation made by MPI_Op_create is an upcall, and an upcall from a critical downcall aborts the JVM).
+         */
+        static final MethodHandle MH_REDUCE_LOCAL_PREDEFINED = DC.critical("MPI_Reduce_local", "ippihh");
     }
+
+    /**
+     * Up to this many bytes a predefined reduction is a critical downcall: the thread-state transition of an
+     * ordinary one costs as much as reducing a few doubles, on every step of a small allreduce. A longer
+     * reduction could hold a safepoint up, so it goes the ordinary way.
+     */
+    private static final long CRITICAL_REDUCE_BYTES = 64 * 1024;
 
     /** Downcalls for calls a run makes a few times, if at all, bound when the first is used. */
     private static final class Rare {
@@ -1439,6 +1451,27 @@ public final class Empi {
         }
         if (rc != SUCCESS) {
             throw failure("MPI_Iexscan", rc);
+        }
+    }
+
+    /**
+     * MPI_Reduce_local with a predefined operation ({@code MPI_SUM}, {@code MPI_MAX}, ...), never one made by
+     * {@link #opCreate}: a short vector is reduced by a critical downcall, which cannot call back into Java.
+     */
+    public static void reduceLocalPredefined(MemorySegment inbuf, MemorySegment inoutbuf, int count, long datatype,
+                                             long op) {
+        if (inoutbuf.byteSize() > CRITICAL_REDUCE_BYTES) {
+            reduceLocal(inbuf, inoutbuf, count, datatype, op);
+            return;
+        }
+        int rc;
+        try {
+            rc = (int) Collectives.MH_REDUCE_LOCAL_PREDEFINED.invokeExact(inbuf, inoutbuf, count, datatype, op);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        if (rc != SUCCESS) {
+            throw failure("MPI_Reduce_local", rc);
         }
     }
 

@@ -64,6 +64,24 @@ class EmpiSingletonTest {
                 assertEquals(9.0, a2.getAtIndex(ValueLayout.JAVA_DOUBLE, 1));
             }
 
+            // a predefined operation by the critical downcall (a short vector) and the ordinary one (a long one)
+            MemorySegment p1 = a.allocateFrom(ValueLayout.JAVA_DOUBLE, 1.5, -2.0);
+            MemorySegment p2 = a.allocateFrom(ValueLayout.JAVA_DOUBLE, 0.25, 8.0);
+            Empi.reduceLocalPredefined(p1, p2, 2, Empi.handle("MPI_DOUBLE"), Empi.handle("MPI_SUM"));
+            assertEquals(1.75, p2.getAtIndex(ValueLayout.JAVA_DOUBLE, 0));
+            assertEquals(6.0, p2.getAtIndex(ValueLayout.JAVA_DOUBLE, 1));
+            int longCount = 20_000;   // 160 KB: above the critical bound
+            MemorySegment l1 = a.allocate(ValueLayout.JAVA_DOUBLE, longCount);
+            MemorySegment l2 = a.allocate(ValueLayout.JAVA_DOUBLE, longCount);
+            for (int i = 0; i < longCount; i++) {
+                l1.setAtIndex(ValueLayout.JAVA_DOUBLE, i, i);
+                l2.setAtIndex(ValueLayout.JAVA_DOUBLE, i, longCount - 2 * i);
+            }
+            Empi.reduceLocalPredefined(l1, l2, longCount, Empi.handle("MPI_DOUBLE"), Empi.handle("MPI_MAX"));
+            for (int i = 0; i < longCount; i++) {
+                assertEquals(Math.max(i, longCount - 2 * i), l2.getAtIndex(ValueLayout.JAVA_DOUBLE, i), "item " + i);
+            }
+
             // the tag bound exists only after init; each library's, as measured (docs/notes/mpich.md)
             int tagUb = Empi.tagUpperBound();
             assertTrue(tagUb >= 32767, "the standard's minimum, got " + tagUb);
