@@ -98,11 +98,17 @@ public final class StagingPool {
         return 64 - Long.numberOfLeadingZeros(bytes - 1);
     }
 
-    /** Idle entries of one size class: the owner thread's stack and a shared one. */
+    /** Idle entries of one size class: the owner thread's slot and stack, and a stack other threads share. */
     private static final class SizeClass<T> {
         private final Thread owner;
         private final Stack<T> mine;
         private final Stack<T> shared;
+        /**
+         * The owner's most recently given entry: an operation that takes one block and gives it back, as every
+         * small send and receive does, then touches one field instead of a stack (7 % of the CPU of an 8-byte
+         * send and receive pair went to the stacks).
+         */
+        private T last;
 
         SizeClass(int keep, Thread owner) {
             this.owner = owner;
@@ -112,7 +118,12 @@ public final class StagingPool {
 
         T take() {
             if (Thread.currentThread() == owner) {
-                T t = mine.pop();
+                T t = last;
+                if (t != null) {
+                    last = null;
+                    return t;
+                }
+                t = mine.pop();
                 if (t != null) {
                     return t;
                 }
@@ -123,8 +134,14 @@ public final class StagingPool {
         }
 
         void give(T t) {
-            if (Thread.currentThread() == owner && mine.push(t)) {
-                return;
+            if (Thread.currentThread() == owner) {
+                // the newest entry waits in the slot, the one it displaces goes on the stack: still last in, first out
+                T displaced = last;
+                last = t;
+                if (displaced == null || mine.push(displaced)) {
+                    return;
+                }
+                t = displaced;
             }
             synchronized (shared) {
                 shared.push(t);

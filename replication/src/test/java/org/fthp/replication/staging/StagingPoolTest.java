@@ -37,6 +37,21 @@ class StagingPoolTest {
     }
 
     @Test
+    void theOwnerGetsItsMostRecentReleaseFirst() {
+        StagingPool pool = new StagingPool(8, 24);
+        OpBlock a = pool.acquireBlock(100);
+        OpBlock b = pool.acquireBlock(100);
+        OpBlock c = pool.acquireBlock(100);
+        pool.release(a);
+        pool.release(b);
+        pool.release(c);
+        assertSame(c, pool.acquireBlock(100));
+        assertSame(b, pool.acquireBlock(100));
+        assertSame(a, pool.acquireBlock(100));
+        assertNotSame(a, pool.acquireBlock(100), "a fresh block once the idle ones are taken");
+    }
+
+    @Test
     void otherThreadsShareAStackThatTheOwnerCanTakeFrom() throws Exception {
         StagingPool pool = new StagingPool(8, 24);
         AtomicReference<MemorySegment> fromOther = new AtomicReference<>();
