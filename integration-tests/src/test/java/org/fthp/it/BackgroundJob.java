@@ -16,6 +16,9 @@ import java.util.function.Predicate;
  */
 final class BackgroundJob implements AutoCloseable {
 
+    /** How often {@link #await} samples the job's processes (a wait for its output looks every 50 ms). */
+    private static final long AWAIT_SAMPLE_MS = 200;
+
     private final List<String> command;
     private final Process process;
     private final Path out;
@@ -83,13 +86,17 @@ final class BackgroundJob implements AutoCloseable {
         return Files.readString(err);
     }
 
-    /** The job's end within {@code limit}; a job that outlives it is killed (by its process tree) and fails. */
+    /**
+     * The job's end within {@code limit}; a job that outlives it is killed (by its process tree) and fails. Its
+     * processes are sampled every {@value #AWAIT_SAMPLE_MS} ms: one look at a process tree reads /proc and costs
+     * milliseconds of CPU here, which every test job waits through.
+     */
     MpiJob.Result await(Duration limit) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         boolean ended;
         do {
             processes.sample(process.toHandle());
-            ended = process.waitFor(50, TimeUnit.MILLISECONDS);
+            ended = process.waitFor(AWAIT_SAMPLE_MS, TimeUnit.MILLISECONDS);
         } while (!ended && System.nanoTime() < deadline);
         if (!ended) {
             MpiJob.killTree(process.toHandle());
@@ -101,13 +108,46 @@ final class BackgroundJob implements AutoCloseable {
         return new MpiJob.Result(process.exitValue(), stdout(), stderr(), command, processes);
     }
 
-    @Override
-    public void close() throws IOException {
+    /**
+     * Runs {@code command} to its end within {@code limit}, doing {@code failure} (a crash, a cut) once its stdout
+     * holds {@code trigger}; fails if the job ends before printing it. The result's processes are left for the
+     * test's own leftover check.
+     */
+    static MpiJob.Result runFailing(List<String> command, String trigger, Runnable failure, Duration limit)
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        BackgroundJob job = start(command, Map.of());
+        try {
+            if (!job.awaitStdout(out -> out.contains(trigger), limit)) {
+                String said = job.process.isAlive() ? "printed no '" + trigger + "' within " + limit
+                        : "ended before printing '" + trigger + "'";
+                throw new AssertionError("the job " + said + ": " + String.join(" ", command)
+                        + "\n--- stdout ---\n" + job.stdout() + "\n--- stderr ---\n" + job.stderr());
+            }
+            failure.run();
+            return job.await(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        } finally {
+            job.discard();
+        }
+    }
+
+    /**
+     * Kills the job if it still runs (by its process tree) and deletes its output files; what an ended job left
+     * running stays for {@link MpiJob.Result#assertNoLeftovers}.
+     */
+    void discard() throws IOException {
         if (process.isAlive()) {
             MpiJob.killTree(process.toHandle());
+            processes.leftovers(Duration.ZERO);
         }
-        processes.leftovers(Duration.ZERO);
         Files.deleteIfExists(out);
         Files.deleteIfExists(err);
+    }
+
+    /** Kills whatever is left of the job, ended or not, and deletes its output files. */
+    @Override
+    public void close() throws IOException {
+        discard();
+        processes.leftovers(Duration.ZERO);
     }
 }

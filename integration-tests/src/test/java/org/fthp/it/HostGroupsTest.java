@@ -86,32 +86,6 @@ class HostGroupsTest {
     /** fthp-run on h0; {@code failure} once its stdout holds {@code trigger}; the job killed if it outlives JOB. */
     private static MpiJob.Result runFailingHost(List<String> fthpRun, String trigger, Runnable failure)
             throws Exception {
-        List<String> cmd = hosts.onHost(0, fthpRun);
-        Path out = Files.createTempFile(dir, "job", ".out");
-        Path err = Files.createTempFile(dir, "job", ".err");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-        JobProcesses processes = new JobProcesses();
-        long deadline = System.nanoTime() + JOB.toNanos();
-        boolean failed = false;
-        boolean ended;
-        do {
-            processes.sample(p.toHandle());
-            if (!failed && Files.readString(out).contains(trigger)) {
-                failure.run();
-                failed = true;
-            }
-            ended = p.waitFor(50, TimeUnit.MILLISECONDS);
-        } while (!ended && System.nanoTime() < deadline);
-        if (!ended) {
-            MpiJob.killTree(p.toHandle());
-            processes.leftovers(Duration.ZERO);
-            p.waitFor(10, TimeUnit.SECONDS);
-            throw new AssertionError("job timed out after " + JOB + "\n--- stdout ---\n" + Files.readString(out)
-                    + "\n--- stderr ---\n" + Files.readString(err));
-        }
-        assertTrue(failed, "the job ended before printing '" + trigger + "'\n" + Files.readString(out)
-                + Files.readString(err));
-        return new MpiJob.Result(p.exitValue(), Files.readString(out), Files.readString(err), cmd, processes);
+        return BackgroundJob.runFailing(hosts.onHost(0, fthpRun), trigger, failure, JOB);
     }
 }

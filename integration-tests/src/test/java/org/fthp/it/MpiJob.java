@@ -1,12 +1,10 @@
 package org.fthp.it;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Launches a real MPI job with {@code bin/fthp-run} and collects what it did.
@@ -130,33 +128,11 @@ public final class MpiJob {
     /** Runs a command with extra environment variables, under the same deadline and cleanup. */
     static Result exec(List<String> cmd, Duration timeout, java.util.Map<String, String> env) {
         try {
-            Path out = Files.createTempFile("fthp-job", ".out");
-            Path err = Files.createTempFile("fthp-job", ".err");
+            BackgroundJob job = BackgroundJob.start(cmd, env);
             try {
-                ProcessBuilder pb = new ProcessBuilder(cmd)
-                        .redirectOutput(out.toFile())
-                        .redirectError(err.toFile())
-                        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-                pb.environment().putAll(env);
-                Process p = pb.start();
-                JobProcesses processes = new JobProcesses();
-                long deadline = System.nanoTime() + timeout.toNanos();
-                boolean ended;
-                do {
-                    processes.sample(p.toHandle());
-                    ended = p.waitFor(200, TimeUnit.MILLISECONDS);
-                } while (!ended && System.nanoTime() < deadline);
-                if (!ended) {
-                    killTree(p.toHandle());
-                    processes.leftovers(Duration.ZERO);
-                    p.waitFor(10, TimeUnit.SECONDS);
-                    throw new AssertionError("job timed out after " + timeout + ": " + String.join(" ", cmd)
-                            + "\n--- stdout ---\n" + Files.readString(out) + "\n--- stderr ---\n" + Files.readString(err));
-                }
-                return new Result(p.exitValue(), Files.readString(out), Files.readString(err), cmd, processes);
+                return job.await(timeout);
             } finally {
-                Files.deleteIfExists(out);
-                Files.deleteIfExists(err);
+                job.discard();
             }
         } catch (IOException e) {
             throw new AssertionError("cannot start " + cmd, e);

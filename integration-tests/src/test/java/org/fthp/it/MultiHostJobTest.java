@@ -406,33 +406,7 @@ class MultiHostJobTest {
     /** As {@link #runCrashingHost}, doing {@code failure} (a crash, a cut) once the stdout holds {@code trigger}. */
     private static MpiJob.Result runFailingHost(List<String> fthpRun, String trigger, Runnable failure)
             throws Exception {
-        List<String> cmd = hosts.onHost(0, fthpRun);
-        Path out = Files.createTempFile(dir, "job", ".out");
-        Path err = Files.createTempFile(dir, "job", ".err");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-        JobProcesses processes = new JobProcesses();
-        long deadline = System.nanoTime() + JOB.toNanos();
-        boolean crashedYet = false;
-        boolean ended;
-        do {
-            processes.sample(p.toHandle());
-            if (!crashedYet && Files.readString(out).contains(trigger)) {
-                failure.run();
-                crashedYet = true;
-            }
-            ended = p.waitFor(50, TimeUnit.MILLISECONDS);
-        } while (!ended && System.nanoTime() < deadline);
-        if (!ended) {
-            MpiJob.killTree(p.toHandle());
-            processes.leftovers(Duration.ZERO);
-            p.waitFor(10, TimeUnit.SECONDS);
-            throw new AssertionError("job timed out after " + JOB + "\n--- stdout ---\n" + Files.readString(out)
-                    + "\n--- stderr ---\n" + Files.readString(err));
-        }
-        assertTrue(crashedYet, "the job ended before printing '" + trigger + "'\n" + Files.readString(out)
-                + Files.readString(err));
-        return new MpiJob.Result(p.exitValue(), Files.readString(out), Files.readString(err), cmd, processes);
+        return BackgroundJob.runFailing(hosts.onHost(0, fthpRun), trigger, failure, JOB);
     }
 
     /** Host {@code k} runs nothing of the job any more (its orted and ranks have gone), within a few seconds. */
