@@ -2,6 +2,7 @@ package org.fthp.replication.ops;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.function.BooleanSupplier;
 
 import org.fthp.empi.Empi;
 import org.fthp.replication.staging.OpBlock;
@@ -18,7 +19,7 @@ import org.fthp.replication.twins.TwinLink;
  * operation's own staging bytes, so a small message costs one pool round
  * trip and no allocation of native memory.
  */
-public abstract class NativeOp {
+public abstract class NativeOp implements BooleanSupplier {
 
     protected final OpContext context;
     protected final StagingPool pool;
@@ -160,6 +161,12 @@ public abstract class NativeOp {
             finish();
         }
         return true;
+    }
+
+    /** As {@link #poll}: a wait's condition ({@code progress.DutyCycle}) is the operation itself. */
+    @Override
+    public final boolean getAsBoolean() {
+        return poll();
     }
 
     /**
