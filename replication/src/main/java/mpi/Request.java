@@ -154,7 +154,9 @@ public class Request implements Freeable {
 
     /** Progresses this request until it is done (not yet completed for the program). */
     private void awaitDone() throws MPIException {
-        Requests.await(this::pollOnce);
+        if (!pollOnce()) {   // a request that is already done needs no wait (nor the wait's two lambdas)
+            Requests.await(this::pollOnce);
+        }
     }
 
     public final void waitFor() throws MPIException {
