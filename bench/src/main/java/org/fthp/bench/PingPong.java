@@ -19,7 +19,8 @@ import mpi.MPIException;
  * (1 GB = 1e9 B).
  *
  * <p>Default: one direct buffer from {@link MPI#newByteBuffer(int)}.
- * {@code --arrays}: a {@code byte[]} instead.
+ * {@code --arrays}: a {@code byte[]} instead. {@code --sizes 65536,1048576}: only these sizes
+ * (the JIT warm-up is the same), for a quick look at one part of the curve.
  */
 public final class PingPong {
     static final int[] SIZES = {8, 64, 512, 4096, 65536, 1048576, 4194304};
@@ -53,10 +54,14 @@ public final class PingPong {
 
     public static void main(String[] args) throws MPIException {
         boolean arrays = false;
-        for (String a : args) {
+        int[] sizes = SIZES;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
             if (a.equals("--arrays")) arrays = true;
-            else if (!a.isEmpty()) {
-                System.err.println("usage: PingPong [--arrays]");
+            else if (a.equals("--sizes") && i + 1 < args.length) {
+                sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
+            } else if (!a.isEmpty()) {
+                System.err.println("usage: PingPong [--arrays] [--sizes n,n,...]");
                 System.exit(2);
             }
         }
@@ -68,7 +73,7 @@ public final class PingPong {
             MPI.Finalize();
             System.exit(1);
         }
-        int max = SIZES[SIZES.length - 1];
+        int max = Math.max(4096, Arrays.stream(sizes).max().orElse(8));   // the JIT warm-up sends up to 4 KiB
         Object buf;
         if (arrays) {
             byte[] a = new byte[max];
@@ -91,9 +96,9 @@ public final class PingPong {
         });
         // The timed part runs as SLICES slices, each timed alone between barriers; the result
         // is the median slice (as pingpong.c), with the fastest and slowest slice beside it.
-        double[][] slices = new double[SIZES.length][SLICES];
-        for (int s = 0; s < SIZES.length; s++) {
-            int n = SIZES[s], warm = warmupIters(n), perSlice = timedIters(n) / SLICES;
+        double[][] slices = new double[sizes.length][SLICES];
+        for (int s = 0; s < sizes.length; s++) {
+            int n = sizes[s], warm = warmupIters(n), perSlice = timedIters(n) / SLICES;
             comm.barrier();
             loop(comm, rank, buf, n, warm);
             for (int k = 0; k < SLICES; k++) {
@@ -105,12 +110,12 @@ public final class PingPong {
         }
         // Printed at the end: loading the formatting classes mid-run deoptimizes the compiled kernel.
         if (rank == 0) {
-            for (int s = 0; s < SIZES.length; s++) {
+            for (int s = 0; s < sizes.length; s++) {
                 double[] t = slices[s];
                 Arrays.sort(t);
                 double oneway = (t[SLICES / 2 - 1] + t[SLICES / 2]) / 2;
-                System.out.printf(Locale.ROOT, "pingpong %d %.4f %.4f %.4f %.4f%n", SIZES[s], oneway * 1e6,
-                        SIZES[s] / oneway / 1e9, t[0] * 1e6, t[SLICES - 1] * 1e6);
+                System.out.printf(Locale.ROOT, "pingpong %d %.4f %.4f %.4f %.4f%n", sizes[s], oneway * 1e6,
+                        sizes[s] / oneway / 1e9, t[0] * 1e6, t[SLICES - 1] * 1e6);
             }
             System.out.flush();
         }

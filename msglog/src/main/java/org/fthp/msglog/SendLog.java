@@ -23,12 +23,45 @@ import java.util.Map;
  *
  * <p>Entries live off the Java heap ({@link EntryMemory}): hundreds of
  * megabytes of logged payload on the heap made every garbage collection copy
- * them. The log belongs to the thread that sends (the MPI thread).
+ * them. A large message is adopted instead ({@link #adopt}): the sender packs
+ * it once into off-heap memory it counts references to, and that memory is
+ * both the entry and what every native send of the message reads, so the
+ * payload is not copied again for the log. The log belongs to the thread
+ * that sends (the MPI thread).
  */
 public final class SendLog {
 
     /** One logged message: the native tag it travelled with and its bytes (header first). */
-    public record Entry(long sendId, int tag, MemorySegment message, EntryMemory.Block block) {
+    public static final class Entry {
+        private final long sendId;
+        private final int tag;
+        private final MemorySegment message;
+        /** The log's own copy, or null when the message was adopted. */
+        private final EntryMemory.Block block;
+        /** The sender's memory of an adopted message, or null when the log copied it. */
+        private final RetainedMessage retained;
+
+        private Entry(long sendId, int tag, MemorySegment message, EntryMemory.Block block,
+                      RetainedMessage retained) {
+            this.sendId = sendId;
+            this.tag = tag;
+            this.message = message;
+            this.block = block;
+            this.retained = retained;
+        }
+
+        public long sendId() { return sendId; }
+
+        public int tag() { return tag; }
+
+        /** Header and payload; valid while the entry is in the log (or while a holder of {@link #retained} reads it). */
+        public MemorySegment message() { return message; }
+
+        /**
+         * The memory of an adopted message, which a resend may take its own reference to
+         * rather than copy the bytes; null when the log holds its own copy.
+         */
+        public RetainedMessage retained() { return retained; }
 
         long bytes() {
             return message.byteSize();
@@ -60,20 +93,43 @@ public final class SendLog {
         if (h + p > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("message of " + (h + p) + " bytes cannot be logged");
         }
-        ArrayDeque<Entry> stream = streams.computeIfAbsent(key(commId, dest), k -> new ArrayDeque<>());
-        Entry last = stream.peekLast();
-        if (last != null && last.sendId() >= sendId) {
-            throw new IllegalStateException("send id " + sendId + " to " + dest + " on communicator " + commId
-                    + " after " + last.sendId());
-        }
+        ArrayDeque<Entry> stream = stream(commId, dest, sendId);
         EntryMemory.Block block = memory.acquire(h + p);
         MemorySegment copy = block.segment().asSlice(0, h + p);
         MemorySegment.copy(header, 0, copy, 0, h);
         if (p > 0) {
             MemorySegment.copy(payload, 0, copy, h, p);
         }
-        stream.addLast(new Entry(sendId, tag, copy, block));
-        bytes += copy.byteSize();
+        add(stream, new Entry(sendId, tag, copy, block, null));
+    }
+
+    /**
+     * Logs a message without copying it: {@code message} (header first) is
+     * the sender's, and stays valid until the log calls
+     * {@code memory.release()}, once, when the entry is trimmed or evicted.
+     * The caller hands the log one reference to {@code memory}.
+     */
+    public void adopt(int commId, int dest, long sendId, int tag, MemorySegment message, RetainedMessage memory) {
+        if (message.byteSize() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("message of " + message.byteSize() + " bytes cannot be logged");
+        }
+        add(stream(commId, dest, sendId), new Entry(sendId, tag, message, null, memory));
+    }
+
+    /** The stream a new entry joins, checked to keep send-id order. */
+    private ArrayDeque<Entry> stream(int commId, int dest, long sendId) {
+        ArrayDeque<Entry> stream = streams.computeIfAbsent(key(commId, dest), k -> new ArrayDeque<>());
+        Entry last = stream.peekLast();
+        if (last != null && last.sendId() >= sendId) {
+            throw new IllegalStateException("send id " + sendId + " to " + dest + " on communicator " + commId
+                    + " after " + last.sendId());
+        }
+        return stream;
+    }
+
+    private void add(ArrayDeque<Entry> stream, Entry e) {
+        stream.addLast(e);
+        bytes += e.bytes();
         peakBytes = Math.max(peakBytes, bytes);
         entries++;
         logged++;
@@ -97,9 +153,17 @@ public final class SendLog {
     private void drop(ArrayDeque<Entry> stream) {
         Entry e = stream.pollFirst();
         bytes -= e.bytes();
-        memory.release(e.block());
+        free(e);
         entries--;
         evicted++;
+    }
+
+    private void free(Entry e) {
+        if (e.block != null) {
+            memory.release(e.block);
+        } else {
+            e.retained.release();
+        }
     }
 
     /** Entries evicted by the byte limit rather than trimmed as no longer needed. */
@@ -114,7 +178,7 @@ public final class SendLog {
         while (stream != null && !stream.isEmpty() && stream.peekFirst().sendId() <= sendId) {
             Entry e = stream.pollFirst();
             freed += e.bytes();
-            memory.release(e.block());
+            free(e);
             entries--;
         }
         bytes -= freed;

@@ -67,4 +67,56 @@ class SendLogTest {
         assertArrayEquals(new long[] {2}, log.after(1, 0, 0).stream().mapToLong(SendLog.Entry::sendId).toArray());
         assertEquals(1, log.after(1, 1, 0).size());
     }
+
+    /** Counts the log's releases of an adopted message. */
+    private static final class Counted implements RetainedMessage {
+        int released;
+
+        @Override
+        public void release() {
+            released++;
+        }
+    }
+
+    @Test
+    void anAdoptedMessageIsNotCopiedAndIsReleasedOnceWhenTrimmed() {
+        SendLog log = new SendLog(1 << 20);
+        MemorySegment message = java.lang.foreign.Arena.ofAuto().allocate(124);
+        Counted memory = new Counted();
+        log.adopt(1, 0, 1, 9, message, memory);
+        log.record(1, 0, 2, 9, bytes(24, 0), bytes(6, 0));
+        assertEquals(154, log.bytes());
+        SendLog.Entry e = log.after(1, 0, 0).get(0);
+        assertEquals(message.address(), e.message().address(), "the entry is the sender's memory");
+        assertEquals(memory, e.retained());
+        assertEquals(null, log.after(1, 0, 1).get(0).retained(), "a copied entry has no sender's memory");
+        assertEquals(0, memory.released);
+        assertEquals(124, log.trimThrough(1, 0, 1));
+        assertEquals(1, memory.released);
+        log.trimThrough(1, 0, 2);
+        assertEquals(1, memory.released);
+        assertEquals(0, log.bytes());
+        assertEquals(154, log.peakBytes());
+    }
+
+    @Test
+    void theLimitReleasesAnEvictedAdoptedMessage() {
+        SendLog log = new SendLog(250);
+        Counted first = new Counted();
+        Counted second = new Counted();
+        log.adopt(1, 0, 1, 0, java.lang.foreign.Arena.ofAuto().allocate(200), first);
+        log.adopt(1, 0, 2, 0, java.lang.foreign.Arena.ofAuto().allocate(200), second);
+        assertEquals(1, first.released);
+        assertEquals(0, second.released, "the newest entry always stays");
+        assertEquals(1, log.evicted());
+        assertEquals(200, log.bytes());
+    }
+
+    @Test
+    void adoptKeepsSendIdOrder() {
+        SendLog log = new SendLog(1 << 20);
+        log.record(1, 0, 5, 0, bytes(24, 0), null);
+        assertThrows(IllegalStateException.class,
+                () -> log.adopt(1, 0, 4, 0, java.lang.foreign.Arena.ofAuto().allocate(24), new Counted()));
+    }
 }

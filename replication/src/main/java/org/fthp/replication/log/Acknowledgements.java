@@ -19,8 +19,9 @@ import org.fthp.replication.tags.InternalTags;
  * <p>An acknowledgement is 16 bytes (communicator, the receiver's rank as the
  * sender addresses it, consumed-through id) on a private duplicate of the
  * native COMM_WORLD, sent to every live copy of the source (both log the
- * stream) after every {@value #EVERY} messages of a stream, or sooner when
- * the receiver idles in MPI with some unacknowledged. Senders keep one
+ * stream) after every {@value #EVERY} messages of a stream (a large message
+ * counts as several, see {@link #BYTES_PER_COUNT}), or sooner when the
+ * receiver idles in MPI with some unacknowledged. Senders keep one
  * receive posted for them and read them whenever the facade progresses.
  */
 public final class Acknowledgements {
@@ -46,6 +47,15 @@ public final class Acknowledgements {
     }
 
     static final int EVERY = 64;
+    /**
+     * Payload bytes that count as one more message toward {@link #EVERY}: a
+     * message of 1 MiB is acknowledged at once, one of 64 KiB after about a
+     * dozen. Counting messages alone let a stream of 1 MiB messages keep 64
+     * MiB per destination copy in the sender's log, memory that then came
+     * fresh from the kernel for every message instead of from the staging
+     * pool; an acknowledgement costs a 16-byte message.
+     */
+    static final long BYTES_PER_COUNT = 16 << 10;
     /** The "receiver rank" of a twin acknowledgement, and the "source" of its stream here. */
     static final int TWIN = -1;
     private static final long IDLE_NANOS = 2_000_000;
@@ -89,8 +99,11 @@ public final class Acknowledgements {
         Empi.irecv(inbox, 16, Empi.BYTE, Empi.ANY_SOURCE, InternalTags.ACKNOWLEDGEMENT.first(), control, request);
     }
 
-    /** A message of stream (commId, source) was consumed; {@code through} is the stream's watermark now. */
-    void consumed(int commId, int source, long through) {
+    /**
+     * A message of stream (commId, source) with {@code payloadBytes} of payload was consumed; {@code through}
+     * is the stream's watermark now.
+     */
+    void consumed(int commId, int source, long through, long payloadBytes) {
         long key = ((long) commId << 32) | (source & 0xffffffffL);
         long[] s = lastStream;
         if (s == null || key != lastKey) {
@@ -100,9 +113,11 @@ public final class Acknowledgements {
             lastKey = key;
         }
         s[0] = through;
-        if (++s[1] >= EVERY) {
+        long before = s[1];
+        s[1] += 1 + payloadBytes / BYTES_PER_COUNT;
+        if (s[1] >= EVERY) {
             acknowledge(commId, source, s);
-        } else if (s[1] == 1) {
+        } else if (before == 0) {
             idleDueAt(s[2] + IDLE_NANOS);
         }
     }
@@ -145,7 +160,7 @@ public final class Acknowledgements {
 
     /** A replica received its twin's decisions on {@code commId} up to {@code through}. */
     public void twinReceived(int commId, long through) {
-        consumed(commId, TWIN, through);
+        consumed(commId, TWIN, through, 0);
     }
 
     private void acknowledge(int commId, int source, long[] s) {

@@ -66,11 +66,12 @@ public final class MessageRecords {
         nativeBytes += bytes;
     }
 
-    public void consumed(int commId, int source, long sendId) {
+    /** Message {@code sendId} of stream (commId, source), {@code payloadBytes} long, was consumed. */
+    public void consumed(int commId, int source, long sendId, long payloadBytes) {
         if (receiveLog != null) {
             receiveLog.consumed(commId, source, sendId);
             if (acks != null) {
-                acks.consumed(commId, source, receiveLog.consumedThrough(commId, source));
+                acks.consumed(commId, source, receiveLog.consumedThrough(commId, source), payloadBytes);
             }
         }
     }

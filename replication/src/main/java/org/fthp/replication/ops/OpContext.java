@@ -2,6 +2,7 @@ package org.fthp.replication.ops;
 
 import java.util.function.Consumer;
 
+import org.fthp.replication.staging.MessageMemory;
 import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.twins.TwinLink;
 
@@ -18,6 +19,7 @@ import org.fthp.replication.twins.TwinLink;
 public final class OpContext {
 
     private final StagingPool pool;
+    private final MessageMemory messages = new MessageMemory();
     private final InFlight inFlight = new InFlight();
     private final CollectiveLogs collectiveLogs;
     /** Set once, after the acknowledgements exist (they send through operations of this context). */
@@ -35,6 +37,11 @@ public final class OpContext {
 
     public StagingPool pool() {
         return pool;
+    }
+
+    /** Memory of large logged messages, shared by the log and the message's sends. */
+    MessageMemory messages() {
+        return messages;
     }
 
     public InFlight inFlight() {

@@ -288,7 +288,8 @@ public final class RecvOp extends NativeOp {
         // receive could hold has already failed natively with MPI_ERR_TRUNCATE
         int payload = MessageHeader.payloadBytes(staging);
         if (overflow != null) {
-            records.consumed(comm.commId(), MessageHeader.logicalSource(staging), MessageHeader.sendId(staging));
+            records.consumed(comm.commId(), MessageHeader.logicalSource(staging), MessageHeader.sendId(staging),
+                    payload);
             throw new EmpiException("MPI_ERR_TRUNCATE: message truncated: " + payload + " bytes sent, room for "
                     + (capacity - MessageHeader.BYTES), TRUNCATE, TRUNCATE);
         }
@@ -301,7 +302,7 @@ public final class RecvOp extends NativeOp {
             Packer.unpack(staging, MessageHeader.BYTES, buf, startByte, (int) Math.min(items, count), type);
         }
         int source = MessageHeader.logicalSource(staging);
-        records.consumed(comm.commId(), source, MessageHeader.sendId(staging));
+        records.consumed(comm.commId(), source, MessageHeader.sendId(staging), payload);
         if ((MessageHeader.flags(staging) & MessageHeader.FLAG_SYNCHRONOUS) != 0) {
             records.matchedSynchronous(comm.commId(), source, MessageHeader.sendId(staging));
         }

@@ -9,6 +9,7 @@ import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.log.MessageRecords;
+import org.fthp.replication.staging.SharedMessage;
 import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.Endpoint;
@@ -31,7 +32,7 @@ public final class SendOp extends NativeOp {
     public static final long MAX_PAYLOAD_BYTES = Integer.MAX_VALUE - MessageHeader.BYTES;
 
     private final CommStructure comm;
-    /** The packed payload's length; its bytes follow the header in staging, unless sent in place. */
+    /** The packed payload's length; its bytes follow the header (in staging or shared), unless sent in place. */
     private final long payloadBytes;
     /** A large payload sent from the program's own direct buffer, or null (the payload is in staging). */
     private final MemorySegment inPlacePayload;
@@ -41,6 +42,8 @@ public final class SendOp extends NativeOp {
     private final MessageRecords records;
     /** Whether the payload travels apart from its header, received only once the receiver takes it. */
     private final boolean rendezvous;
+    /** The large logged message this send reads (one reference of its own), or null: it is in staging. */
+    private final SharedMessage shared;
 
     /**
      * Whether a payload of this size travels with its header as one eager
@@ -67,6 +70,10 @@ public final class SendOp extends NativeOp {
         Endpoint primary = comm.sendPrimary(dest);
         Endpoint extra = comm.sendExtra(dest);
         SendLog log = records.sendLog();
+        if (log != null && !isEager(count * type.size())) {
+            return postShared(context, records, comm, channel, buf, startByte, count, type, dest, sendId, tag, mode,
+                    primary, extra, log);
+        }
         if (primary == null) {
             if (log != null) {
                 SendOp staged = new SendOp(context, records, comm, null, channel, buf, startByte, count, type, dest,
@@ -108,6 +115,63 @@ public final class SendOp extends NativeOp {
     }
 
     /**
+     * A large logged message: packed once into a {@link SharedMessage} that is
+     * the log entry and what every native send of it reads (no copy for the
+     * log, for the destination's replica, nor for a resend). The log holds the
+     * creator's reference; each send holds one until it completes. A payload
+     * the sends take from the program's own memory (a direct buffer) is copied
+     * into the entry after they started, while the receivers take it. A
+     * replica whose destination has no replica only logs the message (it may
+     * be promoted); a synchronous one then completes once the destination
+     * matched it (its copy tells this one), else it would run ahead.
+     */
+    private static NativeOp[] postShared(OpContext context, MessageRecords records, CommStructure comm,
+                                         Channel channel, UserBuffer buf, long startByte, int count, TypeLayout type,
+                                         int dest, long sendId, int tag, Mode mode, Endpoint primary, Endpoint extra,
+                                         SendLog log) {
+        long payloadBytes = count * type.size();
+        boolean inPlace = sendsInPlace(buf, count, type, mode);
+        SharedMessage message = SharedMessage.allocate(context.messages(), MessageHeader.BYTES + payloadBytes);
+        if (!inPlace) {
+            writeMessage(message.message(), comm, sendId, channel, mode, buf, startByte, count, type, true);
+        }
+        boolean logOnly = primary == null;
+        NativeOp[] ops = null;
+        if (!logOnly) {
+            if (comm.alreadyHas(dest, false, sendId)) {
+                primary = null;   // that copy got this message from our twin, before a repair
+            }
+            if (extra != null && comm.alreadyHas(dest, true, sendId)) {
+                extra = null;
+            }
+            int n = (primary == null ? 0 : 1) + (extra == null ? 0 : 1);
+            ops = n == 0 ? null : new NativeOp[n];
+            int i = 0;
+            for (Endpoint to : new Endpoint[] {primary, extra}) {
+                if (to != null) {
+                    records.sent(MessageHeader.BYTES + payloadBytes);
+                    ops[i++] = inPlace
+                            ? new SendOp(context, records, comm, to, channel, buf, startByte, count, type, dest,
+                                    sendId, tag, mode)
+                            : new SendOp(context, records, comm, to, channel, message.retain(), payloadBytes, dest,
+                                    sendId, tag, mode);
+                }
+            }
+        }
+        if (inPlace) {
+            writeMessage(message.message(), comm, sendId, channel, mode, buf, startByte, count, type, true);
+        }
+        log.adopt(comm.commId(), dest, sendId, tag, message.message(), message);
+        if (ops != null) {
+            return ops;
+        }
+        if (logOnly && mode == Mode.SYNCHRONOUS && records.acknowledgements() != null) {
+            return new NativeOp[] {new SyncMatch(context, records, comm, dest, sendId)};
+        }
+        return new NativeOp[] {CompletedOp.create(context)};
+    }
+
+    /**
      * Sends a logged message again, to a copy that lacks it after a repair:
      * the same bytes, tag and channel, its payload apart if it was large.
      */
@@ -115,16 +179,28 @@ public final class SendOp extends NativeOp {
         return new Resend(context, comm, to, entry);
     }
 
-    /** A logged message on its way again; the log keeps its bytes until it is trimmed. */
+    /**
+     * A logged message on its way again. Acknowledgements may trim the entry
+     * before this completes: an adopted (large) message is read from its
+     * shared memory, held by a reference of this send's own; a copied (small)
+     * one is copied into staging, since the log reuses its memory.
+     */
     private static final class Resend extends NativeOp {
         private final CommStructure comm;
+        private final SharedMessage shared;
 
         Resend(OpContext context, CommStructure comm, Endpoint to, SendLog.Entry entry) {
-            super(context, entry.message().byteSize());
+            super(context, entry.retained() instanceof SharedMessage ? 0 : entry.message().byteSize());
             this.comm = comm;
-            // a copy: acknowledgements may trim the entry, and its memory is reused, before this completes
-            MemorySegment message = staging().asSlice(0, entry.message().byteSize());
-            MemorySegment.copy(entry.message(), 0, message, 0, message.byteSize());
+            MemorySegment message;
+            if (entry.retained() instanceof SharedMessage m) {
+                this.shared = m.retain();
+                message = entry.message();
+            } else {
+                this.shared = null;
+                message = staging().asSlice(0, entry.message().byteSize());
+                MemorySegment.copy(entry.message(), 0, message, 0, message.byteSize());
+            }
             int flags = MessageHeader.flags(message);
             Channel channel = (flags & MessageHeader.FLAG_INTERNAL) != 0 ? Channel.INTERNAL : Channel.USER;
             long nativeComm = to.comm(channel);
@@ -155,6 +231,9 @@ public final class SendOp extends NativeOp {
 
         @Override
         protected void releaseBuffers() {
+            if (shared != null) {
+                shared.release();
+            }
         }
     }
 
@@ -168,30 +247,55 @@ public final class SendOp extends NativeOp {
         this.mode = mode;
         this.dest = dest;
         this.sendId = sendId;
-        long payloadBytes = count * type.size();
+        this.payloadBytes = count * type.size();
+        this.rendezvous = !isEager(payloadBytes);
+        this.shared = null;
+        boolean inPlace = sendsInPlace(buf, count, type, mode);
+        writeMessage(staging(), comm, sendId, channel, mode, buf, startByte, count, type, !inPlace);
+        this.inPlacePayload = inPlace ? buf.directSegment().asSlice(startByte, payloadBytes) : null;
+        if (to != null) {
+            start(to, channel, tag, staging());
+        }
+    }
+
+    /** Sends a message packed into {@code shared}, whose reference it holds until it completes. */
+    private SendOp(OpContext context, MessageRecords records, CommStructure comm, Endpoint to, Channel channel,
+                   SharedMessage shared, long payloadBytes, int dest, long sendId, int tag, Mode mode) {
+        super(context);
+        this.comm = comm;
+        this.records = records;
+        this.mode = mode;
+        this.dest = dest;
+        this.sendId = sendId;
         this.payloadBytes = payloadBytes;
-        MemorySegment staging = staging();
-        this.rendezvous = payloadBytes >= Rendezvous.THRESHOLD_BYTES;
-        int flags = (rendezvous ? MessageHeader.FLAG_RENDEZVOUS : 0)
+        this.rendezvous = !isEager(payloadBytes);
+        this.shared = shared;
+        this.inPlacePayload = null;
+        start(to, channel, tag, shared.message());
+    }
+
+    /** The header and, unless {@code pack} is false (sent in place), the packed payload after it. */
+    private static void writeMessage(MemorySegment into, CommStructure comm, long sendId, Channel channel, Mode mode,
+                                     UserBuffer buf, long startByte, int count, TypeLayout type, boolean pack) {
+        long payloadBytes = count * type.size();
+        int flags = (isEager(payloadBytes) ? 0 : MessageHeader.FLAG_RENDEZVOUS)
                 | (channel == Channel.INTERNAL ? MessageHeader.FLAG_INTERNAL : 0)
                 | (mode == Mode.SYNCHRONOUS ? MessageHeader.FLAG_SYNCHRONOUS : 0);
-        MessageHeader.write(staging, comm.commId(), comm.rank(), sendId, flags, (int) payloadBytes);
-        MemorySegment inPlace = sendsInPlace(buf, count, type, mode)
-                ? buf.directSegment().asSlice(startByte, payloadBytes) : null;
-        if (inPlace == null) {
-            Packer.pack(buf, startByte, count, type, staging, MessageHeader.BYTES);
+        MessageHeader.write(into, comm.commId(), comm.rank(), sendId, flags, (int) payloadBytes);
+        if (pack) {
+            Packer.pack(buf, startByte, count, type, into, MessageHeader.BYTES);
         }
-        this.inPlacePayload = inPlace;
-        if (to == null) {
-            return;
-        }
+    }
+
+    /** Starts the native send(s) of the message whose header begins {@code message}. */
+    private void start(Endpoint to, Channel channel, int tag, MemorySegment message) {
         long nativeComm = to.comm(channel);
         // a large payload goes separately, so the receiver can take it straight into its memory
         int bytes = rendezvous ? MessageHeader.BYTES : (int) (MessageHeader.BYTES + payloadBytes);
         if (mode == Mode.SYNCHRONOUS) {
-            Empi.issend(staging, bytes, Empi.BYTE, to.rank(), tag, nativeComm, requestSlot());
+            Empi.issend(message, bytes, Empi.BYTE, to.rank(), tag, nativeComm, requestSlot());
         } else {
-            Empi.isend(staging, bytes, Empi.BYTE, to.rank(), tag, nativeComm, requestSlot());
+            Empi.isend(message, bytes, Empi.BYTE, to.rank(), tag, nativeComm, requestSlot());
         }
         if (rendezvous) {
             Empi.isend(payload(), (int) payloadBytes, Empi.BYTE, to.rank(), MessageHeader.payloadTag(sendId),
@@ -207,9 +311,15 @@ public final class SendOp extends NativeOp {
         return staging().asSlice(0, MessageHeader.BYTES);
     }
 
-    /** The packed payload: in staging after the header, or the program's own memory for a large direct one. */
+    /**
+     * The packed payload: after the header in the shared message or in staging, or the program's own memory
+     * for a large direct one.
+     */
     private MemorySegment payload() {
-        return inPlacePayload != null ? inPlacePayload : staging().asSlice(MessageHeader.BYTES, payloadBytes);
+        if (inPlacePayload != null) {
+            return inPlacePayload;
+        }
+        return (shared != null ? shared.message() : staging()).asSlice(MessageHeader.BYTES, payloadBytes);
     }
 
     /**
@@ -327,8 +437,11 @@ public final class SendOp extends NativeOp {
     protected void onComplete() {
     }
 
+    /** The staging bytes go back with the operation's block; a shared message loses this send's reference. */
     @Override
     protected void releaseBuffers() {
-        // the staging bytes go back with the operation's block
+        if (shared != null) {
+            shared.release();
+        }
     }
 }
