@@ -78,10 +78,13 @@ public final class Repair {
      */
     private final Map<Integer, CommStructure> rebuilt = new HashMap<>();
     private static final boolean TRACE = System.getenv("FTHP_TRACE_REPAIR") != null;
+    /** When the traced attempt started (trace lines give the time since). */
+    private long traceStart;
 
     /** With FTHP_TRACE_REPAIR set, each step of a repair on stderr (built only then). */
     private void trace(String what) {
-        org.fthp.replication.output.RuntimeMessages.say("fthp-repair[" + engine.nativeRank() + "] " + what);
+        org.fthp.replication.output.RuntimeMessages.say("fthp-repair[" + engine.nativeRank() + "] @"
+                + System.nanoTime() / 1000 % 100_000_000 + " +" + (System.nanoTime() - traceStart) / 1000 + " us " + what);
     }
 
     /** Thrown inside an attempt when a newer failure set arrives: the attempt starts over. */
@@ -168,6 +171,7 @@ public final class Repair {
         // for another death, which this round still folds into the repair (the call would wedge on it)
         ControlExchange round = new ControlExchange(engine.controlComm(), engine.nativeRank(), involved,
                 InternalTags.REPAIR_READY.tag(attemptEpoch), attemptEpoch);
+        long r0 = TRACE ? System.nanoTime() : 0;
         try {
             // a peer that said it is ready may be inside the call already: a newer failure set supersedes the
             // attempt only once the round cannot complete (ControlExchange#peerLeft), else those in the call
@@ -183,6 +187,10 @@ public final class Repair {
                 }
                 return false;
             }, () -> 0, new YieldingIdleStrategy());
+            if (TRACE) {
+                trace("ready round " + java.util.Arrays.toString(involved) + " took " + (System.nanoTime() - r0) / 1000
+                        + " us");
+            }
         } finally {
             round.close();
         }
@@ -221,6 +229,7 @@ public final class Repair {
 
     private void attempt(FailureWatch.Snapshot failures, long detectedNanos, Role before) {
         long t0 = System.nanoTime();
+        traceStart = t0;
         ReplicaLayout repaired;
         try {
             if (engine.records().sendLog() == null) {
@@ -265,6 +274,9 @@ public final class Repair {
         rebuild(touched.get(0));
         HeldComms held = HeldComms.exchange(exchange, repaired.eworld(), engine.world().get().eworld(),
                 touched.subList(1, touched.size()));
+        if (TRACE) {
+            trace("told which of " + (touched.size() - 1) + " other communicators each holds");
+        }
         for (CommRef c : touched.subList(1, touched.size())) {
             int holdout = held.firstWithout(c.get(), live);
             if (holdout < 0) {
@@ -345,6 +357,9 @@ public final class Repair {
      */
     private void keepTwinDecisions(java.util.Set<Integer> live) {
         engine.ops().inFlight().pollAll();
+        if (TRACE) {
+            trace("polled every operation in flight");
+        }
         List<CommStructure> moved = new ArrayList<>();
         for (CommRef c : engine.liveComms().snapshot()) {
             if (touches(c.get(), live) && c.get().twin() != null) {
