@@ -249,33 +249,37 @@ public final class Repair {
         if (TRACE) {
             trace("epoch " + failures.epoch() + ": agreeing on " + repaired);
         }
-        agree(failures.epoch(), repaired.eworld());
-        if (TRACE) {
-            trace("agreed");
-        }
         java.util.Set<Integer> live = new java.util.HashSet<>();
         for (int r : repaired.eworld()) {
             live.add(r);
         }
-        if (engine.role() == Role.REP) {
-            keepTwinDecisions(live);
-        }
-        long t1 = System.nanoTime();
-        engine.adopt(repaired);
-        // the communicators a copy among the dead touches
+        // the communicators a copy among the dead touches (the program creates or frees none during a repair)
         List<CommRef> touched = new ArrayList<>();
         for (CommRef c : engine.liveComms().snapshot()) {
             if (touches(c.get(), live)) {
                 touched.add(c);
             }
         }
-        // COMM_WORLD first (the first live communicator, and every failure touches it): the others' rebuilt
-        // twin channels are its new one, and who holds what is told over its new eworld
-        rebuild(touched.get(0));
-        HeldComms held = HeldComms.exchange(exchange, repaired.eworld(), engine.world().get().eworld(),
-                touched.subList(1, touched.size()));
+        // which of them each survivor holds goes with the agreement, when the ids fit its messages
+        HeldComms held = agree(failures.epoch(), repaired.eworld(), touched.subList(1, touched.size()));
         if (TRACE) {
-            trace("told which of " + (touched.size() - 1) + " other communicators each holds");
+            trace("agreed" + (held == null ? "; the communicators held did not fit" : ""));
+        }
+        if (engine.role() == Role.REP) {
+            keepTwinDecisions(live);
+        }
+        long t1 = System.nanoTime();
+        engine.adopt(repaired);
+        // COMM_WORLD first (the first live communicator, and every failure touches it): the others' rebuilt
+        // twin channels are its new one
+        rebuild(touched.get(0));
+        if (held == null) {
+            // some survivor holds more communicators than an agreement message carries: told over the new eworld
+            held = HeldComms.exchange(exchange, repaired.eworld(), engine.world().get().eworld(),
+                    touched.subList(1, touched.size()));
+            if (TRACE) {
+                trace("told which of " + (touched.size() - 1) + " other communicators each holds");
+            }
         }
         for (CommRef c : touched.subList(1, touched.size())) {
             int holdout = held.firstWithout(c.get(), live);
@@ -378,22 +382,24 @@ public final class Repair {
      * Sends this epoch to every survivor and waits for theirs. Each epoch has
      * its own tag, so a process still at an older epoch never matches; one
      * that is ahead makes us wait until our coordinator delivers its epoch,
-     * which supersedes this attempt.
+     * which supersedes this attempt. The same messages say which of {@code
+     * others} (the touched communicators but COMM_WORLD) each survivor holds,
+     * which spares the rebuild a round of its own; returns who holds what, or
+     * null when some survivor's ids did not fit (every survivor sees every
+     * message, so all return null alike).
      */
-    private void agree(long epoch, int[] survivors) {
-        exchangeEpoch(epoch, survivors, InternalTags.REPAIR_AGREE.tag(epoch));
-    }
-
-    /**
-     * Sends {@code epoch} to every other process of {@code nativeRanks} and
-     * waits for each of theirs, on the control communicator with {@code tag};
-     * a newer failure set abandons the wait.
-     */
-    private void exchangeEpoch(long epoch, int[] nativeRanks, int tag) {
-        ControlExchange round = new ControlExchange(engine.controlComm(), engine.nativeRank(), nativeRanks, tag,
-                epoch);
+    private HeldComms agree(long epoch, int[] survivors, List<CommRef> others) {
+        byte[] mine = HeldComms.agreementMessage(epoch, others.stream().mapToInt(c -> c.get().commId()).toArray());
+        ControlExchange round = new ControlExchange(engine.controlComm(), engine.nativeRank(), survivors,
+                InternalTags.REPAIR_AGREE.tag(epoch), mine, HeldComms.AGREEMENT_BYTES);
         try {
             await(round::heardFromAll);
+            int[] peers = round.peers();
+            java.nio.ByteBuffer[] messages = new java.nio.ByteBuffer[peers.length];
+            for (int k = 0; k < peers.length; k++) {
+                messages[k] = round.message(k);
+            }
+            return HeldComms.fromAgreement(engine.nativeRank(), mine, peers, messages);
         } finally {
             round.close();
         }
