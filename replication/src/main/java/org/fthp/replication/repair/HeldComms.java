@@ -88,13 +88,17 @@ final class HeldComms {
         return ids;
     }
 
-    /** Tells every survivor ({@code eworld}, native ranks by index of {@code comm}) which of {@code touched} this process holds. */
-    static HeldComms exchange(BlobExchange exchange, int[] eworld, long comm, List<CommRef> touched) {
+    /**
+     * Tells every survivor ({@code eworld}, native ranks; this process is
+     * {@code me}) which of {@code touched} this process holds, on the control
+     * communicator {@code comm} with {@code tag}.
+     */
+    static HeldComms exchange(BlobExchange exchange, int[] eworld, int me, long comm, int tag, List<CommRef> touched) {
         ByteBuffer mine = ByteBuffer.allocate(Integer.BYTES * touched.size());
         touched.forEach(c -> mine.putInt(c.get().commId()));
         byte[][] out = new byte[eworld.length][];
         java.util.Arrays.fill(out, mine.array());
-        byte[][] in = exchange.exchange(out, comm);
+        byte[][] in = exchange.exchange(out, eworld, me, comm, tag);
         Map<Integer, Set<Integer>> heldBy = new HashMap<>();
         for (int i = 0; i < eworld.length; i++) {
             ByteBuffer theirs = ByteBuffer.wrap(in[i]);

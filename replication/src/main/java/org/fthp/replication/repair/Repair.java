@@ -42,10 +42,10 @@ import org.fthp.replication.twins.TwinRecords;
  *       its natives, its operations and its messages as they are;
  *   <li>move every operation in flight on a rebuilt communicator onto the new
  *       natives;
- *   <li>exchange receive records of the rebuilt communicators with an
- *       alltoallv on the new eworld, resend from the log whatever a live copy
- *       lacks, and resend the decisions a replica had not received from its
- *       twin.
+ *   <li>exchange receive records of the rebuilt communicators (one round of
+ *       messages among the survivors: BlobExchange), resend from the log
+ *       whatever a live copy lacks, and resend the decisions a replica had
+ *       not received from its twin.
  *   </ol>
  *
  * <p>Messages already delivered natively but not consumed need no draining:
@@ -67,7 +67,7 @@ public final class Repair {
     /** Once {@link #released} said so: the job is over for this process, failures no longer matter. */
     private boolean over;
     private final RepairTimes times = new RepairTimes();
-    /** Survivors' all-to-alls on the new eworld; a newer failure set abandons them like any wait of an attempt. */
+    /** Survivors' all-to-alls (control communicator); a newer failure set abandons them like any wait of an attempt. */
     private final BlobExchange exchange = new BlobExchange(this::await);
     /**
      * The communicators rebuilt since the last completed repair, by id. An
@@ -275,8 +275,8 @@ public final class Repair {
         rebuild(touched.get(0));
         if (held == null) {
             // some survivor holds more communicators than an agreement message carries: told over the new eworld
-            held = HeldComms.exchange(exchange, repaired.eworld(), engine.world().get().eworld(),
-                    touched.subList(1, touched.size()));
+            held = HeldComms.exchange(exchange, repaired.eworld(), engine.nativeRank(), engine.controlComm(),
+                    InternalTags.REPAIR_BLOBS.tag(2 * attemptEpoch), touched.subList(1, touched.size()));
             if (TRACE) {
                 trace("told which of " + (touched.size() - 1) + " other communicators each holds");
             }
@@ -425,7 +425,7 @@ public final class Repair {
     /**
      * Every copy tells the live copies of each source it received from how
      * far it consumed that stream; a replica tells its twin which decisions
-     * it received. One alltoallv over the new COMM_WORLD eworld.
+     * it received. One message to every survivor ({@link BlobExchange}).
      */
     private RecoveryRecords exchangeRecords(ReplicaLayout layout, Map<Integer, CommStructure> byId) {
         int[] eworld = layout.eworld();
@@ -478,7 +478,8 @@ public final class Repair {
             blobs[i] = out[i].encode();
         }
         RecoveryRecords in = new RecoveryRecords();
-        for (byte[] b : exchange.exchange(blobs, engine.world().get().eworld())) {
+        for (byte[] b : exchange.exchange(blobs, eworld, engine.nativeRank(), engine.controlComm(),
+                InternalTags.REPAIR_BLOBS.tag(2 * attemptEpoch + 1))) {
             RecoveryRecords.decode(b, 0, b.length, in);
         }
         return in;
