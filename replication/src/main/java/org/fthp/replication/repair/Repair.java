@@ -136,6 +136,11 @@ public final class Repair {
         m.put("1/0/CMP", r.streams().get(0).consumed());
         engine.records().receiveLog().forEachStream((c, s, t, a) -> m.size());
         times.repairs();
+        HeldComms.fromAgreement(0, HeldComms.agreementMessage(1, new int[] {1}), new int[0],
+                new java.nio.ByteBuffer[0]);
+        // epoch 0 has no repair: its tags are free for this
+        BlobExchange.warmUp(engine.controlComm(), engine.nativeRank(), InternalTags.REPAIR_BLOBS.tag(1),
+                1_000_000_000L);
     }
 
     /** Whether a failure set arrived that this process has not repaired yet (one volatile read). */
