@@ -61,8 +61,15 @@ public final class BlockingCalls {
     }
 
     public void exit() {
+        if (TRACE) {
+            RuntimeMessages.say("fthp-repair[" + nativeRank + "] @" + System.nanoTime() / 1000 % 100_000_000 + " " + what + " " + java.util.Arrays.toString(members)
+                    + " took " + (System.nanoTime() - since) / 1000 + " us");
+        }
         since = 0;
     }
+
+    /** With FTHP_TRACE_REPAIR set, how long each blocking call took, on stderr. */
+    private static final boolean TRACE = System.getenv("FTHP_TRACE_REPAIR") != null;
 
     /**
      * A new failure set arrived (coordinator thread): if the thread calling

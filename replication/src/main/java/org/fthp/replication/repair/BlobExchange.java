@@ -8,13 +8,19 @@ import java.util.function.BooleanSupplier;
 import org.fthp.empi.Empi;
 
 /**
- * One all-to-all of byte blobs of any length among the processes of a native
- * communicator, nonblocking: the counts first (an alltoall), then the bytes
- * (an alltoallv). A repair uses it on the new eworld for what every survivor
- * must tell every other (the communicators it holds, its receive records).
- * Each wait goes through the repair's own {@link Waiter}, so a newer failure
- * set abandons it; the native memory of an abandoned exchange is then left
- * allocated, never reused while the library may still write it.
+ * One all-to-all of byte blobs of any length among survivors, in one round of
+ * point-to-point messages on the control communicator: each blob goes as a
+ * message of its own length, and each is received once a probe has seen it
+ * and told its size. (A nonblocking alltoall of the counts and then an
+ * alltoallv of the bytes took two rounds, each waiting for the survivor last
+ * to be scheduled on an oversubscribed node.) A repair uses it for what
+ * every survivor must tell every other (its receive records, and who holds
+ * which communicator when that did not fit the agreement). Each wait goes
+ * through the repair's own {@link Waiter}, so a newer failure set abandons
+ * it; the native memory of an abandoned exchange is then left allocated,
+ * never reused while the library may still read or write it. Each exchange
+ * has a tag of its own (by epoch), so an abandoned one's messages are never
+ * taken by a later one.
  */
 final class BlobExchange {
 
@@ -29,54 +35,129 @@ final class BlobExchange {
         this.waiter = waiter;
     }
 
-    /** Sends {@code blobs[i]} to index i of {@code comm}; returns what each index sent here. */
-    byte[][] exchange(byte[][] blobs, long comm) {
-        int n = blobs.length;
-        int total = 0;
-        for (byte[] b : blobs) {
-            total += b.length;
-        }
+    /**
+     * Sends {@code blobs[i]} to native rank {@code natives[i]} (ranks of
+     * {@code comm}; this process, {@code me}, is one of them) with {@code tag};
+     * returns what each sent here, by the same index.
+     */
+    byte[][] exchange(byte[][] blobs, int[] natives, int me, long comm, int tag) {
+        int n = natives.length;
         Arena arena = Arena.ofShared();
-        MemorySegment request = Empi.allocateHandles(arena, 1);
+        MemorySegment sends = Empi.allocateHandles(arena, n);
+        MemorySegment receives = Empi.allocateHandles(arena, n);
+        MemorySegment message = Empi.allocateHandles(arena, 1);
         MemorySegment flag = arena.allocate(ValueLayout.JAVA_INT);
         MemorySegment status = arena.allocate(Empi.STATUS_BYTES);
-        MemorySegment sendCounts = arena.allocate(4L * n);
-        MemorySegment recvCounts = arena.allocate(4L * n);
-        for (int i = 0; i < n; i++) {
-            sendCounts.setAtIndex(ValueLayout.JAVA_INT, i, blobs[i].length);
-        }
-        Empi.ialltoall(sendCounts, 4, Empi.BYTE, recvCounts, 4, Empi.BYTE, comm, request);
-        waiter.await(() -> completed(request, flag, status));
-        MemorySegment sendDispls = arena.allocate(4L * n);
-        MemorySegment recvDispls = arena.allocate(4L * n);
-        int recvTotal = 0;
-        for (int i = 0, at = 0; i < n; i++) {
-            sendDispls.setAtIndex(ValueLayout.JAVA_INT, i, at);
-            at += blobs[i].length;
-            recvDispls.setAtIndex(ValueLayout.JAVA_INT, i, recvTotal);
-            recvTotal += recvCounts.getAtIndex(ValueLayout.JAVA_INT, i);
-        }
-        MemorySegment send = arena.allocate(Math.max(1, total));
-        for (int i = 0, at = 0; i < n; i++) {
-            MemorySegment.copy(blobs[i], 0, send, ValueLayout.JAVA_BYTE, at, blobs[i].length);
-            at += blobs[i].length;
-        }
-        MemorySegment recv = arena.allocate(Math.max(1, recvTotal));
-        Empi.ialltoallv(send, sendCounts, sendDispls, Empi.BYTE, recv, recvCounts, recvDispls, Empi.BYTE, comm,
-                request);
-        waiter.await(() -> completed(request, flag, status));
+        MemorySegment scratch = arena.allocate(ValueLayout.JAVA_INT);
+        MemorySegment[] into = new MemorySegment[n];
         byte[][] in = new byte[n][];
+        boolean[] sent = new boolean[n];
         for (int i = 0; i < n; i++) {
-            in[i] = recv.asSlice(recvDispls.getAtIndex(ValueLayout.JAVA_INT, i),
-                    recvCounts.getAtIndex(ValueLayout.JAVA_INT, i)).toArray(ValueLayout.JAVA_BYTE);
+            if (natives[i] == me) {
+                in[i] = blobs[i].clone();
+                sent[i] = true;
+                continue;
+            }
+            MemorySegment out = arena.allocate(Math.max(1, blobs[i].length));
+            MemorySegment.copy(blobs[i], 0, out, ValueLayout.JAVA_BYTE, 0, blobs[i].length);
+            Empi.isend(out, blobs[i].length, Empi.BYTE, natives[i], tag, comm, handle(sends, i));
         }
+        waiter.await(() -> {
+            boolean all = true;
+            for (int i = 0; i < n; i++) {
+                if (in[i] != null) {
+                    continue;
+                }
+                if (into[i] == null) {
+                    // not matched yet: its size comes with the probe that matches it
+                    Empi.improbe(natives[i], tag, comm, flag, message, status);
+                    if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
+                        all = false;
+                        continue;
+                    }
+                    int bytes = Empi.statusBytes(status, 0, scratch);
+                    into[i] = arena.allocate(Math.max(1, bytes)).asSlice(0, bytes);
+                    Empi.imrecv(into[i], bytes, Empi.BYTE, message, handle(receives, i));
+                }
+                if (completed(handle(receives, i), flag, status)) {
+                    in[i] = into[i].toArray(ValueLayout.JAVA_BYTE);
+                } else {
+                    all = false;
+                }
+            }
+            return all;
+        });
+        // the peers' messages are here, so they are alive and matched ours (or will: a small send is buffered)
+        waiter.await(() -> {
+            for (int i = 0; i < n; i++) {
+                if (!sent[i]) {
+                    sent[i] = completed(handle(sends, i), flag, status);
+                    if (!sent[i]) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        });
         arena.close();
         return in;
+    }
+
+    /**
+     * At start-up: one message to this process itself, taken as a repair
+     * takes its messages (a probe, the message's tag and size, a matched
+     * probe and receive), on {@code comm} with {@code tag}, which no repair
+     * uses. The first call of each of these native functions links its
+     * downcall, milliseconds each, which a repair's survivors would otherwise
+     * pay while the others wait for them (seen in the replica's drain of its
+     * twin's decisions). Gives up after {@code patienceNanos}, leaving the
+     * memory allocated.
+     */
+    static void warmUp(long comm, int me, int tag, long patienceNanos) {
+        Arena arena = Arena.ofConfined();
+        MemorySegment send = Empi.allocateHandles(arena, 1);
+        MemorySegment receive = Empi.allocateHandles(arena, 1);
+        MemorySegment message = Empi.allocateHandles(arena, 1);
+        MemorySegment flag = arena.allocate(ValueLayout.JAVA_INT);
+        MemorySegment status = arena.allocate(Empi.STATUS_BYTES);
+        MemorySegment scratch = arena.allocate(ValueLayout.JAVA_INT);
+        MemorySegment out = arena.allocate(ValueLayout.JAVA_LONG);
+        MemorySegment in = arena.allocate(ValueLayout.JAVA_LONG);
+        long end = System.nanoTime() + patienceNanos;
+        Empi.isend(out, 8, Empi.BYTE, me, tag, comm, send);
+        do {
+            Empi.iprobe(me, tag, comm, flag, status);
+        } while (flag.get(ValueLayout.JAVA_INT, 0) == 0 && System.nanoTime() < end && probeAgain());
+        Empi.statusTag(status, 0);
+        do {
+            Empi.improbe(me, tag, comm, flag, message, status);
+        } while (flag.get(ValueLayout.JAVA_INT, 0) == 0 && System.nanoTime() < end && probeAgain());
+        if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
+            return; // never in practice: the send to itself stays posted, and its memory with it
+        }
+        int bytes = Empi.statusBytes(status, 0, scratch);
+        Empi.imrecv(in, bytes, Empi.BYTE, message, receive);
+        while (!(completed(receive, flag, status) & completed(send, flag, status))) {
+            if (System.nanoTime() > end) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        arena.close();
+    }
+
+    private static boolean probeAgain() {
+        Thread.onSpinWait();
+        return true;
     }
 
     /** Whether the native request is done (tests it). */
     static boolean completed(MemorySegment request, MemorySegment flag, MemorySegment status) {
         Empi.test(request, flag, status);
         return flag.get(ValueLayout.JAVA_INT, 0) != 0;
+    }
+
+    private static MemorySegment handle(MemorySegment handles, int i) {
+        return handles.asSlice((long) Empi.HANDLE_BYTES * i, Empi.HANDLE_BYTES);
     }
 }

@@ -36,6 +36,9 @@ public final class ControlExchange implements AutoCloseable {
     private final boolean[] heard;
     private final MemorySegment flag;
     private final MemorySegment status;
+    /** What each peer sent, {@link #slotBytes} each, in the order of {@link #peers}. */
+    private final MemorySegment theirs;
+    private final int slotBytes;
     private boolean closed;
 
     /**
@@ -43,7 +46,22 @@ public final class ControlExchange implements AutoCloseable {
      * but {@code me} (ranks of {@code comm}), and a receive from each.
      */
     public ControlExchange(long comm, int me, int[] processes, int tag, long value) {
+        this(comm, me, processes, tag, java.nio.ByteBuffer.allocate(Long.BYTES)
+                .order(java.nio.ByteOrder.nativeOrder()).putLong(value).array(), Long.BYTES);
+    }
+
+    /**
+     * Posts the round with a message of up to {@code slotBytes} bytes: every
+     * process of the round must give the same {@code slotBytes}, which bounds
+     * what each receives (a longer message would be an error on the receiving
+     * side, so {@code mine} must fit).
+     */
+    public ControlExchange(long comm, int me, int[] processes, int tag, byte[] mine, int slotBytes) {
+        if (mine.length > slotBytes) {
+            throw new IllegalArgumentException(mine.length + " bytes do not fit a slot of " + slotBytes);
+        }
         this.comm = comm;
+        this.slotBytes = slotBytes;
         this.peers = java.util.Arrays.stream(processes).filter(r -> r != me).toArray();
         int n = Math.max(peers.length, 1);
         receives = Empi.allocateHandles(arena, n);
@@ -51,13 +69,31 @@ public final class ControlExchange implements AutoCloseable {
         heard = new boolean[peers.length];
         flag = arena.allocate(ValueLayout.JAVA_INT);
         status = arena.allocate(Empi.STATUS_BYTES);
-        MemorySegment mine = arena.allocate(ValueLayout.JAVA_LONG);
-        mine.set(ValueLayout.JAVA_LONG, 0, value);
-        MemorySegment theirs = arena.allocate(8L * n);
+        MemorySegment sent = arena.allocate(Math.max(1, mine.length));
+        MemorySegment.copy(mine, 0, sent, ValueLayout.JAVA_BYTE, 0, mine.length);
+        theirs = arena.allocate((long) slotBytes * n);
         for (int k = 0; k < peers.length; k++) {
-            Empi.irecv(theirs.asSlice(8L * k, 8), 8, Empi.BYTE, peers[k], tag, comm, handle(receives, k));
-            Empi.isend(mine, 8, Empi.BYTE, peers[k], tag, comm, handle(sends, k));
+            Empi.irecv(theirs.asSlice((long) slotBytes * k, slotBytes), slotBytes, Empi.BYTE, peers[k], tag, comm,
+                    handle(receives, k));
+            Empi.isend(sent, mine.length, Empi.BYTE, peers[k], tag, comm, handle(sends, k));
         }
+    }
+
+    /** The processes of the round but this one, in the order {@link #message} numbers them. */
+    public int[] peers() {
+        return peers.clone();
+    }
+
+    /**
+     * What peer {@code k} of {@link #peers} sent (zeros past its length),
+     * once {@link #heardFromAll} said so; copied, so it outlives the round.
+     */
+    public java.nio.ByteBuffer message(int k) {
+        if (!heard[k]) {
+            throw new IllegalStateException("nothing heard from native rank " + peers[k] + " yet");
+        }
+        return java.nio.ByteBuffer.wrap(theirs.asSlice((long) slotBytes * k, slotBytes)
+                .toArray(ValueLayout.JAVA_BYTE)).order(java.nio.ByteOrder.nativeOrder());
     }
 
     /** Whether every peer's message has arrived (tests the ones still missing). */

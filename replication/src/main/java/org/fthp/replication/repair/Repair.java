@@ -42,10 +42,10 @@ import org.fthp.replication.twins.TwinRecords;
  *       its natives, its operations and its messages as they are;
  *   <li>move every operation in flight on a rebuilt communicator onto the new
  *       natives;
- *   <li>exchange receive records of the rebuilt communicators with an
- *       alltoallv on the new eworld, resend from the log whatever a live copy
- *       lacks, and resend the decisions a replica had not received from its
- *       twin.
+ *   <li>exchange receive records of the rebuilt communicators (one round of
+ *       messages among the survivors: BlobExchange), resend from the log
+ *       whatever a live copy lacks, and resend the decisions a replica had
+ *       not received from its twin.
  *   </ol>
  *
  * <p>Messages already delivered natively but not consumed need no draining:
@@ -67,7 +67,7 @@ public final class Repair {
     /** Once {@link #released} said so: the job is over for this process, failures no longer matter. */
     private boolean over;
     private final RepairTimes times = new RepairTimes();
-    /** Survivors' all-to-alls on the new eworld; a newer failure set abandons them like any wait of an attempt. */
+    /** Survivors' all-to-alls (control communicator); a newer failure set abandons them like any wait of an attempt. */
     private final BlobExchange exchange = new BlobExchange(this::await);
     /**
      * The communicators rebuilt since the last completed repair, by id. An
@@ -78,10 +78,13 @@ public final class Repair {
      */
     private final Map<Integer, CommStructure> rebuilt = new HashMap<>();
     private static final boolean TRACE = System.getenv("FTHP_TRACE_REPAIR") != null;
+    /** When the traced attempt started (trace lines give the time since). */
+    private long traceStart;
 
     /** With FTHP_TRACE_REPAIR set, each step of a repair on stderr (built only then). */
     private void trace(String what) {
-        org.fthp.replication.output.RuntimeMessages.say("fthp-repair[" + engine.nativeRank() + "] " + what);
+        org.fthp.replication.output.RuntimeMessages.say("fthp-repair[" + engine.nativeRank() + "] @"
+                + System.nanoTime() / 1000 % 100_000_000 + " +" + (System.nanoTime() - traceStart) / 1000 + " us " + what);
     }
 
     /** Thrown inside an attempt when a newer failure set arrives: the attempt starts over. */
@@ -133,6 +136,11 @@ public final class Repair {
         m.put("1/0/CMP", r.streams().get(0).consumed());
         engine.records().receiveLog().forEachStream((c, s, t, a) -> m.size());
         times.repairs();
+        HeldComms.fromAgreement(0, HeldComms.agreementMessage(1, new int[] {1}), new int[0],
+                new java.nio.ByteBuffer[0]);
+        // epoch 0 has no repair: its tags are free for this
+        BlobExchange.warmUp(engine.controlComm(), engine.nativeRank(), InternalTags.REPAIR_BLOBS.tag(1),
+                1_000_000_000L);
     }
 
     /** Whether a failure set arrived that this process has not repaired yet (one volatile read). */
@@ -168,6 +176,7 @@ public final class Repair {
         // for another death, which this round still folds into the repair (the call would wedge on it)
         ControlExchange round = new ControlExchange(engine.controlComm(), engine.nativeRank(), involved,
                 InternalTags.REPAIR_READY.tag(attemptEpoch), attemptEpoch);
+        long r0 = TRACE ? System.nanoTime() : 0;
         try {
             // a peer that said it is ready may be inside the call already: a newer failure set supersedes the
             // attempt only once the round cannot complete (ControlExchange#peerLeft), else those in the call
@@ -183,6 +192,10 @@ public final class Repair {
                 }
                 return false;
             }, () -> 0, new YieldingIdleStrategy());
+            if (TRACE) {
+                trace("ready round " + java.util.Arrays.toString(involved) + " took " + (System.nanoTime() - r0) / 1000
+                        + " us");
+            }
         } finally {
             round.close();
         }
@@ -221,6 +234,7 @@ public final class Repair {
 
     private void attempt(FailureWatch.Snapshot failures, long detectedNanos, Role before) {
         long t0 = System.nanoTime();
+        traceStart = t0;
         ReplicaLayout repaired;
         try {
             if (engine.records().sendLog() == null) {
@@ -240,31 +254,38 @@ public final class Repair {
         if (TRACE) {
             trace("epoch " + failures.epoch() + ": agreeing on " + repaired);
         }
-        agree(failures.epoch(), repaired.eworld());
-        if (TRACE) {
-            trace("agreed");
-        }
         java.util.Set<Integer> live = new java.util.HashSet<>();
         for (int r : repaired.eworld()) {
             live.add(r);
         }
-        if (engine.role() == Role.REP) {
-            keepTwinDecisions(live);
-        }
-        long t1 = System.nanoTime();
-        engine.adopt(repaired);
-        // the communicators a copy among the dead touches
+        // the communicators a copy among the dead touches (the program creates or frees none during a repair)
         List<CommRef> touched = new ArrayList<>();
         for (CommRef c : engine.liveComms().snapshot()) {
             if (touches(c.get(), live)) {
                 touched.add(c);
             }
         }
+        // which of them each survivor holds goes with the agreement, when the ids fit its messages
+        HeldComms held = agree(failures.epoch(), repaired.eworld(), touched.subList(1, touched.size()));
+        if (TRACE) {
+            trace("agreed" + (held == null ? "; the communicators held did not fit" : ""));
+        }
+        if (engine.role() == Role.REP) {
+            keepTwinDecisions(live);
+        }
+        long t1 = System.nanoTime();
+        engine.adopt(repaired);
         // COMM_WORLD first (the first live communicator, and every failure touches it): the others' rebuilt
-        // twin channels are its new one, and who holds what is told over its new eworld
+        // twin channels are its new one
         rebuild(touched.get(0));
-        HeldComms held = HeldComms.exchange(exchange, repaired.eworld(), engine.world().get().eworld(),
-                touched.subList(1, touched.size()));
+        if (held == null) {
+            // some survivor holds more communicators than an agreement message carries: told over the new eworld
+            held = HeldComms.exchange(exchange, repaired.eworld(), engine.nativeRank(), engine.controlComm(),
+                    InternalTags.REPAIR_BLOBS.tag(2 * attemptEpoch), touched.subList(1, touched.size()));
+            if (TRACE) {
+                trace("told which of " + (touched.size() - 1) + " other communicators each holds");
+            }
+        }
         for (CommRef c : touched.subList(1, touched.size())) {
             int holdout = held.firstWithout(c.get(), live);
             if (holdout < 0) {
@@ -345,6 +366,9 @@ public final class Repair {
      */
     private void keepTwinDecisions(java.util.Set<Integer> live) {
         engine.ops().inFlight().pollAll();
+        if (TRACE) {
+            trace("polled every operation in flight");
+        }
         List<CommStructure> moved = new ArrayList<>();
         for (CommRef c : engine.liveComms().snapshot()) {
             if (touches(c.get(), live) && c.get().twin() != null) {
@@ -363,22 +387,24 @@ public final class Repair {
      * Sends this epoch to every survivor and waits for theirs. Each epoch has
      * its own tag, so a process still at an older epoch never matches; one
      * that is ahead makes us wait until our coordinator delivers its epoch,
-     * which supersedes this attempt.
+     * which supersedes this attempt. The same messages say which of {@code
+     * others} (the touched communicators but COMM_WORLD) each survivor holds,
+     * which spares the rebuild a round of its own; returns who holds what, or
+     * null when some survivor's ids did not fit (every survivor sees every
+     * message, so all return null alike).
      */
-    private void agree(long epoch, int[] survivors) {
-        exchangeEpoch(epoch, survivors, InternalTags.REPAIR_AGREE.tag(epoch));
-    }
-
-    /**
-     * Sends {@code epoch} to every other process of {@code nativeRanks} and
-     * waits for each of theirs, on the control communicator with {@code tag};
-     * a newer failure set abandons the wait.
-     */
-    private void exchangeEpoch(long epoch, int[] nativeRanks, int tag) {
-        ControlExchange round = new ControlExchange(engine.controlComm(), engine.nativeRank(), nativeRanks, tag,
-                epoch);
+    private HeldComms agree(long epoch, int[] survivors, List<CommRef> others) {
+        byte[] mine = HeldComms.agreementMessage(epoch, others.stream().mapToInt(c -> c.get().commId()).toArray());
+        ControlExchange round = new ControlExchange(engine.controlComm(), engine.nativeRank(), survivors,
+                InternalTags.REPAIR_AGREE.tag(epoch), mine, HeldComms.AGREEMENT_BYTES);
         try {
             await(round::heardFromAll);
+            int[] peers = round.peers();
+            java.nio.ByteBuffer[] messages = new java.nio.ByteBuffer[peers.length];
+            for (int k = 0; k < peers.length; k++) {
+                messages[k] = round.message(k);
+            }
+            return HeldComms.fromAgreement(engine.nativeRank(), mine, peers, messages);
         } finally {
             round.close();
         }
@@ -404,7 +430,7 @@ public final class Repair {
     /**
      * Every copy tells the live copies of each source it received from how
      * far it consumed that stream; a replica tells its twin which decisions
-     * it received. One alltoallv over the new COMM_WORLD eworld.
+     * it received. One message to every survivor ({@link BlobExchange}).
      */
     private RecoveryRecords exchangeRecords(ReplicaLayout layout, Map<Integer, CommStructure> byId) {
         int[] eworld = layout.eworld();
@@ -457,7 +483,8 @@ public final class Repair {
             blobs[i] = out[i].encode();
         }
         RecoveryRecords in = new RecoveryRecords();
-        for (byte[] b : exchange.exchange(blobs, engine.world().get().eworld())) {
+        for (byte[] b : exchange.exchange(blobs, eworld, engine.nativeRank(), engine.controlComm(),
+                InternalTags.REPAIR_BLOBS.tag(2 * attemptEpoch + 1))) {
             RecoveryRecords.decode(b, 0, b.length, in);
         }
         return in;

@@ -80,6 +80,11 @@ public final class InternalTags {
     public static final Range CREATION_READY = new Range("creation ready", Space.CONTROL, 0xF000, 0x400);
     public static final Range CREATION_DONE = new Range("creation done", Space.CONTROL, 0xF400, 0x400);
     public static final Range CREATION_ABORT = new Range("creation abort", Space.CONTROL, 0xF800, 0x400);
+    /**
+     * A repair's all-to-alls among survivors (repair.BlobExchange), by epoch and use: two per epoch (who
+     * holds which communicator, the receive records).
+     */
+    public static final Range REPAIR_BLOBS = new Range("repair all-to-alls", Space.CONTROL, 0x20000, 0x4000);
     /** "Entered the free of this communicator", by the communicator's id (structure.CommRelease). */
     public static final Range COMM_FREE = new Range("communicator free", Space.CONTROL, 0x10000, 0x10000);
 
@@ -129,8 +134,8 @@ public final class InternalTags {
     public static final Range INTERCOMM_COLLECTIVE = new Range("intercommunicator collectives", Space.PEER, 103, 1);
 
     /** Every range, for the disjointness check. */
-    public static final List<Range> ALL = List.of(ACKNOWLEDGEMENT, REPAIR_AGREE, REPAIR_READY, FINALIZE_ENTERED,
-            FINALIZE_LEFT, CREATION_READY, CREATION_DONE, CREATION_ABORT, COMM_FREE, NEIGHBOURS, INTERCOMM_LEADERS,
+    public static final List<Range> ALL = List.of(ACKNOWLEDGEMENT, REPAIR_AGREE, REPAIR_READY, REPAIR_BLOBS,
+            FINALIZE_ENTERED, FINALIZE_LEFT, CREATION_READY, CREATION_DONE, CREATION_ABORT, COMM_FREE, NEIGHBOURS, INTERCOMM_LEADERS,
             PORT_REQUEST, PORT_REPLY, ALLREDUCE, PAYLOAD, TWIN_DECISIONS, INTERCOMM_CMP_REP, INTERCOMM_NO_REP,
             INTERCOMM_COLLECTIVE);
 
