@@ -14,7 +14,8 @@ import org.fthp.msglog.RetainedMessage;
  * reference, every holder gives its own back with {@link #release}, and the
  * memory is reused after the last. A send that a repair abandons
  * keeps its reference forever (its native request may still read the
- * bytes), so that memory is never reused and goes with the garbage collector.
+ * bytes), so that memory is never reused nor freed before the process ends
+ * (its arena is closed only by a last release).
  *
  * <p>The count is atomic: the program's thread logs and sends, a repair's
  * thread may resend and trim.
