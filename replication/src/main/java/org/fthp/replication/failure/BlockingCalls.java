@@ -82,8 +82,7 @@ public final class BlockingCalls {
         if (started == 0) {
             return;
         }
-        int[] waitsFor = members;
-        if (java.util.Arrays.stream(waitsFor).noneMatch(dead::contains)) {
+        if (!waitsForAnyOf(members, dead)) {
             return;
         }
         Thread watchdog = new Thread(() -> {
@@ -100,5 +99,15 @@ public final class BlockingCalls {
         }, "fthp-wedge-watchdog");
         watchdog.setDaemon(true);
         watchdog.start();
+    }
+
+    /** A plain loop, not a stream: it runs once per failure, cold, on the thread that wakes the repair. */
+    private static boolean waitsForAnyOf(int[] members, java.util.Set<Integer> dead) {
+        for (int m : members) {
+            if (dead.contains(m)) {
+                return true;
+            }
+        }
+        return false;
     }
 }
