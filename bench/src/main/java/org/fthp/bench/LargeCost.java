@@ -1,7 +1,6 @@
 package org.fthp.bench;
 
 import java.lang.management.ManagementFactory;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -44,8 +43,8 @@ public final class LargeCost {
         MPI.Init(args);
         Intracomm comm = MPI.COMM_WORLD;
         int rank = comm.getRank();
-        Object buf = buffer(bytes, arrays);
-        Object other = self ? buffer(bytes, arrays) : null;
+        Object buf = PingPong.buffer(bytes, arrays);
+        Object other = self ? PingPong.buffer(bytes, arrays) : null;
         java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -82,37 +81,14 @@ public final class LargeCost {
         MPI.Finalize();
     }
 
-    private static Object buffer(int bytes, boolean arrays) {
-        if (arrays) {
-            byte[] a = new byte[bytes];
-            Arrays.fill(a, (byte) 1);
-            return a;
-        }
-        ByteBuffer b = MPI.newByteBuffer(bytes);
-        for (int i = 0; i < bytes; i++) b.put(i, (byte) 1);
-        return b;
-    }
-
     private static void run(Intracomm comm, int rank, Object buf, Object other, int n, int iters)
             throws MPIException {
         if (other == null) {
-            loop(comm, rank, buf, n, iters);
+            PingPong.loop(comm, rank, buf, n, iters);
             return;
         }
         for (int i = 0; i < iters; i++) {
             comm.sendRecv(buf, n, MPI.BYTE, rank, 1, other, n, MPI.BYTE, rank, 1);
-        }
-    }
-
-    private static void loop(Intracomm comm, int rank, Object buf, int n, int iters) throws MPIException {
-        for (int i = 0; i < iters; i++) {
-            if (rank == 0) {
-                comm.send(buf, n, MPI.BYTE, 1, 1);
-                comm.recv(buf, n, MPI.BYTE, 1, 1);
-            } else if (rank == 1) {
-                comm.recv(buf, n, MPI.BYTE, 0, 1);
-                comm.send(buf, n, MPI.BYTE, 0, 1);
-            }
         }
     }
 }

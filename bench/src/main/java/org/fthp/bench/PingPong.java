@@ -74,16 +74,7 @@ public final class PingPong {
             System.exit(1);
         }
         int max = Math.max(4096, Arrays.stream(sizes).max().orElse(8));   // the JIT warm-up sends up to 4 KiB
-        Object buf;
-        if (arrays) {
-            byte[] a = new byte[max];
-            java.util.Arrays.fill(a, (byte) 1);
-            buf = a;
-        } else {
-            ByteBuffer b = MPI.newByteBuffer(max);
-            for (int i = 0; i < max; i++) b.put(i, (byte) 1);
-            buf = b;
-        }
+        Object buf = buffer(max, arrays);
         // JIT warm-up (Java only; the per-size warm-up below is the same as in C): many calls of
         // the kernel with small sizes, so C2 has compiled it (not only OSR'd the loop) before
         // the first timed size. Without this the compilation lands in the 64 B measurement.
@@ -122,8 +113,23 @@ public final class PingPong {
         MPI.Finalize();
     }
 
-    /** The measured kernel: the same method runs warm-up and timed part, so it is compiled when timed. */
-    private static void loop(Intracomm comm, int rank, Object buf, int n, int iters) throws MPIException {
+    /** A message buffer of {@code bytes} ones: a {@code byte[]}, or a direct buffer from MPI.newByteBuffer. */
+    static Object buffer(int bytes, boolean arrays) {
+        if (arrays) {
+            byte[] a = new byte[bytes];
+            Arrays.fill(a, (byte) 1);
+            return a;
+        }
+        ByteBuffer b = MPI.newByteBuffer(bytes);
+        for (int i = 0; i < bytes; i++) b.put(i, (byte) 1);
+        return b;
+    }
+
+    /**
+     * The measured kernel: the same method runs warm-up and timed part, so it is compiled when timed
+     * (LargeCost runs it too).
+     */
+    static void loop(Intracomm comm, int rank, Object buf, int n, int iters) throws MPIException {
         for (int i = 0; i < iters; i++) {
             if (rank == 0) {
                 comm.send(buf, n, MPI.BYTE, 1, 1);
