@@ -87,7 +87,8 @@ final class BackgroundJob implements AutoCloseable {
     }
 
     /**
-     * The job's end within {@code limit}; a job that outlives it is killed (by its process tree) and fails. Its
+     * The job's end within {@code limit}; a job that outlives it fails with where its processes were
+     * ({@link HangReport}) and is killed (by its process tree). Its
      * processes are sampled every {@value #AWAIT_SAMPLE_MS} ms: one look at a process tree reads /proc and costs
      * milliseconds of CPU here, which every test job waits through.
      */
@@ -99,11 +100,12 @@ final class BackgroundJob implements AutoCloseable {
             ended = process.waitFor(AWAIT_SAMPLE_MS, TimeUnit.MILLISECONDS);
         } while (!ended && System.nanoTime() < deadline);
         if (!ended) {
+            String where = HangReport.of(process.toHandle());
             MpiJob.killTree(process.toHandle());
             processes.leftovers(Duration.ZERO);
             process.waitFor(10, TimeUnit.SECONDS);
             throw new AssertionError("job did not end within " + limit + ": " + String.join(" ", command)
-                    + "\n--- stdout ---\n" + stdout() + "\n--- stderr ---\n" + stderr());
+                    + "\n--- stdout ---\n" + stdout() + "\n--- stderr ---\n" + stderr() + "\n" + where);
         }
         return new MpiJob.Result(process.exitValue(), stdout(), stderr(), command, processes);
     }
