@@ -9,7 +9,7 @@
 # Environment (all optional):
 #   REPS=5              repetitions of every benchmark, interleaved C / Java / ...
 #   NP=2                ranks for allreduce (ping-pong always uses 2)
-#   ARRAYS=1            also run the Java ping-pong with byte[] (--arrays); 0 to skip
+#   ARRAYS=1            also run the Java ping-pong with byte[] (--arrays); 0 to skip (replicated: 0 unless set)
 #   C_BIND=none         mpirun --bind-to for the native C runs (fthp-run uses none too: same placement)
 #   FTHP_RUN=bin/fthp-run  launcher for the Java runs
 #   FTHP_RUN_OPTS=      extra options for bin/fthp-run, placed before `--` (passed on to mpirun;
@@ -32,13 +32,13 @@ cd "$ROOT"
 REPS="${REPS:-5}"
 REPLICATED="${REPLICATED:-0}"
 NP="${NP:-2}"
-ARRAYS="${ARRAYS:-1}"
 # every logical rank gets a replica: twice the processes, so native C runs twice as many too
 COPIES=1
 if [[ "$REPLICATED" == 1 ]]; then
   COPIES=2
-  ARRAYS=0
+  ARRAYS="${ARRAYS:-0}"   # replicated byte[] on request: a run with it takes half as long again
 fi
+ARRAYS="${ARRAYS:-1}"
 C_BIND="${C_BIND:-none}"
 FTHP_RUN_OPTS="${FTHP_RUN_OPTS:-}"
 JAVA_OPTS="${JAVA_OPTS:-}"
