@@ -341,9 +341,7 @@ public class Comm implements Freeable, Cloneable {
             } else if (!detached) {
                 Requests.awaitAll(ops);
             }
-            if (Engine.get().records().overLimit()) {
-                Engine.get().awaitLogRoom();
-            }
+            Engine.get().awaitLogRoom();
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         } finally {
@@ -376,6 +374,7 @@ public class Comm implements Freeable, Cloneable {
             RecvOp r = startRecv(recvbuf, recvcount, recvtype, source, recvtag);
             NativeOp[] s = startSend(sendbuf, sendcount, sendtype, dest, sendtag, SendOp.Mode.STANDARD);
             Requests.awaitAll(Requests.with(s, r));
+            Engine.get().awaitLogRoom();
             return Requests.status(r);
         });
     }
@@ -387,6 +386,7 @@ public class Comm implements Freeable, Cloneable {
             NativeOp[] s = startSend(buf, count, type, dest, sendtag, SendOp.Mode.STANDARD);
             RecvOp r = startRecv(buf, count, type, source, recvtag);
             Requests.awaitAll(Requests.with(s, r));
+            Engine.get().awaitLogRoom();
             return Requests.status(r);
         });
     }

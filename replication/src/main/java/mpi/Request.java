@@ -146,6 +146,7 @@ public class Request implements Freeable {
                 return emptyStatus();
             }
             awaitDone();
+            Engine.get().awaitLogRoom();
             return complete();
         } finally {
             gate.exit();
@@ -284,6 +285,7 @@ public class Request implements Freeable {
                 return new long[] {any[0]};
             })[0];
             requests[i].awaitDone();
+            Engine.get().awaitLogRoom();
             return requests[i].complete().withIndex(i);
         } finally {
             gate.exit();
@@ -325,6 +327,7 @@ public class Request implements Freeable {
         try {
             MPI.check();
             awaitAll(requests);
+            Engine.get().awaitLogRoom();
             return completeAll(requests);
         } finally {
             gate.exit();
@@ -409,7 +412,9 @@ public class Request implements Freeable {
         gate.enter();
         try {
             MPI.check();
-            return collectSome(requests, true);
+            Status[] done = collectSome(requests, true);
+            Engine.get().awaitLogRoom();
+            return done;
         } finally {
             gate.exit();
         }
