@@ -6,23 +6,29 @@ package mpi;
  */
 public final class Status {
 
-    /** [0] source, [1] tag, [2] error, [3] cancelled, [4] payload bytes, [5] index. */
-    protected final long[] data = new long[6];
+    // fields, not Open MPI's long[] (which its JNI fills): a receive makes one of these, one object less each
+    private int source;
+    private int tag;
+    private int error;
+    private boolean cancelled;
+    /** Payload bytes received (the FTHP header not counted). */
+    private long bytes;
+    private int index;
 
     protected Status() {
     }
 
     Status(int source, int tag, int error, boolean cancelled, long bytes, int index) {
-        data[0] = source;
-        data[1] = tag;
-        data[2] = error;
-        data[3] = cancelled ? 1 : 0;
-        data[4] = bytes;
-        data[5] = index;
+        this.source = source;
+        this.tag = tag;
+        this.error = error;
+        this.cancelled = cancelled;
+        this.bytes = bytes;
+        this.index = index;
     }
 
     Status withIndex(int index) {
-        data[5] = index;
+        this.index = index;
         return this;
     }
 
@@ -33,13 +39,13 @@ public final class Status {
         if (size == 0) {
             return 0;
         }
-        long items = data[4] / size;
-        return data[4] % size == 0 && items <= Integer.MAX_VALUE ? (int) items : MPI.UNDEFINED;
+        long items = bytes / size;
+        return bytes % size == 0 && items <= Integer.MAX_VALUE ? (int) items : MPI.UNDEFINED;
     }
 
     public boolean isCancelled() throws MPIException {
         MPI.check();
-        return data[3] != 0;
+        return cancelled;
     }
 
     /**
@@ -49,13 +55,13 @@ public final class Status {
      */
     public int getElements(Datatype datatype) throws MPIException {
         MPI.check();
-        long elements = datatype.layoutChecked().elementsIn(data[4]);
+        long elements = datatype.layoutChecked().elementsIn(bytes);
         return elements < 0 || elements > Integer.MAX_VALUE ? MPI.UNDEFINED : (int) elements;
     }
 
     public Count getElementsX(Datatype datatype) throws MPIException {
         MPI.check();
-        long elements = datatype.layoutChecked().elementsIn(data[4]);
+        long elements = datatype.layoutChecked().elementsIn(bytes);
         return new Count(elements < 0 ? MPI.UNDEFINED : elements);
     }
 
@@ -69,27 +75,27 @@ public final class Status {
         if (count.getCount() < 0) {
             throw Errors.error(MPI.ERR_COUNT, "negative count " + count.getCount());
         }
-        data[4] = datatype.layoutChecked().bytesOfElements(count.getCount());
+        bytes = datatype.layoutChecked().bytesOfElements(count.getCount());
     }
 
     public void setCancelled(boolean flag) throws MPIException {
         MPI.check();
-        data[3] = flag ? 1 : 0;
+        cancelled = flag;
     }
 
     public int getSource() {
-        return (int) data[0];
+        return source;
     }
 
     public int getTag() {
-        return (int) data[1];
+        return tag;
     }
 
     public int getError() {
-        return (int) data[2];
+        return error;
     }
 
     public int getIndex() {
-        return (int) data[5];
+        return index;
     }
 }
