@@ -96,7 +96,8 @@ final class Args {
             }
             throw Errors.error(MPI.ERR_BUFFER, "null buffer for " + count + " items");
         }
-        UserBuffer ub = UserBuffer.of(buf);
+        Engine engine = Engine.get();
+        UserBuffer ub = engine != null ? engine.recentBuffers().of(buf) : UserBuffer.of(buf);
         if (ub == null) {
             throw Errors.error(MPI.ERR_BUFFER, "buffer must be a primitive array or a java.nio.Buffer, got "
                     + buf.getClass().getName());

@@ -34,25 +34,27 @@ public final class UserBuffer {
     private final MemorySegment segment; // every byte of the array or buffer; null for a boolean[]
     private final boolean[] booleans;    // a boolean[] (no memory-segment view exists for it), or null
     private final long origin;           // byte of segment (or index of booleans) where the data starts
+    private final Object array;          // the program's array wrapped whole (RecentBuffers' key), or null
 
-    private UserBuffer(MemorySegment segment, boolean[] booleans, long origin) {
+    private UserBuffer(MemorySegment segment, boolean[] booleans, long origin, Object array) {
         this.segment = segment;
         this.booleans = booleans;
         this.origin = origin;
+        this.array = array;
     }
 
     /** Wraps {@code buf}; null if it is neither a primitive array nor a buffer. */
     public static UserBuffer of(Object buf) {
         return switch (buf) {
             case null -> null;
-            case boolean[] z -> new UserBuffer(null, z, 0);
-            case byte[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0);
-            case char[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0);
-            case short[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0);
-            case int[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0);
-            case long[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0);
-            case float[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0);
-            case double[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0);
+            case boolean[] z -> new UserBuffer(null, z, 0, null);
+            case byte[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0, a);
+            case char[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0, a);
+            case short[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0, a);
+            case int[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0, a);
+            case long[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0, a);
+            case float[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0, a);
+            case double[] a -> new UserBuffer(MemorySegment.ofArray(a), null, 0, a);
             case Buffer b -> ofBuffer(b);
             default -> null;
         };
@@ -76,10 +78,10 @@ public final class UserBuffer {
                 default -> null;
             };
             if (whole != null) {
-                return new UserBuffer(whole, null, (long) b.arrayOffset() * elementBytes(b));
+                return new UserBuffer(whole, null, (long) b.arrayOffset() * elementBytes(b), null);
             }
         }
-        return new UserBuffer(BufferSegments.of(b), null, 0);
+        return new UserBuffer(BufferSegments.of(b), null, 0, null);
     }
 
     private static int elementBytes(Buffer b) {
@@ -93,6 +95,11 @@ public final class UserBuffer {
             case DoubleBuffer x -> 8;
             default -> 1;
         };
+    }
+
+    /** The program's array this wraps whole (any primitive type but boolean), or null. */
+    Object array() {
+        return array;
     }
 
     /** Bytes from the origin to the end of the array or buffer. */

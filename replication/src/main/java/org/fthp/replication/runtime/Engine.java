@@ -8,6 +8,7 @@ import java.util.function.BooleanSupplier;
 import org.fthp.coordinator.client.CoordinatorClient;
 import org.fthp.empi.Empi;
 import org.fthp.empi.EmpiException;
+import org.fthp.replication.datatype.RecentBuffers;
 import org.fthp.replication.error.MpiError;
 import org.fthp.replication.failure.BlockingCalls;
 import org.fthp.replication.failure.CallKill;
@@ -72,6 +73,7 @@ public final class Engine {
     private final Gate gate = new Gate();
     private final BlockingCalls blockingCalls;
     private final OrphanRequests orphans = new OrphanRequests();
+    private final RecentBuffers recentBuffers = new RecentBuffers();
     private final LiveComms comms = new LiveComms();
     private final CommRef world = new CommRef(null);
     private final CommRef self = new CommRef(null);
@@ -398,6 +400,7 @@ public final class Engine {
     public Gate gate() { return gate; }
     public BlockingCalls blockingCalls() { return blockingCalls; }
     public OrphanRequests orphans() { return orphans; }
+    public RecentBuffers recentBuffers() { return recentBuffers; }
     public LiveComms liveComms() { return comms; }
     public CommRef world() { return world; }
     public CommRef self() { return self; }
