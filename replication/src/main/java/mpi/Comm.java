@@ -370,25 +370,37 @@ public class Comm implements Freeable, Cloneable {
     public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
                                  Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag)
             throws MPIException {
-        return guard(() -> {
+        Gate gate = MPI.gate();
+        gate.enter();
+        try {   // no guard(lambda): it would capture ten arguments on every call
             RecvOp r = startRecv(recvbuf, recvcount, recvtype, source, recvtag);
             NativeOp[] s = startSend(sendbuf, sendcount, sendtype, dest, sendtag, SendOp.Mode.STANDARD);
             Requests.awaitAll(Requests.with(s, r));
             Engine.get().awaitLogRoom();
             return Requests.status(r);
-        });
+        } catch (MPIException | RuntimeException e) {
+            throw fail(e);
+        } finally {
+            gate.exit();
+        }
     }
 
     public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag,
                                         int source, int recvtag) throws MPIException {
         // the send is staged (copied) before the receive can overwrite the buffer
-        return guard(() -> {
+        Gate gate = MPI.gate();
+        gate.enter();
+        try {
             NativeOp[] s = startSend(buf, count, type, dest, sendtag, SendOp.Mode.STANDARD);
             RecvOp r = startRecv(buf, count, type, source, recvtag);
             Requests.awaitAll(Requests.with(s, r));
             Engine.get().awaitLogRoom();
             return Requests.status(r);
-        });
+        } catch (MPIException | RuntimeException e) {
+            throw fail(e);
+        } finally {
+            gate.exit();
+        }
     }
 
     public final void bSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
@@ -962,11 +974,25 @@ public class Comm implements Freeable, Cloneable {
 
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op)
             throws MPIException {
-        guard(() -> Collectives.await(Reductions.allReduce(this, sendbuf, recvbuf, count, type, op, false)));
+        allReduceBlocking(sendbuf, recvbuf, count, type, op, false);
     }
 
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
-        guard(() -> Collectives.await(Reductions.allReduce(this, buf, buf, count, type, op, true)));
+        allReduceBlocking(buf, buf, count, type, op, true);
+    }
+
+    /** No guard(lambda): an iterative solver's dot products make this the hottest collective. */
+    private void allReduceBlocking(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, boolean inPlace)
+            throws MPIException {
+        Gate gate = MPI.gate();
+        gate.enter();
+        try {
+            Collectives.await(Reductions.allReduce(this, sendbuf, recvbuf, count, type, op, inPlace));
+        } catch (MPIException | RuntimeException e) {
+            throw fail(e);
+        } finally {
+            gate.exit();
+        }
     }
 
     public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op)

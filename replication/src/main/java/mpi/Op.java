@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.collective.Reducer;
 
 /**
  * A reduction operation. Predefined operations run in the native library on
@@ -23,6 +24,10 @@ public final class Op implements Freeable {
     private final int code;
     private Datatype datatype;
     private boolean freed;
+    /** The reducer made last, with its datatype (one immutable pair: a racing call sees all of it or none). */
+    private TypedReducer lastReducer;
+
+    private record TypedReducer(Datatype type, Reducer reducer) {}
 
     protected Op(int type) {
         this.uf = null;
@@ -65,6 +70,16 @@ public final class Op implements Freeable {
 
     public boolean isNull() {
         return freed;
+    }
+
+    /** The reducer kept for {@code type} ({@link #keepReducer}), or null. */
+    Reducer reducerFor(Datatype type) {
+        TypedReducer last = lastReducer;
+        return last != null && last.type() == type ? last.reducer() : null;
+    }
+
+    void keepReducer(Datatype type, Reducer reducer) {
+        lastReducer = new TypedReducer(type, reducer);
     }
 
     boolean isUser() {

@@ -19,11 +19,21 @@ final class Reductions {
     private Reductions() {}
 
     /**
-     * The operation on packed items of {@code type}. A user function's
-     * MPIException leaves the engine's completion step as an {@link UncheckedMpi},
-     * which the facade's error handling unwraps.
+     * The operation on packed items of {@code type}, made once per operation and datatype in a row (a loop
+     * reduces the same type again and again: four objects less per call). A user function's MPIException
+     * leaves the engine's completion step as an {@link UncheckedMpi}, which the facade's error handling
+     * unwraps.
      */
     private static Reducer reducer(Op op, Datatype type) throws MPIException {
+        Reducer made = op.reducerFor(type);
+        if (made == null) {
+            made = make(op, type);
+            op.keepReducer(type, made);
+        }
+        return made;
+    }
+
+    private static Reducer make(Op op, Datatype type) throws MPIException {
         Combine combine = (in, inout, count) -> {
             try {
                 op.applyLocal(in, inout, count, type);

@@ -268,7 +268,9 @@ public class Request implements Freeable {
     }
 
     private static void awaitAll(Request[] requests) throws MPIException {
-        Requests.await(() -> pollAll(requests));
+        if (!pollAll(requests)) {   // all done already: no wait, nor the wait's two lambdas
+            Requests.await(() -> pollAll(requests));
+        }
     }
 
     public static Status waitAnyStatus(Request[] requests) throws MPIException {

@@ -346,13 +346,18 @@ public final class Engine {
 
     /** Progresses every one of {@code ops}, each turn all of them, until all complete. */
     public void awaitAll(NativeOp... ops) {
-        duty.await(() -> {
-            boolean all = true;
-            for (NativeOp op : ops) {
-                all &= op.poll();
-            }
-            return all;
-        });
+        if (!pollAll(ops)) {   // all done already (a send-receive to itself): no wait, nor the wait's lambda
+            duty.await(() -> pollAll(ops));
+        }
+    }
+
+    /** Polls every operation once; true when all are done. */
+    private static boolean pollAll(NativeOp[] ops) {
+        boolean all = true;
+        for (NativeOp op : ops) {
+            all &= op.poll();
+        }
+        return all;
     }
 
     /**
