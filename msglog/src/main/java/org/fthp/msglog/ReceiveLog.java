@@ -59,7 +59,9 @@ public final class ReceiveLog {
 
     /** Every id up to this one has been consumed (0 if none). */
     public long consumedThrough(int commId, int source) {
-        Stream s = streams.get(key(commId, source));
+        long key = key(commId, source);
+        // asked right after consumed() of the same stream: no boxed key, no lookup
+        Stream s = last != null && key == lastKey ? last : streams.get(key);
         return s == null ? 0 : s.through;
     }
 

@@ -71,6 +71,12 @@ public final class SendLog {
     private final EntryMemory memory = new EntryMemory();
 
     private final Map<Long, ArrayDeque<Entry>> streams = new HashMap<>();
+    /**
+     * The stream the latest entry joined, and its key: a program sends to the same destination many times in
+     * a row, which then costs no boxed key and no hash lookup. Streams are never removed, so it never goes stale.
+     */
+    private ArrayDeque<Entry> lastStream;
+    private long lastKey;
     private final long limitBytes;
     private long evicted;
     private long bytes;
@@ -118,7 +124,13 @@ public final class SendLog {
 
     /** The stream a new entry joins, checked to keep send-id order. */
     private ArrayDeque<Entry> stream(int commId, int dest, long sendId) {
-        ArrayDeque<Entry> stream = streams.computeIfAbsent(key(commId, dest), k -> new ArrayDeque<>());
+        long key = key(commId, dest);
+        ArrayDeque<Entry> stream = lastStream;
+        if (stream == null || key != lastKey) {
+            stream = streams.computeIfAbsent(key, k -> new ArrayDeque<>());
+            lastStream = stream;
+            lastKey = key;
+        }
         Entry last = stream.peekLast();
         if (last != null && last.sendId() >= sendId) {
             throw new IllegalStateException("send id " + sendId + " to " + dest + " on communicator " + commId
