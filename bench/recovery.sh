@@ -9,6 +9,8 @@
 #   MPI=mpich bench/recovery.sh        # on MPICH (fthp-run --mpi mpich); default: fthp-run's choice
 #   LIFE_LOCK=1 bench/recovery.sh      # with the ranks' life locks and failure boards (default 0: detection by
 #                                      # the lost connection or mpirun's reap, delivery by the connection only)
+#   RANK_OPTS="-Xmn8m" bench/recovery.sh  # extra JVM options for every rank (split on spaces), e.g. a smaller
+#                                      # young generation (less for a killed JVM's exit_mmap to free) or -Xlog
 set -euo pipefail
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$BENCH_DIR/.." && pwd)"
@@ -32,6 +34,7 @@ RANDOM=$SEED
 java="$(fthp_jdk_home)/bin/java"
 mpi=()
 if [[ -n "${MPI:-}" ]]; then mpi=(--mpi "$MPI"); fi
+rank_opts=(${RANK_OPTS:-})
 pairs=()
 kills=0
 job=0
@@ -51,7 +54,7 @@ while ((kills < TARGET_KILLS)); do
     FTHP_PROXY_TRACE="$events" timeout "$TIMEOUT" "$ROOT/bin/fthp-run" "${mpi[@]}" -np "$N" --replicas "$N" --nodes "$NODES" --group-size "$GROUP_SIZE" \
         --events "$events" \
         -x "FTHP_REPAIR_LOG=$repairs" -x "FTHP_LIFE_LOCK=${LIFE_LOCK:-0}" "${args[@]}" -- \
-        -cp "$ROOT/integration-tests/target/classes" org.fthp.it.programs.RepairP2p "$ITERATIONS" 2000 \
+        "${rank_opts[@]}" -cp "$ROOT/integration-tests/target/classes" org.fthp.it.programs.RepairP2p "$ITERATIONS" 2000 \
         > "$RESULTS/out-$job.txt" 2> "$RESULTS/err-$job.txt" || { echo "job $job failed:"; tail "$RESULTS/err-$job.txt"; exit 1; }
     grep "summary" "$RESULTS/err-$job.txt" >&2 || true
     pairs+=("$events" "$repairs")

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Makes the ranks' ahead-of-time cache, replication/target/fthp-mpi.aot, and its stamp (scripts/build.sh runs it
-# after the Maven build; see org.fthp.launcher.AotCache): a short replicated, checkpointed job records what its
-# ranks load and link on their way into their main loop (-XX:AOTMode=record), then one JVM assembles the cache
-# from the largest record (-XX:AOTMode=create), with the ranks' own options and class path. fthp-run passes it to
+# after the Maven build; see org.fthp.launcher.AotCache): a short replicated, checkpointed job with one kill records
+# what its ranks load and link on their way into their main loop and through a repair (-XX:AOTMode=record), then one
+# JVM assembles the cache from the promoted replica's record (-XX:AOTMode=create), with the ranks' own options and
+# class path. fthp-run passes it to
 # every rank while the runtime jar and the JVM are the very files it was made from.
 #
 # Needs JDK 24+ (the AOT cache, JEP 483) and a runnable native MPI; without them there is no cache and the ranks
-# start as before. Takes about 10 s of CPU.
+# start as before. Takes about 12-15 s of CPU.
 set -euo pipefail
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib.sh"
 
@@ -23,7 +24,8 @@ if (( $(fthp_java_major "$java") < 24 )); then
   exit 0
 fi
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+# AOT_KEEP=1 keeps the training's records and output (for a look at what was trained)
+trap '[[ -n "${AOT_KEEP:-}" ]] || rm -rf "$work"' EXIT
 
 # the ranks' options as fthp-run gives them (MpirunCommand), so that the cache fits the JVMs it is made for
 rank_options=(--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC)
@@ -31,15 +33,34 @@ rank_options=(--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC)
 # directory holding files on its path, so the training runs in an empty one (the JVM takes the cache whatever
 # directory comes first later)
 mkdir "$work/cwd"
-(cd "$work/cwd" && "$FTHP_HOME/bin/fthp-run" -np 2 --replicas 2 --nodes 2 --checkpoint-interval 3600 --checkpoint-memory 256M -- \
-    -XX:AOTMode=record -XX:AOTConfiguration="$work/rank.%p.aotconf" -Xlog:aot=warning \
-    -cp "$runtime" org.fthp.replication.startup.AotTraining) >"$work/training.out" 2>&1 || {
-  echo "$(fthp_me): the training job failed: no ahead-of-time cache for the ranks" >&2
-  tail -20 "$work/training.out" >&2
-  exit 1
+# the training kills logical rank 1's computational copy among AotTraining's closing rounds (its TRAINING_KILL-th
+# MPI call), so the survivors' repair and the replica's promotion are recorded too: untrained, a job's first
+# repair loads and links that code while every survivor waits. Should that job fail, the training runs once more
+# without the kill (a cache without the repair, as before)
+TRAINING_KILL=${TRAINING_KILL:-300}
+train() {
+  rm -f "$work"/rank.*.aotconf "$work/repairs.jsonl"
+  (cd "$work/cwd" && "$FTHP_HOME/bin/fthp-run" -np 2 --replicas 2 --nodes 2 --checkpoint-interval 3600 --checkpoint-memory 256M \
+      -x "FTHP_REPAIR_LOG=$work/repairs.jsonl" "$@" -- \
+      -XX:AOTMode=record -XX:AOTConfiguration="$work/rank.%p.aotconf" -Xlog:aot=warning \
+      -cp "$runtime" org.fthp.replication.startup.AotTraining) >"$work/training.out" 2>&1
 }
-# the record of the process that loaded the most (they differ little: every process runs the same program)
-conf="$(ls -S "$work"/rank.*.aotconf 2>/dev/null | head -n 1)"
+if ! train --kill "1:cmp#$TRAINING_KILL"; then
+  echo "$(fthp_me): the training job with a kill failed; training without the repair" >&2
+  tail -20 "$work/training.out" >&2
+  train || {
+    echo "$(fthp_me): the training job failed: no ahead-of-time cache for the ranks" >&2
+    tail -20 "$work/training.out" >&2
+    exit 1
+  }
+fi
+# the record of the promoted replica (it started as a replica, repaired as one, then ran as the computational
+# copy: the most paths), else of the process that loaded the most (every process runs the same program)
+promoted="$(grep -o '"pid":[0-9]*,[^}]*"promoted":true' "$work/repairs.jsonl" 2>/dev/null | head -n 1 | sed 's/"pid":\([0-9]*\).*/\1/')"
+conf="$work/rank.pid$promoted.aotconf"
+if [[ -z "$promoted" || ! -s "$conf" ]]; then
+  conf="$(ls -S "$work"/rank.*.aotconf 2>/dev/null | head -n 1)"
+fi
 if [[ -z "$conf" ]]; then
   echo "$(fthp_me): the training job left no record: no ahead-of-time cache for the ranks" >&2
   exit 1

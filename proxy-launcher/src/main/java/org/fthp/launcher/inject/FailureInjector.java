@@ -168,9 +168,12 @@ public final class FailureInjector {
         log("{\"time\":\"" + Instant.now() + "\",\"event\":\"failure-injected\",\"pid\":" + target.pid()
                 + ",\"nativeRank\":" + nativeRank + ",\"logicalRank\":" + logical + ",\"role\":\""
                 + (replica ? "REP" : "CMP") + "\",\"cause\":\"" + cause + "\"}");
+        // built before the signal too: this JVM's first run of that concatenation links it (~10 ms of CPU, with
+        // its compilations), which the survivors, repairing on the same cores, would pay (perf sched at 2+2)
+        String said = "fthp-run: injected failure: killed native rank " + nativeRank + " (pid " + target.pid()
+                + ", " + cause + ")";
         target.destroyForcibly();   // SIGKILL
-        System.err.println("fthp-run: injected failure: killed native rank " + nativeRank + " (pid " + target.pid()
-                + ", " + cause + ")");
+        System.err.println(said);
     }
 
     /** Several hosts: the rank's own host's coordinator kills it; logged after, with the pid it names. */

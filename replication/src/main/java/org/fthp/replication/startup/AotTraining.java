@@ -13,9 +13,19 @@ import org.fthp.checkpoint.api.Checkpoint;
  * class path it was trained with, and the runtime jar is the one entry every rank's class path starts with.
  *
  * <p>MPI.Init, a ring exchange of a small and a large message, the common collectives, a registered piece of
- * state and one forced checkpoint (when the job has checkpoint storage), MPI.Finalize. Prints nothing.
+ * state and one forced checkpoint (when the job has checkpoint storage), then {@link #ROUNDS} rounds of a small
+ * ring exchange and an allreduce, MPI.Finalize. Prints nothing.
+ *
+ * <p>The rounds are where scripts/aot-cache.sh kills a computational copy ({@code --kill 1:cmp#CALL}): the
+ * survivors' repair (agreement, rebuild, record exchange, a replica's promotion) is then in the record as well.
+ * Untrained, every repair is its job's first run of that code: its classes loaded and linked, its lambdas spun
+ * while all survivors wait for the slowest (measured: 60-120 classes per survivor between the kill and the
+ * return to user code).
  */
 public final class AotTraining {
+
+    /** Rounds after the checkpoint: enough MPI calls that the training's kill lands among them. */
+    public static final int ROUNDS = 400;
 
     private AotTraining() {}
 
@@ -43,6 +53,13 @@ public final class AotTraining {
         iteration[0]++;
         Checkpoint.checkpoint();
         Checkpoint.snapshot();
+        double[] one = new double[1];
+        double[] in = new double[1];
+        for (int round = 0; round < ROUNDS; round++) {
+            one[0] = round;
+            MPI.COMM_WORLD.sendRecv(one, 1, MPI.DOUBLE, right, 2, in, 1, MPI.DOUBLE, left, 2);
+            MPI.COMM_WORLD.allReduce(one, in, 1, MPI.DOUBLE, MPI.SUM);
+        }
         MPI.Finalize();
     }
 }
