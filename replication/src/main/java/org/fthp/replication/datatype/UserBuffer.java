@@ -130,7 +130,7 @@ public final class UserBuffer {
             }
             return;
         }
-        MemorySegment.copy(segment, origin + at, dst, dstOff, len);
+        BulkCopy.copy(segment, origin + at, dst, dstOff, len);
     }
 
     /** Copies {@code len} bytes from {@code src} to byte {@code at} (relative to the origin). */
@@ -142,7 +142,7 @@ public final class UserBuffer {
             }
             return;
         }
-        MemorySegment.copy(src, srcOff, segment, origin + at, len);
+        BulkCopy.copy(src, srcOff, segment, origin + at, len);
     }
 
     /**
