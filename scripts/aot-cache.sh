@@ -38,11 +38,21 @@ mkdir "$work/cwd"
 # repair loads and links that code while every survivor waits. Should that job fail, the training runs once more
 # without the kill (a cache without the repair, as before)
 TRAINING_KILL=${TRAINING_KILL:-300}
+# classes only, no method profiles (JEP 515): the JIT compiles a program's hot path from the training's profiles (a
+# replicated job's: replica branches, twin decisions, other operations at the same call sites) and keeps what it
+# compiled. Measured on the idle machine, fthp-run -np 2 PingPong, 4-5 interleaved runs each, one-way µs at 8 B:
+# unreplicated byte[] 0.319-0.324 with the profiles, 0.285-0.289 without them, 0.288 without any cache; replicated
+# (--replicas 2) 3.14 with, 2.85 without; a cache made from a surviving computational copy's record instead of the
+# promoted replica's was no better (0.325, 3.28). The profiles did make a first repair faster (2+2 total 55-57 ms
+# median against 81-85 without them, bench/recovery.sh SEED=5 and 6): a job pays the data path on every message
+# and a repair once per failure. What the cache saves a rank's start and a first repair is the loading and linking
+# of classes, which stays
+no_profiles=(-XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining)
 train() {
   rm -f "$work"/rank.*.aotconf "$work/repairs.jsonl"
   (cd "$work/cwd" && "$FTHP_HOME/bin/fthp-run" -np 2 --replicas 2 --nodes 2 --checkpoint-interval 3600 --checkpoint-memory 256M \
       -x "FTHP_REPAIR_LOG=$work/repairs.jsonl" "$@" -- \
-      -XX:AOTMode=record -XX:AOTConfiguration="$work/rank.%p.aotconf" -Xlog:aot=warning \
+      -XX:AOTMode=record -XX:AOTConfiguration="$work/rank.%p.aotconf" "${no_profiles[@]}" -Xlog:aot=warning \
       -cp "$runtime" org.fthp.replication.startup.AotTraining) >"$work/training.out" 2>&1
 }
 if ! train --kill "1:cmp#$TRAINING_KILL"; then
