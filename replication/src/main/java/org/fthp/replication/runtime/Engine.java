@@ -365,7 +365,7 @@ public final class Engine {
      * MPI allows to wait for a receiver: a blocking send, a send-receive, and a wait on requests. Nothing else
      * holds a computational copy back for its replicas, which may run behind it without bound: a stream of
      * sends, completed by waits, whose receivers' replicas lag (a message to itself: only its own replica
-     * acknowledges it) grew the log to 2.3 GiB per process, measured, until only blocking sends waited here.
+     * acknowledges it) grew the log to 2.3 GiB per process (measured) while only blocking sends waited here.
      * In a program correct under MPI's rules, every receive of a message whose send completed is posted without
      * the sender doing more, so the acknowledgements come.
      */
