@@ -375,9 +375,7 @@ public class Comm implements Freeable, Cloneable {
         try {   // no guard(lambda): it would capture ten arguments on every call
             RecvOp r = startRecv(recvbuf, recvcount, recvtype, source, recvtag);
             NativeOp[] s = startSend(sendbuf, sendcount, sendtype, dest, sendtag, SendOp.Mode.STANDARD);
-            Requests.awaitAll(Requests.with(s, r));
-            Engine.get().awaitLogRoom();
-            return Requests.status(r);
+            return finishSendRecv(s, r);
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         } finally {
@@ -393,14 +391,19 @@ public class Comm implements Freeable, Cloneable {
         try {
             NativeOp[] s = startSend(buf, count, type, dest, sendtag, SendOp.Mode.STANDARD);
             RecvOp r = startRecv(buf, count, type, source, recvtag);
-            Requests.awaitAll(Requests.with(s, r));
-            Engine.get().awaitLogRoom();
-            return Requests.status(r);
+            return finishSendRecv(s, r);
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         } finally {
             gate.exit();
         }
+    }
+
+    /** The end of a send-receive: both sides done, the log back within its limit; the receive's status. */
+    private static Status finishSendRecv(NativeOp[] send, RecvOp recv) {
+        Requests.awaitAll(Requests.with(send, recv));
+        Engine.get().awaitLogRoom();
+        return Requests.status(recv);
     }
 
     public final void bSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
