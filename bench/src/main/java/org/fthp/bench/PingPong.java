@@ -49,6 +49,7 @@ public final class PingPong {
     // finishes only after a few hundred thousand calls (about 2 s), and when varies from run to
     // run: warm up at least that long, then on until the JIT is quiet (JitWarmup).
     static final int JIT_MIN_ROUNDS = 20, JIT_ITERS = 10_000; // round trips per size per round
+    static final int JIT_LARGE_BYTES = 65536;
 
     private PingPong() {}
 
@@ -73,17 +74,21 @@ public final class PingPong {
             MPI.Finalize();
             System.exit(1);
         }
-        int max = Math.max(4096, Arrays.stream(sizes).max().orElse(8));   // the JIT warm-up sends up to 4 KiB
+        int max = Math.max(4096, Arrays.stream(sizes).max().orElse(8));   // the JIT warm-up sends up to 4 KiB (64 KiB if any size is that large)
         Object buf = buffer(max, arrays);
         // JIT warm-up (Java only; the per-size warm-up below is the same as in C): many calls of
         // the kernel with small sizes, so C2 has compiled it (not only OSR'd the loop) before
         // the first timed size. Without this the compilation lands in the 64 B measurement.
         comm.barrier();
         Object kernelBuf = buf;
+        // A large message takes another path than a small one (its payload apart from its header), so one
+        // large size is warmed too, in fewer round trips: each costs ~15 µs instead of ~1.
+        boolean large = max >= JIT_LARGE_BYTES;
         JitWarmup.untilQuiet(comm, JIT_MIN_ROUNDS, () -> {
             for (int n : SIZES) {
                 if (n <= 4096) loop(comm, rank, kernelBuf, n, JIT_ITERS);
             }
+            if (large) loop(comm, rank, kernelBuf, JIT_LARGE_BYTES, JIT_ITERS / 10);
         });
         // The timed part runs as SLICES slices, each timed alone between barriers; the result
         // is the median slice (as pingpong.c), with the fastest and slowest slice beside it.

@@ -124,6 +124,26 @@ class MultiHostJobTest {
         assertTrue(lines.contains("HostReport OK np=4"), r.stdout());
     }
 
+    /**
+     * Large messages between ranks on different hosts: each receiver is told where the payload waits in its
+     * sender's shared memory, cannot read it from the other host, and asks for it; the native library then
+     * carries it over TCP. Ranks are placed round-robin, so P2pLarge's pairs (0,1) and (2,3) straddle the hosts.
+     */
+    @Test
+    void largePayloadsBetweenHostsArePushedOverTheNetwork() {
+        List<String> cmd = new ArrayList<>(List.of(MpiJob.home().resolve("bin/fthp-run").toString(),
+                "-np", "4", "--host", hosts.hostList(2), "--map-by", "node"));
+        cmd.addAll(hosts.mpirunOptions());
+        cmd.addAll(List.of("--", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("fthp.programs", "target/classes"), org.fthp.it.programs.P2pLarge.class.getName()));
+        MpiJob.Result r = MpiJob.exec(hosts.onHost(0, cmd), JOB, Map.of()).assertSuccess();
+        assertTrue(r.stdout().contains("P2pLarge OK np=4"), r.stdout() + r.stderr());
+        Matcher m = P2pTest.OFFERED.matcher(r.stderr());
+        assertTrue(m.find(), "no count of offered payloads in the summary:\n" + r.stderr());
+        assertEquals(0, Long.parseLong(m.group(1)), "nothing is read across hosts: " + m.group());
+        assertTrue(Long.parseLong(m.group(2)) > 0, m.group());
+    }
+
     @Test
     void aRankKilledOnTheRemoteHostIsHiddenFromItsOrtedAndReportedThere() throws Exception {
         String reports = reportDirOnEveryHost("reports");

@@ -1,11 +1,16 @@
 package org.fthp.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.fthp.it.programs.P2pBasics;
 import org.fthp.it.programs.P2pNonblocking;
 import org.fthp.it.programs.P2pProbe;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -43,10 +48,31 @@ class P2pTest {
         assertAllRanksOk(MpiJob.run(np, P2pProbe.class), "P2pProbe", np);
     }
 
-    /** Large messages travel as header plus payload: probes, wildcards, several in flight, truncation. */
+    /**
+     * Large messages travel as header plus payload: probes, wildcards, several in flight, truncation. Without
+     * replicas, and all ranks on one host, every payload from 64 KiB is copied from its sender's shared memory
+     * (ops.PullSend), as the run's summary counts.
+     */
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {2, 4})
     void largeMessages(int np) {
-        MpiJob.runOk(np, org.fthp.it.programs.P2pLarge.class);
+        MpiJob.Result r = MpiJob.runOk(np, org.fthp.it.programs.P2pLarge.class);
+        Matcher m = OFFERED.matcher(r.stderr());
+        assertTrue(m.find(), "no count of pulled payloads in the summary:\n" + r.stderr());
+        assertTrue(Long.parseLong(m.group(1)) > 0, m.group());
+        assertEquals(0, Long.parseLong(m.group(2)), "on one host nothing is pushed: " + m.group());
     }
+
+    /** The same program with pulls off: every payload goes through the native library. */
+    @Test
+    void largeMessagesThroughTheNativeLibraryOnly() {
+        MpiJob.Result r = MpiJob.runWith(java.util.List.of(), java.util.Map.of("FTHP_PULL_BYTES", "0"), 2,
+                MpiJob.DEFAULT_TIMEOUT, org.fthp.it.programs.P2pLarge.class).assertSuccess();
+        assertTrue(r.stdout().contains("P2pLarge OK np=2"), r.stdout() + r.stderr());
+        assertFalse(OFFERED.matcher(r.stderr()).find(), r.stderr());
+    }
+
+    /** fthp-run's summary line of offered payloads: pulled, then pushed. */
+    static final Pattern OFFERED = Pattern.compile(
+            "(\\d+) large payloads copied from the sender's memory on its node, (\\d+) sent by the native library");
 }

@@ -12,7 +12,8 @@ import java.lang.foreign.ValueLayout;
  *  0  int  communicator id   (same on every member and on both twins)
  *  4  int  logical source    (rank in the user's communicator)
  *  8  long send id           (per communicator and source→destination pair)
- * 16  int  flags             ({@link #FLAG_RENDEZVOUS}; the rest reserved for replication and repair)
+ * 16  int  flags             ({@link #FLAG_RENDEZVOUS}, {@link #FLAG_INTERNAL}, {@link #FLAG_SYNCHRONOUS},
+ *                            {@link #FLAG_PULL})
  * 20  int  payload bytes     (packed user data that follows the header)
  * </pre>
  *
@@ -44,6 +45,16 @@ public final class MessageHeader {
      * keeps the flag).
      */
     public static final int FLAG_SYNCHRONOUS = 4;
+
+    /**
+     * With {@link #FLAG_RENDEZVOUS}: the message on the internal channel is not
+     * the payload but a {@link PullDescriptor}, saying where in the sender's
+     * shared memory the payload waits. A receiver on the sender's node copies
+     * it from there and replies (msglog.PullDescriptor#REPLY_PULLED); any other
+     * asks for the payload itself ({@code REPLY_PUSH}), which then follows on
+     * the same tag.
+     */
+    public static final int FLAG_PULL = 8;
 
     /** The tag of a rendezvous payload: unique per sender and communicator while fewer than 2^20 are in flight. */
     public static int payloadTag(long sendId) {

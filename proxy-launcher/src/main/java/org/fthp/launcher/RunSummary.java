@@ -61,7 +61,8 @@ final class RunSummary implements AutoCloseable {
 
     /** Side totals: [0] computational copies, [1] replicas. */
     private record Totals(long[] messages, long[] bytes, int[] reported, long peakLog, long evicted,
-                          int failures, int promotions, int repairs, List<Long> repairMicros, long trimMicros) {}
+                          int failures, int promotions, int repairs, List<Long> repairMicros, long trimMicros,
+                          long pulled, long pushed) {}
 
     Totals totals() {
         long[] messages = new long[2];
@@ -74,6 +75,8 @@ final class RunSummary implements AutoCloseable {
         int repairs = 0;
         List<Long> repairMicros = new java.util.ArrayList<>();
         long trimMicros = 0;
+        long pulled = 0;
+        long pushed = 0;
         try (Stream<Path> files = Files.list(directory)) {
             for (Path f : files.filter(f -> f.getFileName().toString().endsWith(".stats")).toList()) {
                 List<String> lines = Files.readAllLines(f);
@@ -103,13 +106,17 @@ final class RunSummary implements AutoCloseable {
                 if (v.length > 10) {
                     trimMicros = Math.max(trimMicros, Long.parseLong(v[10]));
                 }
+                if (v.length > 12) {
+                    pulled += Long.parseLong(v[11]);
+                    pushed += Long.parseLong(v[12]);
+                }
                 reported[side]++;
             }
         } catch (IOException | NumberFormatException e) {
             // a partial summary is still a summary; the job's exit code is what matters
         }
         return new Totals(messages, bytes, reported, peak, evicted, failures, promotions, repairs, repairMicros,
-                trimMicros);
+                trimMicros, pulled, pushed);
     }
 
     void print(PrintStream err) {
@@ -121,6 +128,10 @@ final class RunSummary implements AutoCloseable {
                 bytes(t.peakLog()), t.trimMicros() / 1000.0,
                 t.evicted() == 0 ? "" : t.evicted() + " entries evicted at the log limit; ",
                 t.reported()[0] + t.reported()[1], ranks + replicas);
+        if (t.pulled() > 0 || t.pushed() > 0) {
+            err.printf("fthp-run: summary: %d large payloads copied from the sender's memory on its node, "
+                    + "%d sent by the native library on request%n", t.pulled(), t.pushed());
+        }
         if (t.failures() > 0 || t.repairs() > 0) {
             List<Long> sorted = t.repairMicros().stream().sorted().toList();
             err.printf("fthp-run: summary: %s detected, %s, %s; repair time median %.1f ms, "

@@ -15,6 +15,8 @@ public final class MessageRecords {
     private final ReceiveLog receiveLog;
     private long nativeMessages;
     private long nativeBytes;
+    private long pulledPayloads;
+    private long pushedPayloads;
 
     /**
      * Bytes a process's send log may hold before a blocking send waits for
@@ -86,6 +88,20 @@ public final class MessageRecords {
         }
     }
 
+    /**
+     * A large payload offered from its sender's shared memory was received: copied from there ({@code pulled}), or
+     * asked for and sent by the native library (another node).
+     */
+    public void receivedOffered(boolean pulled) {
+        if (pulled) {
+            pulledPayloads++;
+        } else {
+            pushedPayloads++;
+        }
+    }
+
     public long nativeMessages() { return nativeMessages; }
     public long nativeBytes() { return nativeBytes; }
+    public long pulledPayloads() { return pulledPayloads; }
+    public long pushedPayloads() { return pushedPayloads; }
 }

@@ -35,8 +35,9 @@ public final class RunStatistics {
 
     /**
      * {@code role logical messages bytes logPeakBytes logged evicted failuresKnown promoted repairMicros
-     * trimMicros} in a file named after the native rank; {@code repairMicros} is a comma-separated list
-     * ("-" if none).
+     * trimMicros pulled pushed} in a file named after the native rank; {@code repairMicros} is a comma-separated
+     * list ("-" if none); {@code pulled} and {@code pushed} count the large payloads received that their senders
+     * offered from shared memory, copied from there or sent after all.
      */
     public static void write(int nativeRank, int logicalRank, boolean replica, MessageRecords records,
                              int failuresKnown, boolean promoted, java.util.List<Long> repairMicros) {
@@ -51,7 +52,7 @@ public final class RunStatistics {
                 + " " + (promoted ? 1 : 0) + " " + (repairMicros.isEmpty() ? "-"
                 : repairMicros.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")))
                 + " " + (records.acknowledgements() == null ? 0 : records.acknowledgements().trimNanos() / 1000)
-                + "\n";
+                + " " + records.pulledPayloads() + " " + records.pushedPayloads() + "\n";
         try {
             Files.writeString(Path.of(dir, "rank-" + nativeRank + ".stats"), line);
         } catch (IOException e) {

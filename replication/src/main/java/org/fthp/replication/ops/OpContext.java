@@ -3,6 +3,8 @@ package org.fthp.replication.ops;
 import java.util.function.Consumer;
 
 import org.fthp.replication.staging.MessageMemory;
+import org.fthp.replication.staging.PeerMemory;
+import org.fthp.replication.staging.PullMemory;
 import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.twins.TwinLink;
 
@@ -22,6 +24,12 @@ public final class OpContext {
     private final MessageMemory messages = new MessageMemory();
     private final InFlight inFlight = new InFlight();
     private final CollectiveLogs collectiveLogs;
+    /** Whether large payloads may be offered to receivers on this node from {@link #pullMemory()}. */
+    private final boolean pulls;
+    /** Made at the first payload offered (a program without large messages never maps one); null if it failed. */
+    private PullMemory pullMemory;
+    private boolean pullMemoryTried;
+    private final PeerMemory peerMemory = new PeerMemory();
     /** Set once, after the acknowledgements exist (they send through operations of this context). */
     private TwinLink.Acknowledger twinAcknowledger;
 
@@ -29,10 +37,12 @@ public final class OpContext {
      * @param pool           staging memory
      * @param keepCollectives whether collectives are logged for replay (only a replicated job ever replays)
      * @param background     progresses a replay nobody waits for until it completes (the orphan list)
+     * @param pulls          whether large unlogged payloads are offered to receivers on this node (ops.PullSend)
      */
-    public OpContext(StagingPool pool, boolean keepCollectives, Consumer<NativeOp> background) {
+    public OpContext(StagingPool pool, boolean keepCollectives, Consumer<NativeOp> background, boolean pulls) {
         this.pool = pool;
         this.collectiveLogs = new CollectiveLogs(keepCollectives, background);
+        this.pulls = pulls;
     }
 
     public StagingPool pool() {
@@ -42,6 +52,23 @@ public final class OpContext {
     /** Memory of large logged messages, shared by the log and the message's sends. */
     MessageMemory messages() {
         return messages;
+    }
+
+    /** Where large payloads wait for receivers on this node to copy them, or null (off, or the kernel refused). */
+    PullMemory pullMemory() {
+        if (!pulls) {
+            return null;
+        }
+        if (!pullMemoryTried) {
+            pullMemoryTried = true;
+            pullMemory = PullMemory.create();
+        }
+        return pullMemory;
+    }
+
+    /** Other processes' pull memory, as this one reads it. */
+    PeerMemory peerMemory() {
+        return peerMemory;
     }
 
     public InFlight inFlight() {

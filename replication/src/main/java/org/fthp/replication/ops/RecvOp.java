@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 import org.fthp.empi.Empi;
 import org.fthp.empi.EmpiException;
 import org.fthp.msglog.MessageHeader;
+import org.fthp.msglog.PullDescriptor;
 import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
@@ -15,6 +16,7 @@ import org.fthp.replication.structure.ArrivedMessages;
 import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.Endpoint;
+import org.fthp.replication.tags.InternalTags;
 import org.fthp.replication.twins.TwinLink;
 
 /**
@@ -25,6 +27,12 @@ import org.fthp.replication.twins.TwinLink;
  * contiguously, else into staging. Then the header is checked and the payload
  * unpacked. Also completes a message matched by a matched probe, or one a
  * probe already took out of the native library.
+ *
+ * <p>A large message from a sender on this node may instead announce where its
+ * payload waits in the sender's shared memory ({@code MessageHeader.FLAG_PULL},
+ * ops.PullSend): the second step then receives that descriptor, copies the
+ * payload straight into the program's memory and replies, or, when it cannot
+ * read the sender's memory, asks for the payload and receives it as above.
  *
  * <p>Under replication a receive from {@code ANY_SOURCE} is decided by the
  * computational copy, which forwards the source and tag it matched; the
@@ -62,6 +70,14 @@ public final class RecvOp extends NativeOp {
     private boolean decided;
     /** Received through a matched probe's handle: the message cannot be asked for again. */
     private boolean matchedProbe;
+    /** Where a pulled payload's descriptor is received, once its header said so; null otherwise. */
+    private MemorySegment pullDescriptor;
+    /** The descriptor's own memory, when the receive's staging has no room for it. */
+    private MemorySegment pullDescriptorMemory;
+    /** A pulled payload longer than the receive: nothing was copied, and the receive reports truncation. */
+    private boolean pullTruncated;
+    /** Set once the reply to a pulled payload is on its way: what follows is its completion, or the pushed payload. */
+    private boolean pullReplied;
 
     private RecvOp(OpContext context, MessageRecords records, CommStructure comm, Channel channel, UserBuffer buf,
                    long startByte, int count, TypeLayout type, int capacity, boolean decides) {
@@ -244,6 +260,9 @@ public final class RecvOp extends NativeOp {
 
     @Override
     protected boolean startNextPhase() {
+        if (pullDescriptor != null && !pullReplied) {
+            return pull();
+        }
         if (staging == null || payloadStep) {
             return false;
         }
@@ -257,6 +276,16 @@ public final class RecvOp extends NativeOp {
             return false;
         }
         payloadStep = true;
+        if ((MessageHeader.flags(staging) & MessageHeader.FLAG_PULL) != 0) {
+            receivePullDescriptor();
+            return true;
+        }
+        receivePayload();
+        return true;
+    }
+
+    /** Posts the receive of a large payload (its header is in staging) into its final place, or staging. */
+    private void receivePayload() {
         long room = count * type.size();
         long announced = MessageHeader.payloadBytes(staging);
         MemorySegment direct = buf == null ? null : buf.directSegment();
@@ -276,6 +305,50 @@ public final class RecvOp extends NativeOp {
         Endpoint from = comm.receiveFrom(MessageHeader.logicalSource(staging));
         Empi.irecv(into, (int) room, Empi.BYTE, from.rank(), MessageHeader.payloadTag(MessageHeader.sendId(staging)),
                 from.internal(), requestSlot());
+    }
+
+    /** Posts the receive of where a pulled payload waits (on the payload's tag). */
+    private void receivePullDescriptor() {
+        if (capacity - MessageHeader.BYTES >= PullDescriptor.BYTES) {
+            pullDescriptor = staging.asSlice(MessageHeader.BYTES, PullDescriptor.BYTES);
+        } else {
+            pullDescriptorMemory = pool.acquire(PullDescriptor.BYTES);
+            pullDescriptor = pullDescriptorMemory.asSlice(0, PullDescriptor.BYTES);
+        }
+        Endpoint from = comm.receiveFrom(MessageHeader.logicalSource(staging));
+        Empi.irecv(pullDescriptor, PullDescriptor.BYTES, Empi.BYTE, from.rank(),
+                MessageHeader.payloadTag(MessageHeader.sendId(staging)), from.internal(), requestSlot());
+    }
+
+    /**
+     * The descriptor arrived: copies the payload from the sender's memory into the program's and replies
+     * "pulled"; or, if this process cannot read that memory, replies "push" and receives the payload itself.
+     * A payload longer than the receive is not copied at all: the receive then reports truncation.
+     */
+    private boolean pull() {
+        pullReplied = true;
+        long room = count * type.size();
+        long announced = MessageHeader.payloadBytes(staging);
+        MemorySegment payload = context.peerMemory().payload(pullDescriptor);
+        Endpoint from = comm.receiveFrom(MessageHeader.logicalSource(staging));
+        int replyTag = InternalTags.PULL_REPLY.tag(MessageHeader.sendId(staging));
+        MemorySegment reply = intScratch();
+        records.receivedOffered(payload != null && payload.byteSize() == announced);
+        if (payload == null || payload.byteSize() != announced) {
+            reply.set(ValueLayout.JAVA_INT, 0, PullDescriptor.REPLY_PUSH);
+            Empi.isend(reply, 4, Empi.BYTE, from.rank(), replyTag, from.internal(), secondRequestSlot());
+            receivePayload();
+            return true;
+        }
+        if (announced > room) {
+            pullTruncated = true;
+        } else {
+            long items = type.size() == 0 ? 0 : announced / type.size();
+            Packer.unpack(payload, 0, buf, startByte, (int) Math.min(items, count), type);
+            payloadInPlace = true;
+        }
+        reply.set(ValueLayout.JAVA_INT, 0, PullDescriptor.REPLY_PULLED);
+        Empi.isend(reply, 4, Empi.BYTE, from.rank(), replyTag, from.internal(), requestSlot());
         return true;
     }
 
@@ -287,7 +360,7 @@ public final class RecvOp extends NativeOp {
         // the sender's header says how much payload there is; a longer small message than the
         // receive could hold has already failed natively with MPI_ERR_TRUNCATE
         int payload = MessageHeader.payloadBytes(staging);
-        if (overflow != null) {
+        if (overflow != null || pullTruncated) {
             records.consumed(comm.commId(), MessageHeader.logicalSource(staging), MessageHeader.sendId(staging),
                     payload);
             throw new EmpiException("MPI_ERR_TRUNCATE: message truncated: " + payload + " bytes sent, room for "
@@ -333,6 +406,10 @@ public final class RecvOp extends NativeOp {
         if (overflow != null) {
             pool.release(overflow);
             overflow = null;
+        }
+        if (pullDescriptorMemory != null) {
+            pool.release(pullDescriptorMemory);
+            pullDescriptorMemory = null;
         }
     }
 }

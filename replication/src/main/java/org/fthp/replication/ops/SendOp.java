@@ -88,6 +88,15 @@ public final class SendOp extends NativeOp {
             }
             return new NativeOp[] {CompletedOp.create(context)};
         }
+        if (log == null && extra == null && PullSend.offers(count * type.size(), mode)) {
+            // no replicas: a large payload may wait in shared memory for a receiver on this node to copy it
+            NativeOp offered = PullSend.offer(context, comm, primary, channel, buf, startByte, count, type, sendId,
+                    tag, mode);
+            if (offered != null) {
+                records.sent(MessageHeader.BYTES + count * type.size());
+                return new NativeOp[] {offered};
+            }
+        }
         if (comm.alreadyHas(dest, false, sendId)) {
             primary = null;   // that copy got this message from our twin, before a repair
         }
@@ -277,14 +286,20 @@ public final class SendOp extends NativeOp {
     /** The header and, unless {@code pack} is false (sent in place), the packed payload after it. */
     private static void writeMessage(MemorySegment into, CommStructure comm, long sendId, Channel channel, Mode mode,
                                      UserBuffer buf, long startByte, int count, TypeLayout type, boolean pack) {
-        long payloadBytes = count * type.size();
-        int flags = (isEager(payloadBytes) ? 0 : MessageHeader.FLAG_RENDEZVOUS)
-                | (channel == Channel.INTERNAL ? MessageHeader.FLAG_INTERNAL : 0)
-                | (mode == Mode.SYNCHRONOUS ? MessageHeader.FLAG_SYNCHRONOUS : 0);
-        MessageHeader.write(into, comm.commId(), comm.rank(), sendId, flags, (int) payloadBytes);
+        writeHeader(into, comm, sendId, channel, mode, count * type.size(), 0);
         if (pack) {
             Packer.pack(buf, startByte, count, type, into, MessageHeader.BYTES);
         }
+    }
+
+    /** The header of a message of {@code payloadBytes}, with {@code extraFlags} beside those its kind implies. */
+    static void writeHeader(MemorySegment into, CommStructure comm, long sendId, Channel channel, Mode mode,
+                            long payloadBytes, int extraFlags) {
+        int flags = (isEager(payloadBytes) ? 0 : MessageHeader.FLAG_RENDEZVOUS)
+                | (channel == Channel.INTERNAL ? MessageHeader.FLAG_INTERNAL : 0)
+                | (mode == Mode.SYNCHRONOUS ? MessageHeader.FLAG_SYNCHRONOUS : 0)
+                | extraFlags;
+        MessageHeader.write(into, comm.commId(), comm.rank(), sendId, flags, (int) payloadBytes);
     }
 
     /** Starts the native send(s) of the message whose header begins {@code message}. */

@@ -113,6 +113,11 @@ public final class InternalTags {
     public static final int ALLREDUCE_STEPS = 64;
     /** The payload of a large message, by its send id (msglog.MessageHeader#payloadTag). */
     public static final Range PAYLOAD = new Range("large-message payload", Space.INTERNAL, 1 << 20, 1 << 20);
+    /**
+     * A receiver's reply to a pulled payload (msglog.PullDescriptor), by the message's send id: it travels the
+     * other way from the payload's tag, so it needs a range of its own (the peer's own payloads use those).
+     */
+    public static final Range PULL_REPLY = new Range("pulled-payload reply", Space.INTERNAL, 1 << 21, 1 << 20);
 
     // ---- the twin channel ----
 
@@ -136,7 +141,7 @@ public final class InternalTags {
     /** Every range, for the disjointness check. */
     public static final List<Range> ALL = List.of(ACKNOWLEDGEMENT, REPAIR_AGREE, REPAIR_READY, REPAIR_BLOBS,
             FINALIZE_ENTERED, FINALIZE_LEFT, CREATION_READY, CREATION_DONE, CREATION_ABORT, COMM_FREE, NEIGHBOURS, INTERCOMM_LEADERS,
-            PORT_REQUEST, PORT_REPLY, ALLREDUCE, PAYLOAD, TWIN_DECISIONS, INTERCOMM_CMP_REP, INTERCOMM_NO_REP,
+            PORT_REQUEST, PORT_REPLY, ALLREDUCE, PAYLOAD, PULL_REPLY, TWIN_DECISIONS, INTERCOMM_CMP_REP, INTERCOMM_NO_REP,
             INTERCOMM_COLLECTIVE);
 
     /** The first tag of allreduce number {@code sequence}; its steps take the next {@link #ALLREDUCE_STEPS}. */

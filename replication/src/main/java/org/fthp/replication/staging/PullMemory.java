@@ -1,0 +1,142 @@
+package org.fthp.replication.staging;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import org.fthp.msglog.PullDescriptor;
+
+/**
+ * This process's staging for large payloads that receivers on its node copy
+ * straight into their own buffers ({@code MessageHeader.FLAG_PULL}): one
+ * anonymous memory file, mapped shared, that those receivers map read-only
+ * through {@code /proc/<pid>/fd/<fd>} ({@link PeerMemory}).
+ *
+ * <p>Why: a payload in a Java array crosses the native library between two
+ * copies (array to staging, staging to array), and the library's own
+ * transfer (a cross-process copy that pins pages) is slower than either. A
+ * receiver that reads the sender's staging directly makes it one
+ * {@code memmove} each side, both at cache speed for the sizes that fit.
+ * No native call waits on the other process: the receiver copies from a
+ * mapping that stays valid even if the sender dies.
+ *
+ * <p>The file is sparse ({@link #REGION_BYTES} of address space, pages
+ * only where written). Blocks come in size classes a quarter of a power of
+ * two apart, from a bump pointer, and go back to idle lists of their class;
+ * idle blocks beyond {@link #KEEP_BYTES} give their pages back to the kernel
+ * and keep their addresses. The file's first page says whose it is: a magic
+ * number, a random token every descriptor repeats, and the region's length.
+ *
+ * <p>Synchronized: the program's thread takes and gives blocks, another
+ * thread may complete an operation.
+ */
+public final class PullMemory {
+
+    /** Address space of the file; a payload that finds no room goes the native library's way. */
+    static final long REGION_BYTES = Long.getLong("fthp.pull.regionBytes", 64L << 30);
+    /** Idle bytes kept with their pages. */
+    static final long KEEP_BYTES = 64L << 20;
+    static final long PAGE = 4096;
+    static final long MAGIC = 0x4654_4850_5055_4c4cL;   // "FTHPPULL"
+    static final long MAGIC_AT = 0;
+    static final long TOKEN_AT = 8;
+    static final long LENGTH_AT = 16;
+
+    private final int pid;
+    private final int fd;
+    private final long token;
+    private final long address;
+    private final MemorySegment region;
+    private long next = PAGE;
+    private final Map<Long, ArrayDeque<Long>> resident = new HashMap<>();
+    private final Map<Long, ArrayDeque<Long>> released = new HashMap<>();
+    private long residentIdleBytes;
+
+    private PullMemory(int pid, int fd, long token, long address) {
+        this.pid = pid;
+        this.fd = fd;
+        this.token = token;
+        this.address = address;
+        this.region = MemorySegment.ofAddress(address).reinterpret(REGION_BYTES);
+        region.set(ValueLayout.JAVA_LONG, MAGIC_AT, MAGIC);
+        region.set(ValueLayout.JAVA_LONG, TOKEN_AT, token);
+        region.set(ValueLayout.JAVA_LONG, LENGTH_AT, REGION_BYTES);
+    }
+
+    /** The region of this process, or null where the kernel or C library cannot make one (its reason on stderr once). */
+    public static PullMemory create() {
+        if (!SharedMappings.available() || NodeIdentity.CURRENT < 0) {
+            return null;
+        }
+        int fd = -1;
+        try {
+            fd = SharedMappings.createFile("fthp-pull", REGION_BYTES);
+            long address = SharedMappings.map(fd, REGION_BYTES, SharedMappings.PROT_READ | SharedMappings.PROT_WRITE);
+            long token = new SplittableRandom().nextLong() | 1L;
+            return new PullMemory((int) ProcessHandle.current().pid(), fd, token, address);
+        } catch (SharedMappings.MappingException e) {
+            if (fd >= 0) {
+                SharedMappings.close(fd);
+            }
+            System.err.println("fthp: large messages go through the native library only: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** One block of the region: where it starts in the file and its memory. */
+    public record Block(long offset, MemorySegment segment) {}
+
+    /** A block of at least {@code bytes}, or null when the region is full. */
+    public synchronized Block acquire(long bytes) {
+        long size = classBytes(bytes);
+        Long offset = poll(resident, size);
+        if (offset != null) {
+            residentIdleBytes -= size;
+        } else {
+            offset = poll(released, size);
+        }
+        if (offset == null) {
+            if (next + size > REGION_BYTES) {
+                return null;
+            }
+            offset = next;
+            next += size;
+        }
+        return new Block(offset, region.asSlice(offset, size));
+    }
+
+    public synchronized void release(Block block) {
+        long size = block.segment().byteSize();
+        if (residentIdleBytes + size <= KEEP_BYTES) {
+            resident.computeIfAbsent(size, k -> new ArrayDeque<>()).addLast(block.offset());
+            residentIdleBytes += size;
+        } else {
+            SharedMappings.removePages(address + block.offset(), size);
+            released.computeIfAbsent(size, k -> new ArrayDeque<>()).addLast(block.offset());
+        }
+    }
+
+    /** Writes where {@code length} bytes at the start of {@code block} are, for a receiver. */
+    public void describe(MemorySegment descriptor, Block block, long length) {
+        PullDescriptor.write(descriptor, pid, fd, token, block.offset(), length, NodeIdentity.CURRENT);
+    }
+
+    /** Idle bytes whose pages are kept. */
+    synchronized long residentIdleBytes() {
+        return residentIdleBytes;
+    }
+
+    private static Long poll(Map<Long, ArrayDeque<Long>> lists, long size) {
+        ArrayDeque<Long> list = lists.get(size);
+        return list == null ? null : list.pollLast();
+    }
+
+    /** {@code bytes} rounded up to its class (a multiple of a quarter of the power of two below it), in whole pages. */
+    static long classBytes(long bytes) {
+        long size = MessageMemory.classBytes(bytes);
+        return (size + PAGE - 1) / PAGE * PAGE;
+    }
+}

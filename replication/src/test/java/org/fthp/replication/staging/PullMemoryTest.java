@@ -1,0 +1,118 @@
+package org.fthp.replication.staging;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import org.fthp.msglog.PullDescriptor;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shared memory large payloads wait in, read back through a real mapping of this process's own file
+ * ({@code /proc/self}'s pid in the descriptor, as a receiver on the node would read it).
+ */
+class PullMemoryTest {
+
+    private static PullMemory memory;
+
+    @BeforeAll
+    static void create() {
+        memory = PullMemory.create();
+        assertNotNull(memory, "Linux with memfd_create and /proc: the region must exist");
+    }
+
+    @Test
+    void blocksArePagesInSizeClassesAndReusedAfterRelease() {
+        PullMemory.Block a = memory.acquire(65536 + 1);
+        assertEquals(0, a.offset() % PullMemory.PAGE);
+        assertEquals(PullMemory.classBytes(65537), a.segment().byteSize());
+        assertEquals(81920, PullMemory.classBytes(65537), "a quarter of 64 KiB above it");
+        memory.release(a);
+        PullMemory.Block b = memory.acquire(70000);
+        assertEquals(a.offset(), b.offset(), "the idle block of the class comes back");
+        PullMemory.Block c = memory.acquire(70000);
+        assertTrue(c.offset() != b.offset());
+        memory.release(b);
+        memory.release(c);
+    }
+
+    @Test
+    void aReceiverReadsExactlyThePayloadThroughItsOwnMapping() {
+        PullMemory.Block block = memory.acquire(1 << 20);
+        for (int i = 0; i < (1 << 20); i += 8) {
+            block.segment().set(ValueLayout.JAVA_LONG_UNALIGNED, i, i * 31L + 7);
+        }
+        MemorySegment descriptor = Arena.ofAuto().allocate(PullDescriptor.BYTES);
+        memory.describe(descriptor, block, 1 << 20);
+        PeerMemory peers = new PeerMemory();
+        MemorySegment payload = peers.payload(descriptor);
+        assertNotNull(payload);
+        assertEquals(1 << 20, payload.byteSize());
+        assertTrue(payload.isReadOnly(), "a receiver cannot write into its sender's memory");
+        assertEquals(-1, payload.mismatch(block.segment().asSlice(0, 1 << 20)));
+        assertThrows(IllegalArgumentException.class, () -> payload.set(ValueLayout.JAVA_BYTE, 0, (byte) 1));
+        // the mapping is shared: what the owner writes next, the reader sees
+        block.segment().set(ValueLayout.JAVA_LONG_UNALIGNED, 8, 42L);
+        assertEquals(42L, peers.payload(descriptor).get(ValueLayout.JAVA_LONG_UNALIGNED, 8));
+        memory.release(block);
+    }
+
+    @Test
+    void aDescriptorThatDoesNotNameThisRegionReadsNothing() {
+        PullMemory.Block block = memory.acquire(65536);
+        MemorySegment good = Arena.ofAuto().allocate(PullDescriptor.BYTES);
+        memory.describe(good, block, 65536);
+        PeerMemory peers = new PeerMemory();
+        MemorySegment d = Arena.ofAuto().allocate(PullDescriptor.BYTES);
+
+        PullDescriptor.write(d, PullDescriptor.pid(good), PullDescriptor.fd(good), PullDescriptor.token(good) + 2,
+                PullDescriptor.offset(good), 65536, PullDescriptor.node(good));
+        assertNull(peers.payload(d), "another token: a later process that reused the pid");
+
+        PullDescriptor.write(d, PullDescriptor.pid(good), PullDescriptor.fd(good), PullDescriptor.token(good),
+                PullDescriptor.offset(good), 65536, PullDescriptor.node(good) + 1);
+        assertNull(peers.payload(d), "another network namespace: another host");
+
+        PullDescriptor.write(d, PullDescriptor.pid(good), PullDescriptor.fd(good), PullDescriptor.token(good),
+                PullMemory.REGION_BYTES - 4096, 8192, PullDescriptor.node(good));
+        assertNull(peers.payload(d), "past the end of the region");
+
+        PullDescriptor.write(d, PullDescriptor.pid(good), PullDescriptor.fd(good), PullDescriptor.token(good), 0,
+                64, PullDescriptor.node(good));
+        assertNull(peers.payload(d), "the region's own first page is not a payload");
+
+        PullDescriptor.write(d, PullDescriptor.pid(good), 0, PullDescriptor.token(good), PullDescriptor.offset(good),
+                65536, PullDescriptor.node(good));
+        assertNull(peers.payload(d), "descriptor 0 is not a region (too short to map)");
+
+        PullDescriptor.write(d, Integer.MAX_VALUE, 3, 1, 4096, 64, PullDescriptor.node(good));
+        assertNull(peers.payload(d), "no such process");
+
+        assertNotNull(peers.payload(good), "after all of those, the real one still reads");
+        memory.release(block);
+    }
+
+    @Test
+    void idleBlocksBeyondTheBudgetGiveTheirPagesBack() {
+        int count = (int) (PullMemory.KEEP_BYTES / (8 << 20)) + 2;
+        PullMemory.Block[] blocks = new PullMemory.Block[count];
+        for (int i = 0; i < count; i++) {
+            blocks[i] = memory.acquire(8 << 20);
+            blocks[i].segment().fill((byte) 7);
+        }
+        for (PullMemory.Block b : blocks) {
+            memory.release(b);
+        }
+        assertTrue(memory.residentIdleBytes() <= PullMemory.KEEP_BYTES, "idle pages kept: " + memory.residentIdleBytes());
+        // the last released went past the budget: its pages were removed, so it reads zero now
+        assertEquals(0, blocks[count - 1].segment().get(ValueLayout.JAVA_BYTE, 12345));
+        assertEquals(7, blocks[0].segment().get(ValueLayout.JAVA_BYTE, 12345));
+    }
+}
