@@ -9,6 +9,7 @@ import org.fthp.msglog.PullDescriptor;
 import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
+import org.fthp.replication.output.RuntimeMessages;
 import org.fthp.replication.staging.PullMemory;
 import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
@@ -52,9 +53,15 @@ final class PullSend extends NativeOp {
     private boolean replied;
 
     private static long threshold() {
+        long bytes = Long.getLong("fthp.pull.bytes", 64L << 10);
         String env = System.getenv("FTHP_PULL_BYTES");
-        long bytes = env != null && !env.isBlank() ? Long.parseLong(env.strip())
-                : Long.getLong("fthp.pull.bytes", 64L << 10);
+        if (env != null && !env.isBlank()) {
+            try {
+                bytes = Long.parseLong(env.strip());
+            } catch (NumberFormatException e) {
+                RuntimeMessages.say("fthp: FTHP_PULL_BYTES=" + env + " is not a number of bytes; using " + bytes);
+            }
+        }
         return bytes <= 0 ? Long.MAX_VALUE : Math.max(bytes, Rendezvous.THRESHOLD_BYTES);
     }
 
