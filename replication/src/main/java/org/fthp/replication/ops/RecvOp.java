@@ -333,8 +333,9 @@ public final class RecvOp extends NativeOp {
         Endpoint from = comm.receiveFrom(MessageHeader.logicalSource(staging));
         int replyTag = InternalTags.PULL_REPLY.tag(MessageHeader.sendId(staging));
         MemorySegment reply = intScratch();
-        records.receivedOffered(payload != null && payload.byteSize() == announced);
-        if (payload == null || payload.byteSize() != announced) {
+        boolean readable = payload != null && payload.byteSize() == announced;
+        records.receivedOffered(readable);
+        if (!readable) {
             reply.set(ValueLayout.JAVA_INT, 0, PullDescriptor.REPLY_PUSH);
             Empi.isend(reply, 4, Empi.BYTE, from.rank(), replyTag, from.internal(), secondRequestSlot());
             receivePayload();
