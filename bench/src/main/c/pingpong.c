@@ -6,6 +6,10 @@
  * one-way time = round trip / 2 in the median of SLICES timed slices; GB/s = bytes / one-way
  * time (1 GB = 1e9 B).
  * Built by bench/run.sh with `mpicc -O2`.  Mirrors org.fthp.bench.PingPong.
+ *
+ * With `--nonblocking` every send and receive is MPI_Isend / MPI_Irecv completed by an MPI_Test
+ * loop, the only way FTHP-J may call the native library on its data path (no blocking call that
+ * could wait on a dead process): the floor of any implementation that keeps that rule.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -34,7 +38,28 @@ static int warmup_iters(int bytes) {
     return 20;
 }
 
+static int nonblocking;
+
+/* A send or receive as FTHP-J makes it: started, then tested until done. */
+static void finish(MPI_Request *r) {
+    int done = 0;
+    while (!done) MPI_Test(r, &done, MPI_STATUS_IGNORE);
+}
+
 static void round_trips(char *buf, int n, int rank, int peer, int iters) {
+    if (nonblocking) {
+        MPI_Request r;
+        for (int i = 0; i < iters; i++) {
+            if (rank % 2 == 0) {
+                MPI_Isend(buf, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &r); finish(&r);
+                MPI_Irecv(buf, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &r); finish(&r);
+            } else {
+                MPI_Irecv(buf, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &r); finish(&r);
+                MPI_Isend(buf, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &r); finish(&r);
+            }
+        }
+        return;
+    }
     for (int i = 0; i < iters; i++) {
         if (rank % 2 == 0) {
             MPI_Send(buf, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
@@ -53,6 +78,7 @@ static int by_value(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
+    nonblocking = argc > 1 && strcmp(argv[1], "--nonblocking") == 0;
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
