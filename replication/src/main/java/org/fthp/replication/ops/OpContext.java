@@ -24,8 +24,6 @@ public final class OpContext {
     private final MessageMemory messages = new MessageMemory();
     private final InFlight inFlight = new InFlight();
     private final CollectiveLogs collectiveLogs;
-    /** Whether large payloads may be offered to receivers on this node from {@link #pullMemory()}. */
-    private final boolean pulls;
     /** Made at the first payload offered (a program without large messages never maps one); null if it failed. */
     private PullMemory pullMemory;
     private boolean pullMemoryTried;
@@ -37,28 +35,26 @@ public final class OpContext {
      * @param pool           staging memory
      * @param keepCollectives whether collectives are logged for replay (only a replicated job ever replays)
      * @param background     progresses a replay nobody waits for until it completes (the orphan list)
-     * @param pulls          whether large unlogged payloads are offered to receivers on this node (ops.PullSend)
      */
-    public OpContext(StagingPool pool, boolean keepCollectives, Consumer<NativeOp> background, boolean pulls) {
+    public OpContext(StagingPool pool, boolean keepCollectives, Consumer<NativeOp> background) {
         this.pool = pool;
         this.collectiveLogs = new CollectiveLogs(keepCollectives, background);
-        this.pulls = pulls;
     }
 
     public StagingPool pool() {
         return pool;
     }
 
-    /** Memory of large logged messages, shared by the log and the message's sends. */
+    /** Memory of large logged messages, shared by the log and the message's sends, when not pull memory. */
     MessageMemory messages() {
         return messages;
     }
 
-    /** Where large payloads wait for receivers on this node to copy them, or null (off, or the kernel refused). */
+    /**
+     * Where large payloads wait for receivers on this node to copy them (logged or not), or null: the kernel
+     * refused. Whether a payload is offered at all is {@code PullSend.offers}'s call (FTHP_PULL_BYTES).
+     */
     PullMemory pullMemory() {
-        if (!pulls) {
-            return null;
-        }
         if (!pullMemoryTried) {
             pullMemoryTried = true;
             pullMemory = PullMemory.create();

@@ -119,7 +119,7 @@ public final class Engine {
         this.controlComm = controlComm;
         boolean replicated = layout.replicas() > 0;
         this.records = MessageRecords.create(replicated);
-        this.ops = new OpContext(pool, replicated, orphans::adopt, !replicated);
+        this.ops = new OpContext(pool, replicated, orphans::adopt);
         this.duty = new DutyCycle(this::doWork, BackoffIdleStrategy::new);
         this.structures = new StructureBuilder(this, tagBound.twinSlots());
         this.creation = new CommCreation(this);

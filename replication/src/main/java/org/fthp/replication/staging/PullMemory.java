@@ -23,6 +23,10 @@ import org.fthp.msglog.PullDescriptor;
  * No native call waits on the other process: the receiver copies from a
  * mapping that stays valid even if the sender dies.
  *
+ * <p>In a job with replicas a block holds a whole large logged message
+ * (header, then payload: a {@link SharedMessage}), which is at once its log
+ * entry and what each copy of the destination reads.
+ *
  * <p>The file is sparse ({@link #REGION_BYTES} of address space, pages
  * only where written). Blocks come in size classes a quarter of a power of
  * two apart, from a bump pointer, and go back to idle lists of their class;
@@ -121,7 +125,16 @@ public final class PullMemory {
 
     /** Writes where {@code length} bytes at the start of {@code block} are, for a receiver. */
     public void describe(MemorySegment descriptor, Block block, long length) {
-        PullDescriptor.write(descriptor, pid, fd, token, block.offset(), length, NodeIdentity.CURRENT);
+        describe(descriptor, block, 0, length);
+    }
+
+    /** Writes where {@code length} bytes from {@code from} in {@code block} are, for a receiver. */
+    public void describe(MemorySegment descriptor, Block block, long from, long length) {
+        if (from < 0 || length < 0 || from > block.segment().byteSize() - length) {
+            throw new IndexOutOfBoundsException(length + " bytes from " + from + " in a block of "
+                    + block.segment().byteSize());
+        }
+        PullDescriptor.write(descriptor, pid, fd, token, block.offset() + from, length, NodeIdentity.CURRENT);
     }
 
     /** Idle bytes whose pages are kept. */
