@@ -27,6 +27,8 @@ public final class OpContext {
     /** Made at the first payload offered (a program without large messages never maps one); null if it failed. */
     private PullMemory pullMemory;
     private boolean pullMemoryTried;
+    /** Idle bytes of pull memory whose pages are kept. */
+    private final long pullIdleBytes;
     private final PeerMemory peerMemory = new PeerMemory();
     /** Set once, after the acknowledgements exist (they send through operations of this context). */
     private TwinLink.Acknowledger twinAcknowledger;
@@ -35,9 +37,11 @@ public final class OpContext {
      * @param pool           staging memory
      * @param keepCollectives whether collectives are logged for replay (only a replicated job ever replays)
      * @param background     progresses a replay nobody waits for until it completes (the orphan list)
+     * @param pullIdleBytes  idle pull memory whose pages are kept (with replicas: what the send log may hold)
      */
-    public OpContext(StagingPool pool, boolean keepCollectives, Consumer<NativeOp> background) {
+    public OpContext(StagingPool pool, boolean keepCollectives, Consumer<NativeOp> background, long pullIdleBytes) {
         this.pool = pool;
+        this.pullIdleBytes = pullIdleBytes;
         this.collectiveLogs = new CollectiveLogs(keepCollectives, background);
     }
 
@@ -57,7 +61,7 @@ public final class OpContext {
     PullMemory pullMemory() {
         if (!pullMemoryTried) {
             pullMemoryTried = true;
-            pullMemory = PullMemory.create();
+            pullMemory = PullMemory.create(pullIdleBytes);
         }
         return pullMemory;
     }
