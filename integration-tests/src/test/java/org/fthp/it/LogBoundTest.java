@@ -1,5 +1,6 @@
 package org.fthp.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -8,7 +9,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fthp.it.programs.LogBound;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code --log-limit} bounds every process's send log in a program that never makes a blocking send (sendRecv,
@@ -20,9 +22,10 @@ class LogBoundTest {
 
     private static final Pattern PEAK = Pattern.compile("peak message log ([0-9.]+) (B|KiB|MiB|GiB) per process");
 
-    @Test
-    void sendRecvAndWaitAllKeepTheLogWithinItsLimit() {
-        int bytes = 32 << 10;
+    /** 32 KiB goes through the native library; 128 KiB is pulled, its log entries in the senders' pull memory. */
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {32 << 10, 128 << 10})
+    void sendRecvAndWaitAllKeepTheLogWithinItsLimit(int bytes) {
         long limit = 1 << 20;
         MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--log-limit", "1M"), 2, Duration.ofSeconds(120),
                 LogBound.class, "400", Integer.toString(bytes)).assertSuccess();
@@ -39,5 +42,8 @@ class LogBoundTest {
         // (with their headers), and the summary's rounding
         assertTrue(peak <= limit + 4 * bytes, "peak log " + m.group() + " above the limit of " + limit + " B:\n"
                 + r.stderr());
+        Matcher offered = P2pTest.OFFERED.matcher(r.stderr());
+        assertEquals(bytes >= 64 << 10, offered.find() && Long.parseLong(offered.group(1)) > 0,
+                "pulled only from 64 KiB (FTHP_PULL_BYTES' default):\n" + r.stderr());
     }
 }

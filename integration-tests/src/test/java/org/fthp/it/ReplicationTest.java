@@ -26,6 +26,7 @@ import org.fthp.it.programs.ReplicaDeterminism;
 import org.fthp.it.programs.TypesAndOps;
 import org.fthp.it.programs.TypesSlice;
 import org.fthp.it.programs.TypesStructExtent;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -67,6 +68,28 @@ class ReplicationTest {
                 + "\n--- stderr ---\n" + r.stderr());
         assertTrue(r.stderr().contains("summary: " + np + " logical ranks, " + replicas + " replicas"),
                 "no run summary on stderr:\n" + r.stderr());
+    }
+
+    /**
+     * Large logged messages are pulled too: the sender packs each into its pull memory once (the log entry),
+     * and every copy of the destination, computational or replica, copies the payload from there itself. With
+     * every rank replicated each payload the unreplicated run pulls is pulled twice, and on one host none is
+     * pushed.
+     */
+    @Test
+    void everyCopyOfTheDestinationPullsALargePayload() {
+        MpiJob.Result plain = MpiJob.runOk(2, P2pLarge.class);
+        Matcher once = P2pTest.OFFERED.matcher(plain.stderr());
+        assertTrue(once.find(), "no count of pulled payloads in the summary:\n" + plain.stderr());
+        long pulledOnce = Long.parseLong(once.group(1));
+        assertTrue(pulledOnce > 0, once.group());
+
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2"), 2, TIMEOUT, P2pLarge.class).assertSuccess();
+        assertTrue(r.stdout().contains("P2pLarge OK np=2"), r.stdout() + "\n--- stderr ---\n" + r.stderr());
+        Matcher m = P2pTest.OFFERED.matcher(r.stderr());
+        assertTrue(m.find(), "no count of pulled payloads in the summary:\n" + r.stderr());
+        assertEquals(2 * pulledOnce, Long.parseLong(m.group(1)), "each payload pulled by both copies: " + m.group());
+        assertEquals(0, Long.parseLong(m.group(2)), "on one host nothing is pushed: " + m.group());
     }
 
     static Stream<Arguments> determinism() {

@@ -2,9 +2,11 @@ package org.fthp.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Matcher;
 
 import org.fthp.it.programs.SsendSync;
 import org.junit.jupiter.api.Test;
@@ -25,6 +27,19 @@ class SsendThroughRepairTest {
         assertEveryRankSawTheGuarantee(MpiJob.runWith(
                 List.of("--replicas", "4", "--kill", "1:cmp#12", "--kill", "2:rep#20"), 4, TIMEOUT,
                 SsendSync.class), 4);
+    }
+
+    /**
+     * The same with a large message, whose payload each copy of the receiver pulls from its sender's memory:
+     * the send abandoned by the repair still waits until a live copy matched it.
+     */
+    @Test
+    void aLargePulledSsendInFlightWaitsForThePromotedReceiver() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "4", "--kill", "1:cmp#12", "--kill", "2:rep#20"), 4,
+                TIMEOUT, SsendSync.class, "4", "100", Integer.toString(32 << 10));
+        assertEveryRankSawTheGuarantee(r, 4);
+        Matcher m = P2pTest.OFFERED.matcher(r.stderr());
+        assertTrue(m.find() && Long.parseLong(m.group(1)) > 0, "the sSends' payloads were pulled:\n" + r.stderr());
     }
 
     /**

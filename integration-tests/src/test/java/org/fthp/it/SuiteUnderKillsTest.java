@@ -116,7 +116,9 @@ class SuiteUnderKillsTest {
      * promoted, it must still see the large one, and receive it before the
      * empty one. Before the rebuilt communicator kept them, the repair dropped
      * them until their senders' copies came again: "probing again still sees
-     * the large message" failed in 3 runs of 3.
+     * the large message" failed in 3 runs of 3. The payloads are pulled from
+     * their senders' memory (logged, so a copy the repair left without one
+     * gets it again natively from the log).
      */
     @Test
     void aProbedMessageStaysThroughARepair() {
@@ -125,5 +127,7 @@ class SuiteUnderKillsTest {
         assertTrue(r.stdout().contains("P2pLarge OK np=2"), r.stdout() + "\n--- stderr ---\n" + r.stderr());
         assertTrue(r.stderr().contains("native rank 1 kills itself at MPI call 5"), r.stderr());
         assertTrue(r.stderr().contains("1 promotion, 1 repair"), r.stderr());
+        java.util.regex.Matcher m = P2pTest.OFFERED.matcher(r.stderr());
+        assertTrue(m.find() && Long.parseLong(m.group(1)) > 0, "payloads pulled through the repair:\n" + r.stderr());
     }
 }

@@ -11,7 +11,8 @@ import mpi.Status;
  * {@code iterations} times (default 4) with {@code probes} probes 5 ms apart (default 100), so a kill at the
  * receiver's 12th MPI call lands while its sender waits in sSend and the probes go on after the repair; every
  * rank prints
- * "SsendSync OK rank R" when no violation was seen.
+ * "SsendSync OK rank R" when no violation was seen. The sSend's message has {@code ints} ints (default 1; from
+ * 16384, 64 KiB, its payload is pulled from the sender's memory), every one of them the iteration's number.
  */
 public final class SsendSync {
 
@@ -22,11 +23,14 @@ public final class SsendSync {
         int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 4;
         // long enough that a repair for a death in the middle (a kill at the receiver's 12th call) ends before it
         int probes = args.length > 1 ? Integer.parseInt(args[1]) : 100;
+        int ints = args.length > 2 ? Integer.parseInt(args[2]) : 1;
         int violations = 0;
         int[] box = new int[1];
+        int[] synchronous = new int[ints];
         for (int it = 0; it < iterations; it++) {
             if (rank % 2 == 0 && rank + 1 < size) {
-                MPI.COMM_WORLD.sSend(new int[] {it}, 1, MPI.INT, rank + 1, 1);
+                java.util.Arrays.fill(synchronous, it);
+                MPI.COMM_WORLD.sSend(synchronous, ints, MPI.INT, rank + 1, 1);
                 MPI.COMM_WORLD.send(new int[] {it}, 1, MPI.INT, rank + 1, 2);
             } else if (rank % 2 == 1) {
                 for (int p = 0; p < probes; p++) {
@@ -38,8 +42,10 @@ public final class SsendSync {
                     }
                     Thread.sleep(5);
                 }
-                MPI.COMM_WORLD.recv(box, 1, MPI.INT, rank - 1, 1);
-                Check.that(box[0] == it, "tag 1 of iteration " + it + " carries " + box[0]);
+                MPI.COMM_WORLD.recv(synchronous, ints, MPI.INT, rank - 1, 1);
+                for (int v : synchronous) {
+                    Check.that(v == it, "tag 1 of iteration " + it + " carries " + v);
+                }
                 MPI.COMM_WORLD.recv(box, 1, MPI.INT, rank - 1, 2);
                 Check.that(box[0] == it, "tag 2 of iteration " + it + " carries " + box[0]);
             }

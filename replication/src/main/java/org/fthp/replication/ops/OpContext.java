@@ -24,11 +24,11 @@ public final class OpContext {
     private final MessageMemory messages = new MessageMemory();
     private final InFlight inFlight = new InFlight();
     private final CollectiveLogs collectiveLogs;
-    /** Whether large payloads may be offered to receivers on this node from {@link #pullMemory()}. */
-    private final boolean pulls;
     /** Made at the first payload offered (a program without large messages never maps one); null if it failed. */
     private PullMemory pullMemory;
     private boolean pullMemoryTried;
+    /** Idle bytes of pull memory whose pages are kept. */
+    private final long pullIdleBytes;
     private final PeerMemory peerMemory = new PeerMemory();
     /** Set once, after the acknowledgements exist (they send through operations of this context). */
     private TwinLink.Acknowledger twinAcknowledger;
@@ -37,31 +37,31 @@ public final class OpContext {
      * @param pool           staging memory
      * @param keepCollectives whether collectives are logged for replay (only a replicated job ever replays)
      * @param background     progresses a replay nobody waits for until it completes (the orphan list)
-     * @param pulls          whether large unlogged payloads are offered to receivers on this node (ops.PullSend)
+     * @param pullIdleBytes  idle pull memory whose pages are kept (with replicas: what the send log may hold)
      */
-    public OpContext(StagingPool pool, boolean keepCollectives, Consumer<NativeOp> background, boolean pulls) {
+    public OpContext(StagingPool pool, boolean keepCollectives, Consumer<NativeOp> background, long pullIdleBytes) {
         this.pool = pool;
+        this.pullIdleBytes = pullIdleBytes;
         this.collectiveLogs = new CollectiveLogs(keepCollectives, background);
-        this.pulls = pulls;
     }
 
     public StagingPool pool() {
         return pool;
     }
 
-    /** Memory of large logged messages, shared by the log and the message's sends. */
+    /** Memory of large logged messages, shared by the log and the message's sends, when not pull memory. */
     MessageMemory messages() {
         return messages;
     }
 
-    /** Where large payloads wait for receivers on this node to copy them, or null (off, or the kernel refused). */
+    /**
+     * Where large payloads wait for receivers on this node to copy them (logged or not), or null: the kernel
+     * refused. Whether a payload is offered at all is {@code PullSend.offers}'s call (FTHP_PULL_BYTES).
+     */
     PullMemory pullMemory() {
-        if (!pulls) {
-            return null;
-        }
         if (!pullMemoryTried) {
             pullMemoryTried = true;
-            pullMemory = PullMemory.create();
+            pullMemory = PullMemory.create(pullIdleBytes);
         }
         return pullMemory;
     }

@@ -9,16 +9,18 @@ import org.fthp.msglog.PullDescriptor;
 import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
+import org.fthp.replication.log.MessageRecords;
 import org.fthp.replication.output.RuntimeMessages;
 import org.fthp.replication.staging.PullMemory;
+import org.fthp.replication.staging.SharedMessage;
 import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.Endpoint;
 import org.fthp.replication.tags.InternalTags;
 
 /**
- * A large unlogged send whose payload its receiver copies out of this
- * process's {@link PullMemory} ({@code MessageHeader.FLAG_PULL}): the
+ * A large send whose payload its receiver copies out of this process's
+ * {@link PullMemory} ({@code MessageHeader.FLAG_PULL}): the
  * header goes with the program's tag as for any large message, and on the
  * internal channel, where the payload would go, a {@link PullDescriptor}
  * saying where it waits. The send completes on the receiver's reply: it
@@ -26,8 +28,17 @@ import org.fthp.replication.tags.InternalTags;
  * goes as a native message after all.
  *
  * <p>Steps, each one native request: header and descriptor (both eager, done
- * at once); the reply; for a push, the payload. Only for a job without
- * replicas: nothing is logged, so no repair ever needs to send it again.
+ * at once); the reply; for a push, the payload.
+ *
+ * <p>Unlogged (a job without replicas), the payload is packed into a block of
+ * its own, given back on the reply. Logged, it is the payload of the message's
+ * {@link SharedMessage} in pull memory (the log entry), of which the send
+ * holds one reference until the reply; each copy of the destination gets a
+ * send of its own. A repair that abandons a logged one treats it as
+ * {@link SendOp}: the log sends the message again (natively) to a copy that
+ * lacks it, and a synchronous one completes once a copy matched it. Until a
+ * reply came, a receiver may still be copying, so the memory is never given
+ * back then (an abandoned operation never releases anything).
  */
 final class PullSend extends NativeOp {
 
@@ -43,11 +54,19 @@ final class PullSend extends NativeOp {
     private enum Step { OFFERED, AWAITING_REPLY, PUSHING }
 
     private final CommStructure comm;
+    private final MessageRecords records;
     private final Endpoint to;
+    /** An unlogged payload's own block and where it goes back; both null for a logged one. */
     private final PullMemory memory;
     private final PullMemory.Block block;
+    /** A logged payload's message (one reference of this send's own), or null. */
+    private final SharedMessage shared;
+    /** Where the payload waits: what a push sends. */
+    private final MemorySegment payload;
     private final long payloadBytes;
     private final long sendId;
+    private final int dest;
+    private final SendOp.Mode mode;
     private Step step = Step.OFFERED;
     /** Whether the receiver replied: until then it may still read the block, which therefore is not reused. */
     private boolean replied;
@@ -71,33 +90,68 @@ final class PullSend extends NativeOp {
         return payloadBytes >= THRESHOLD_BYTES && mode != SendOp.Mode.BUFFERED;
     }
 
-    /** Offers the payload to {@code to}; null when this process has no pull memory or no room in it. */
-    static NativeOp offer(OpContext context, CommStructure comm, Endpoint to, Channel channel, UserBuffer buf,
-                          long startByte, int count, TypeLayout type, long sendId, int tag, SendOp.Mode mode) {
+    /**
+     * Offers an unlogged payload to {@code to}, packed into a block of its own; null when this process has no
+     * pull memory or no room in it.
+     */
+    static NativeOp offer(OpContext context, MessageRecords records, CommStructure comm, Endpoint to,
+                          Channel channel, UserBuffer buf, long startByte, int count, TypeLayout type, int dest,
+                          long sendId, int tag, SendOp.Mode mode) {
         PullMemory memory = context.pullMemory();
         long payloadBytes = count * type.size();
         PullMemory.Block block = memory == null ? null : memory.acquire(payloadBytes);
         if (block == null) {
             return null;
         }
-        return new PullSend(context, comm, to, channel, buf, startByte, count, type, sendId, tag, mode, memory, block);
+        Packer.pack(buf, startByte, count, type, block.segment(), 0);
+        return new PullSend(context, records, comm, to, channel, payloadBytes, dest, sendId, tag, mode, memory,
+                block, null);
     }
 
-    private PullSend(OpContext context, CommStructure comm, Endpoint to, Channel channel, UserBuffer buf,
-                     long startByte, int count, TypeLayout type, long sendId, int tag, SendOp.Mode mode,
-                     PullMemory memory, PullMemory.Block block) {
+    /**
+     * Memory for a logged message of {@code messageBytes} (header and payload) in this process's pull memory,
+     * its one reference held by the caller; null when there is no pull memory or no room in it.
+     */
+    static SharedMessage allocateLogged(OpContext context, long messageBytes) {
+        PullMemory memory = context.pullMemory();
+        return memory == null ? null : SharedMessage.allocate(memory, messageBytes);
+    }
+
+    /**
+     * Offers the payload of a logged message (packed, in memory from {@link #allocateLogged}) to {@code to};
+     * the send takes over {@code reference}, a reference of the message's own.
+     */
+    static NativeOp offerLogged(OpContext context, MessageRecords records, CommStructure comm, Endpoint to,
+                                Channel channel, SharedMessage reference, long payloadBytes, int dest, long sendId,
+                                int tag, SendOp.Mode mode) {
+        return new PullSend(context, records, comm, to, channel, payloadBytes, dest, sendId, tag, mode, null, null,
+                reference);
+    }
+
+    private PullSend(OpContext context, MessageRecords records, CommStructure comm, Endpoint to, Channel channel,
+                     long payloadBytes, int dest, long sendId, int tag, SendOp.Mode mode, PullMemory memory,
+                     PullMemory.Block block, SharedMessage shared) {
         super(context, MessageHeader.BYTES + PullDescriptor.BYTES);
         this.comm = comm;
+        this.records = records;
         this.to = to;
         this.memory = memory;
         this.block = block;
-        this.payloadBytes = count * type.size();
+        this.shared = shared;
+        this.payloadBytes = payloadBytes;
         this.sendId = sendId;
+        this.dest = dest;
+        this.mode = mode;
         MemorySegment message = staging();
         SendOp.writeHeader(message, comm, sendId, channel, mode, payloadBytes, MessageHeader.FLAG_PULL);
-        Packer.pack(buf, startByte, count, type, block.segment(), 0);
         MemorySegment descriptor = message.asSlice(DESCRIPTOR_AT, PullDescriptor.BYTES);
-        memory.describe(descriptor, block, payloadBytes);
+        if (shared != null) {
+            this.payload = shared.message().asSlice(MessageHeader.BYTES, payloadBytes);
+            shared.describe(descriptor, MessageHeader.BYTES, payloadBytes);
+        } else {
+            this.payload = block.segment().asSlice(0, payloadBytes);
+            memory.describe(descriptor, block, payloadBytes);
+        }
         long nativeComm = to.comm(channel);
         if (mode == SendOp.Mode.SYNCHRONOUS) {
             Empi.issend(message, MessageHeader.BYTES, Empi.BYTE, to.rank(), tag, nativeComm, requestSlot());
@@ -123,7 +177,7 @@ final class PullSend extends NativeOp {
                     return false;
                 }
                 step = Step.PUSHING;
-                Empi.isend(block.segment(), (int) payloadBytes, Empi.BYTE, to.rank(), MessageHeader.payloadTag(sendId),
+                Empi.isend(payload, (int) payloadBytes, Empi.BYTE, to.rank(), MessageHeader.payloadTag(sendId),
                         to.internal(), requestSlot());
                 return true;
             }
@@ -138,9 +192,16 @@ final class PullSend extends NativeOp {
     public void cancel() {
     }
 
-    /** Never called: a job without replicas has no repair (a failure restarts it from its checkpoint). */
+    /**
+     * As {@link SendOp#reissue}: the message is in the log, which sends it again to a copy that lacks it; a
+     * synchronous send goes on until a copy matched it. (A job without replicas has no repair: a failure
+     * restarts it from its checkpoint.)
+     */
     @Override
     protected NativeOp reissue() {
+        if (mode == SendOp.Mode.SYNCHRONOUS && records.acknowledgements() != null) {
+            return new SendOp.SyncMatch(context, records, comm.current(), dest, sendId);
+        }
         return null;
     }
 
@@ -155,11 +216,16 @@ final class PullSend extends NativeOp {
 
     /**
      * After the reply nothing reads the payload any more. Without one (a native error ended the send) the
-     * receiver may still copy it, so the block is never reused.
+     * receiver may still copy it, so the block is never reused (a logged message keeps this send's reference).
      */
     @Override
     protected void releaseBuffers() {
-        if (replied) {
+        if (!replied) {
+            return;
+        }
+        if (shared != null) {
+            shared.release();
+        } else {
             memory.release(block);
         }
     }

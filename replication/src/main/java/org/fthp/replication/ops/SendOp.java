@@ -90,8 +90,8 @@ public final class SendOp extends NativeOp {
         }
         if (log == null && extra == null && PullSend.offers(count * type.size(), mode)) {
             // no replicas: a large payload may wait in shared memory for a receiver on this node to copy it
-            NativeOp offered = PullSend.offer(context, comm, primary, channel, buf, startByte, count, type, sendId,
-                    tag, mode);
+            NativeOp offered = PullSend.offer(context, records, comm, primary, channel, buf, startByte, count, type,
+                    dest, sendId, tag, mode);
             if (offered != null) {
                 records.sent(MessageHeader.BYTES + count * type.size());
                 return new NativeOp[] {offered};
@@ -125,27 +125,26 @@ public final class SendOp extends NativeOp {
 
     /**
      * A large logged message: packed once into a {@link SharedMessage} that is
-     * the log entry and what every native send of it reads (no copy for the
-     * log, for the destination's replica, nor for a resend). The log holds the
-     * creator's reference; each send holds one until it completes. A payload
-     * the sends take from the program's own memory (a direct buffer) is copied
-     * into the entry after they started, while the receivers take it. A
-     * replica whose destination has no replica only logs the message (it may
-     * be promoted); a synchronous one then completes once the destination
-     * matched it (its copy tells this one), else it would run ahead.
+     * the log entry and what every send of it reads (no copy for the log, for
+     * the destination's replica, nor for a resend). The log holds the
+     * creator's reference; each send holds one until it completes. From
+     * {@link PullSend#THRESHOLD_BYTES} the message lives in pull memory and
+     * each copy of the destination gets a {@link PullSend}: a receiver on this
+     * node copies the payload from the entry itself. Otherwise (pulls off, no
+     * room) each gets a native send; a payload those take from the program's
+     * own memory (a direct buffer) is copied into the entry after they
+     * started, while the receivers take it. The log's own header never says
+     * "pull": a resend after a repair goes natively. A replica whose
+     * destination has no replica only logs the message (it may be promoted); a
+     * synchronous one then completes once the destination matched it (its
+     * copy tells this one), else it would run ahead.
      */
     private static NativeOp[] postShared(OpContext context, MessageRecords records, CommStructure comm,
                                          Channel channel, UserBuffer buf, long startByte, int count, TypeLayout type,
                                          int dest, long sendId, int tag, Mode mode, Endpoint primary, Endpoint extra,
                                          SendLog log) {
         long payloadBytes = count * type.size();
-        boolean inPlace = sendsInPlace(buf, count, type, mode);
-        SharedMessage message = SharedMessage.allocate(context.messages(), MessageHeader.BYTES + payloadBytes);
-        if (!inPlace) {
-            writeMessage(message.message(), comm, sendId, channel, mode, buf, startByte, count, type, true);
-        }
         boolean logOnly = primary == null;
-        NativeOp[] ops = null;
         if (!logOnly) {
             if (comm.alreadyHas(dest, false, sendId)) {
                 primary = null;   // that copy got this message from our twin, before a repair
@@ -153,18 +152,35 @@ public final class SendOp extends NativeOp {
             if (extra != null && comm.alreadyHas(dest, true, sendId)) {
                 extra = null;
             }
-            int n = (primary == null ? 0 : 1) + (extra == null ? 0 : 1);
-            ops = n == 0 ? null : new NativeOp[n];
-            int i = 0;
-            for (Endpoint to : new Endpoint[] {primary, extra}) {
-                if (to != null) {
-                    records.sent(MessageHeader.BYTES + payloadBytes);
-                    ops[i++] = inPlace
-                            ? new SendOp(context, records, comm, to, channel, buf, startByte, count, type, dest,
-                                    sendId, tag, mode)
-                            : new SendOp(context, records, comm, to, channel, message.retain(), payloadBytes, dest,
-                                    sendId, tag, mode);
-                }
+        }
+        int n = (primary == null ? 0 : 1) + (extra == null ? 0 : 1);
+        SharedMessage message = n > 0 && PullSend.offers(payloadBytes, mode)
+                ? PullSend.allocateLogged(context, MessageHeader.BYTES + payloadBytes) : null;
+        boolean pulled = message != null;
+        if (!pulled) {
+            message = SharedMessage.allocate(context.messages(), MessageHeader.BYTES + payloadBytes);
+        }
+        // a pulled payload is read by its receivers as soon as they have the descriptor: packed before
+        boolean inPlace = !pulled && sendsInPlace(buf, count, type, mode);
+        if (!inPlace) {
+            writeMessage(message.message(), comm, sendId, channel, mode, buf, startByte, count, type, true);
+        }
+        NativeOp[] ops = n == 0 ? null : new NativeOp[n];
+        int i = 0;
+        for (Endpoint to : new Endpoint[] {primary, extra}) {
+            if (to == null) {
+                continue;
+            }
+            records.sent(MessageHeader.BYTES + payloadBytes);
+            if (pulled) {
+                ops[i++] = PullSend.offerLogged(context, records, comm, to, channel, message.retain(), payloadBytes,
+                        dest, sendId, tag, mode);
+            } else if (inPlace) {
+                ops[i++] = new SendOp(context, records, comm, to, channel, buf, startByte, count, type, dest, sendId,
+                        tag, mode);
+            } else {
+                ops[i++] = new SendOp(context, records, comm, to, channel, message.retain(), payloadBytes, dest,
+                        sendId, tag, mode);
             }
         }
         if (inPlace) {

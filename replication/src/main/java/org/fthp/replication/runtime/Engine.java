@@ -119,7 +119,11 @@ public final class Engine {
         this.controlComm = controlComm;
         boolean replicated = layout.replicas() > 0;
         this.records = MessageRecords.create(replicated);
-        this.ops = new OpContext(pool, replicated, orphans::adopt, !replicated);
+        // with replicas, pull memory keeps as many idle pages as the log may hold: acknowledgements free dozens
+        // of entries at once, and the next messages would fault every page in again (staging.PullMemory). Twice
+        // the limit: entries round up to their size class (a 4 MiB message takes 5 MiB), and sends the
+        // program does not wait for pass the limit
+        this.ops = new OpContext(pool, replicated, orphans::adopt, replicated ? 2 * MessageRecords.LOG_LIMIT_BYTES : 0);
         this.duty = new DutyCycle(this::doWork, BackoffIdleStrategy::new);
         this.structures = new StructureBuilder(this, tagBound.twinSlots());
         this.creation = new CommCreation(this);

@@ -23,11 +23,20 @@ import org.fthp.msglog.PullDescriptor;
  * No native call waits on the other process: the receiver copies from a
  * mapping that stays valid even if the sender dies.
  *
+ * <p>In a job with replicas a block holds a whole large logged message
+ * (header, then payload: a {@link SharedMessage}), which is at once its log
+ * entry and what each copy of the destination reads.
+ *
  * <p>The file is sparse ({@link #REGION_BYTES} of address space, pages
  * only where written). Blocks come in size classes a quarter of a power of
  * two apart, from a bump pointer, and go back to idle lists of their class;
- * idle blocks beyond {@link #KEEP_BYTES} give their pages back to the kernel
- * and keep their addresses. The file's first page says whose it is: a magic
+ * idle blocks beyond a budget (at least {@link #KEEP_BYTES}) give their pages
+ * back to the kernel and keep their addresses. With replicas the budget is
+ * what the send log may hold anyway: its acknowledgements release dozens of
+ * entries at once, and a block whose pages went back costs a fault per page
+ * to the sender that packs into it again and to every receiver that maps it
+ * (measured at 2 + 2: 4 MiB ping-pong ~5 ms one-way with 64 MiB kept, under
+ * 1 ms with every idle page kept). The file's first page says whose it is: a magic
  * number, a random token every descriptor repeats, and the region's length.
  *
  * <p>Synchronized: the program's thread takes and gives blocks, another
@@ -37,7 +46,7 @@ public final class PullMemory {
 
     /** Address space of the file; a payload that finds no room goes the native library's way. */
     static final long REGION_BYTES = Long.getLong("fthp.pull.regionBytes", 64L << 30);
-    /** Idle bytes kept with their pages. */
+    /** Idle bytes kept with their pages, at least. */
     static final long KEEP_BYTES = 64L << 20;
     static final long PAGE = 4096;
     static final long MAGIC = 0x4654_4850_5055_4c4cL;   // "FTHPPULL"
@@ -54,8 +63,11 @@ public final class PullMemory {
     private final Map<Long, ArrayDeque<Long>> resident = new HashMap<>();
     private final Map<Long, ArrayDeque<Long>> released = new HashMap<>();
     private long residentIdleBytes;
+    /** Idle bytes kept with their pages. */
+    private final long keepBytes;
 
-    private PullMemory(int pid, int fd, long token, long address) {
+    private PullMemory(int pid, int fd, long token, long address, long keepBytes) {
+        this.keepBytes = keepBytes;
         this.pid = pid;
         this.fd = fd;
         this.token = token;
@@ -66,8 +78,16 @@ public final class PullMemory {
         region.set(ValueLayout.JAVA_LONG, LENGTH_AT, REGION_BYTES);
     }
 
-    /** The region of this process, or null where the kernel or C library cannot make one (its reason on stderr once). */
+    /** As {@link #create(long)} with the smallest budget of idle pages. */
     public static PullMemory create() {
+        return create(KEEP_BYTES);
+    }
+
+    /**
+     * The region of this process, keeping the pages of up to {@code keepBytes} idle bytes (at least
+     * {@link #KEEP_BYTES}), or null where the kernel or C library cannot make one (its reason on stderr once).
+     */
+    public static PullMemory create(long keepBytes) {
         if (!SharedMappings.available() || NodeIdentity.CURRENT < 0) {
             return null;
         }
@@ -76,7 +96,8 @@ public final class PullMemory {
             fd = SharedMappings.createFile("fthp-pull", REGION_BYTES);
             long address = SharedMappings.map(fd, REGION_BYTES, SharedMappings.PROT_READ | SharedMappings.PROT_WRITE);
             long token = new SplittableRandom().nextLong() | 1L;
-            return new PullMemory((int) ProcessHandle.current().pid(), fd, token, address);
+            return new PullMemory((int) ProcessHandle.current().pid(), fd, token, address,
+                    Math.max(KEEP_BYTES, keepBytes));
         } catch (SharedMappings.MappingException e) {
             if (fd >= 0) {
                 SharedMappings.close(fd);
@@ -110,7 +131,7 @@ public final class PullMemory {
 
     public synchronized void release(Block block) {
         long size = block.segment().byteSize();
-        if (residentIdleBytes + size <= KEEP_BYTES) {
+        if (residentIdleBytes + size <= keepBytes) {
             resident.computeIfAbsent(size, k -> new ArrayDeque<>()).addLast(block.offset());
             residentIdleBytes += size;
         } else {
@@ -121,7 +142,16 @@ public final class PullMemory {
 
     /** Writes where {@code length} bytes at the start of {@code block} are, for a receiver. */
     public void describe(MemorySegment descriptor, Block block, long length) {
-        PullDescriptor.write(descriptor, pid, fd, token, block.offset(), length, NodeIdentity.CURRENT);
+        describe(descriptor, block, 0, length);
+    }
+
+    /** Writes where {@code length} bytes from {@code from} in {@code block} are, for a receiver. */
+    public void describe(MemorySegment descriptor, Block block, long from, long length) {
+        if (from < 0 || length < 0 || from > block.segment().byteSize() - length) {
+            throw new IndexOutOfBoundsException(length + " bytes from " + from + " in a block of "
+                    + block.segment().byteSize());
+        }
+        PullDescriptor.write(descriptor, pid, fd, token, block.offset() + from, length, NodeIdentity.CURRENT);
     }
 
     /** Idle bytes whose pages are kept. */

@@ -115,4 +115,28 @@ class PullMemoryTest {
         assertEquals(0, blocks[count - 1].segment().get(ValueLayout.JAVA_BYTE, 12345));
         assertEquals(7, blocks[0].segment().get(ValueLayout.JAVA_BYTE, 12345));
     }
+
+    /** A larger budget (a replicated job's: what its log may hold) keeps the pages of that many idle bytes. */
+    @Test
+    void aLargerBudgetKeepsMoreIdlePagesAndTheSmallestIsTheDefault() {
+        long budget = PullMemory.KEEP_BYTES + (32 << 20);
+        PullMemory larger = PullMemory.create(budget);
+        assertNotNull(larger);
+        int count = (int) (budget / (8 << 20));
+        PullMemory.Block[] blocks = new PullMemory.Block[count];
+        for (int i = 0; i < count; i++) {
+            blocks[i] = larger.acquire(8 << 20);
+            blocks[i].segment().fill((byte) 9);
+        }
+        for (PullMemory.Block b : blocks) {
+            larger.release(b);
+        }
+        assertEquals(budget, larger.residentIdleBytes(), "every idle block within the budget keeps its pages");
+        assertEquals(9, blocks[count - 1].segment().get(ValueLayout.JAVA_BYTE, 12345));
+        PullMemory smaller = PullMemory.create(1);
+        assertNotNull(smaller);
+        PullMemory.Block b = smaller.acquire(8 << 20);
+        smaller.release(b);
+        assertEquals(8 << 20, smaller.residentIdleBytes(), "never fewer than KEEP_BYTES kept");
+    }
 }
