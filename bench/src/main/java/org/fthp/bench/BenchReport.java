@@ -164,10 +164,11 @@ public final class BenchReport {
     private static long pullBytes() {
         String env = System.getenv("FTHP_PULL_BYTES");
         try {
-            long v = env == null || env.isBlank() ? 65536 : Long.parseLong(env.strip());
+            // the ranks' default: every payload apart from its header, i.e. above the 4000-byte eager limit
+            long v = env == null || env.isBlank() ? 4000 : Long.parseLong(env.strip());
             return v <= 0 ? Long.MAX_VALUE : v;
         } catch (NumberFormatException e) {
-            return 65536;
+            return 4000;
         }
     }
 

@@ -134,30 +134,30 @@ class BenchReportTest {
     @Test
     void marksAContenderThatBeatsNativeCsFastestRun(@TempDir Path dir) throws IOException {
         // C: one run in the fast state, two in the slow one; the facade ran in the fast state only
-        Files.writeString(dir.resolve("c.pingpong.1.txt"), "pingpong 4096 2.5 1.6 2.4 2.6\npingpong 8 0.15 0.05\n");
-        Files.writeString(dir.resolve("c.pingpong.2.txt"), "pingpong 4096 10.0 0.4 9.8 12\npingpong 8 0.15 0.05\n");
-        Files.writeString(dir.resolve("c.pingpong.3.txt"), "pingpong 4096 9.0 0.45 8.9 9.5\npingpong 8 0.15 0.05\n");
-        Files.writeString(dir.resolve("java.pingpong.1.txt"), "pingpong 4096 2.7 1.5\npingpong 8 0.30 0.027\n");
+        Files.writeString(dir.resolve("c.pingpong.1.txt"), "pingpong 512 0.23 2.2 0.22 0.24\npingpong 8 0.15 0.05\n");
+        Files.writeString(dir.resolve("c.pingpong.2.txt"), "pingpong 512 0.90 0.57 0.88 0.95\npingpong 8 0.15 0.05\n");
+        Files.writeString(dir.resolve("c.pingpong.3.txt"), "pingpong 512 0.80 0.64 0.79 0.85\npingpong 8 0.15 0.05\n");
+        Files.writeString(dir.resolve("java.pingpong.1.txt"), "pingpong 512 0.25 2.0\npingpong 8 0.30 0.027\n");
         BenchReport r = new BenchReport();
         r.addDirectory(dir);
-        assertTrue(!r.suspect("java", "pingpong", 4096)); // slower than C's fastest run: believable
+        assertTrue(!r.suspect("java", "pingpong", 512)); // slower than C's fastest run: believable
         assertTrue(!r.suspect("java", "pingpong", 8));
 
-        Files.writeString(dir.resolve("java.pingpong.2.txt"), "pingpong 4096 2.0 2.0\n");
-        Files.writeString(dir.resolve("java.pingpong.3.txt"), "pingpong 4096 2.1 1.95\n");
+        Files.writeString(dir.resolve("java.pingpong.2.txt"), "pingpong 512 0.20 2.6\n");
+        Files.writeString(dir.resolve("java.pingpong.3.txt"), "pingpong 512 0.21 2.4\n");
         r = new BenchReport();
         r.addDirectory(dir);
-        assertTrue(r.suspect("java", "pingpong", 4096));
+        assertTrue(r.suspect("java", "pingpong", 512));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String md = bytes.toString(StandardCharsets.UTF_8);
-        assertTrue(md.contains("| 4 KiB | 9.00 | 2.50–10.00 | 2.10 | 0.23 † |"), md);
+        assertTrue(md.contains("| 512 B | 0.800 | 0.230–0.900 | 0.210 | 0.26 † |"), md);
         assertTrue(md.contains("Do not quote the ratio"), md);
     }
 
     @Test
     void aPulledPayloadMayBeatNativeCButTheBindingMayNot(@TempDir Path dir) throws IOException {
-        // from 64 KiB the facade's receiver copies the payload from the sender's memory, past the native library
+        // above the eager limit the facade's receiver copies the payload from the sender's memory, past the native library
         Files.writeString(dir.resolve("c.pingpong.1.txt"), "pingpong 4194304 360 11.6 355 367\n");
         Files.writeString(dir.resolve("java.pingpong.1.txt"), "pingpong 4194304 300 14.0\n");
         Files.writeString(dir.resolve("java-arrays.pingpong.1.txt"), "pingpong 4194304 290 14.5\n");

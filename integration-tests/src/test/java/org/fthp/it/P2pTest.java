@@ -50,7 +50,7 @@ class P2pTest {
 
     /**
      * Large messages travel as header plus payload: probes, wildcards, several in flight, truncation. Without
-     * replicas, and all ranks on one host, every payload from 64 KiB is copied from its sender's shared memory
+     * replicas, and all ranks on one host, every payload above the eager limit is copied from its sender's shared memory
      * (ops.PullSend), as the run's summary counts.
      */
     @ParameterizedTest(name = "np={0}")
