@@ -48,8 +48,8 @@ final class PullSend extends NativeOp {
      * apart from its header ({@link Rendezvous#THRESHOLD_BYTES}): even at 4 KiB
      * the native library's transfer of such a message (a cross-process copy
      * that pins pages) costs more than the descriptor, the copy and the reply
-     * (2-rank byte[] ping-pong, one-way: 4 KiB 3.15 -> 1.05 µs, 16 KiB 5.8 -> 3.0,
-     * 32 KiB 9.2 -> 5.2, unreplicated; 2 + 2: 4 KiB 9.4 -> 4.1 µs).
+     * (2-rank byte[] ping-pong, fastest of 5 runs, one-way: 4 KiB 3.15 -> 1.05 µs,
+     * 16 KiB 5.8 -> 3.0, 32 KiB 9.2 -> 5.2; 2 + 2, median of 3: 4 KiB 9.4 -> 4.1 µs).
      */
     static final long THRESHOLD_BYTES = threshold();
 
