@@ -50,8 +50,8 @@ class P2pTest {
 
     /**
      * Large messages travel as header plus payload: probes, wildcards, several in flight, truncation. Without
-     * replicas, and all ranks on one host, every payload above the eager limit is copied from its sender's shared memory
-     * (ops.PullSend), as the run's summary counts.
+     * replicas, and all ranks on one host, every payload above the eager limit is copied from its sender's shared
+     * memory (ops.PullSend), as the run's summary counts.
      */
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {2, 4})
