@@ -156,12 +156,7 @@ final class PullSend extends NativeOp {
             this.payload = block.segment().asSlice(0, payloadBytes);
             memory.describe(descriptor, block, payloadBytes);
         }
-        long nativeComm = to.comm(channel);
-        if (mode == SendOp.Mode.SYNCHRONOUS) {
-            Empi.issend(message, MessageHeader.BYTES, Empi.BYTE, to.rank(), tag, nativeComm, requestSlot());
-        } else {
-            Empi.isend(message, MessageHeader.BYTES, Empi.BYTE, to.rank(), tag, nativeComm, requestSlot());
-        }
+        SendOp.startInMode(mode, message, MessageHeader.BYTES, to.rank(), tag, to.comm(channel), requestSlot());
         Empi.isend(descriptor, PullDescriptor.BYTES, Empi.BYTE, to.rank(), MessageHeader.payloadTag(sendId),
                 to.internal(), secondRequestSlot());
     }
@@ -203,10 +198,7 @@ final class PullSend extends NativeOp {
      */
     @Override
     protected NativeOp reissue() {
-        if (mode == SendOp.Mode.SYNCHRONOUS && records.acknowledgements() != null) {
-            return new SendOp.SyncMatch(context, records, comm.current(), dest, sendId);
-        }
-        return null;
+        return SendOp.afterRepair(context, records, comm, mode, dest, sendId);
     }
 
     @Override

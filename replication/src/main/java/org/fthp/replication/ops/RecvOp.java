@@ -302,8 +302,16 @@ public final class RecvOp extends NativeOp {
         } else {
             into = staging.asSlice(MessageHeader.BYTES, room);
         }
+        receiveSecondMessage(into, (int) room);
+    }
+
+    /**
+     * Posts the receive of a large message's second native message (its payload, or where a pulled one waits):
+     * from the header's sender, on the internal channel, with the payload's tag.
+     */
+    private void receiveSecondMessage(MemorySegment into, int bytes) {
         Endpoint from = comm.receiveFrom(MessageHeader.logicalSource(staging));
-        Empi.irecv(into, (int) room, Empi.BYTE, from.rank(), MessageHeader.payloadTag(MessageHeader.sendId(staging)),
+        Empi.irecv(into, bytes, Empi.BYTE, from.rank(), MessageHeader.payloadTag(MessageHeader.sendId(staging)),
                 from.internal(), requestSlot());
     }
 
@@ -315,9 +323,7 @@ public final class RecvOp extends NativeOp {
             pullDescriptorMemory = pool.acquire(PullDescriptor.BYTES);
             pullDescriptor = pullDescriptorMemory.asSlice(0, PullDescriptor.BYTES);
         }
-        Endpoint from = comm.receiveFrom(MessageHeader.logicalSource(staging));
-        Empi.irecv(pullDescriptor, PullDescriptor.BYTES, Empi.BYTE, from.rank(),
-                MessageHeader.payloadTag(MessageHeader.sendId(staging)), from.internal(), requestSlot());
+        receiveSecondMessage(pullDescriptor, PullDescriptor.BYTES);
     }
 
     /**
@@ -330,14 +336,10 @@ public final class RecvOp extends NativeOp {
         long room = count * type.size();
         long announced = MessageHeader.payloadBytes(staging);
         MemorySegment payload = context.peerMemory().payload(pullDescriptor);
-        Endpoint from = comm.receiveFrom(MessageHeader.logicalSource(staging));
-        int replyTag = InternalTags.PULL_REPLY.tag(MessageHeader.sendId(staging));
-        MemorySegment reply = intScratch();
         boolean readable = payload != null && payload.byteSize() == announced;
         records.receivedOffered(readable);
         if (!readable) {
-            reply.set(ValueLayout.JAVA_INT, 0, PullDescriptor.REPLY_PUSH);
-            Empi.isend(reply, 4, Empi.BYTE, from.rank(), replyTag, from.internal(), secondRequestSlot());
+            reply(PullDescriptor.REPLY_PUSH, secondRequestSlot());
             receivePayload();
             return true;
         }
@@ -348,9 +350,17 @@ public final class RecvOp extends NativeOp {
             Packer.unpack(payload, 0, buf, startByte, (int) Math.min(items, count), type);
             payloadInPlace = true;
         }
-        reply.set(ValueLayout.JAVA_INT, 0, PullDescriptor.REPLY_PULLED);
-        Empi.isend(reply, 4, Empi.BYTE, from.rank(), replyTag, from.internal(), requestSlot());
+        reply(PullDescriptor.REPLY_PULLED, requestSlot());
         return true;
+    }
+
+    /** Tells the sender of a pulled payload {@code code} (PullDescriptor's REPLY_*), from this operation's scratch. */
+    private void reply(int code, MemorySegment request) {
+        MemorySegment reply = intScratch();
+        reply.set(ValueLayout.JAVA_INT, 0, code);
+        Endpoint to = comm.receiveFrom(MessageHeader.logicalSource(staging));
+        Empi.isend(reply, 4, Empi.BYTE, to.rank(), InternalTags.PULL_REPLY.tag(MessageHeader.sendId(staging)),
+                to.internal(), request);
     }
 
     @Override

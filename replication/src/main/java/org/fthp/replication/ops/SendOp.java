@@ -323,14 +323,20 @@ public final class SendOp extends NativeOp {
         long nativeComm = to.comm(channel);
         // a large payload goes separately, so the receiver can take it straight into its memory
         int bytes = rendezvous ? MessageHeader.BYTES : (int) (MessageHeader.BYTES + payloadBytes);
-        if (mode == Mode.SYNCHRONOUS) {
-            Empi.issend(message, bytes, Empi.BYTE, to.rank(), tag, nativeComm, requestSlot());
-        } else {
-            Empi.isend(message, bytes, Empi.BYTE, to.rank(), tag, nativeComm, requestSlot());
-        }
+        startInMode(mode, message, bytes, to.rank(), tag, nativeComm, requestSlot());
         if (rendezvous) {
             Empi.isend(payload(), (int) payloadBytes, Empi.BYTE, to.rank(), MessageHeader.payloadTag(sendId),
                     to.internal(), secondRequestSlot());
+        }
+    }
+
+    /** The native send of a message's first part: synchronous for a synchronous send, else standard. */
+    static void startInMode(Mode mode, MemorySegment message, int bytes, int rank, int tag, long nativeComm,
+                            MemorySegment request) {
+        if (mode == Mode.SYNCHRONOUS) {
+            Empi.issend(message, bytes, Empi.BYTE, rank, tag, nativeComm, request);
+        } else {
+            Empi.isend(message, bytes, Empi.BYTE, rank, tag, nativeComm, request);
         }
     }
 
@@ -397,6 +403,15 @@ public final class SendOp extends NativeOp {
      */
     @Override
     protected NativeOp reissue() {
+        return afterRepair(context, records, comm, mode, dest, sendId);
+    }
+
+    /**
+     * What a logged send a repair abandoned becomes (this one, or a pulled one): nothing for a standard send
+     * (the log's resend covers it), the wait for a match for a synchronous one.
+     */
+    static NativeOp afterRepair(OpContext context, MessageRecords records, CommStructure comm, Mode mode, int dest,
+                                long sendId) {
         if (mode == Mode.SYNCHRONOUS && records.acknowledgements() != null) {
             return new SyncMatch(context, records, comm.current(), dest, sendId);
         }

@@ -63,7 +63,8 @@ public final class PeerMemory {
             return null;
         }
         try {
-            if (SharedMappings.size(file) < PullMemory.PAGE) {
+            long fileBytes = SharedMappings.size(file);
+            if (fileBytes < PullMemory.PAGE) {
                 return null;   // not a region (too short to hold its first page)
             }
             long first = SharedMappings.map(file, PullMemory.PAGE, SharedMappings.PROT_READ);
@@ -72,7 +73,7 @@ public final class PeerMemory {
                     && page.get(ValueLayout.JAVA_LONG, PullMemory.TOKEN_AT) == token;
             long length = page.get(ValueLayout.JAVA_LONG, PullMemory.LENGTH_AT);
             SharedMappings.unmap(first, PullMemory.PAGE);
-            if (!ours || length < PullMemory.PAGE || SharedMappings.size(file) < length) {
+            if (!ours || length < PullMemory.PAGE || fileBytes < length) {
                 return null;
             }
             long address = SharedMappings.map(file, length, SharedMappings.PROT_READ);
