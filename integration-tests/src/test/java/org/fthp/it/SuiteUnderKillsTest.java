@@ -122,7 +122,8 @@ class SuiteUnderKillsTest {
      */
     @Test
     void aProbedMessageStaysThroughARepair() {
-        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--kill", "1:cmp#5"), 2, TIMEOUT, P2pLarge.class)
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--kill", "1:cmp#5"),
+                java.util.Map.of("FTHP_PULL_LOGGED", "1"), 2, TIMEOUT, P2pLarge.class)
                 .assertSuccess();
         assertTrue(r.stdout().contains("P2pLarge OK np=2"), r.stdout() + "\n--- stderr ---\n" + r.stderr());
         assertTrue(r.stderr().contains("native rank 1 kills itself at MPI call 5"), r.stderr());
