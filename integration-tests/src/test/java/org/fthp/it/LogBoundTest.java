@@ -32,8 +32,7 @@ class LogBoundTest {
         long limit = 1 << 20;
         boolean pulls = bytes >= 64 << 10;
         MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--log-limit", "1M"),
-                pulls ? java.util.Map.of("FTHP_PULL_LOGGED", "1") : java.util.Map.of("FTHP_PULL_BYTES", "0"), 2,
-                Duration.ofSeconds(120),
+                pulls ? java.util.Map.of() : java.util.Map.of("FTHP_PULL_BYTES", "0"), 2, Duration.ofSeconds(120),
                 LogBound.class, "400", Integer.toString(bytes)).assertSuccess();
         assertTrue(r.stdout().contains("LogBound OK np=2"), r.stdout() + "\n--- stderr ---\n" + r.stderr());
         Matcher m = PEAK.matcher(r.stderr());

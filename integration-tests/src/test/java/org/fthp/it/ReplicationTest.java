@@ -84,8 +84,7 @@ class ReplicationTest {
         long pulledOnce = Long.parseLong(once.group(1));
         assertTrue(pulledOnce > 0, once.group());
 
-        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2"), java.util.Map.of("FTHP_PULL_LOGGED", "1"), 2,
-                TIMEOUT, P2pLarge.class).assertSuccess();
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2"), 2, TIMEOUT, P2pLarge.class).assertSuccess();
         assertTrue(r.stdout().contains("P2pLarge OK np=2"), r.stdout() + "\n--- stderr ---\n" + r.stderr());
         Matcher m = P2pTest.OFFERED.matcher(r.stderr());
         assertTrue(m.find(), "no count of pulled payloads in the summary:\n" + r.stderr());

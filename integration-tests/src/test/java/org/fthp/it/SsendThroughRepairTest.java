@@ -35,9 +35,8 @@ class SsendThroughRepairTest {
      */
     @Test
     void aLargePulledSsendInFlightWaitsForThePromotedReceiver() {
-        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "4", "--kill", "1:cmp#12", "--kill", "2:rep#20"),
-                java.util.Map.of("FTHP_PULL_LOGGED", "1"), 4, TIMEOUT, SsendSync.class, "4", "100",
-                Integer.toString(32 << 10));
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "4", "--kill", "1:cmp#12", "--kill", "2:rep#20"), 4,
+                TIMEOUT, SsendSync.class, "4", "100", Integer.toString(32 << 10));
         assertEveryRankSawTheGuarantee(r, 4);
         Matcher m = P2pTest.OFFERED.matcher(r.stderr());
         assertTrue(m.find() && Long.parseLong(m.group(1)) > 0, "the sSends' payloads were pulled:\n" + r.stderr());

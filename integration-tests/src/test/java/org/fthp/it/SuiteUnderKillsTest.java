@@ -18,6 +18,7 @@ import org.fthp.it.programs.CollNeighborWildcard;
 import org.fthp.it.programs.CollNonblocking;
 import org.fthp.it.programs.CommsGroupsTopo;
 import org.fthp.it.programs.CommsProcNull;
+import org.fthp.it.programs.MatchedProbeRepair;
 import org.fthp.it.programs.P2pBasics;
 import org.fthp.it.programs.P2pLarge;
 import org.fthp.it.programs.P2pNonblocking;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The integration suite's programs, fully replicated (N = M = 4), with
@@ -122,13 +124,32 @@ class SuiteUnderKillsTest {
      */
     @Test
     void aProbedMessageStaysThroughARepair() {
-        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--kill", "1:cmp#5"),
-                java.util.Map.of("FTHP_PULL_LOGGED", "1"), 2, TIMEOUT, P2pLarge.class)
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--kill", "1:cmp#5"), 2, TIMEOUT, P2pLarge.class)
                 .assertSuccess();
         assertTrue(r.stdout().contains("P2pLarge OK np=2"), r.stdout() + "\n--- stderr ---\n" + r.stderr());
         assertTrue(r.stderr().contains("native rank 1 kills itself at MPI call 5"), r.stderr());
         assertTrue(r.stderr().contains("1 promotion, 1 repair"), r.stderr());
         java.util.regex.Matcher m = P2pTest.OFFERED.matcher(r.stderr());
         assertTrue(m.find() && Long.parseLong(m.group(1)) > 0, "payloads pulled through the repair:\n" + r.stderr());
+    }
+
+    /**
+     * A repair between a matched probe and its receive: MatchedProbeRepair's rank 1 mProbes a message, then the
+     * witness it told dies entering the barrier rank 1 waits in, so rank 1's mRecv comes after the repair; the
+     * sender sent the message again on the new communicators, and mRecv must receive that copy. Before the fix
+     * (session 15) every run failed: the small message's receive took the probed copy and left the copy sent
+     * again for the next ANY_TAG receive (a truncation there); the large one paired its old header with the new
+     * copy's payload (a native truncation when the header announced a pulled payload). Once with the large payload
+     * offered for pulling (its copy sent again after the repair goes natively, so nothing is counted as pulled),
+     * once with every payload through the native library.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"4000", "0"})
+    void aMatchedProbesMessageIsReceivedOnceAfterARepair(String pullBytes) {
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "4", "--kill", "3:cmp#2", "--kill", "2:cmp#4"),
+                java.util.Map.of("FTHP_PULL_BYTES", pullBytes), 4, TIMEOUT, MatchedProbeRepair.class).assertSuccess();
+        assertTrue(r.stdout().contains("MatchedProbeRepair round 16 OK"), r.stdout() + "\n--- stderr ---\n" + r.stderr());
+        assertTrue(r.stdout().contains("MatchedProbeRepair round 300000 OK"), r.stdout());
+        assertTrue(r.stderr().contains("2 promotions, 2 repairs"), r.stderr());
     }
 }

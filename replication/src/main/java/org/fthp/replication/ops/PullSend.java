@@ -88,19 +88,6 @@ final class PullSend extends NativeOp {
         return bytes <= 0 ? Long.MAX_VALUE : Math.max(bytes, Rendezvous.THRESHOLD_BYTES);
     }
 
-    /**
-     * Whether a logged message (a job with replicas) is offered for pulling too: only on request
-     * (FTHP_PULL_LOGGED=1). A repair can still meet a pulled message half-way: P2pLarge at 4 + 4 killed at
-     * {@code 3:cmp#2} ended in a native MPI_ERR_TRUNCATE in about 1 run of 7, and never in 16 runs without
-     * logged pulls; until that is found, replicated jobs send logged payloads natively by default.
-     */
-    static final boolean LOGGED = "1".equals(System.getenv("FTHP_PULL_LOGGED")) || Boolean.getBoolean("fthp.pull.logged");
-
-    /** As {@link #offers}, for a logged message. */
-    static boolean offersLogged(long payloadBytes, SendOp.Mode mode) {
-        return LOGGED && offers(payloadBytes, mode);
-    }
-
     /** Whether a payload of this size and mode is offered for pulling at all. */
     static boolean offers(long payloadBytes, SendOp.Mode mode) {
         // a buffered send completes as soon as its bytes are in the attached buffer, not on a reply

@@ -68,8 +68,6 @@ public final class RecvOp extends NativeOp {
     private int procNull;
     /** A replica's wildcard receive that has its twin's decision: it receives exactly that message. */
     private boolean decided;
-    /** Received through a matched probe's handle: the message cannot be asked for again. */
-    private boolean matchedProbe;
     /** Where a pulled payload's descriptor is received, once its header said so; null otherwise. */
     private MemorySegment pullDescriptor;
     /** The descriptor's own memory, when the receive's staging has no room for it. */
@@ -157,10 +155,7 @@ public final class RecvOp extends NativeOp {
      */
     @Override
     protected NativeOp reissue() {
-        if (matchedProbe) {
-            throw new MpiError(MpiError.ERR_INTERN, "a message matched by MPI_Mprobe was pending when a process failed; "
-                    + "its receive cannot be repeated");
-        }
+        // a matched probe's message too: not consumed, so sent again on the new communicators (MatchedMessage)
         CommStructure now = comm.current();
         if (decided) {
             MemorySegment d = decision();
@@ -194,12 +189,13 @@ public final class RecvOp extends NativeOp {
         Empi.irecv(staging, capacity, Empi.BYTE, nativeSource, tag, from.comm(channel), requestSlot());
     }
 
-    /** Receives a message already matched by a matched probe. */
+    /** Receives a message already matched by a matched probe: from {@code source} (peer rank) with {@code tag}. */
     public static RecvOp matched(OpContext context, MessageRecords records, CommStructure comm, UserBuffer buf,
-                                 long startByte, int count, TypeLayout type, MemorySegment messageHandle) {
+                                 long startByte, int count, TypeLayout type, MemorySegment messageHandle,
+                                 int source, int tag) {
         int capacity = capacity(count, type);
         RecvOp op = new RecvOp(context, records, comm, Channel.USER, buf, startByte, count, type, capacity, false);
-        op.matchedProbe = true;
+        op.remember(source, tag, Empi.ANY_SOURCE, Empi.PROC_NULL);
         Empi.imrecv(op.staging, capacity, Empi.BYTE, messageHandle, op.requestSlot());
         return op;
     }

@@ -154,7 +154,7 @@ public final class SendOp extends NativeOp {
             }
         }
         int n = (primary == null ? 0 : 1) + (extra == null ? 0 : 1);
-        SharedMessage message = n > 0 && PullSend.offersLogged(payloadBytes, mode)
+        SharedMessage message = n > 0 && PullSend.offers(payloadBytes, mode)
                 ? PullSend.allocateLogged(context, MessageHeader.BYTES + payloadBytes) : null;
         boolean pulled = message != null;
         if (!pulled) {

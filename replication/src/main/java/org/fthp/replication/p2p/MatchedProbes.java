@@ -59,7 +59,7 @@ public final class MatchedProbes {
     private static MatchedMessage improbeLocal(Engine engine, CommStructure s, int source, int tag) {
         ArrivedMessages.Arrival early = s.arrived().take(source, tag, Empi.ANY_SOURCE, Empi.ANY_TAG);
         if (early != null && !early.resent()) {
-            return MatchedMessage.arrived(early);
+            return MatchedMessage.arrived(early, s);
         }
         if (early != null) {
             // probed before a repair and sent again since: a probe saw it, so it is there; wait for
@@ -87,9 +87,9 @@ public final class MatchedProbes {
             }
             if (Empi.statusBytes(status, 0, flag) == MessageHeader.BYTES) {
                 // header only: its header, not its native size, tells the program's count
-                return MatchedMessage.arrived(Probes.readHeaderOnly(engine, msg, Empi.statusTag(status, 0)));
+                return MatchedMessage.arrived(Probes.readHeaderOnly(engine, msg, Empi.statusTag(status, 0)), s);
             }
-            return MatchedMessage.inLibrary(msg, Probes.found(s, source, status, flag));
+            return MatchedMessage.inLibrary(msg, Probes.found(s, source, status, flag), s);
         }
     }
 }
