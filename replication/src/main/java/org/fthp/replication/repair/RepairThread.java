@@ -15,9 +15,10 @@ import org.fthp.replication.runtime.Gate;
  * inside a call, that call's progress loop repairs and this thread just
  * waits for the gate or for the repair to be done.
  *
- * <p>The native library is initialised with at least
- * {@code MPI_THREAD_SERIALIZED}, which is all this needs: the gate keeps the
- * two threads from ever being inside the library at once.
+ * <p>The gate keeps the two threads from ever being inside the library at
+ * once, so the library need only accept calls from either thread one at a
+ * time (runtime.Engine#nativeThreadLevel: SERIALIZED, or SINGLE where that
+ * is safe and cheaper).
  */
 public final class RepairThread implements Runnable {
 

@@ -153,11 +153,17 @@ public final class Engine {
     }
 
     /**
-     * {@code MPI_Init_thread}: loads the native library, initialises it at
-     * least {@code MPI_THREAD_SERIALIZED} (the repair thread calls it while
-     * the program computes), builds COMM_WORLD's and COMM_SELF's structures
-     * and connects to the coordinators. Returns the engine; {@link
-     * #threadLevel()} is what the program was granted.
+     * {@code MPI_Init_thread}: loads the native library, initialises it so
+     * that calls from several threads one at a time are safe (the repair
+     * thread calls it while the program computes; the gate lets one thread
+     * in at a time), builds COMM_WORLD's and COMM_SELF's structures and
+     * connects to the coordinators. Returns the engine; {@link
+     * #threadLevel()} is what the program was granted: at most
+     * {@code MPI_THREAD_SERIALIZED}, whatever the native level.
+     *
+     * <p>The native level is {@link #nativeThreadLevel}: the program's
+     * required level never goes to the native library, which the gate
+     * already serialises.
      */
     public static synchronized Engine start(int required, int serialized, int single) {
         if (current != null) {
@@ -176,8 +182,11 @@ public final class Engine {
             TagBound tagBound;
             try (Arena a = Arena.ofConfined()) {
                 MemorySegment out = a.allocate(ValueLayout.JAVA_INT);
-                Empi.initThread(MemorySegment.NULL, MemorySegment.NULL, Math.max(required, serialized), out);
-                provided = out.get(ValueLayout.JAVA_INT, 0);
+                int asked = nativeThreadLevel(single, serialized);
+                Empi.initThread(MemorySegment.NULL, MemorySegment.NULL, asked, out);
+                // a library that is safe at SINGLE for calls the gate serialises serves them as SERIALIZED would
+                provided = asked == single && out.get(ValueLayout.JAVA_INT, 0) == single
+                        ? serialized : out.get(ValueLayout.JAVA_INT, 0);
                 Empi.commSetErrhandler(Empi.COMM_WORLD, Empi.ERRORS_RETURN);
                 Empi.commSetErrhandler(Empi.COMM_SELF, Empi.ERRORS_RETURN);
                 Empi.commRank(Empi.COMM_WORLD, out);
@@ -200,6 +209,19 @@ public final class Engine {
         } catch (EmpiException e) {
             throw new MpiError(e.errorClass() >= 0 ? e.errorClass() : MpiError.ERR_INTERN, e.getMessage(), e);
         }
+    }
+
+    /**
+     * The thread level the native library is initialised with: {@code MPI_THREAD_SINGLE} where every higher level
+     * only adds locks to each call ({@link Empi#locksAboveThreadSingle}, Open MPI), else
+     * {@code MPI_THREAD_SERIALIZED}. {@code -Dfthp.native.threadLevel=serialized} asks for SERIALIZED anyway (to
+     * measure the difference, or should a library's SINGLE mode ever mind which thread calls it).
+     */
+    static int nativeThreadLevel(int single, int serialized) {
+        if ("serialized".equals(System.getProperty("fthp.native.threadLevel"))) {
+            return serialized;
+        }
+        return Empi.locksAboveThreadSingle() ? single : serialized;
     }
 
     private void startUp(boolean repairThreadAllowed) {
