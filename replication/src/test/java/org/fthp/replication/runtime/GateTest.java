@@ -1,0 +1,114 @@
+package org.fthp.replication.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.Test;
+
+/** The gate's own lock: reentrant, one thread at a time, a bounded wait for the repair thread. */
+class GateTest {
+
+    @Test
+    void nestedEntriesOpenTheGateOnlyWhenAllAreLeft() throws Exception {
+        Gate gate = new Gate();
+        gate.enter();
+        gate.enter();
+        gate.exit();
+        assertFalse(enteredFromAnotherThread(gate, 20), "still held after one of two exits");
+        gate.exit();
+        assertTrue(enteredFromAnotherThread(gate, 2_000), "open after both exits");
+        assertEquals(2, gate.entries(), "the program's two entries; the other thread's tryEnter is not one");
+    }
+
+    @Test
+    void leavingAGateThisThreadDoesNotHoldFails() {
+        Gate gate = new Gate();
+        assertThrows(IllegalMonitorStateException.class, gate::exit);
+    }
+
+    @Test
+    void aWaitingThreadEntersOnceTheOwnerLeavesAndSeesItsWrites() throws Exception {
+        Gate gate = new Gate();
+        int[] shared = {0};
+        gate.enter();
+        CountDownLatch waiting = new CountDownLatch(1);
+        AtomicBoolean saw = new AtomicBoolean();
+        Thread other = new Thread(() -> {
+            waiting.countDown();
+            gate.enter();
+            try {
+                saw.set(shared[0] == 42);
+            } finally {
+                gate.exit();
+            }
+        });
+        other.start();
+        assertTrue(waiting.await(5, TimeUnit.SECONDS));
+        Thread.sleep(5);   // the other thread is spinning, yielding or parked by now
+        shared[0] = 42;
+        gate.exit();
+        other.join(5_000);
+        assertFalse(other.isAlive(), "the waiting thread entered");
+        assertTrue(saw.get(), "it saw what the owner wrote before leaving");
+    }
+
+    @Test
+    void twoThreadsNeverInsideTogether() throws Exception {
+        Gate gate = new Gate();
+        AtomicBoolean inside = new AtomicBoolean();
+        AtomicBoolean overlap = new AtomicBoolean();
+        int[] counter = {0};
+        Runnable work = () -> {
+            for (int i = 0; i < 20_000; i++) {
+                gate.enter();
+                try {
+                    if (!inside.compareAndSet(false, true)) {
+                        overlap.set(true);
+                    }
+                    counter[0]++;
+                    inside.set(false);
+                } finally {
+                    gate.exit();
+                }
+            }
+        };
+        Thread a = new Thread(work);
+        Thread b = new Thread(work);
+        a.start();
+        b.start();
+        a.join(60_000);
+        b.join(60_000);
+        assertFalse(overlap.get(), "two threads were inside at once");
+        assertEquals(40_000, counter[0], "no increment lost");
+    }
+
+    @Test
+    void anInterruptedRepairThreadStopsWaiting() {
+        Gate gate = new Gate();
+        Thread.currentThread().interrupt();
+        assertThrows(InterruptedException.class, () -> gate.tryEnter(1_000_000));
+    }
+
+    private static boolean enteredFromAnotherThread(Gate gate, long millis) throws Exception {
+        boolean[] entered = {false};
+        Thread t = new Thread(() -> {
+            try {
+                entered[0] = gate.tryEnter(TimeUnit.MILLISECONDS.toNanos(millis));
+                if (entered[0]) {
+                    gate.exit();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        t.start();
+        t.join(millis + 10_000);
+        return entered[0];
+    }
+}
