@@ -1,9 +1,12 @@
 package org.fthp.it.programs;
 
+import java.nio.DoubleBuffer;
+
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Message;
+import mpi.Request;
 import mpi.Status;
 
 /**
@@ -15,8 +18,9 @@ import mpi.Status;
  * must get rank 0's next message, not a leftover copy of the probed one.
  * Two rounds: a small message (held by the native library's handle) with
  * witness 3, then a large one (its header already read; its payload pulled or
- * sent apart) with witness 2. Needs 4 ranks; prints one line per round and
- * rank 1's result.
+ * sent apart) with witness 2. Needs 4 ranks; prints one line per round. A
+ * correct MPI program without kills too (the probed message is sent
+ * nonblocking and waited for after the barrier).
  */
 public final class MatchedProbeRepair {
 
@@ -41,8 +45,12 @@ public final class MatchedProbeRepair {
     private static void round(Intracomm w, int rank, int count, int witness, int tag) throws MPIException {
         int[] token = {0};
         Message m = new Message();
+        Request probed = null;
         if (rank == 0) {
-            w.send(values(tag, count), count, MPI.DOUBLE, 1, tag);
+            // nonblocking: a large message's send may wait for its receive, which comes after the barrier
+            DoubleBuffer b = MPI.newDoubleBuffer(count);
+            b.put(values(tag, count));
+            probed = w.iSend(b, count, MPI.DOUBLE, 1, tag);
             w.send(values(tag + 1, 4), 4, MPI.DOUBLE, 1, tag + 1);
         } else if (rank == 1) {
             Status p = m.mProbe(0, tag, w);
@@ -63,6 +71,9 @@ public final class MatchedProbeRepair {
             Check.equal(tag + 1, s.getTag(), "the next message after the probed one (not a copy of it)");
             Check.that(java.util.Arrays.equals(values(tag + 1, 4), next), "the next message's contents");
             System.out.println("MatchedProbeRepair round " + count + " OK");
+        }
+        if (probed != null) {
+            probed.waitFor();
         }
         w.barrier();
     }

@@ -22,8 +22,9 @@ import java.util.concurrent.locks.LockSupport;
  * multithreaded program's second thread), and both wait far longer anyway.
  *
  * <p>The release store and the next owner's compare-and-set order everything
- * the previous owner wrote, the native library's memory included (x86 keeps
- * stores in order; the compare-and-set is a full fence).
+ * the previous owner wrote before leaving, the native library's memory
+ * included: they are the processor's barriers, not only the Java memory
+ * model's.
  */
 public final class Gate {
 
