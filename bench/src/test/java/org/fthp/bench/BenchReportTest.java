@@ -104,9 +104,7 @@ class BenchReportTest {
         r.addDirectory(dir);
         assertEquals(0.25, r.median("c", "pingpong", 8, 0), 1e-12);
 
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        String md = bytes.toString(StandardCharsets.UTF_8);
+        String md = markdown(r);
         assertTrue(md.contains("| 8 B | 0.250 | 0.200–0.300 | 0.400 | 1.60 | 0.033 | 0.020 | 0.60 |"), md);
         assertTrue(md.contains("| 4 MiB | 655.0 | 650.0–660.0 | 700.0 | 1.07 |"), md);
         assertTrue(md.contains("| 1 | 8 B | 0.650 | 0.650–0.650 | 1.30 | 2.00 |"), md);
@@ -122,9 +120,7 @@ class BenchReportTest {
         Files.writeString(dir.resolve("java-arrays.pingpong.1.txt"), "pingpong 8 0.4 0.02\n");
         BenchReport r = new BenchReport();
         r.addDirectory(dir);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        String md = bytes.toString(StandardCharsets.UTF_8);
+        String md = markdown(r);
         assertTrue(md.contains("native C vs facade (byte[])"), md);
         assertTrue(md.contains("| 8 B | 0.200 | 0.200–0.200 | 0.400 | 2.00 |"), md);
         assertTrue(md.contains("Allreduce (double, SUM), all ranks: native C vs facade (double[])"), md); // facade always
@@ -148,9 +144,7 @@ class BenchReportTest {
         r = new BenchReport();
         r.addDirectory(dir);
         assertTrue(r.suspect("java", "pingpong", 512));
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        String md = bytes.toString(StandardCharsets.UTF_8);
+        String md = markdown(r);
         assertTrue(md.contains("| 512 B | 0.800 | 0.230–0.900 | 0.210 | 0.26 † |"), md);
         assertTrue(md.contains("Do not quote the ratio"), md);
     }
@@ -167,9 +161,7 @@ class BenchReportTest {
         assertTrue(!r.suspect("java", "pingpong", 4194304));
         assertTrue(!r.suspect("java-arrays", "pingpong", 4194304));
         assertTrue(r.suspect("jni", "pingpong", 4194304));
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        String md = bytes.toString(StandardCharsets.UTF_8);
+        String md = markdown(r);
         assertTrue(md.contains("| 4 MiB | 360.0 | 360.0–360.0 | 300.0 | 0.83 |"), md);
         assertTrue(md.contains("do not go through the native library's transfer"), md);
     }
@@ -181,11 +173,16 @@ class BenchReportTest {
         Files.writeString(dir.resolve("java-arrays.pingpong.1.txt"), "pingpong 8 0.557 0.014\n");
         BenchReport r = new BenchReport();
         r.addDirectory(dir);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        String md = bytes.toString(StandardCharsets.UTF_8);
+        String md = markdown(r);
         assertTrue(md.contains("Ping-pong one-way, byte[]: FTHP-J vs Open MPI's Java binding"), md);
         assertTrue(md.contains("| 8 B | 0.126 | 0.276 | 0.557 | 2.19 | 4.42 | 2.02 |"), md);
         assertTrue(!md.contains("direct ByteBuffer: FTHP-J vs"), md); // no JNI run with a direct buffer
+    }
+
+    /** The report as it prints. */
+    private static String markdown(BenchReport r) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8);
     }
 }

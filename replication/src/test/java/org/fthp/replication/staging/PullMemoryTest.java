@@ -102,14 +102,7 @@ class PullMemoryTest {
     @Test
     void idleBlocksBeyondTheBudgetGiveTheirPagesBack() {
         int count = (int) (PullMemory.KEEP_BYTES / (8 << 20)) + 2;
-        PullMemory.Block[] blocks = new PullMemory.Block[count];
-        for (int i = 0; i < count; i++) {
-            blocks[i] = memory.acquire(8 << 20);
-            blocks[i].segment().fill((byte) 7);
-        }
-        for (PullMemory.Block b : blocks) {
-            memory.release(b);
-        }
+        PullMemory.Block[] blocks = fillThenRelease(memory, count, (byte) 7);
         assertTrue(memory.residentIdleBytes() <= PullMemory.KEEP_BYTES, "idle pages kept: " + memory.residentIdleBytes());
         // the last released went past the budget: its pages were removed, so it reads zero now
         assertEquals(0, blocks[count - 1].segment().get(ValueLayout.JAVA_BYTE, 12345));
@@ -123,14 +116,7 @@ class PullMemoryTest {
         PullMemory larger = PullMemory.create(budget);
         assertNotNull(larger);
         int count = (int) (budget / (8 << 20));
-        PullMemory.Block[] blocks = new PullMemory.Block[count];
-        for (int i = 0; i < count; i++) {
-            blocks[i] = larger.acquire(8 << 20);
-            blocks[i].segment().fill((byte) 9);
-        }
-        for (PullMemory.Block b : blocks) {
-            larger.release(b);
-        }
+        PullMemory.Block[] blocks = fillThenRelease(larger, count, (byte) 9);
         assertEquals(budget, larger.residentIdleBytes(), "every idle block within the budget keeps its pages");
         assertEquals(9, blocks[count - 1].segment().get(ValueLayout.JAVA_BYTE, 12345));
         PullMemory smaller = PullMemory.create(1);
@@ -138,5 +124,18 @@ class PullMemoryTest {
         PullMemory.Block b = smaller.acquire(8 << 20);
         smaller.release(b);
         assertEquals(8 << 20, smaller.residentIdleBytes(), "never fewer than KEEP_BYTES kept");
+    }
+
+    /** Takes {@code count} blocks of 8 MiB, writes {@code value} all over each, then gives them all back in order. */
+    private static PullMemory.Block[] fillThenRelease(PullMemory memory, int count, byte value) {
+        PullMemory.Block[] blocks = new PullMemory.Block[count];
+        for (int i = 0; i < count; i++) {
+            blocks[i] = memory.acquire(8 << 20);
+            blocks[i].segment().fill(value);
+        }
+        for (PullMemory.Block b : blocks) {
+            memory.release(b);
+        }
+        return blocks;
     }
 }
