@@ -21,6 +21,15 @@ import java.util.concurrent.locks.LockSupport;
  * rare (the repair thread while the program is inside MPI, or a
  * multithreaded program's second thread), and both wait far longer anyway.
  *
+ * <p>Without a queue nothing is fair, and a program that polls in a tight
+ * loop ({@code testSome} until something arrives) leaves the gate open for a
+ * few nanoseconds between calls: a parked waiter would almost never find it
+ * open, and the repair the other survivors wait for would not start (22 s
+ * seen, and a suite run that hung). So {@link #tryEnter} (the repair
+ * thread) announces itself, and the program's next entry from outside MPI
+ * waits until that thread has had its turn. A nested entry never waits: the
+ * program may be inside a call that the repair needs finished.
+ *
  * <p>The release store and the next owner's compare-and-set order everything
  * the previous owner wrote before leaving, the native library's memory
  * included: they are the processor's barriers, not only the Java memory
@@ -41,10 +50,14 @@ public final class Gate {
     private static final int SPINS = 100;
     private static final int YIELDS = 100;
     private static final long MAX_PARK_NANOS = 50_000;
+    /** A program letting the repair thread go first looks again this often: that thread takes the gate sooner. */
+    private static final long LET_FIRST_PARK_NANOS = 20_000;
 
     /** The thread inside, or null. Written by compare-and-set (enter) and release store (leave). */
     @SuppressWarnings("unused")
     private volatile Thread owner;
+    /** A thread in {@link #tryEnter} that entries from outside let go first, or null. */
+    private volatile Thread yieldTo;
     /** How deeply the owner has entered; only the owner reads or writes it. */
     private int depth;
     /** Entries so far: the program's MPI calls, nested ones included (what {@code --kill R#CALL} counts). */
@@ -55,6 +68,10 @@ public final class Gate {
 
     public void enter() {
         Thread me = Thread.currentThread();
+        Thread first = yieldTo;
+        if (first != null && first != me && OWNER.getOpaque(this) != me) {
+            letFirst(first);
+        }
         if (!tryTake(me)) {
             await(me, Long.MAX_VALUE);
         }
@@ -92,7 +109,30 @@ public final class Gate {
             throw new InterruptedException();
         }
         Thread me = Thread.currentThread();
-        return tryTake(me) || await(me, System.nanoTime() + nanos);
+        if (tryTake(me)) {
+            return true;
+        }
+        yieldTo = me;
+        try {
+            return await(me, System.nanoTime() + nanos);
+        } finally {
+            yieldTo = null;
+        }
+    }
+
+    /**
+     * Waits while {@code first} is announced: it clears the announcement once
+     * it has entered (then this thread waits for the gate as usual) or given
+     * up (its wait is bounded).
+     */
+    private void letFirst(Thread first) {
+        for (int turn = 0; yieldTo == first; turn++) {
+            if (turn < SPINS) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(LET_FIRST_PARK_NANOS);
+            }
+        }
     }
 
     /** Enters at once if the gate is open or already ours. */

@@ -88,6 +88,42 @@ class GateTest {
         assertEquals(40_000, counter[0], "no increment lost");
     }
 
+    /**
+     * A program polling in a tight loop (testSome until something arrives) leaves the gate open only for
+     * nanoseconds between calls. The repair thread must still get in at its first bounded attempt: before the
+     * hand-off, survivors waited 22 s for such a process's repair, and a suite run hung.
+     */
+    @Test
+    void theRepairThreadGetsInBetweenTheCallsOfAPollingLoop() throws Exception {
+        Gate gate = new Gate();
+        AtomicBoolean stop = new AtomicBoolean();
+        long[] calls = {0};
+        Thread program = new Thread(() -> {
+            while (!stop.get()) {
+                gate.enter();
+                calls[0]++;
+                long inside = System.nanoTime() + 20_000;   // a long call: the gate is open a few ns in 20 µs
+                while (System.nanoTime() - inside < 0) {
+                    Thread.onSpinWait();
+                }
+                gate.exit();
+            }
+        });
+        program.start();
+        try {
+            Thread.sleep(20);   // the loop is running (and compiled) by now
+            for (int attempt = 0; attempt < 20; attempt++) {
+                assertTrue(enteredFromAnotherThread(gate, 200), "the repair thread's attempt " + attempt
+                        + " did not get in between the program's calls");
+            }
+        } finally {
+            stop.set(true);
+            program.join(10_000);
+        }
+        assertFalse(program.isAlive());
+        assertTrue(calls[0] > 0, "the program's loop ran");
+    }
+
     @Test
     void anInterruptedRepairThreadStopsWaiting() {
         Gate gate = new Gate();
