@@ -81,10 +81,19 @@ public final class InFlight {
     /**
      * Progresses every operation once, oldest first: before a promoted
      * replica abandons its twin channel, a decision its posted receive
-     * already matched is taken by its operation rather than lost.
+     * already matched is taken by its operation rather than lost. An
+     * operation that completes with an error here (the program's own receive
+     * into too small a buffer, say) keeps it for the program's wait: it is
+     * the program's to handle, not the repair's.
      */
     public void pollAll() {
-        forEachStartedBefore(NativeOp::poll);
+        forEachStartedBefore(op -> {
+            try {
+                op.poll();
+            } catch (RuntimeException e) {
+                // kept by the operation (NativeOp#poll throws it again to the program's wait)
+            }
+        });
     }
 
     /** Settles every operation that only waits to hand its outcome to the replica (see {@link NativeOp}). */

@@ -26,6 +26,11 @@ public abstract class NativeOp implements BooleanSupplier {
     private final OpBlock block;
     private final MemorySegment staging;
     private boolean complete;
+    /**
+     * Why it completed with an error, thrown again by every later poll: whoever polled it first (a repair
+     * progressing every operation in flight, say) need not be the program's wait that must report it.
+     */
+    private RuntimeException failure;
     private int resultSource;
     private int resultTag;
     private long resultBytes;
@@ -112,6 +117,9 @@ public abstract class NativeOp implements BooleanSupplier {
      */
     public final boolean poll() {
         if (complete) {
+            if (failure != null) {
+                throw failure;
+            }
             return true;
         }
         if (successor != null) {
@@ -149,6 +157,7 @@ public abstract class NativeOp implements BooleanSupplier {
                 }
             }
         } catch (RuntimeException e) {
+            failure = e;
             finish();
             throw e;
         }
@@ -157,6 +166,9 @@ public abstract class NativeOp implements BooleanSupplier {
         }
         try {
             onComplete();
+        } catch (RuntimeException e) {
+            failure = e;
+            throw e;
         } finally {
             finish();
         }
