@@ -157,9 +157,8 @@ public abstract class NativeOp implements BooleanSupplier {
                 }
             }
         } catch (RuntimeException e) {
-            failure = e;
             finish();
-            throw e;
+            throw failed(e);
         }
         if (again) {
             return false;
@@ -167,8 +166,7 @@ public abstract class NativeOp implements BooleanSupplier {
         try {
             onComplete();
         } catch (RuntimeException e) {
-            failure = e;
-            throw e;
+            throw failed(e);
         } finally {
             finish();
         }
@@ -191,12 +189,14 @@ public abstract class NativeOp implements BooleanSupplier {
                 startForward();
             } catch (RuntimeException e) {
                 finish();
-                throw e;
+                throw failed(e);
             }
             return;
         }
         try {
             onComplete();
+        } catch (RuntimeException e) {
+            throw failed(e);
         } finally {
             finish();
         }
@@ -249,14 +249,12 @@ public abstract class NativeOp implements BooleanSupplier {
         }
         if (twinStep == TwinStep.FORWARDING) {
             // done, and its outcome is in the twin log: a live replica gets it from there
-            complete = true;
-            onComplete();
+            completeInRepair();
             return;
         }
         NativeOp next = reissue();
         if (next == null) {
-            complete = true;
-            onComplete();
+            completeInRepair();
         } else {
             next.bornInRepair = bornInRepair;
             successor = next;
@@ -274,8 +272,26 @@ public abstract class NativeOp implements BooleanSupplier {
             return;
         }
         context.inFlight().remove(this);
+        completeInRepair();
+    }
+
+    /**
+     * Completes it from inside a repair, its memory left alone. An error of its own (a receive that truncated)
+     * is the program's, kept for its wait: thrown here it would end the repair.
+     */
+    private void completeInRepair() {
         complete = true;
-        onComplete();
+        try {
+            onComplete();
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    /** Keeps {@code e} as this operation's outcome (see {@link #failure}) and returns it. */
+    private RuntimeException failed(RuntimeException e) {
+        failure = e;
+        return e;
     }
 
     /**
