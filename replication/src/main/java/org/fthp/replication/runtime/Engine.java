@@ -184,9 +184,9 @@ public final class Engine {
                 MemorySegment out = a.allocate(ValueLayout.JAVA_INT);
                 int asked = nativeThreadLevel(single, serialized);
                 Empi.initThread(MemorySegment.NULL, MemorySegment.NULL, asked, out);
+                int given = out.get(ValueLayout.JAVA_INT, 0);
                 // a library that is safe at SINGLE for calls the gate serialises serves them as SERIALIZED would
-                provided = asked == single && out.get(ValueLayout.JAVA_INT, 0) == single
-                        ? serialized : out.get(ValueLayout.JAVA_INT, 0);
+                provided = asked == single && given == single ? serialized : given;
                 Empi.commSetErrhandler(Empi.COMM_WORLD, Empi.ERRORS_RETURN);
                 Empi.commSetErrhandler(Empi.COMM_SELF, Empi.ERRORS_RETURN);
                 Empi.commRank(Empi.COMM_WORLD, out);

@@ -127,12 +127,22 @@ public final class Gate {
      */
     private void letFirst(Thread first) {
         for (int turn = 0; yieldTo == first; turn++) {
-            if (turn < SPINS) {
-                Thread.onSpinWait();
-            } else {
-                LockSupport.parkNanos(LET_FIRST_PARK_NANOS);
-            }
+            pause(turn, LET_FIRST_PARK_NANOS);
         }
+    }
+
+    /** The {@code turn}-th pause of a wait: spin, then yield the core, then park; returns whether it parked. */
+    private static boolean pause(int turn, long parkNanos) {
+        if (turn < SPINS) {
+            Thread.onSpinWait();
+            return false;
+        }
+        if (turn < SPINS + YIELDS) {
+            Thread.yield();
+            return false;
+        }
+        LockSupport.parkNanos(parkNanos);
+        return true;
     }
 
     /** Enters at once if the gate is open or already ours. */
@@ -159,12 +169,7 @@ public final class Gate {
             if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
                 return false;
             }
-            if (turn < SPINS) {
-                Thread.onSpinWait();
-            } else if (turn < SPINS + YIELDS) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(park);
+            if (pause(turn, park)) {
                 park = Math.min(park << 1, MAX_PARK_NANOS);
             }
         }
