@@ -11,7 +11,7 @@ import java.util.List;
  *
  * <pre>
  * mpirun [--allow-run-as-root] [--oversubscribe] --bind-to none -np N -x FTHP_EMPI_ABI &lt;passthrough&gt;
- *        java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -cp runtime.jar:user.cp
+ *        java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC &lt;CLASS_FILE_API_LATE&gt; -cp runtime.jar:user.cp
  *        [-XX:AOTCache=fthp-mpi.aot -Xlog:aot=off]
  *        &lt;user java options&gt; MainClass args...
  * </pre>
@@ -41,6 +41,19 @@ public final class MpirunCommand {
     static final List<String> JOB_ENV = List.of(ABI_ENV, LOGICAL_SIZE_ENV, REPLICAS_ENV, SHOW_REPLICA_OUTPUT_ENV,
             STATS_DIR_ENV);
 
+    /**
+     * The JDK's class-file generator compiled late in every rank. The EMPI binding's downcall handles make the JDK
+     * generate some 400 classes in {@code MPI.Init} (downcall stubs and their lambda forms); generating that many
+     * takes the generator past the JIT's thresholds, and C1 and C2 then spent ~0.6 s of CPU per rank compiling it
+     * ({@code -XX:+LogCompilation}, HPCG at 2 ranks), on cores the ranks share, for code that runs once. At ten
+     * times the usual counts it stays interpreted through start-up: CPU per rank to MPI.Init's return 0.36 to 0.30
+     * s at {@code -np 2}, 0.64 to 0.54 s at 4 + 4 replicas, that job's total CPU 6.6 to 5.4 s (bench/start.sh,
+     * bench/README.md). A program's own {@code -XX:CompileCommand} comes later and wins. {@code quiet} first:
+     * else the JVM announces each command on the program's stdout.
+     */
+    static final List<String> CLASS_FILE_API_LATE = List.of("-XX:CompileCommand=quiet",
+            "-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0");
+
     private MpirunCommand() {}
 
     public static List<String> build(LaunchOptions options, UserProgram program, LaunchHost host) {
@@ -54,6 +67,7 @@ public final class MpirunCommand {
         if (options.javaOptions().stream().noneMatch(MpirunCommand::selectsCollector)) {
             command.add("-XX:+UseSerialGC");
         }
+        command.addAll(CLASS_FILE_API_LATE);
         command.add("-cp");
         command.add(classpath(host.runtimeJar(), program.classpath()));
         if (host.aotCache().isPresent() && !AotCache.userChoosesOwn(options.javaOptions())) {

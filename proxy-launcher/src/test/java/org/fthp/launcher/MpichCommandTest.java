@@ -34,7 +34,8 @@ class MpichCommandTest {
                 "-genvlist",
                 "FTHP_EMPI_ABI,FTHP_LOGICAL_SIZE,FTHP_REPLICAS,FTHP_SHOW_REPLICA_OUTPUT,FTHP_STATS_DIR,UCX_LOG_LEVEL",
                 "-ppn", "4",
-                "/jdk/bin/java", "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
+                "/jdk/bin/java", "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:CompileCommand=quiet",
+                "-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0",
                 "-cp", "/fthp/fthp-mpi.jar:app.jar", "-Xmx256m", "org.example.Main", "in.dat"), command);
     }
 

@@ -29,7 +29,8 @@ class MpirunCommandTest {
                 "/usr/bin/mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none",
                 "-np", "4", "-x", "FTHP_EMPI_ABI", "-x", "FTHP_LOGICAL_SIZE", "-x", "FTHP_REPLICAS",
                 "-x", "FTHP_SHOW_REPLICA_OUTPUT", "-x", "FTHP_STATS_DIR", "--mca", "btl", "self,vader",
-                "/jdk/bin/java", "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
+                "/jdk/bin/java", "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:CompileCommand=quiet",
+                "-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0",
                 "-cp", "/fthp/fthp-mpi.jar:app.jar", "-Xmx256m", "org.example.Main", "in.dat"), command);
     }
 
