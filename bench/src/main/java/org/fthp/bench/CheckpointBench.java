@@ -43,8 +43,7 @@ public final class CheckpointBench {
         if (Checkpoint.isRestart()) {
             long recoverAt = System.currentTimeMillis();
             Checkpoint.recover();
-            long started = ProcessHandle.current().info().startInstant().map(java.time.Instant::toEpochMilli)
-                    .orElse(mainAt);
+            long started = ProcessStart.epochMillis();
             long cpu = ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toMillis)
                     .orElse(-1L);
             // when the process started, main began (JVM start), MPI_Init ended, the state was registered, recovered;

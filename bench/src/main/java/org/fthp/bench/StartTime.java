@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 
 import mpi.MPI;
 import mpi.MPIException;
@@ -18,10 +17,10 @@ import mpi.MPIException;
  * start process P main M init I barrier B cpu-main C1 cpu-init C2
  * </pre>
  *
- * P, M, I, B: epoch milliseconds when the process started (the kernel's start time), {@code main} began,
- * {@code MPI.Init} returned, the first barrier returned. C1, C2: the process's CPU time (user + system, all its
- * threads, milliseconds) when {@code main} began and when {@code MPI.Init} returned: on a shared machine the
- * CPU a start costs says more than its wall time.
+ * P, M, I, B: epoch milliseconds when the process started (the kernel's start time, {@link ProcessStart}),
+ * {@code main} began, {@code MPI.Init} returned, the first barrier returned. C1, C2: the process's CPU time (user
+ * + system, all its threads, milliseconds) when {@code main} began and when {@code MPI.Init} returned: on a shared
+ * machine the CPU a start costs says more than its wall time.
  */
 public final class StartTime {
 
@@ -36,7 +35,7 @@ public final class StartTime {
         MPI.COMM_WORLD.barrier();
         long barrierAt = System.currentTimeMillis();
         ProcessHandle self = ProcessHandle.current();
-        long started = self.info().startInstant().map(Instant::toEpochMilli).orElse(mainAt);
+        long started = ProcessStart.epochMillis();
         Files.writeString(Path.of(args[0], "start." + self.pid()),
                 "start process " + started + " main " + mainAt + " init " + initAt + " barrier " + barrierAt
                         + " cpu-main " + cpuMain + " cpu-init " + cpuInit + "\n");
