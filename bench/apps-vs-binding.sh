@@ -7,7 +7,8 @@
 #   REPS=5 NP=2 bench/apps-vs-binding.sh
 #
 # Knobs: REPS (3), NP (2), HPCG_NX (32), HPCG_SETS (60 timed sets of 50 CG iterations, ~9 s here),
-# HPCG_RT (10 s: only with HPCG_SETS=0, which lets each run size its own work), CLOVER_DECK
+# HPCG_RT (10 s: the running time HPCG fits its sets into when HPCG_SETS=0, which lets each run size its own
+# work; with sets given it only keeps HPCG on the reference's path, as 0 would select its QuickPath), CLOVER_DECK
 # (apps/cloverleaf/decks/clover_bm_short.in, 87 steps), CLOVER_STEPS (the deck's end_step instead, e.g. 500
 # for a run long enough that start-up no longer counts), MPI_JAR (bench/target/ompi-java/mpi.jar), APPS
 # ("hpcg cloverleaf").
