@@ -365,13 +365,16 @@ public final class NodeCoordinator implements AutoCloseable {
                     new Object[] {nodeId(), Long.toString(pid)});
             return false;
         }
-        channel.close();
         List<FailedProcess> batch = List.of(failed);
         if (onThisThread) {
             failuresReported(batch);
         } else {
             ioGroup.execute(() -> failuresReported(batch));
         }
+        // after the survivors are told: closed first, the I/O thread ran the connection's end (under the lock) just
+        // as this thread needed the lock to publish the set and that thread to write it (life lock at 1+1: the set
+        // published 0.65 ms after the wake, median of 13 kills, against 1.08 ms, tails 3.8 against 4.5 ms)
+        channel.close();
         return true;
     }
 
