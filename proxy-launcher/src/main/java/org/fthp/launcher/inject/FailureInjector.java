@@ -216,9 +216,7 @@ public final class FailureInjector {
      * time logged and the signal, all counted as recovery; now 0.2-0.3 ms (this rarely run code interpreted).
      */
     private void warmUp() {
-        if (!lineBytes(injectedLine(Instant.now(), 0, 0, "warm-up")).hasRemaining()) {
-            throw new AssertionError();
-        }
+        lineBytes(injectedLine(Instant.now(), 0, 0, "warm-up"));
         if (events.isPresent()) {
             try {
                 eventLog = FileChannel.open(events.get(), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
