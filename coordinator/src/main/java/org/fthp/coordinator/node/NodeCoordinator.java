@@ -762,7 +762,11 @@ public final class NodeCoordinator implements AutoCloseable {
                         lostNodes.add(placed[f.nativeRank()]);
                     }
                 }
-                ledger.record(failed).ifPresent(this::publishNewEpoch);
+                // no method reference: its first use links a class on the way to the survivors
+                Optional<FailureSnapshot> next = ledger.record(failed);
+                if (next.isPresent()) {
+                    publishNewEpoch(next.get());
+                }
             } else {
                 reportedUp.addAll(failed);
                 sendUp(new Message.FailureReport(failed));
