@@ -168,6 +168,8 @@ public final class NodeCoordinator implements AutoCloseable {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
         warmFailurePath();
+        // the hand-over's lambda class is spun now, not at the first failure (~0.4 ms): an empty batch does nothing
+        reportOnIoThread(List.of());
     }
 
     /**
@@ -369,7 +371,7 @@ public final class NodeCoordinator implements AutoCloseable {
         if (onThisThread) {
             failuresReported(batch);
         } else {
-            ioGroup.execute(() -> failuresReported(batch));
+            reportOnIoThread(batch);
         }
         // after the survivors are told: closed first, the I/O thread ran the connection's end (under the lock) just
         // as this thread needed the lock to publish the set and that thread to write it (life lock at 1+1: the set
@@ -454,6 +456,11 @@ public final class NodeCoordinator implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** Reports {@code batch} on the I/O thread (warmed at start-up with an empty one). */
+    private void reportOnIoThread(List<FailedProcess> batch) {
+        ioGroup.execute(() -> failuresReported(batch));
     }
 
     private void boardGone(Channel channel) {
