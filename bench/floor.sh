@@ -7,6 +7,9 @@
 #                of one native buffer (org.fthp.bench.FfmFloor): no header, pool, objects or checks
 #   binding      Open MPI's own Java binding, byte[] (bench/ompi-java-binding.sh builds it; skipped if absent)
 #   fthp         the facade, byte[] (org.fthp.bench.PingPong --arrays), under plain mpirun
+# then the CPU one 8-byte send and receive costs one process sending to itself (org.fthp.bench.SelfLoop: no peer,
+# so no scheduling in the figure), the facade against the bare downcalls, REPS times each, interleaved, with
+# the heap bytes each send and receive allocates
 # Usage: REPS=5 bench/floor.sh   (builds nothing: run bench/run.sh or mvn install first)
 set -euo pipefail
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -46,6 +49,18 @@ for ((r = 1; r <= REPS; r++)); do
   run fthp "${MPIRUN[@]}" "$JAVA" "${JOPTS[@]}" -cp "$FACADE_JAR:$BENCH_JAR" org.fthp.bench.PingPong \
     --arrays --sizes "$SIZES"
 done
+# one process, bound to a core: its loop never waits for another to be scheduled
+SELF=(mpirun --bind-to core -np 1)
+[[ $EUID -eq 0 ]] && SELF=(mpirun --allow-run-as-root --bind-to core -np 1)
+self="$(mktemp)"
+trap 'rm -f "$out" "$self"' EXIT
+for ((r = 1; r <= REPS; r++)); do
+  for kind in facade ffm; do
+    flag=(); [[ $kind == ffm ]] && flag=(--ffm)
+    timeout 300 "${SELF[@]}" "$JAVA" "${JOPTS[@]}" -cp "$FACADE_JAR:$BENCH_JAR" org.fthp.bench.SelfLoop "${flag[@]}" \
+      2>/dev/null | awk '$1 == "selfloop"' >> "$self" || true
+  done
+done
 
 python3 - "$out" "$REPS" <<'PY'
 import sys, statistics, collections
@@ -65,5 +80,21 @@ for size in (8, 64, 512):
         v = d[(l, size)]
         cells.append(f"{statistics.median(v):.3f} ({statistics.median(v) / c:.2f})" if v else "-")
     print(f"| {size} B | " + " | ".join(cells) + " |")
+PY
+python3 - "$self" "$REPS" <<'PY'
+import sys, statistics, collections
+ns, heap = collections.defaultdict(list), collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    _, kind, size, median, fastest, slowest, allocated = line.split()
+    ns[kind].append(float(median))
+    heap[kind].append(float(allocated))
+print()
+print(f"one process, 8 B to itself: ns per send and receive, median of {sys.argv[2]} runs (each the median of its slices)")
+print("| | ns | runs | heap bytes |")
+print("| --- | ---: | ---: | ---: |")
+for kind, label in (("ffm", "bare downcalls"), ("facade", "FTHP-J")):
+    if ns[kind]:
+        print(f"| {label} | {statistics.median(ns[kind]):.1f} | {min(ns[kind]):.1f}-{max(ns[kind]):.1f} "
+              f"| {statistics.median(heap[kind]):.0f} |")
 PY
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
