@@ -109,6 +109,60 @@ class PackerTest {
         assertEquals(null, UserBuffer.of("not a buffer"));
     }
 
+    /**
+     * Whole elements of an array are copied by element, a part of one byte by byte: the same bytes either way,
+     * into staging and back, for every primitive array type.
+     */
+    @Test
+    void wholeAndSplitElementsOfEveryArrayTypeCopyTheSameBytes() {
+        TypeLayout bytes = TypeLayout.primitive(BaseType.BYTE);
+        Object[] arrays = {
+            new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
+            new char[] {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'},
+            new short[] {-1, 2, -3, 4, -5, 6, -7, 8},
+            new int[] {0x01020304, -5, 0x7f000001, 42},
+            new float[] {1.5f, -2.25f, 3e9f, Float.MIN_VALUE},
+            new long[] {0x0102030405060708L, -9L},
+            new double[] {Math.PI, -0.0},
+        };
+        try (Arena a = Arena.ofConfined()) {
+            for (Object array : arrays) {
+                MemorySegment whole = bytesOf(array);
+                String kind = array.getClass().getSimpleName();
+                // 8 bytes from byte 8 and all 16: whole elements of every type; 7 bytes from byte 3: parts of some
+                for (long[] range : new long[][] {{8, 8}, {3, 7}, {0, 16}}) {
+                    long from = range[0];
+                    int len = (int) range[1];
+                    MemorySegment staging = a.allocate(16);
+                    Packer.pack(UserBuffer.of(array), from, len, bytes, staging, 0);
+                    assertArrayEquals(whole.asSlice(from, len).toArray(ValueLayout.JAVA_BYTE),
+                            staging.asSlice(0, len).toArray(ValueLayout.JAVA_BYTE), kind + " " + from + "+" + len);
+
+                    Object back = java.lang.reflect.Array.newInstance(array.getClass().getComponentType(),
+                            java.lang.reflect.Array.getLength(array));
+                    Packer.unpack(staging, 0, UserBuffer.of(back), from, len, bytes);
+                    byte[] expected = new byte[16];
+                    MemorySegment.copy(whole, from, MemorySegment.ofArray(expected), from, len);
+                    assertArrayEquals(expected, bytesOf(back).toArray(ValueLayout.JAVA_BYTE), kind + " back " + from);
+                }
+            }
+        }
+    }
+
+    /** The bytes of a primitive array. */
+    private static MemorySegment bytesOf(Object array) {
+        return switch (array) {
+            case byte[] x -> MemorySegment.ofArray(x);
+            case char[] x -> MemorySegment.ofArray(x);
+            case short[] x -> MemorySegment.ofArray(x);
+            case int[] x -> MemorySegment.ofArray(x);
+            case float[] x -> MemorySegment.ofArray(x);
+            case long[] x -> MemorySegment.ofArray(x);
+            case double[] x -> MemorySegment.ofArray(x);
+            default -> throw new AssertionError(array);
+        };
+    }
+
     /** A heap buffer's array offset is its origin: a datatype may reach the array's bytes before it. */
     @Test
     void aSlicedHeapBufferReachesBackIntoItsArray() {
