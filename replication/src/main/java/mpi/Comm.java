@@ -8,6 +8,7 @@ import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.error.MpiError;
+import org.fthp.replication.ops.InlineTransfer;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.RecvOp;
 import org.fthp.replication.ops.SendOp;
@@ -295,11 +296,22 @@ public class Comm implements Freeable, Cloneable {
     private NativeOp[] startSend(Object buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
             throws MPIException {
         CommStructure s = live();
+        TypeLayout layout = sendArgs(s, count, type, dest, tag);
+        return postSend(s, Args.buffer(buf, UserBuffer.START, count, layout), count, layout, dest, tag, mode);
+    }
+
+    /** Checks a send's count, destination and tag; returns its datatype's layout. */
+    private static TypeLayout sendArgs(CommStructure s, int count, Datatype type, int dest, int tag)
+            throws MPIException {
         Args.count(count);
         Args.dest(dest, s.peers());
         Args.sendTag(tag);
-        TypeLayout layout = Args.type(type);
-        UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, layout);
+        return Args.type(type);
+    }
+
+    /** Starts a send whose arguments are checked (but for its size). */
+    private static NativeOp[] postSend(CommStructure s, UserBuffer ub, int count, TypeLayout layout, int dest, int tag,
+                                       SendOp.Mode mode) throws MPIException {
         long bytes = count * layout.size();
         if (dest != MPI.PROC_NULL) {
             Args.payload(bytes);
@@ -317,11 +329,20 @@ public class Comm implements Freeable, Cloneable {
 
     private RecvOp startRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         CommStructure s = live();
+        TypeLayout layout = recvArgs(s, count, type, source, tag);
+        return postRecv(s, Args.buffer(buf, UserBuffer.START, count, layout), count, layout, source, tag);
+    }
+
+    /** Checks a receive's count, source and tag; returns its datatype's layout. */
+    private static TypeLayout recvArgs(CommStructure s, int count, Datatype type, int source, int tag)
+            throws MPIException {
         Args.count(count);
         Args.source(source, s.peers());
         Args.recvTag(tag);
-        TypeLayout layout = Args.type(type);
-        UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, layout);
+        return Args.type(type);
+    }
+
+    private static RecvOp postRecv(CommStructure s, UserBuffer ub, int count, TypeLayout layout, int source, int tag) {
         Engine engine = Engine.get();
         return RecvOp.post(engine.ops(), engine.records(), s, Channel.USER, ub, UserBuffer.START, count, layout,
                 source, tag, MPI.PROC_NULL, MPI.ANY_SOURCE);
@@ -332,16 +353,30 @@ public class Comm implements Freeable, Cloneable {
         Gate gate = MPI.gate();
         gate.enter();
         try {   // no guard(lambda) on the hottest paths: every nanosecond shows in small-message latency
-            NativeOp[] ops = startSend(buf, count, type, dest, tag, mode);
+            CommStructure s = live();
+            TypeLayout layout = sendArgs(s, count, type, dest, tag);
+            UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, layout);
+            Engine engine = Engine.get();
+            InlineTransfer inline = engine.inline();
+            // a synchronous send completes on the match, a buffered one frees room: neither is done when started
+            if ((mode == SendOp.Mode.STANDARD || mode == SendOp.Mode.READY) && dest != MPI.PROC_NULL
+                    && inline.sends(s, dest, count * layout.size())) {
+                NativeOp rest = inline.send(s, ub, count, layout, dest, tag);
+                if (rest != null && !engine.orphans().detach(new NativeOp[] {rest})) {
+                    engine.await(rest);
+                }
+                return;
+            }
+            NativeOp[] ops = postSend(s, ub, count, layout, dest, tag, mode);
             // a small standard send is done for the program once staged and started: the progress
             // loop completes it (SendOp.detachable), which takes a native test off every send
-            boolean detached = SendOp.detachable(ops) && Engine.get().orphans().detach(ops);
+            boolean detached = SendOp.detachable(ops) && engine.orphans().detach(ops);
             if (!detached && ops.length == 1) {
-                Engine.get().await(ops[0]);
+                engine.await(ops[0]);
             } else if (!detached) {
                 Requests.awaitAll(ops);
             }
-            Engine.get().awaitLogRoom();
+            engine.awaitLogRoom();
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         } finally {
@@ -357,8 +392,24 @@ public class Comm implements Freeable, Cloneable {
         Gate gate = MPI.gate();
         gate.enter();
         try {
-            RecvOp op = startRecv(buf, count, type, source, tag);
-            Engine.get().await(op);
+            CommStructure s = live();
+            TypeLayout layout = recvArgs(s, count, type, source, tag);
+            UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, layout);
+            Engine engine = Engine.get();
+            InlineTransfer inline = engine.inline();
+            if (source != MPI.PROC_NULL && inline.receives(s, count, layout)) {
+                inline.postReceive(s, ub, count, layout, source, tag, MPI.ANY_SOURCE);
+                engine.await(inline);
+                RecvOp rest = inline.completeReceive();
+                if (rest == null) {
+                    return new Status(inline.source(), inline.tag(), MPI.SUCCESS, false, inline.bytes(),
+                            MPI.UNDEFINED);
+                }
+                engine.await(rest);
+                return Requests.status(rest);
+            }
+            RecvOp op = postRecv(s, ub, count, layout, source, tag);
+            engine.await(op);
             return Requests.status(op);
         } catch (MPIException | RuntimeException e) {
             throw fail(e);

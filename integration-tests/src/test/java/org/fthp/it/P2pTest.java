@@ -72,6 +72,31 @@ class P2pTest {
         assertFalse(OFFERED.matcher(r.stderr()).find(), r.stderr());
     }
 
+    /**
+     * Small blocking sends and receives, done inline in a job without replicas, against every other path and
+     * its errors; again with pulls off (a large message meets a small receive as a plain header then).
+     */
+    @ParameterizedTest(name = "np={0}")
+    @ValueSource(ints = {2, 4})
+    void smallBlocking(int np) {
+        MpiJob.runOk(np, org.fthp.it.programs.P2pSmallBlocking.class);
+    }
+
+    @Test
+    void smallBlockingWithoutPulls() {
+        MpiJob.Result r = MpiJob.runWith(java.util.List.of(), java.util.Map.of("FTHP_PULL_BYTES", "0"), 2,
+                MpiJob.DEFAULT_TIMEOUT, org.fthp.it.programs.P2pSmallBlocking.class).assertSuccess();
+        assertTrue(r.stdout().contains("P2pSmallBlocking OK np=2"), r.stdout() + r.stderr());
+    }
+
+    /** The same program replicated: every call takes the general path, and the answers are the same. */
+    @Test
+    void smallBlockingReplicated() {
+        MpiJob.Result r = MpiJob.runWith(java.util.List.of("--replicas", "2"), 2, MpiJob.DEFAULT_TIMEOUT,
+                org.fthp.it.programs.P2pSmallBlocking.class).assertSuccess();
+        assertTrue(r.stdout().contains("P2pSmallBlocking OK np=2"), r.stdout() + r.stderr());
+    }
+
     /** fthp-run's summary line of offered payloads: pulled, then pushed. */
     static final Pattern OFFERED = Pattern.compile(
             "(\\d+) large payloads copied from the sender's memory on its node, (\\d+) sent by the native library");

@@ -80,6 +80,19 @@ public abstract class NativeOp implements BooleanSupplier {
         context.inFlight().add(this);
     }
 
+    /**
+     * An operation whose native part was already started in {@code started}, a block from the pool that it
+     * now owns (its staging, if any, is the block's).
+     */
+    protected NativeOp(OpContext context, OpBlock started) {
+        this.context = context;
+        this.pool = context.pool();
+        this.bornInRepair = context.inFlight().repairing();
+        this.block = started;
+        this.staging = started.staging();
+        context.inFlight().add(this);
+    }
+
     /** The staging bytes reserved at construction (null if none); may be longer than asked for. */
     protected final MemorySegment staging() {
         return staging;

@@ -18,6 +18,7 @@ import org.fthp.replication.log.Acknowledgements;
 import org.fthp.replication.log.MessageRecords;
 import org.fthp.replication.log.RunStatistics;
 import org.fthp.replication.ops.ControlSend;
+import org.fthp.replication.ops.InlineTransfer;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.OpContext;
 import org.fthp.replication.output.RankOutput;
@@ -70,6 +71,8 @@ public final class Engine {
     private final StagingPool pool;
     private final OpContext ops;
     private final MessageRecords records;
+    /** A job without replicas: its small blocking sends and receives, done without operation objects. */
+    private final InlineTransfer inline;
     private final Gate gate = new Gate();
     private final BlockingCalls blockingCalls;
     private final OrphanRequests orphans = new OrphanRequests();
@@ -124,6 +127,7 @@ public final class Engine {
         // the limit: entries round up to their size class (a 4 MiB message takes 5 MiB), and sends the
         // program does not wait for pass the limit
         this.ops = new OpContext(pool, replicated, orphans::adopt, replicated ? 2 * MessageRecords.LOG_LIMIT_BYTES : 0);
+        this.inline = new InlineTransfer(ops, records);
         this.duty = new DutyCycle(this::doWork, BackoffIdleStrategy::new);
         this.structures = new StructureBuilder(this, tagBound.twinSlots());
         this.creation = new CommCreation(this);
@@ -428,6 +432,7 @@ public final class Engine {
     public StagingPool pool() { return pool; }
     public OpContext ops() { return ops; }
     public MessageRecords records() { return records; }
+    public InlineTransfer inline() { return inline; }
     public Gate gate() { return gate; }
     public BlockingCalls blockingCalls() { return blockingCalls; }
     public OrphanRequests orphans() { return orphans; }

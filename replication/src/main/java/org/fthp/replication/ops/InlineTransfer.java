@@ -1,0 +1,237 @@
+package org.fthp.replication.ops;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.function.BooleanSupplier;
+
+import org.fthp.empi.Empi;
+import org.fthp.msglog.MessageHeader;
+import org.fthp.replication.datatype.Packer;
+import org.fthp.replication.datatype.TypeLayout;
+import org.fthp.replication.datatype.UserBuffer;
+import org.fthp.replication.error.MpiError;
+import org.fthp.replication.log.MessageRecords;
+import org.fthp.replication.staging.OpBlock;
+import org.fthp.replication.staging.StagingPool;
+import org.fthp.replication.structure.ArrivedMessages;
+import org.fthp.replication.structure.Channel;
+import org.fthp.replication.structure.CommStructure;
+import org.fthp.replication.structure.Endpoint;
+
+/**
+ * A small blocking send or receive of a job without replicas, done inside the
+ * call without an operation object. Such a job logs nothing, has no twin to
+ * decide for and no repair to survive (a lost rank restarts the job), so what
+ * {@link SendOp} and {@link RecvOp} keep for those is dead weight here: the
+ * objects, the list of operations in flight, the detached send tested later.
+ * The message is the same (header, payload, tag, channel), so either side may
+ * take the general path while the other takes this one.
+ *
+ * <p>A send takes a pooled block, writes header and payload, starts the native
+ * send and tests it once: Open MPI completes a small eager send at once, and
+ * the block goes straight back; otherwise an {@link InlineSendRest} carries
+ * it on like a detached send. A receive posts its native receive into a
+ * pooled block, the caller waits on this object (a {@link BooleanSupplier}
+ * that tests it), and {@link #completeReceive} unpacks. A header that says
+ * the payload travels apart (a larger message than the receive, which must end
+ * in truncation) is handed to a {@link RecvOp} as if a probe had taken it.
+ *
+ * <p>One per engine. Only the gate's holder uses it, one call at a time, so the
+ * posted block and the last receive's result are plain fields.
+ */
+public final class InlineTransfer implements BooleanSupplier {
+
+    private final OpContext context;
+    private final MessageRecords records;
+    private final StagingPool pool;
+    /** The posted receive: its block (null when none is posted), communicator, size and where it goes. */
+    private OpBlock receiving;
+    private CommStructure receivingComm;
+    private int receivingCapacity;
+    private UserBuffer receivingBuf;
+    private int receivingCount;
+    private TypeLayout receivingType;
+    /** The last receive done inline: its source (peer rank), tag and payload bytes. */
+    private int resultSource;
+    private int resultTag;
+    private int resultBytes;
+
+    public InlineTransfer(OpContext context, MessageRecords records) {
+        this.context = context;
+        this.records = records;
+        this.pool = context.pool();
+    }
+
+    /**
+     * Whether a blocking standard or ready-mode send (the same message) of {@code payloadBytes} to {@code dest}
+     * (a peer rank, not PROC_NULL) goes inline: the job logs nothing, and the payload travels with its header to
+     * the destination's only copy.
+     */
+    public boolean sends(CommStructure comm, int dest, long payloadBytes) {
+        return records.sendLog() == null && SendOp.isEager(payloadBytes) && comm.sendPrimary(dest) != null
+                && comm.sendExtra(dest) == null;
+    }
+
+    /**
+     * Sends {@code count} items of {@code type} from {@code buf} to {@code dest} with {@code tag}. Returns null
+     * when the native library completed the send at once, else the send still in flight (the caller detaches it,
+     * or waits for it).
+     */
+    public NativeOp send(CommStructure comm, UserBuffer buf, int count, TypeLayout type, int dest, int tag) {
+        long payloadBytes = count * type.size();
+        int bytes = (int) (MessageHeader.BYTES + payloadBytes);
+        Endpoint to = comm.sendPrimary(dest);
+        long sendId = comm.sendIds().next(dest);
+        OpBlock block = pool.acquireBlock(bytes);
+        MemorySegment message = block.staging();
+        SendOp.writeHeader(message, comm, sendId, Channel.USER, SendOp.Mode.STANDARD, payloadBytes, 0);
+        Packer.pack(buf, UserBuffer.START, count, type, message, MessageHeader.BYTES);
+        Empi.isend(message, bytes, Empi.BYTE, to.rank(), tag, to.comm(Channel.USER), block.request());
+        records.sent(bytes);
+        boolean done;
+        try {
+            done = tested(block);
+        } catch (RuntimeException e) {
+            pool.release(block);   // completed, with an error: the native library is done with the block
+            throw e;
+        }
+        if (done) {
+            pool.release(block);
+            return null;
+        }
+        return new InlineSendRest(context, comm, block);
+    }
+
+    /**
+     * Whether a blocking receive of {@code count} items of {@code type} on {@code comm} goes inline: the job logs
+     * nothing, the whole message fits what the native library delivers eagerly, and no probe has taken a message
+     * out of the native library that this receive might have to take instead.
+     */
+    public boolean receives(CommStructure comm, int count, TypeLayout type) {
+        return records.sendLog() == null && MessageHeader.BYTES + count * type.size() <= Rendezvous.EAGER_BYTES
+                && comm.arrived().isEmpty();
+    }
+
+    /**
+     * Posts the native receive of a message from {@code source} (a peer rank, or {@code anySource}) with
+     * {@code tag}, for {@code count} items of {@code type} into {@code buf}.
+     */
+    public void postReceive(CommStructure comm, UserBuffer buf, int count, TypeLayout type, int source, int tag,
+                            int anySource) {
+        int capacity = (int) (MessageHeader.BYTES + count * type.size());
+        Endpoint from = source == anySource ? comm.receiveAny() : comm.receiveFrom(source);
+        int nativeSource = source == anySource ? Empi.ANY_SOURCE : from.rank();
+        OpBlock block = pool.acquireBlock(capacity);
+        Empi.irecv(block.staging(), capacity, Empi.BYTE, nativeSource, tag, from.comm(Channel.USER), block.request());
+        // kept only once posted: a receive that failed to post has no block to keep or give back
+        receiving = block;
+        receivingComm = comm;
+        receivingCapacity = capacity;
+        receivingBuf = buf;
+        receivingCount = count;
+        receivingType = type;
+    }
+
+    /**
+     * Tests the posted receive once: whether it is done. A native error (the message was longer than the
+     * receive) completes it too: its block goes back and the error is thrown.
+     */
+    @Override
+    public boolean getAsBoolean() {
+        OpBlock block = receiving;
+        try {
+            return tested(block);
+        } catch (RuntimeException e) {
+            receiving = null;
+            pool.release(block);
+            throw e;
+        }
+    }
+
+    /**
+     * The posted receive is done: unpacks its payload and returns null, with the result in {@link #source()},
+     * {@link #tag()} and {@link #bytes()}; or, when its header says the payload travels apart, returns the
+     * receive that takes it from here.
+     */
+    public RecvOp completeReceive() {
+        OpBlock block = receiving;
+        CommStructure comm = receivingComm;
+        UserBuffer buf = receivingBuf;
+        TypeLayout type = receivingType;
+        int count = receivingCount;
+        receiving = null;
+        receivingComm = null;
+        receivingBuf = null;
+        receivingType = null;
+        MemorySegment message = block.staging();
+        int tag = Empi.statusTag(block.status(), 0);
+        int source = MessageHeader.logicalSource(message);
+        int flags = MessageHeader.flags(message);
+        if ((flags & MessageHeader.FLAG_RENDEZVOUS) != 0) {
+            byte[] header = message.asSlice(0, MessageHeader.BYTES).toArray(ValueLayout.JAVA_BYTE);
+            pool.release(block);
+            return RecvOp.arrived(context, records, comm, buf, UserBuffer.START, count, type,
+                    new ArrivedMessages.Arrival(source, tag, header));
+        }
+        int payload = MessageHeader.payloadBytes(message);
+        long sendId = MessageHeader.sendId(message);
+        if (payload < 0 || payload > receivingCapacity - MessageHeader.BYTES) {
+            pool.release(block);
+            throw new MpiError(MpiError.ERR_INTERN, "message with a corrupt FTHP header on communicator "
+                    + comm.commId() + ": was it sent by a program outside FTHP-J?");
+        }
+        long items = type.size() == 0 ? 0 : payload / type.size();
+        try {
+            Packer.unpack(message, MessageHeader.BYTES, buf, UserBuffer.START, (int) Math.min(items, count), type);
+        } finally {
+            pool.release(block);
+        }
+        records.consumed(comm.commId(), source, sendId, payload);
+        if ((flags & MessageHeader.FLAG_SYNCHRONOUS) != 0) {
+            records.matchedSynchronous(comm.commId(), source, sendId);
+        }
+        resultSource = source;
+        resultTag = tag;
+        resultBytes = payload;
+        return null;
+    }
+
+    /** The last receive done inline: its source (peer rank), tag and payload bytes. */
+    public int source() { return resultSource; }
+    public int tag() { return resultTag; }
+    public int bytes() { return resultBytes; }
+
+    private static boolean tested(OpBlock block) {
+        Empi.test(block.request(), block.flag(), block.status());
+        return block.flag().get(ValueLayout.JAVA_INT, 0) != 0;
+    }
+
+    /** An inline send the native library did not complete at once: polled to completion like a detached send. */
+    private static final class InlineSendRest extends NativeOp {
+        private final CommStructure comm;
+
+        InlineSendRest(OpContext context, CommStructure comm, OpBlock started) {
+            super(context, started);
+            this.comm = comm;
+        }
+
+        /** A job without replicas has no repair; were there one, the message would be lost with its rank anyway. */
+        @Override
+        protected NativeOp reissue() {
+            return null;
+        }
+
+        @Override
+        protected CommStructure structure() {
+            return comm;
+        }
+
+        @Override
+        protected void onComplete() {
+        }
+
+        @Override
+        protected void releaseBuffers() {
+        }
+    }
+}
