@@ -361,10 +361,7 @@ public class Comm implements Freeable, Cloneable {
             // a synchronous send completes on the match, a buffered one frees room: neither is done when started
             if ((mode == SendOp.Mode.STANDARD || mode == SendOp.Mode.READY) && dest != MPI.PROC_NULL
                     && inline.sends(s, dest, count * layout.size())) {
-                NativeOp rest = inline.send(s, ub, count, layout, dest, tag);
-                if (rest != null && !engine.orphans().detach(new NativeOp[] {rest})) {
-                    engine.await(rest);
-                }
+                sendInline(engine, s, ub, count, layout, dest, tag);
                 return;
             }
             NativeOp[] ops = postSend(s, ub, count, layout, dest, tag, mode);
@@ -399,14 +396,7 @@ public class Comm implements Freeable, Cloneable {
             InlineTransfer inline = engine.inline();
             if (source != MPI.PROC_NULL && inline.receives(s, count, layout)) {
                 inline.postReceive(s, ub, count, layout, source, tag, MPI.ANY_SOURCE);
-                engine.await(inline);
-                RecvOp rest = inline.completeReceive();
-                if (rest == null) {
-                    return new Status(inline.source(), inline.tag(), MPI.SUCCESS, false, inline.bytes(),
-                            MPI.UNDEFINED);
-                }
-                engine.await(rest);
-                return Requests.status(rest);
+                return finishInlineReceive(engine);
             }
             RecvOp op = postRecv(s, ub, count, layout, source, tag);
             engine.await(op);
@@ -418,15 +408,55 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
+    /** A small send done inline (ops.InlineTransfer): one the native library did not complete at once is detached. */
+    private static void sendInline(Engine engine, CommStructure s, UserBuffer ub, int count, TypeLayout layout,
+                                   int dest, int tag) {
+        NativeOp rest = engine.inline().send(s, ub, count, layout, dest, tag);
+        if (rest != null && !engine.orphans().detach(new NativeOp[] {rest})) {
+            engine.await(rest);
+        }
+    }
+
+    /** The end of a receive posted inline: waits for it, unpacks it (or takes its payload apart); its status. */
+    private static Status finishInlineReceive(Engine engine) {
+        InlineTransfer inline = engine.inline();
+        engine.await(inline);
+        RecvOp rest = inline.completeReceive();
+        if (rest == null) {
+            return new Status(inline.source(), inline.tag(), MPI.SUCCESS, false, inline.bytes(), MPI.UNDEFINED);
+        }
+        engine.await(rest);
+        return Requests.status(rest);
+    }
+
+    /** Whether both halves of a send-receive go inline: a small send to, and a small receive from, a peer. */
+    private static boolean sendRecvInline(InlineTransfer inline, CommStructure s, int dest, long sendBytes,
+                                          int source, int recvcount, TypeLayout recvLayout) {
+        return dest != MPI.PROC_NULL && source != MPI.PROC_NULL && inline.sends(s, dest, sendBytes)
+                && inline.receives(s, recvcount, recvLayout);
+    }
+
     public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
                                  Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag)
             throws MPIException {
         Gate gate = MPI.gate();
         gate.enter();
         try {   // no guard(lambda): it would capture ten arguments on every call
-            RecvOp r = startRecv(recvbuf, recvcount, recvtype, source, recvtag);
-            NativeOp[] s = startSend(sendbuf, sendcount, sendtype, dest, sendtag, SendOp.Mode.STANDARD);
-            return finishSendRecv(s, r);
+            CommStructure s = live();
+            TypeLayout recvLayout = recvArgs(s, recvcount, recvtype, source, recvtag);
+            UserBuffer recvUb = Args.buffer(recvbuf, UserBuffer.START, recvcount, recvLayout);
+            TypeLayout sendLayout = sendArgs(s, sendcount, sendtype, dest, sendtag);
+            UserBuffer sendUb = Args.buffer(sendbuf, UserBuffer.START, sendcount, sendLayout);
+            Engine engine = Engine.get();
+            if (sendRecvInline(engine.inline(), s, dest, sendcount * sendLayout.size(), source, recvcount,
+                    recvLayout)) {
+                engine.inline().postReceive(s, recvUb, recvcount, recvLayout, source, recvtag, MPI.ANY_SOURCE);
+                sendInline(engine, s, sendUb, sendcount, sendLayout, dest, sendtag);
+                return finishInlineReceive(engine);
+            }
+            RecvOp r = postRecv(s, recvUb, recvcount, recvLayout, source, recvtag);
+            NativeOp[] ops = postSend(s, sendUb, sendcount, sendLayout, dest, sendtag, SendOp.Mode.STANDARD);
+            return finishSendRecv(ops, r);
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         } finally {
@@ -440,9 +470,19 @@ public class Comm implements Freeable, Cloneable {
         Gate gate = MPI.gate();
         gate.enter();
         try {
-            NativeOp[] s = startSend(buf, count, type, dest, sendtag, SendOp.Mode.STANDARD);
-            RecvOp r = startRecv(buf, count, type, source, recvtag);
-            return finishSendRecv(s, r);
+            CommStructure s = live();
+            TypeLayout layout = sendArgs(s, count, type, dest, sendtag);
+            recvArgs(s, count, type, source, recvtag);
+            UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, layout);
+            Engine engine = Engine.get();
+            if (sendRecvInline(engine.inline(), s, dest, count * layout.size(), source, count, layout)) {
+                sendInline(engine, s, ub, count, layout, dest, sendtag);
+                engine.inline().postReceive(s, ub, count, layout, source, recvtag, MPI.ANY_SOURCE);
+                return finishInlineReceive(engine);
+            }
+            NativeOp[] ops = postSend(s, ub, count, layout, dest, sendtag, SendOp.Mode.STANDARD);
+            RecvOp r = postRecv(s, ub, count, layout, source, recvtag);
+            return finishSendRecv(ops, r);
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         } finally {

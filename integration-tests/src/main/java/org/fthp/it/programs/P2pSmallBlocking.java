@@ -16,8 +16,8 @@ import mpi.Status;
  * shorter than a small message and one shorter than a large message (both MPI_ERR_TRUNCATE, the pair goes on);
  * a burst of thousands of sends before the receiver starts (the native library cannot complete them all at
  * once, so some stay in flight after the call); a probe that takes a message before the receive; nonblocking,
- * synchronous and buffered sends to a blocking receive and blocking sends to a nonblocking one; a message to
- * itself. Needs an even number of ranks. Prints "P2pSmallBlocking OK np=N".
+ * synchronous and buffered sends to a blocking receive and blocking sends to a nonblocking one; send-receives,
+ * one of them too short on one side; a message to itself. Needs an even number of ranks. Prints "P2pSmallBlocking OK np=N".
  */
 public final class P2pSmallBlocking {
 
@@ -44,6 +44,7 @@ public final class P2pSmallBlocking {
             burst(w, peer, first);
             probed(w, rank, peer, first);
             otherModes(w, rank, peer, first);
+            sendRecvs(w, rank, peer, first);
             toItself(w, rank);
         });
         MPI.Finalize();
@@ -249,6 +250,29 @@ public final class P2pSmallBlocking {
             for (int i = 0; i < 5; i++) Check.equal(ints(peer, 14, 5)[i], ready.get(i), "a nonblocking receive, item " + i);
             w.send(ints(rank, 15, 5), 5, MPI.INT, peer, 74);
         }
+    }
+
+    /** Send-receives with the peer, one whose receive is too short (an error on that side only), and replace. */
+    static void sendRecvs(Intracomm w, int rank, int peer, boolean first) throws MPIException {
+        int[] in = new int[8];
+        Status st = w.sendRecv(ints(rank, 17, 8), 8, MPI.INT, peer, 90, in, 8, MPI.INT, MPI.ANY_SOURCE, 90);
+        Check.equal(peer, st.getSource(), "sendRecv: source");
+        Check.array(ints(peer, 17, 8), in, "sendRecv: data");
+        int sent = first ? 100 : 3;
+        int room = first ? 3 : 50;
+        int[] out = ints(rank, 18, sent);
+        int[] into = new int[room];
+        if (first) {
+            st = w.sendRecv(out, sent, MPI.INT, peer, 91, into, room, MPI.INT, peer, 91);
+            Check.array(ints(peer, 18, 3), into, "sendRecv: the receive that fits");
+        } else {
+            truncated(() -> w.sendRecv(out, sent, MPI.INT, peer, 91, into, room, MPI.INT, peer, 91),
+                    "sendRecv: a receive shorter than the message");
+        }
+        int[] both = ints(rank, 19, 6);
+        st = w.sendRecvReplace(both, 6, MPI.INT, peer, 92, peer, 92);
+        Check.equal(6, st.getCount(MPI.INT), "sendRecvReplace: count");
+        Check.array(ints(peer, 19, 6), both, "sendRecvReplace: data");
     }
 
     static void toItself(Intracomm w, int rank) throws MPIException {
