@@ -50,33 +50,10 @@ class DutyCycleTest {
             return i;
         });
         int[] polls = {0};
-        duty.await(() -> ++polls[0] > DutyCycle.FIRST_POLLS + 2);
+        duty.await(() -> ++polls[0] > 2);
         polls[0] = 0;
-        duty.await(() -> ++polls[0] > DutyCycle.FIRST_POLLS + 2);
+        duty.await(() -> ++polls[0] > 2);
         assertEquals(2, made.size());
-    }
-
-    @Test
-    void aConditionMetWithinTheFirstPollsTakesNoTurnAndNoIdleStrategy() {
-        int[] turns = {0};
-        int[] strategies = {0};
-        int[] polls = {0};
-        new DutyCycle(() -> ++turns[0], () -> {
-            strategies[0]++;
-            return new RecordingIdle();
-        }).await(() -> ++polls[0] == DutyCycle.FIRST_POLLS);
-        assertEquals(DutyCycle.FIRST_POLLS, polls[0]);
-        assertEquals(0, turns[0]);
-        assertEquals(0, strategies[0]);
-    }
-
-    @Test
-    void aConditionNotMetWithinTheFirstPollsGoesOnWithTurns() {
-        int[] turns = {0};
-        int[] polls = {0};
-        new DutyCycle(() -> ++turns[0], RecordingIdle::new).await(() -> ++polls[0] > DutyCycle.FIRST_POLLS + 3);
-        assertEquals(DutyCycle.FIRST_POLLS + 4, polls[0]);
-        assertEquals(3, turns[0]);
     }
 
     @Test
