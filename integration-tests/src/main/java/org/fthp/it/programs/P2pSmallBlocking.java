@@ -16,8 +16,9 @@ import mpi.Status;
  * shorter than a small message and one shorter than a large message (both MPI_ERR_TRUNCATE, the pair goes on);
  * a burst of thousands of sends before the receiver starts (the native library cannot complete them all at
  * once, so some stay in flight after the call); a probe that takes a message before the receive; nonblocking,
- * synchronous and buffered sends to a blocking receive and blocking sends to a nonblocking one; send-receives,
- * one of them too short on one side; a message to itself. Needs an even number of ranks. Prints "P2pSmallBlocking OK np=N".
+ * synchronous and buffered sends to a blocking receive and a ready-mode send to a nonblocking one; send-receives,
+ * one of them too short on one side; a message to itself. Needs an even number of ranks. Prints
+ * "P2pSmallBlocking OK np=N".
  */
 public final class P2pSmallBlocking {
 
@@ -247,7 +248,9 @@ public final class P2pSmallBlocking {
             w.recv(in, 5, MPI.INT, peer, 72);
             Check.array(ints(peer, 13, 5), in, "a blocking receive of a buffered send");
             r.waitFor();
-            for (int i = 0; i < 5; i++) Check.equal(ints(peer, 14, 5)[i], ready.get(i), "a nonblocking receive, item " + i);
+            for (int i = 0; i < 5; i++) {
+                Check.equal(ints(peer, 14, 5)[i], ready.get(i), "a nonblocking receive of a ready send, item " + i);
+            }
             w.send(ints(rank, 15, 5), 5, MPI.INT, peer, 74);
         }
     }
