@@ -255,7 +255,10 @@ public final class P2pSmallBlocking {
         }
     }
 
-    /** Send-receives with the peer, one whose receive is too short (an error on that side only), and replace. */
+    /**
+     * Send-receives with the peer, one whose receive is too short (an error on that side only), a replace, and one
+     * to a rank that does not exist.
+     */
     static void sendRecvs(Intracomm w, int rank, int peer, boolean first) throws MPIException {
         int[] in = new int[8];
         Status st = w.sendRecv(ints(rank, 17, 8), 8, MPI.INT, peer, 90, in, 8, MPI.INT, MPI.ANY_SOURCE, 90);
@@ -276,6 +279,22 @@ public final class P2pSmallBlocking {
         st = w.sendRecvReplace(both, 6, MPI.INT, peer, 92, peer, 92);
         Check.equal(6, st.getCount(MPI.INT), "sendRecvReplace: count");
         Check.array(ints(peer, 19, 6), both, "sendRecvReplace: data");
+        // a bad destination fails the call before its receive is posted: the next message on that tag is not
+        // taken by a forgotten receive
+        int nowhere = w.getSize();
+        try {
+            w.sendRecv(ints(rank, 20, 2), 2, MPI.INT, nowhere, 93, new int[2], 2, MPI.INT, peer, 93);
+            Check.that(false, "sendRecv to rank " + nowhere + " must fail");
+        } catch (MPIException e) {
+            Check.equal(MPI.ERR_RANK, e.getErrorClass(), "sendRecv to a bad rank: error class");
+        }
+        if (first) {
+            w.send(ints(rank, 21, 2), 2, MPI.INT, peer, 93);
+        } else {
+            int[] two = new int[2];
+            w.recv(two, 2, MPI.INT, peer, 93);
+            Check.array(ints(peer, 21, 2), two, "the message after a failed sendRecv");
+        }
     }
 
     static void toItself(Intracomm w, int rank) throws MPIException {
