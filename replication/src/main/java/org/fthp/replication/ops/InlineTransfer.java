@@ -21,11 +21,12 @@ import org.fthp.replication.structure.Endpoint;
 /**
  * A small blocking send or receive of a job without replicas, done inside the
  * call without an operation object. Such a job logs nothing, has no twin to
- * decide for and no repair to survive (a lost rank restarts the job), so what
- * {@link SendOp} and {@link RecvOp} keep for those is dead weight here: the
- * objects, the list of operations in flight, the detached send tested later.
- * The message is the same (header, payload, tag, channel), so either side may
- * take the general path while the other takes this one.
+ * decide for and no repair to survive (a lost rank ends the run, or restarts
+ * it from a checkpoint), so what {@link SendOp} and {@link RecvOp} keep for
+ * those is dead weight here: the objects, the list of operations in flight,
+ * the detached send tested later. The message is the same (header, payload,
+ * tag, channel), so either side may take the general path while the other
+ * takes this one.
  *
  * <p>A send takes a pooled block, writes header and payload, starts the native
  * send and tests it once: Open MPI completes a small eager send at once, and
