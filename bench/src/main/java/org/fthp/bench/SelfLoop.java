@@ -47,9 +47,11 @@ public final class SelfLoop {
             else if (args[i].equals("--bytes") && i + 1 < args.length) bytes = Integer.parseInt(args[++i]);
             else if (args[i].equals("--slices") && i + 1 < args.length) sliceCount = Integer.parseInt(args[++i]);
             else {
-                System.err.println("usage: SelfLoop [--ffm] [--bytes n] [--slices n]");
-                System.exit(2);
+                usage();
             }
+        }
+        if (bytes < 0 || sliceCount < 1) {
+            usage();
         }
         byte[] array = new byte[Math.max(bytes, 1)];
         Arrays.fill(array, (byte) 1);
@@ -69,6 +71,11 @@ public final class SelfLoop {
         Arrays.sort(slices);
         System.out.printf(Locale.ROOT, "selfloop %s %d %.1f %.1f %.1f %.1f%n", ffm ? "ffm" : "facade", bytes,
                 slices[sliceCount / 2], slices[0], slices[sliceCount - 1], allocatedPerPair);
+    }
+
+    private static void usage() {
+        System.err.println("usage: SelfLoop [--ffm] [--bytes n >= 0] [--slices n >= 1]");
+        System.exit(2);
     }
 
     private interface Kernel {
