@@ -472,7 +472,8 @@ public class Comm implements Freeable, Cloneable {
         try {
             CommStructure s = live();
             TypeLayout layout = sendArgs(s, count, type, dest, sendtag);
-            recvArgs(s, count, type, source, recvtag);
+            Args.source(source, s.peers());   // count and type are the send's, checked just above
+            Args.recvTag(recvtag);
             UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, layout);
             Engine engine = Engine.get();
             if (sendRecvInline(engine.inline(), s, dest, count * layout.size(), source, count, layout)) {
