@@ -1082,7 +1082,10 @@ public class Comm implements Freeable, Cloneable {
         Gate gate = MPI.gate();
         gate.enter();
         try {
-            Collectives.await(Reductions.allReduce(this, sendbuf, recvbuf, count, type, op, inPlace));
+            NativeOp started = Reductions.allReduce(this, sendbuf, recvbuf, count, type, op, inPlace, true);
+            if (started != null) {
+                Collectives.await(started);
+            }
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         } finally {
@@ -1095,14 +1098,14 @@ public class Comm implements Freeable, Cloneable {
         return guard(() -> {
             Args.direct(sendbuf);
             Args.direct(recvbuf);
-            return new Request(this, Reductions.allReduce(this, sendbuf, recvbuf, count, type, op, false));
+            return new Request(this, Reductions.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
         });
     }
 
     public final Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
         return guard(() -> {
             Args.direct(buf);
-            return new Request(this, Reductions.allReduce(this, buf, buf, count, type, op, true));
+            return new Request(this, Reductions.allReduce(this, buf, buf, count, type, op, true, false));
         });
     }
 

@@ -1,10 +1,12 @@
 package mpi;
 
 import org.fthp.replication.collective.Combine;
+import org.fthp.replication.collective.InlineAllreduce;
 import org.fthp.replication.collective.Reducer;
 import org.fthp.replication.collective.Region;
 import org.fthp.replication.collective.Roots;
 import org.fthp.replication.ops.NativeOp;
+import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.CommStructure;
 
 /**
@@ -59,14 +61,27 @@ final class Reductions {
                 reducer(op, type));
     }
 
+    /**
+     * Starts an allreduce, or for a {@code blocking} one that a job without replicas runs inside the call
+     * ({@link InlineAllreduce}), does it and returns null. A nonblocking one never runs inline: the program may
+     * overlap it with the very sends its peers wait for.
+     */
     static NativeOp allReduce(Comm comm, Object sendbuf, Object recvbuf, int count, Datatype type, Op op,
-                              boolean inPlace) throws MPIException {
+                              boolean inPlace, boolean blocking) throws MPIException {
         CommStructure s = comm.live();
         op.checked();
         Region out = Collectives.region(recvbuf, 0, count, type);
         Region in = inPlace ? out : Collectives.region(sendbuf, 0, count, type);
         int bytes = Args.bytes(count * Args.type(type).size());
-        return org.fthp.replication.collective.Reductions.allReduce(Collectives.ops(), s, in, out, bytes, count,
+        Engine engine = Engine.get();
+        if (blocking) {
+            InlineAllreduce inline = engine.inlineAllreduce();
+            if (inline.takes(s, bytes)) {
+                inline.run(s, in, out, bytes, count, reducer(op, type).combine());
+                return null;
+            }
+        }
+        return org.fthp.replication.collective.Reductions.allReduce(engine.ops(), s, in, out, bytes, count,
                 reducer(op, type));
     }
 

@@ -26,6 +26,7 @@ class BadInputTest {
             "send null buffer with count 3", "iSend of a non-direct buffer",
             "send with an uncommitted datatype", "send with a freed datatype",
             "bcast with root size", "truncation (sender side)",
+            "allReduce whose operation throws, 1 ints", "allReduce whose operation throws, 5000 ints",
             "send on a freed communicator", "Win one-sided operation", "File I/O operation");
 
     @ParameterizedTest(name = "np={0}")

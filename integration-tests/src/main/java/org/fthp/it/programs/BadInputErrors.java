@@ -8,6 +8,8 @@ import mpi.File;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Op;
+import mpi.UserFunction;
 import mpi.Win;
 
 /**
@@ -166,6 +168,23 @@ public final class BadInputErrors {
         File file = new File(world, "/tmp/fthp-badinput-" + rank + ".dat", MPI.MODE_CREATE | MPI.MODE_RDWR);
         expect("File I/O operation", MPI.ERR_UNSUPPORTED_OPERATION, () -> file.write(ints, 1, MPI.INT));
         file.close();
+
+        // a reduction whose own operation fails on every rank: each rank's call reports it, and the collectives
+        // after it still pair up (the failed one took its messages off the wire before combining)
+        Op failing = new Op(new UserFunction() {
+            @Override
+            public void call(Object in, Object inOut, int count, Datatype type) throws MPIException {
+                throw new MPIException("the program's reduction failed");
+            }
+        }, true);
+        for (int count : new int[] {1, 5000}) {   // recursive doubling, and above its 16 KiB: gathered
+            expectAnyClass("allReduce whose operation throws, " + count + " ints",
+                    () -> world.allReduce(new int[count], new int[count], count, MPI.INT, failing));
+        }
+        int[] afterFailed = {1};
+        world.allReduce(afterFailed, 1, MPI.INT, MPI.SUM);
+        Check.equal(size, afterFailed[0], "allReduce after one whose operation threw");
+        failing.free();
 
         // freed communicators (last: the cases below abort the job if the error handler is not applied right)
         Intracomm explicit = world.dup();

@@ -59,7 +59,8 @@ public final class CollectiveLog {
         return ++begun;
     }
 
-    void completed(long sequence) {
+    /** This process completed collective {@code sequence}. */
+    public void completed(long sequence) {
         if (sequence == doneThrough + 1) {
             doneThrough++;
             while (!doneAbove.isEmpty() && doneAbove.first() == doneThrough + 1) {

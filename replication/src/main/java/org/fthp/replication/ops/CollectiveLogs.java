@@ -47,7 +47,7 @@ public final class CollectiveLogs {
      * failure ends the job, nothing is ever replayed, and the copy of every
      * collective's input would be pure cost.
      */
-    boolean keepsEntries() {
+    public boolean keepsEntries() {
         return keeping;
     }
 

@@ -5,19 +5,17 @@ import java.lang.foreign.MemorySegment;
 import org.fthp.empi.Empi;
 import org.fthp.replication.staging.HeapCopy;
 import org.fthp.replication.structure.CommStructure;
-import org.fthp.replication.tags.InternalTags;
 import org.fthp.replication.twins.TwinLink;
 
 /**
  * Allreduce of a small vector by recursive doubling over point-to-point
  * messages on the communicator's internal channel: one exchange per doubling
- * step instead of a native nonblocking collective's schedule.
+ * step instead of a native nonblocking collective's schedule
+ * ({@link DoublingSchedule}: who, when, under which tag).
  *
  * <p>Every combination puts the lower rank's operand first, and every rank
  * combines the same operands in the same bracketing, so the result has the
- * same bits everywhere, and non-commutative operations keep rank order. A
- * size that is not a power of two first folds pairs (2i, 2i+1) into the odd
- * rank and hands the result back at the end.
+ * same bits everywhere, and non-commutative operations keep rank order.
  */
 public final class RecursiveDoublingAllreduce extends NativeOp {
 
@@ -27,16 +25,11 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
         void combine(MemorySegment in, MemorySegment inout);
     }
 
-    /** The step that hands the result back to a rank folded out of a non-power-of-two group: the range's last. */
-    private static final int RESULT_STEP = InternalTags.ALLREDUCE_STEPS - 1;
-
     private final CommStructure comm;
     private final Combiner combiner;
     private final int bytes;
     private final int rank;
     private final int size;
-    private final int pow2;
-    private final int rem;
     private final int tagBase;
     private final long sequence;
     /** This rank's contribution as first packed, kept for a repeat after a failure. */
@@ -75,12 +68,8 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
         this.sequence = sequence;
         this.rank = comm.rank();
         this.size = comm.size();
-        int p = Integer.highestOneBit(size);
-        this.pow2 = p;
-        this.rem = size - p;
-        this.steps = Integer.numberOfTrailingZeros(p);
-        // collectives start in the same order everywhere: the sequence keeps overlapping ones apart
-        this.tagBase = InternalTags.allreduceBase(sequence);
+        this.steps = DoublingSchedule.steps(size);
+        this.tagBase = DoublingSchedule.tagBase(sequence);
         this.finish = finish;
         this.acc = staging().asSlice(0, bytes);
         this.other = staging().asSlice(Math.max(bytes, 1), bytes);
@@ -141,18 +130,6 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
         return acc;
     }
 
-    /** This rank's position among the power-of-two participants, or -1 if it sits the doubling out. */
-    private int virtualRank() {
-        if (rank < 2 * rem) {
-            return rank % 2 == 1 ? rank / 2 : -1;
-        }
-        return rank - rem;
-    }
-
-    private int realRank(int virtual) {
-        return virtual < rem ? 2 * virtual + 1 : virtual + rem;
-    }
-
     /** The computational copies' communicator numbers them in rank order. */
     private int nativeRank(int logical) {
         return logical;
@@ -165,7 +142,7 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
 
     /** Combines what just arrived from {@code peer} with this rank's value, lower rank's operand first. */
     private void absorb(int peer) {
-        if (peer < rank) {
+        if (DoublingSchedule.theirsFirst(rank, peer)) {
             combiner.combine(other, acc);         // acc = theirs op mine
         } else {
             combiner.combine(acc, other);         // other = mine op theirs
@@ -177,17 +154,18 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
 
     /** Moves to the next phase that needs communication and starts it; false when the reduction is done. */
     private boolean advance() {
-        int v = virtualRank();
+        boolean foldsOut = DoublingSchedule.foldsOut(rank, size);
+        boolean foldsIn = DoublingSchedule.foldsIn(rank, size);
         while (true) {
             phase++;
             if (phase == 0) {
-                if (rank < 2 * rem) {
-                    if (rank % 2 == 0) {
-                        // give my value to rank+1, then wait for the result at the end
-                        Empi.isend(acc, bytes, Empi.BYTE, nativeRank(rank + 1), tagBase, comm.internal(),
-                                requestSlot());
-                        return true;
-                    }
+                if (foldsOut) {
+                    // give my value to rank+1, then wait for the result at the end
+                    Empi.isend(acc, bytes, Empi.BYTE, nativeRank(rank + 1), tagBase, comm.internal(),
+                            requestSlot());
+                    return true;
+                }
+                if (foldsIn) {
                     Empi.irecv(other, bytes, Empi.BYTE, nativeRank(rank - 1), tagBase, comm.internal(),
                             requestSlot());
                     return true;
@@ -195,22 +173,22 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
                 continue;
             }
             if (phase <= steps) {
-                if (v < 0) {
+                if (foldsOut) {
                     continue;
                 }
-                int partner = realRank(v ^ (1 << (phase - 1)));
-                exchange(partner, tagBase + phase);
+                exchange(DoublingSchedule.partner(rank, size, phase), DoublingSchedule.stepTag(tagBase, phase));
                 return true;
             }
             if (phase == steps + 1) {
-                if (rank < 2 * rem) {
-                    if (rank % 2 == 1) {
-                        Empi.isend(acc, bytes, Empi.BYTE, nativeRank(rank - 1), tagBase + RESULT_STEP, comm.internal(),
-                                requestSlot());
-                    } else {
-                        Empi.irecv(acc, bytes, Empi.BYTE, nativeRank(rank + 1), tagBase + RESULT_STEP, comm.internal(),
-                                requestSlot());
-                    }
+                int resultTag = DoublingSchedule.resultTag(tagBase);
+                if (foldsIn) {
+                    Empi.isend(acc, bytes, Empi.BYTE, nativeRank(rank - 1), resultTag, comm.internal(),
+                            requestSlot());
+                    return true;
+                }
+                if (foldsOut) {
+                    Empi.irecv(acc, bytes, Empi.BYTE, nativeRank(rank + 1), resultTag, comm.internal(),
+                            requestSlot());
                     return true;
                 }
                 continue;
@@ -221,10 +199,10 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
 
     @Override
     protected boolean startNextPhase() {
-        if (phase == 0 && rank < 2 * rem && rank % 2 == 1) {
+        if (phase == 0 && DoublingSchedule.foldsIn(rank, size)) {
             absorb(rank - 1);
         } else if (phase >= 1 && phase <= steps) {
-            absorb(realRank(virtualRank() ^ (1 << (phase - 1))));
+            absorb(DoublingSchedule.partner(rank, size, phase));
         }
         return advance();
     }

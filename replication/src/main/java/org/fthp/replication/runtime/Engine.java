@@ -8,6 +8,7 @@ import java.util.function.BooleanSupplier;
 import org.fthp.coordinator.client.CoordinatorClient;
 import org.fthp.empi.Empi;
 import org.fthp.empi.EmpiException;
+import org.fthp.replication.collective.InlineAllreduce;
 import org.fthp.replication.datatype.RecentBuffers;
 import org.fthp.replication.error.MpiError;
 import org.fthp.replication.failure.BlockingCalls;
@@ -71,8 +72,12 @@ public final class Engine {
     private final StagingPool pool;
     private final OpContext ops;
     private final MessageRecords records;
-    /** A job without replicas: its small blocking sends and receives, done without operation objects. */
+    /**
+     * A job without replicas: its small blocking sends and receives, and its small allreduces, done without
+     * operation objects.
+     */
     private final InlineTransfer inline;
+    private final InlineAllreduce inlineAllreduce;
     private final Gate gate = new Gate();
     private final BlockingCalls blockingCalls;
     private final OrphanRequests orphans = new OrphanRequests();
@@ -129,6 +134,7 @@ public final class Engine {
         this.ops = new OpContext(pool, replicated, orphans::adopt, replicated ? 2 * MessageRecords.LOG_LIMIT_BYTES : 0);
         this.inline = new InlineTransfer(ops, records);
         this.duty = new DutyCycle(this::doWork, BackoffIdleStrategy::new);
+        this.inlineAllreduce = new InlineAllreduce(ops, duty);
         this.structures = new StructureBuilder(this, tagBound.twinSlots());
         this.creation = new CommCreation(this);
         this.release = new CommRelease(this);
@@ -433,6 +439,7 @@ public final class Engine {
     public OpContext ops() { return ops; }
     public MessageRecords records() { return records; }
     public InlineTransfer inline() { return inline; }
+    public InlineAllreduce inlineAllreduce() { return inlineAllreduce; }
     public Gate gate() { return gate; }
     public BlockingCalls blockingCalls() { return blockingCalls; }
     public OrphanRequests orphans() { return orphans; }
