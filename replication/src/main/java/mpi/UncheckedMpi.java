@@ -1,7 +1,9 @@
 package mpi;
 
+import org.fthp.replication.error.ClassifiedError;
+
 /** Carries an {@link MPIException} out of a completion step that cannot throw checked exceptions. */
-final class UncheckedMpi extends RuntimeException {
+final class UncheckedMpi extends RuntimeException implements ClassifiedError {
 
     UncheckedMpi(MPIException cause) {
         super(cause);
@@ -10,5 +12,15 @@ final class UncheckedMpi extends RuntimeException {
     @Override
     public synchronized MPIException getCause() {
         return (MPIException) super.getCause();
+    }
+
+    @Override
+    public int errorClass() {
+        return getCause().getErrorClass();
+    }
+
+    @Override
+    public String errorMessage() {
+        return getCause().getMessage();
     }
 }

@@ -34,6 +34,55 @@ public final class CollAllreduceOrder {
         }
     }
 
+    /** Throws on every rank where it runs ({@code onRank} -1), or only on rank {@code onRank}. */
+    static final class Failing extends UserFunction {
+        private final int onRank;
+        private final int rank;
+
+        Failing(int onRank, int rank) {
+            this.onRank = onRank;
+            this.rank = rank;
+        }
+
+        @Override
+        public void call(Object inVec, Object inOutVec, int count, Datatype type) throws MPIException {
+            if (onRank < 0 || onRank == rank) {
+                throw new MPIException("the operation failed on rank " + rank);
+            }
+        }
+    }
+
+    /**
+     * An operation that throws (under ERRORS_RETURN), on every rank or on rank 1 only: every rank's call
+     * returns, rank 1's with its operation's exception (an odd size folds rank 0 into rank 1, so rank 0 never
+     * combines), and the next allreduce pairs up. Recursive doubling must run its whole schedule: a rank that
+     * stopped at its failure would leave its later partners, and a folded-out rank, waiting for good.
+     */
+    static void failingOperations(Intracomm w, int rank, int size) throws MPIException {
+        w.setErrhandler(MPI.ERRORS_RETURN);
+        for (int onRank : new int[] {-1, 1}) {
+            Op failing = new Op(new Failing(onRank, rank), true);
+            String outcome = "completed";
+            try {
+                w.allReduce(new int[] {rank}, new int[1], 1, MPI.INT, failing);
+            } catch (MPIException e) {
+                outcome = e.getMessage();
+            }
+            if (rank == 1) {
+                Check.that(outcome.contains("the operation failed on rank 1"),
+                        "rank 1's own failure reaches its call (onRank " + onRank + "): " + outcome);
+            }
+            if (onRank < 0) {
+                Check.that(!outcome.equals("completed"), "a reduction failed everywhere completed on rank " + rank);
+            }
+            int[] sum = {1};
+            w.allReduce(sum, 1, MPI.INT, MPI.SUM);
+            Check.equal(size, sum[0], "allreduce after a failed one (onRank " + onRank + ")");
+            failing.free();
+        }
+        w.setErrhandler(MPI.ERRORS_ARE_FATAL);
+    }
+
     static int[] matrix(int rank, int k) {
         return new int[] {1, rank + k, 0, 1 + (rank % 2)};
     }
@@ -87,6 +136,7 @@ public final class CollAllreduceOrder {
                 Check.equal(all[i], all[r * x.length + i], "bits of sum " + i + " on rank " + r);
             }
         }
+        failingOperations(w, rank, size);
         w.barrier();
         if (rank == 0) {
             System.out.println("CollAllreduceOrder OK np=" + size);

@@ -7,6 +7,7 @@ import java.util.function.BooleanSupplier;
 import org.fthp.empi.Empi;
 import org.fthp.replication.ops.CollectiveLog;
 import org.fthp.replication.ops.CollectiveLogs;
+import org.fthp.replication.ops.DoublingOutcome;
 import org.fthp.replication.ops.DoublingSchedule;
 import org.fthp.replication.ops.OpContext;
 import org.fthp.replication.progress.DutyCycle;
@@ -27,6 +28,9 @@ import org.fthp.replication.structure.CommStructure;
  * <p>The dot products of an iterative solver are this call: one double, a few
  * hundred nanoseconds, once or twice per iteration.
  *
+ * <p>An operation that throws fails the reduction without cutting the
+ * schedule short, as there ({@link DoublingOutcome}).
+ *
  * <p>One per engine. Only the gate's holder uses it, one call at a time: the
  * block whose requests are in flight is a plain field, which the waits test
  * through {@link #getAsBoolean}. A wait takes turns of the engine's duty,
@@ -41,6 +45,7 @@ public final class InlineAllreduce implements BooleanSupplier {
     /** The block of the call under way (null between calls), and how many of its requests are in flight. */
     private OpBlock block;
     private int inFlight;
+    private final DoublingOutcome outcome = new DoublingOutcome();
 
     public InlineAllreduce(OpContext context, DutyCycle duty) {
         this.pool = context.pool();
@@ -68,47 +73,57 @@ public final class InlineAllreduce implements BooleanSupplier {
         int size = s.size();
         int tagBase = DoublingSchedule.tagBase(sequence);
         long comm = s.internal();
-        int room = Math.max(bytes, 1);
+        int room = DoublingOutcome.room(bytes);
         OpBlock b = pool.acquireBlock(2L * room);
         block = b;
+        outcome.reset();
         try {
-            MemorySegment acc = b.staging().asSlice(0, bytes);
-            MemorySegment other = b.staging().asSlice(room, bytes);
+            // this rank's value and the one received, each with room for the failure byte after the vector,
+            // and the vectors alone, which the operation sees
+            MemorySegment acc = b.staging().asSlice(0, room);
+            MemorySegment other = b.staging().asSlice(room, room);
+            MemorySegment accVector = acc.asSlice(0, bytes);
+            MemorySegment otherVector = other.asSlice(0, bytes);
             in.packInto(acc, 0);
             if (DoublingSchedule.foldsOut(rank, size)) {
                 // give my value to rank+1, then wait for the result
                 Empi.isend(acc, bytes, Empi.BYTE, rank + 1, tagBase, comm, b.request());
                 awaitRequests(1);
-                Empi.irecv(acc, bytes, Empi.BYTE, rank + 1, DoublingSchedule.resultTag(tagBase), comm, b.request());
+                receive(acc, bytes, rank + 1, DoublingSchedule.resultTag(tagBase), comm, b);
                 awaitRequests(1);
+                outcome.received(acc, bytes);
             } else {
                 if (DoublingSchedule.foldsIn(rank, size)) {
-                    Empi.irecv(other, bytes, Empi.BYTE, rank - 1, tagBase, comm, b.request());
+                    receive(other, bytes, rank - 1, tagBase, comm, b);
                     awaitRequests(1);
-                    combine.apply(other, acc, count);   // the lower rank's operand first
+                    absorbed(otherVector, accVector, other, bytes, count, combine);   // the lower rank's first
                 }
                 int steps = DoublingSchedule.steps(size);
                 for (int step = 1; step <= steps; step++) {
                     int peer = DoublingSchedule.partner(rank, size, step);
                     int tag = DoublingSchedule.stepTag(tagBase, step);
-                    Empi.irecv(other, bytes, Empi.BYTE, peer, tag, comm, b.request());
-                    Empi.isend(acc, bytes, Empi.BYTE, peer, tag, comm, b.request2());
+                    receive(other, bytes, peer, tag, comm, b);
+                    Empi.isend(acc, outcome.sendBytes(acc, bytes), Empi.BYTE, peer, tag, comm, b.request2());
                     awaitRequests(2);
                     if (DoublingSchedule.theirsFirst(rank, peer)) {
-                        combine.apply(other, acc, count);
-                    } else {
-                        combine.apply(acc, other, count);
-                        MemorySegment t = acc;
+                        absorbed(otherVector, accVector, other, bytes, count, combine);
+                    } else if (absorbed(accVector, otherVector, other, bytes, count, combine)) {
+                        MemorySegment t = acc;   // the combination is in other
                         acc = other;
                         other = t;
+                        t = accVector;
+                        accVector = otherVector;
+                        otherVector = t;
                     }
                 }
                 if (DoublingSchedule.foldsIn(rank, size)) {
-                    Empi.isend(acc, bytes, Empi.BYTE, rank - 1, DoublingSchedule.resultTag(tagBase), comm,
-                            b.request());
+                    Empi.isend(acc, outcome.sendBytes(acc, bytes), Empi.BYTE, rank - 1,
+                            DoublingSchedule.resultTag(tagBase), comm, b.request());
                     awaitRequests(1);
                 }
             }
+            log.completed(sequence);   // its messages are all through, whether the operation failed or not
+            outcome.end();
             out.unpackFrom(acc, 0);
         } finally {
             block = null;
@@ -118,7 +133,32 @@ public final class InlineAllreduce implements BooleanSupplier {
             }
             inFlight = 0;
         }
-        log.completed(sequence);
+    }
+
+    /** Posts the receive of a vector of {@code bytes} into {@code into}, with room for the failure byte. */
+    private static void receive(MemorySegment into, int bytes, int peer, int tag, long comm, OpBlock b) {
+        DoublingOutcome.clear(into, bytes);
+        Empi.irecv(into, DoublingOutcome.room(bytes), Empi.BYTE, peer, tag, comm, b.request());
+    }
+
+    /**
+     * {@code inout = in op inout}, {@code in} the lower rank's vector, once the message just received into
+     * {@code received} says its sender has not failed. Returns whether it combined: not once the reduction has
+     * failed, here or there.
+     */
+    private boolean absorbed(MemorySegment in, MemorySegment inout, MemorySegment received, int bytes, int count,
+                             Combine combine) {
+        outcome.received(received, bytes);
+        if (!outcome.healthy()) {
+            return false;
+        }
+        try {
+            combine.apply(in, inout, count);
+            return true;
+        } catch (RuntimeException e) {
+            outcome.failed(e);
+            return false;
+        }
     }
 
     /** Waits, taking turns of the engine's duty, until the {@code requests} just started on the block complete. */

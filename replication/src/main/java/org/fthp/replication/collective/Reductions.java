@@ -4,7 +4,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.error.MpiError;
 import org.fthp.replication.ops.CollectiveOp;
+import org.fthp.replication.ops.DoublingOutcome;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.OpContext;
 import org.fthp.replication.ops.RecursiveDoublingAllreduce;
@@ -74,13 +76,21 @@ public final class Reductions {
                 // the twin reduces by recursive doubling and forwards only the result; the replica
                 // keeps its own contribution in case it is promoted before the result comes
                 CollectiveOp cop = new CollectiveOp(ctx);
-                Staged rseg = cop.stage(bytes);
+                // room for word of a failure: the twin's operation may have thrown (DoublingOutcome)
+                Staged rseg = cop.stage(DoublingOutcome.twinRoom(bytes));
+                DoublingOutcome.clear(rseg.seg(), bytes);
                 Staged mine = cop.stage(bytes);
                 in.packInto(mine.seg(), 0);
                 return cop.asComputational((now, wantOutput) -> RecursiveDoublingAllreduce.promoted(ctx,
                                 now, bytes, sequence, combiner, HeapCopy.of(mine.seg(), bytes),
                                 wantOutput ? rd -> out.unpackFrom(rd.result(), 0) : null))
-                        .start(s, sequence, rseg, (cmp, req) -> { }, () -> out.unpackFrom(rseg.seg(), 0));
+                        .start(s, sequence, rseg, (cmp, req) -> { }, () -> {
+                            MpiError failed = DoublingOutcome.twinFailure(rseg.seg(), bytes);
+                            if (failed != null) {
+                                throw failed;
+                            }
+                            out.unpackFrom(rseg.seg(), 0);
+                        });
             }
             return new RecursiveDoublingAllreduce(ctx, s, bytes, sequence, combiner,
                     rd -> in.packInto(rd.input(), 0),

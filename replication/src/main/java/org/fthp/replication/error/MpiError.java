@@ -7,7 +7,7 @@ package org.fthp.replication.error;
  * error is where it knows, instead of the facade guessing from a Java
  * exception type.
  */
-public final class MpiError extends RuntimeException {
+public final class MpiError extends RuntimeException implements ClassifiedError {
 
     /**
      * The error classes the engine raises, with the native library's values
@@ -35,7 +35,13 @@ public final class MpiError extends RuntimeException {
         this.errorClass = errorClass;
     }
 
+    @Override
     public int errorClass() {
         return errorClass;
+    }
+
+    @Override
+    public String errorMessage() {
+        return getMessage();
     }
 }

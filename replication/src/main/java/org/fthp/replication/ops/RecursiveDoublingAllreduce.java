@@ -15,7 +15,10 @@ import org.fthp.replication.twins.TwinLink;
  *
  * <p>Every combination puts the lower rank's operand first, and every rank
  * combines the same operands in the same bracketing, so the result has the
- * same bits everywhere, and non-commutative operations keep rank order.
+ * same bits everywhere, and non-commutative operations keep rank order. An
+ * operation that throws fails the reduction without cutting the schedule short
+ * ({@link DoublingOutcome}): the exception reaches the program when the
+ * exchanges are done.
  */
 public final class RecursiveDoublingAllreduce extends NativeOp {
 
@@ -35,8 +38,13 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
     /** This rank's contribution as first packed, kept for a repeat after a failure. */
     private final byte[] input;
     private final java.util.function.Consumer<RecursiveDoublingAllreduce> finish;
+    /** This rank's value and the one received, each with the room for the failure byte after the vector. */
     private MemorySegment acc;
     private MemorySegment other;
+    /** The vectors alone, which the operation sees. */
+    private MemorySegment accVector;
+    private MemorySegment otherVector;
+    private final DoublingOutcome outcome = new DoublingOutcome();
     private int phase;   // 0: fold in, 1..steps: doubling, steps+1: hand back, then done
     private final int steps;
 
@@ -61,7 +69,7 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
                                        Combiner combiner, java.util.function.Consumer<RecursiveDoublingAllreduce> pack,
                                        java.util.function.Consumer<RecursiveDoublingAllreduce> finish, byte[] input,
                                        int twinTag) {
-        super(context, 2L * Math.max(bytes, 1));
+        super(context, 2L * DoublingOutcome.room(bytes));
         this.comm = comm;
         this.combiner = combiner;
         this.bytes = bytes;
@@ -71,8 +79,11 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
         this.steps = DoublingSchedule.steps(size);
         this.tagBase = DoublingSchedule.tagBase(sequence);
         this.finish = finish;
-        this.acc = staging().asSlice(0, bytes);
-        this.other = staging().asSlice(Math.max(bytes, 1), bytes);
+        int room = DoublingOutcome.room(bytes);
+        this.acc = staging().asSlice(0, room);
+        this.other = staging().asSlice(room, room);
+        this.accVector = acc.asSlice(0, bytes);
+        this.otherVector = other.asSlice(0, bytes);
         TwinLink twin = comm.twin();
         if (twin != null && twinTag >= 0) {
             forwardWhenDone(twin, twinTag, null);
@@ -116,18 +127,18 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
 
     /** Where the caller packs this rank's contribution. */
     public MemorySegment input() {
-        return acc;
+        return accVector;
     }
 
-    /** The replica gets the reduced vector. */
+    /** The replica gets the reduced vector, or word that the reduction failed and how. */
     @Override
     protected MemorySegment twinPayload() {
-        return acc;
+        return outcome.twinPayload(acc, bytes);
     }
 
     /** The reduced vector, once the operation is complete. */
     public MemorySegment result() {
-        return acc;
+        return accVector;
     }
 
     /** The computational copies' communicator numbers them in rank order. */
@@ -136,19 +147,42 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
     }
 
     private void exchange(int peer, int tag) {
-        Empi.irecv(other, bytes, Empi.BYTE, nativeRank(peer), tag, comm.internal(), requestSlot());
-        Empi.isend(acc, bytes, Empi.BYTE, nativeRank(peer), tag, comm.internal(), secondRequestSlot());
+        receive(other, peer, tag, requestSlot());
+        send(peer, tag, secondRequestSlot());
     }
 
-    /** Combines what just arrived from {@code peer} with this rank's value, lower rank's operand first. */
+    private void send(int peer, int tag, MemorySegment request) {
+        Empi.isend(acc, outcome.sendBytes(acc, bytes), Empi.BYTE, nativeRank(peer), tag, comm.internal(), request);
+    }
+
+    private void receive(MemorySegment into, int peer, int tag, MemorySegment request) {
+        DoublingOutcome.clear(into, bytes);
+        Empi.irecv(into, DoublingOutcome.room(bytes), Empi.BYTE, nativeRank(peer), tag, comm.internal(), request);
+    }
+
+    /**
+     * Combines what just arrived from {@code peer} with this rank's value, lower rank's operand first, unless
+     * the reduction has failed (here, or at a peer whose message says so).
+     */
     private void absorb(int peer) {
-        if (DoublingSchedule.theirsFirst(rank, peer)) {
-            combiner.combine(other, acc);         // acc = theirs op mine
-        } else {
-            combiner.combine(acc, other);         // other = mine op theirs
-            MemorySegment t = acc;
-            acc = other;
-            other = t;
+        outcome.received(other, bytes);
+        if (!outcome.healthy()) {
+            return;
+        }
+        try {
+            if (DoublingSchedule.theirsFirst(rank, peer)) {
+                combiner.combine(otherVector, accVector);   // acc = theirs op mine
+            } else {
+                combiner.combine(accVector, otherVector);   // other = mine op theirs
+                MemorySegment t = acc;
+                acc = other;
+                other = t;
+                t = accVector;
+                accVector = otherVector;
+                otherVector = t;
+            }
+        } catch (RuntimeException e) {
+            outcome.failed(e);
         }
     }
 
@@ -161,13 +195,11 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
             if (phase == 0) {
                 if (foldsOut) {
                     // give my value to rank+1, then wait for the result at the end
-                    Empi.isend(acc, bytes, Empi.BYTE, nativeRank(rank + 1), tagBase, comm.internal(),
-                            requestSlot());
+                    send(rank + 1, tagBase, requestSlot());
                     return true;
                 }
                 if (foldsIn) {
-                    Empi.irecv(other, bytes, Empi.BYTE, nativeRank(rank - 1), tagBase, comm.internal(),
-                            requestSlot());
+                    receive(other, rank - 1, tagBase, requestSlot());
                     return true;
                 }
                 continue;
@@ -182,13 +214,11 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
             if (phase == steps + 1) {
                 int resultTag = DoublingSchedule.resultTag(tagBase);
                 if (foldsIn) {
-                    Empi.isend(acc, bytes, Empi.BYTE, nativeRank(rank - 1), resultTag, comm.internal(),
-                            requestSlot());
+                    send(rank - 1, resultTag, requestSlot());
                     return true;
                 }
                 if (foldsOut) {
-                    Empi.irecv(acc, bytes, Empi.BYTE, nativeRank(rank + 1), resultTag, comm.internal(),
-                            requestSlot());
+                    receive(acc, rank + 1, resultTag, requestSlot());
                     return true;
                 }
                 continue;
@@ -203,6 +233,8 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
             absorb(rank - 1);
         } else if (phase >= 1 && phase <= steps) {
             absorb(DoublingSchedule.partner(rank, size, phase));
+        } else if (phase == steps + 1 && DoublingSchedule.foldsOut(rank, size)) {
+            outcome.received(acc, bytes);   // the result handed back, or word that the reduction failed
         }
         return advance();
     }
@@ -224,6 +256,7 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
     @Override
     protected void onComplete() {
         context.collectiveLogs().of(comm.commId()).completed(sequence);
+        outcome.end();
         if (finish != null) {
             finish.accept(this);
         }
