@@ -29,7 +29,8 @@ import org.fthp.replication.structure.CommStructure;
  * hundred nanoseconds, once or twice per iteration.
  *
  * <p>An operation that throws fails the reduction without cutting the
- * schedule short, as there ({@link DoublingOutcome}).
+ * schedule short, as in the operation ({@link DoublingOutcome}): every rank
+ * still makes all its exchanges, then throws.
  *
  * <p>One per engine. Only the gate's holder uses it, one call at a time: the
  * block whose requests are in flight is a plain field, which the waits test

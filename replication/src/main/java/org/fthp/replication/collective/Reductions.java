@@ -7,6 +7,7 @@ import org.fthp.empi.Empi;
 import org.fthp.replication.error.MpiError;
 import org.fthp.replication.ops.CollectiveOp;
 import org.fthp.replication.ops.DoublingOutcome;
+import org.fthp.replication.ops.FailureNote;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.OpContext;
 import org.fthp.replication.ops.RecursiveDoublingAllreduce;
@@ -77,7 +78,7 @@ public final class Reductions {
                 // keeps its own contribution in case it is promoted before the result comes
                 CollectiveOp cop = new CollectiveOp(ctx);
                 // room for word of a failure: the twin's operation may have thrown (DoublingOutcome)
-                Staged rseg = cop.stage(DoublingOutcome.twinRoom(bytes));
+                Staged rseg = cop.stage(FailureNote.room(bytes));
                 DoublingOutcome.clear(rseg.seg(), bytes);
                 Staged mine = cop.stage(bytes);
                 in.packInto(mine.seg(), 0);
@@ -85,7 +86,7 @@ public final class Reductions {
                                 now, bytes, sequence, combiner, HeapCopy.of(mine.seg(), bytes),
                                 wantOutput ? rd -> out.unpackFrom(rd.result(), 0) : null))
                         .start(s, sequence, rseg, (cmp, req) -> { }, () -> {
-                            MpiError failed = DoublingOutcome.twinFailure(rseg.seg(), bytes);
+                            MpiError failed = FailureNote.failure(rseg.seg(), bytes);
                             if (failed != null) {
                                 throw failed;
                             }

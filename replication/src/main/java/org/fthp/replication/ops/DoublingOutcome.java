@@ -1,11 +1,8 @@
 package org.fthp.replication.ops;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 
-import org.fthp.replication.error.ClassifiedError;
 import org.fthp.replication.error.MpiError;
 
 /**
@@ -24,19 +21,13 @@ import org.fthp.replication.error.MpiError;
  * peer's failed.
  *
  * <p>A replica does not reduce; its twin forwards the result, or after a
- * failure a note ({@link #twinPayload}): the failure byte, then the error's
- * class and message, so the replica's call throws what its twin's threw.
+ * failure a {@link FailureNote} with the error's class and message, so the
+ * replica's call throws what its twin's threw.
  */
 public final class DoublingOutcome {
 
     /** The byte after the vector in a failed rank's messages. */
     public static final byte MARKED = 1;
-    /** The most of an error's message a twin's note carries, in UTF-8 bytes. */
-    private static final int NOTE_TEXT_BYTES = 1024;
-    /** After the failure byte, a twin's note: the error class, the message's length, then the message. */
-    private static final long NOTE_CLASS = 1;
-    private static final long NOTE_LENGTH = 5;
-    private static final long NOTE_TEXT = 9;
 
     private RuntimeException thrown;
     private boolean peerFailed;
@@ -108,44 +99,11 @@ public final class DoublingOutcome {
         return new MpiError(MpiError.ERR_OTHER, "allreduce: the reduction's operation failed on another process");
     }
 
-    /** Room a replica receives its twin's outcome into, for a vector of {@code bytes}: the vector, or a note. */
-    public static int twinRoom(int bytes) {
-        return (int) (bytes + NOTE_TEXT + NOTE_TEXT_BYTES);
-    }
-
-    /**
-     * What the twin forwards to its replica once the schedule is done: the vector in {@code acc}, or the
-     * failure byte after it and the error's class and message.
-     */
+    /** What the twin forwards to its replica once the schedule is done: the vector in {@code acc}, or a note. */
     public MemorySegment twinPayload(MemorySegment acc, int bytes) {
         if (healthy()) {
             return acc.asSlice(0, bytes);
         }
-        RuntimeException e = thrown != null ? thrown : peerFailure();
-        int errorClass = e instanceof ClassifiedError c ? c.errorClass() : MpiError.ERR_OTHER;
-        String message = e instanceof ClassifiedError c ? c.errorMessage() : String.valueOf(e.getMessage());
-        byte[] text = String.valueOf(message).getBytes(StandardCharsets.UTF_8);
-        int length = Math.min(text.length, NOTE_TEXT_BYTES);
-        // a rare path: its own memory, kept by the twin log until the replica has it
-        MemorySegment note = Arena.ofAuto().allocate(bytes + NOTE_TEXT + length);
-        note.set(ValueLayout.JAVA_BYTE, bytes, MARKED);
-        note.set(ValueLayout.JAVA_INT_UNALIGNED, bytes + NOTE_CLASS, errorClass);
-        note.set(ValueLayout.JAVA_INT_UNALIGNED, bytes + NOTE_LENGTH, length);
-        MemorySegment.copy(text, 0, note, ValueLayout.JAVA_BYTE, bytes + NOTE_TEXT, length);
-        return note;
-    }
-
-    /**
-     * What a replica's call throws for the outcome its twin forwarded into {@code from} (cleared first, its
-     * room {@link #twinRoom}), or null when it is the reduced vector.
-     */
-    public static MpiError twinFailure(MemorySegment from, int bytes) {
-        if (!marked(from, bytes)) {
-            return null;
-        }
-        int errorClass = from.get(ValueLayout.JAVA_INT_UNALIGNED, bytes + NOTE_CLASS);
-        int length = from.get(ValueLayout.JAVA_INT_UNALIGNED, bytes + NOTE_LENGTH);
-        byte[] text = from.asSlice(bytes + NOTE_TEXT, length).toArray(ValueLayout.JAVA_BYTE);
-        return new MpiError(errorClass, new String(text, StandardCharsets.UTF_8));
+        return FailureNote.of(thrown != null ? thrown : peerFailure(), bytes);
     }
 }
