@@ -43,7 +43,10 @@ public final class DoublingSchedule {
         return rank < 2 * folded(size) && rank % 2 == 1;
     }
 
-    /** The rank {@code rank} (one that takes part in the doubling) exchanges with at {@code step}, 1 ≤ step ≤ steps. */
+    /**
+     * The rank {@code rank} exchanges with at doubling step {@code step} (1 ≤ step ≤ steps), for a rank that takes
+     * part in the doubling (not {@link #foldsOut}).
+     */
     public static int partner(int rank, int size, int step) {
         int rem = folded(size);
         int virtual = rank < 2 * rem ? rank / 2 : rank - rem;

@@ -18,8 +18,11 @@ import org.fthp.replication.error.MpiError;
  */
 public final class FailureNote {
 
-    /** The most of an error's message a note carries, in UTF-8 bytes. */
-    private static final int TEXT_BYTES = 1024;
+    /**
+     * The most of an error's message a note carries, in UTF-8 bytes. Every replicated small allreduce stages
+     * (and logs a copy of) this much room on the replica, for a note it almost never gets: kept small.
+     */
+    private static final int TEXT_BYTES = 256;
     /** From the end of the vector. */
     private static final long MARK_OFFSET = 0;
     private static final long CLASS_OFFSET = 1;
