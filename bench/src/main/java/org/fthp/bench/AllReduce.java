@@ -33,8 +33,9 @@ public final class AllReduce {
     // Quiet is not always done: the allreduce a job without replicas runs inline reached its steady
     // 0.23 µs only after ~100 rounds; after 20 rounds and 3 without a compilation it measured 0.35-0.38
     // in every slice, while -Xlog:deoptimization showed the shared wait loop (DutyCycle.await) still
-    // trapping on class checks and being recompiled. The operation-object path measured the same after
-    // 20, 100 or 200 rounds.
+    // trapping on class checks and being recompiled (a wait loop of its own for operations did not
+    // help: the cause is not known). The operation-object path measured the same after 20, 100 or
+    // 200 rounds.
     static final int JIT_MIN_ROUNDS = 100, JIT_ITERS = 10_000; // calls of the smallest size per round
 
     private AllReduce() {}
