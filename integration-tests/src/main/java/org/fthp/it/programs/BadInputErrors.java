@@ -170,7 +170,7 @@ public final class BadInputErrors {
         file.close();
 
         // a reduction whose own operation fails on every rank: each rank's call reports it, and the collectives
-        // after it still pair up (the failed one took its messages off the wire before combining)
+        // after it still pair up (the failed one still made all its exchanges, so none is left on the wire)
         Op failing = new Op(new UserFunction() {
             @Override
             public void call(Object in, Object inOut, int count, Datatype type) throws MPIException {
