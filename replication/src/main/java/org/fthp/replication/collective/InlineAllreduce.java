@@ -88,14 +88,14 @@ public final class InlineAllreduce implements BooleanSupplier {
             in.packInto(acc, 0);
             if (DoublingSchedule.foldsOut(rank, size)) {
                 // give my value to rank+1, then wait for the result
-                Empi.isend(acc, bytes, Empi.BYTE, rank + 1, tagBase, comm, b.request());
+                outcome.send(acc, bytes, rank + 1, tagBase, comm, b.request());
                 awaitRequests(1);
-                receive(acc, bytes, rank + 1, DoublingSchedule.resultTag(tagBase), comm, b);
+                DoublingOutcome.receive(acc, bytes, rank + 1, DoublingSchedule.resultTag(tagBase), comm, b.request());
                 awaitRequests(1);
                 outcome.received(acc, bytes);
             } else {
                 if (DoublingSchedule.foldsIn(rank, size)) {
-                    receive(other, bytes, rank - 1, tagBase, comm, b);
+                    DoublingOutcome.receive(other, bytes, rank - 1, tagBase, comm, b.request());
                     awaitRequests(1);
                     absorbed(otherVector, accVector, other, bytes, count, combine);   // the lower rank's first
                 }
@@ -103,8 +103,8 @@ public final class InlineAllreduce implements BooleanSupplier {
                 for (int step = 1; step <= steps; step++) {
                     int peer = DoublingSchedule.partner(rank, size, step);
                     int tag = DoublingSchedule.stepTag(tagBase, step);
-                    receive(other, bytes, peer, tag, comm, b);
-                    Empi.isend(acc, outcome.sendBytes(acc, bytes), Empi.BYTE, peer, tag, comm, b.request2());
+                    DoublingOutcome.receive(other, bytes, peer, tag, comm, b.request());
+                    outcome.send(acc, bytes, peer, tag, comm, b.request2());
                     awaitRequests(2);
                     if (DoublingSchedule.theirsFirst(rank, peer)) {
                         absorbed(otherVector, accVector, other, bytes, count, combine);
@@ -118,8 +118,7 @@ public final class InlineAllreduce implements BooleanSupplier {
                     }
                 }
                 if (DoublingSchedule.foldsIn(rank, size)) {
-                    Empi.isend(acc, outcome.sendBytes(acc, bytes), Empi.BYTE, rank - 1,
-                            DoublingSchedule.resultTag(tagBase), comm, b.request());
+                    outcome.send(acc, bytes, rank - 1, DoublingSchedule.resultTag(tagBase), comm, b.request());
                     awaitRequests(1);
                 }
             }
@@ -134,12 +133,6 @@ public final class InlineAllreduce implements BooleanSupplier {
             }
             inFlight = 0;
         }
-    }
-
-    /** Posts the receive of a vector of {@code bytes} into {@code into}, with room for the failure byte. */
-    private static void receive(MemorySegment into, int bytes, int peer, int tag, long comm, OpBlock b) {
-        DoublingOutcome.clear(into, bytes);
-        Empi.irecv(into, DoublingOutcome.room(bytes), Empi.BYTE, peer, tag, comm, b.request());
     }
 
     /**

@@ -3,6 +3,7 @@ package org.fthp.replication.ops;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
+import org.fthp.empi.Empi;
 import org.fthp.replication.error.MpiError;
 
 /**
@@ -73,10 +74,24 @@ public final class DoublingOutcome {
     }
 
     /**
+     * Posts the receive of a vector of {@code bytes} from {@code peer} into {@code into}: with room for the
+     * failure byte, which it clears first.
+     */
+    public static void receive(MemorySegment into, int bytes, int peer, int tag, long comm, MemorySegment request) {
+        clear(into, bytes);
+        Empi.irecv(into, room(bytes), Empi.BYTE, peer, tag, comm, request);
+    }
+
+    /** Sends the vector in {@code from} to {@code peer}, with the failure byte once the reduction has failed. */
+    public void send(MemorySegment from, int bytes, int peer, int tag, long comm, MemorySegment request) {
+        Empi.isend(from, sendBytes(from, bytes), Empi.BYTE, peer, tag, comm, request);
+    }
+
+    /**
      * How many bytes of {@code from} to send: the vector, or once the reduction has failed, the vector and
      * the failure byte (set here).
      */
-    public int sendBytes(MemorySegment from, int bytes) {
+    int sendBytes(MemorySegment from, int bytes) {
         if (healthy()) {
             return bytes;
         }

@@ -2,7 +2,6 @@ package org.fthp.replication.ops;
 
 import java.lang.foreign.MemorySegment;
 
-import org.fthp.empi.Empi;
 import org.fthp.replication.staging.HeapCopy;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.twins.TwinLink;
@@ -152,12 +151,11 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
     }
 
     private void send(int peer, int tag, MemorySegment request) {
-        Empi.isend(acc, outcome.sendBytes(acc, bytes), Empi.BYTE, nativeRank(peer), tag, comm.internal(), request);
+        outcome.send(acc, bytes, nativeRank(peer), tag, comm.internal(), request);
     }
 
     private void receive(MemorySegment into, int peer, int tag, MemorySegment request) {
-        DoublingOutcome.clear(into, bytes);
-        Empi.irecv(into, DoublingOutcome.room(bytes), Empi.BYTE, nativeRank(peer), tag, comm.internal(), request);
+        DoublingOutcome.receive(into, bytes, nativeRank(peer), tag, comm.internal(), request);
     }
 
     /**
