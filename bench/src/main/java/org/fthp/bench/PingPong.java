@@ -33,16 +33,18 @@ public final class PingPong {
         if (bytes <= 512) return 200000;
         if (bytes <= 4096) return 100000;
         if (bytes <= 65536) return 2000;
-        if (bytes <= 1048576) return 200;
-        return 50;
+        if (bytes <= 1048576) return 1000;
+        return 500;
     }
 
-    /** Same as warmup_iters() in pingpong.c; long enough for C2 to compile the loop. */
+    /**
+     * Same as warmup_iters() in pingpong.c; long enough for C2 to compile the loop. From 1 MiB up 200 round
+     * trips, and slices of at least 20 (timedIters): pingpong.c says why.
+     */
     static int warmupIters(int bytes) {
         if (bytes <= 4096) return 100000;
         if (bytes <= 65536) return 1000;
-        if (bytes <= 1048576) return 50;
-        return 20;
+        return 200;
     }
 
     // The JIT compiler threads share two cores with two busy-polling ranks, so compilation
