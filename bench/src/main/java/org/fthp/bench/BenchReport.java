@@ -28,10 +28,13 @@ import java.util.stream.Stream;
  * and {@code allreduce <count> <us> [<min_slice_us> <max_slice_us>]} (launcher noise,
  * warnings) are ignored; the slice extremes stay in the raw files.
  *
- * <p>For each implementation, size and metric the median over the repetitions is taken;
- * ratios are ratios of medians, implementation / C. Next to C's median stands the range of
- * its repetitions: on this machine a whole run can land in a slow state (C's 4 MiB ping-pong
- * 360 µs in one run, 1800 µs in the next, steady within each). A contender whose median
+ * <p>For each implementation, size and metric the median over the repetitions is shown. Next
+ * to C's median stands the range of its repetitions: on this machine a whole run can land in a
+ * slow state (C's 4 MiB ping-pong 360 µs in one run, 1800 µs in the next, steady within each;
+ * 8 B 0.10 against 0.35 µs). A ratio is therefore taken within each repetition, whose runs
+ * follow one another, and the median of those ratios is shown ({@link #pairedRatio}): medians
+ * of columns taken apart can each come from another state (one run here had C's median from
+ * its 3 slow repetitions and the facade's from its 3 fast ones). A contender whose median
  * beats C's fastest repetition by more than {@link #SUSPECT_MARGIN} is marked: a facade
  * cannot beat the library it calls, so such a ratio measures the machine, not the code.
  */
@@ -42,8 +45,10 @@ public final class BenchReport {
     /** How far below C's fastest repetition a contender's median may fall before it is marked. */
     public static final double SUSPECT_MARGIN = 0.05;
     static final String SUSPECT = " †";
+    /** C's slowest repetition over its fastest above which the report says the machine changed state. */
+    static final double STATE_SPREAD = 1.5;
 
-    static final Pattern FILE_NAME = Pattern.compile("([A-Za-z0-9_-]+)\\.(pingpong|allreduce)\\.[^.]+\\.txt");
+    static final Pattern FILE_NAME = Pattern.compile("([A-Za-z0-9_-]+)\\.(pingpong|allreduce)\\.([^.]+)\\.txt");
 
     /** One parsed result line. For pingpong {@code values = {oneway_us, GBps}}, for allreduce {@code {us}}. */
     public record Sample(String bench, long key, double[] values) {}
@@ -53,6 +58,8 @@ public final class BenchReport {
     /** impl.bench -> number of files read, and of files that had no result line. */
     final Map<String, Integer> files = new TreeMap<>();
     final Map<String, Integer> emptyFiles = new TreeMap<>();
+    /** impl -> bench -> key -> repetition -> that repetition's values (as {@link Sample#values()}). */
+    final Map<String, Map<String, Map<Long, Map<String, double[]>>>> byRepetition = new TreeMap<>();
 
     // ---------------------------------------------------------------- parsing
 
@@ -83,13 +90,20 @@ public final class BenchReport {
         return out;
     }
 
-    /** Adds the output of one run of implementation {@code impl}. */
+    /** Adds the output of one run of implementation {@code impl}; the n-th run added is repetition n. */
     public void add(String impl, String bench, List<String> lines) {
+        add(impl, bench, Integer.toString(files.getOrDefault(impl + "." + bench, 0) + 1), lines);
+    }
+
+    /** Adds the output of repetition {@code repetition} of implementation {@code impl}. */
+    public void add(String impl, String bench, String repetition, List<String> lines) {
         String id = impl + "." + bench;
         files.merge(id, 1, Integer::sum);
         List<Sample> samples = parse(lines);
         if (samples.isEmpty()) emptyFiles.merge(id, 1, Integer::sum);
         for (Sample s : samples) {
+            byRepetition.computeIfAbsent(impl, k -> new TreeMap<>()).computeIfAbsent(s.bench(), k -> new TreeMap<>())
+                    .computeIfAbsent(s.key(), k -> new TreeMap<>()).put(repetition, s.values());
             List<List<Double>> metrics = data.computeIfAbsent(impl, k -> new TreeMap<>())
                     .computeIfAbsent(s.bench(), k -> new TreeMap<>())
                     .computeIfAbsent(s.key(), k -> new ArrayList<>());
@@ -108,7 +122,7 @@ public final class BenchReport {
         }
         for (Path p : paths) {
             Matcher m = FILE_NAME.matcher(p.getFileName().toString());
-            if (m.matches()) add(m.group(1), m.group(2), Files.readAllLines(p));
+            if (m.matches()) add(m.group(1), m.group(2), m.group(3), Files.readAllLines(p));
         }
     }
 
@@ -133,6 +147,46 @@ public final class BenchReport {
     List<Double> values(String impl, String bench, long key, int metric) {
         List<List<Double>> m = data.getOrDefault(impl, Map.of()).getOrDefault(bench, new TreeMap<>()).get(key);
         return m == null || m.size() <= metric ? List.of() : m.get(metric);
+    }
+
+    /**
+     * The median over the repetitions that both ran of {@code impl}'s metric over {@code other}'s, each
+     * ratio taken within one repetition; NaN if they share none.
+     */
+    public double pairedRatio(String impl, String other, String bench, long key, int metric) {
+        Map<String, double[]> mine = repetitions(impl, bench, key), theirs = repetitions(other, bench, key);
+        List<Double> ratios = new ArrayList<>();
+        for (Map.Entry<String, double[]> e : mine.entrySet()) {
+            double[] t = theirs.get(e.getKey());
+            if (t != null && t.length > metric && e.getValue().length > metric && t[metric] != 0) {
+                ratios.add(e.getValue()[metric] / t[metric]);
+            }
+        }
+        return median(ratios);
+    }
+
+    private Map<String, double[]> repetitions(String impl, String bench, long key) {
+        return byRepetition.getOrDefault(impl, Map.of()).getOrDefault(bench, Map.of()).getOrDefault(key, Map.of());
+    }
+
+    /** {@link #pairedRatio} formatted; the ratio of the medians where no repetition has both. */
+    String ratio(String impl, String other, String bench, long key, int metric) {
+        double r = pairedRatio(impl, other, bench, key, metric);
+        return Double.isNaN(r) ? ratio(median(impl, bench, key, metric), median(other, bench, key, metric))
+                : String.format(Locale.ROOT, "%.2f", r);
+    }
+
+    /** C's slowest repetition over its fastest, at the size where they are furthest apart; NaN without C data. */
+    double baselineSpread() {
+        double spread = Double.NaN;
+        for (Map<Long, List<List<Double>>> byKey : data.getOrDefault(BASELINE, Map.of()).values()) {
+            for (List<List<Double>> metrics : byKey.values()) {
+                List<Double> t = metrics.get(0);
+                double s = Collections.max(t) / Collections.min(t);
+                spread = Double.isNaN(spread) ? s : Math.max(spread, s);
+            }
+        }
+        return spread;
     }
 
     /** C's fastest and slowest repetition of a time metric, as "min–max"; "–" without C data. */
@@ -260,7 +314,8 @@ public final class BenchReport {
             out.printf("### Ping-pong, 2 ranks: native C vs %s%n%n", label(impl, "pingpong"));
             out.printf("Medians over %s (C) and %s (%s) repetitions, each the median of its timed slices; "
                     + "C runs: C's fastest and slowest repetition. One-way time = round trip / 2; "
-                    + "ratio = %s / C (latency: >1 is slower; bandwidth: <1 is slower).%n%n",
+                    + "ratio = %s / C within each repetition, median over the repetitions "
+                    + "(latency: >1 is slower; bandwidth: <1 is slower).%n%n",
                     repsNote("pingpong", BASELINE), repsNote("pingpong", impl), column(impl), column(impl));
             out.printf("| size | native C one-way µs | C runs | %s µs | ratio | native GB/s | %s GB/s | ratio |%n",
                     column(impl), column(impl));
@@ -271,8 +326,8 @@ public final class BenchReport {
                 String mark = suspect(impl, "pingpong", k) ? SUSPECT : "";
                 suspects |= !mark.isEmpty();
                 out.printf("| %s | %s | %s | %s | %s%s | %s | %s | %s%s |%n", formatBytes(k), num(cu),
-                        baselineRange("pingpong", k), num(fu), ratio(fu, cu), mark, num(cb), num(fb),
-                        ratio(fb, cb), mark);
+                        baselineRange("pingpong", k), num(fu), ratio(impl, BASELINE, "pingpong", k, 0), mark,
+                        num(cb), num(fb), ratio(impl, BASELINE, "pingpong", k, 1), mark);
             }
             out.println();
         }
@@ -280,7 +335,8 @@ public final class BenchReport {
             if (!shows(impl, "allreduce")) continue;
             out.printf("### Allreduce (double, SUM), all ranks: native C vs %s%n%n", label(impl, "allreduce"));
             out.printf("Medians over %s (C) and %s (%s) repetitions, each the median of its timed slices; "
-                    + "time per call, slowest rank; C runs: C's fastest and slowest repetition; ratio = %s / C.%n%n",
+                    + "time per call, slowest rank; C runs: C's fastest and slowest repetition; ratio = %s / C "
+                    + "within each repetition, median over the repetitions.%n%n",
                     repsNote("allreduce", BASELINE), repsNote("allreduce", impl), column(impl), column(impl));
             out.printf("| doubles | bytes | native C µs | C runs | %s µs | ratio |%n", column(impl));
             out.println("| ---: | ---: | ---: | ---: | ---: | ---: |");
@@ -289,7 +345,7 @@ public final class BenchReport {
                 String mark = suspect(impl, "allreduce", k) ? SUSPECT : "";
                 suspects |= !mark.isEmpty();
                 out.printf("| %d | %s | %s | %s | %s | %s%s |%n", k, formatBytes(k * 8), num(c),
-                        baselineRange("allreduce", k), num(f), ratio(f, c), mark);
+                        baselineRange("allreduce", k), num(f), ratio(impl, BASELINE, "allreduce", k, 0), mark);
             }
             out.println();
         }
@@ -302,7 +358,7 @@ public final class BenchReport {
             if (keys(bench, theirs).isEmpty() || keys(bench, ours).isEmpty()) continue;
             out.printf("### %s, %s: FTHP-J vs Open MPI's Java binding%n%n",
                     bench.equals("pingpong") ? "Ping-pong one-way" : "Allreduce (double, SUM)", p[3]);
-            out.println("Medians (µs); ratios of medians: >1 is slower.\n");
+            out.println("Medians (µs); ratios within each repetition, median over the repetitions: >1 is slower.\n");
             out.printf("| %s | native C | binding | FTHP-J | binding / C | FTHP-J / C | FTHP-J / binding |%n",
                     bench.equals("pingpong") ? "size" : "doubles");
             out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
@@ -313,9 +369,16 @@ public final class BenchReport {
                 suspects |= !mark.isEmpty();
                 out.printf("| %s | %s | %s | %s | %s%s | %s%s | %s |%n",
                         bench.equals("pingpong") ? formatBytes(k) : Long.toString(k), num(c), num(b), num(f),
-                        ratio(b, c), mark, ratio(f, c), mark, ratio(f, b));
+                        ratio(theirs, BASELINE, bench, k, 0), mark, ratio(ours, BASELINE, bench, k, 0), mark,
+                        ratio(ours, theirs, bench, k, 0));
             }
             out.println();
+        }
+        double spread = baselineSpread();
+        if (spread > STATE_SPREAD) {
+            out.printf("_Native C's repetitions differ by up to %.1f× at one size: the machine changed state during "
+                    + "this run. The ratios are taken within repetitions; the medians of two columns may come from "
+                    + "different states and do not compare with each other._%n%n", spread);
         }
         if (suspects) {
             out.printf("†: this median beats native C's fastest run by more than %.0f %%. A facade cannot beat "
