@@ -104,9 +104,45 @@ class PullMemoryTest {
         int count = (int) (PullMemory.KEEP_BYTES / (8 << 20)) + 2;
         PullMemory.Block[] blocks = fillThenRelease(memory, count, (byte) 7);
         assertTrue(memory.residentIdleBytes() <= PullMemory.KEEP_BYTES, "idle pages kept: " + memory.residentIdleBytes());
-        // the last released went past the budget: its pages were removed, so it reads zero now
-        assertEquals(0, blocks[count - 1].segment().get(ValueLayout.JAVA_BYTE, 12345));
-        assertEquals(7, blocks[0].segment().get(ValueLayout.JAVA_BYTE, 12345));
+        // the two released first gave their pages back when the last two went past the budget: they read zero now
+        assertEquals(0, blocks[0].segment().get(ValueLayout.JAVA_BYTE, 12345));
+        assertEquals(0, blocks[1].segment().get(ValueLayout.JAVA_BYTE, 12345));
+        assertEquals(7, blocks[2].segment().get(ValueLayout.JAVA_BYTE, 12345));
+        assertEquals(7, blocks[count - 1].segment().get(ValueLayout.JAVA_BYTE, 12345));
+    }
+
+    /**
+     * The budget goes to the blocks released last, whatever their class: idle blocks of a size no longer sent
+     * give way to the size in use, which would otherwise give its pages back on every release.
+     */
+    @Test
+    void theLongestIdleGiveTheirPagesBackWhateverTheirClass() {
+        PullMemory own = PullMemory.create();
+        assertNotNull(own);
+        int small = (int) (PullMemory.KEEP_BYTES / (64 << 10));   // the whole budget in idle 64 KiB blocks
+        PullMemory.Block[] smalls = new PullMemory.Block[small];
+        for (int i = 0; i < small; i++) {
+            smalls[i] = own.acquire(64 << 10);
+            smalls[i].segment().fill((byte) 3);
+        }
+        for (PullMemory.Block b : smalls) {
+            own.release(b);
+        }
+        assertEquals(PullMemory.KEEP_BYTES, own.residentIdleBytes());
+        PullMemory.Block large = own.acquire(8 << 20);
+        large.segment().fill((byte) 5);
+        own.release(large);
+        assertEquals(5, large.segment().get(ValueLayout.JAVA_BYTE, 12345), "the block just released keeps its pages");
+        assertEquals(0, smalls[0].segment().get(ValueLayout.JAVA_BYTE, 0), "the longest idle gave its pages back");
+        assertEquals(3, smalls[small - 1].segment().get(ValueLayout.JAVA_BYTE, 0));
+        assertTrue(own.residentIdleBytes() <= PullMemory.KEEP_BYTES, "idle pages kept: " + own.residentIdleBytes());
+        PullMemory.Block again = own.acquire(8 << 20);
+        assertEquals(large.offset(), again.offset(), "and comes back for the next message of its size");
+        assertEquals(5, again.segment().get(ValueLayout.JAVA_BYTE, 12345));
+        PullMemory.Block first = own.acquire(64 << 10);
+        assertEquals(smalls[small - 1].offset(), first.offset(), "a class takes its last released block first");
+        own.release(again);
+        own.release(first);
     }
 
     /** A larger budget (a replicated job's: what its log may hold) keeps the pages of that many idle bytes. */
