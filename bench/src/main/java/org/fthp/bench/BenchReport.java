@@ -53,13 +53,14 @@ public final class BenchReport {
     /** One parsed result line. For pingpong {@code values = {oneway_us, GBps}}, for allreduce {@code {us}}. */
     public record Sample(String bench, long key, double[] values) {}
 
-    /** impl -> bench -> key (bytes or count) -> metric index -> values over repetitions. */
-    final Map<String, Map<String, TreeMap<Long, List<List<Double>>>>> data = new TreeMap<>();
+    /**
+     * impl -> bench -> key (bytes or count) -> repetition -> that repetition's samples ({@link Sample#values()}),
+     * in the order read. The medians take every sample, a ratio within a repetition its last.
+     */
+    final Map<String, Map<String, TreeMap<Long, Map<String, List<double[]>>>>> data = new TreeMap<>();
     /** impl.bench -> number of files read, and of files that had no result line. */
     final Map<String, Integer> files = new TreeMap<>();
     final Map<String, Integer> emptyFiles = new TreeMap<>();
-    /** impl -> bench -> key -> repetition -> that repetition's values (as {@link Sample#values()}). */
-    final Map<String, Map<String, Map<Long, Map<String, double[]>>>> byRepetition = new TreeMap<>();
 
     // ---------------------------------------------------------------- parsing
 
@@ -102,15 +103,9 @@ public final class BenchReport {
         List<Sample> samples = parse(lines);
         if (samples.isEmpty()) emptyFiles.merge(id, 1, Integer::sum);
         for (Sample s : samples) {
-            byRepetition.computeIfAbsent(impl, k -> new TreeMap<>()).computeIfAbsent(s.bench(), k -> new TreeMap<>())
-                    .computeIfAbsent(s.key(), k -> new TreeMap<>()).put(repetition, s.values());
-            List<List<Double>> metrics = data.computeIfAbsent(impl, k -> new TreeMap<>())
-                    .computeIfAbsent(s.bench(), k -> new TreeMap<>())
-                    .computeIfAbsent(s.key(), k -> new ArrayList<>());
-            for (int i = 0; i < s.values().length; i++) {
-                while (metrics.size() <= i) metrics.add(new ArrayList<>());
-                metrics.get(i).add(s.values()[i]);
-            }
+            data.computeIfAbsent(impl, k -> new TreeMap<>()).computeIfAbsent(s.bench(), k -> new TreeMap<>())
+                    .computeIfAbsent(s.key(), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(repetition, k -> new ArrayList<>()).add(s.values());
         }
     }
 
@@ -139,14 +134,18 @@ public final class BenchReport {
 
     /** Median of metric {@code metric} for impl/bench/key, NaN if absent. */
     public double median(String impl, String bench, long key, int metric) {
-        List<List<Double>> m = data.getOrDefault(impl, Map.of()).getOrDefault(bench, new TreeMap<>()).get(key);
-        return m == null || m.size() <= metric ? Double.NaN : median(m.get(metric));
+        return median(values(impl, bench, key, metric));
     }
 
     /** The values of metric {@code metric} over the repetitions of impl/bench/key; empty if absent. */
     List<Double> values(String impl, String bench, long key, int metric) {
-        List<List<Double>> m = data.getOrDefault(impl, Map.of()).getOrDefault(bench, new TreeMap<>()).get(key);
-        return m == null || m.size() <= metric ? List.of() : m.get(metric);
+        List<Double> values = new ArrayList<>();
+        for (List<double[]> samples : repetitions(impl, bench, key).values()) {
+            for (double[] v : samples) {
+                if (v.length > metric) values.add(v[metric]);
+            }
+        }
+        return values;
     }
 
     /**
@@ -154,19 +153,21 @@ public final class BenchReport {
      * ratio taken within one repetition; NaN if they share none.
      */
     public double pairedRatio(String impl, String other, String bench, long key, int metric) {
-        Map<String, double[]> mine = repetitions(impl, bench, key), theirs = repetitions(other, bench, key);
+        Map<String, List<double[]>> mine = repetitions(impl, bench, key), theirs = repetitions(other, bench, key);
         List<Double> ratios = new ArrayList<>();
-        for (Map.Entry<String, double[]> e : mine.entrySet()) {
-            double[] t = theirs.get(e.getKey());
-            if (t != null && t.length > metric && e.getValue().length > metric && t[metric] != 0) {
-                ratios.add(e.getValue()[metric] / t[metric]);
+        for (Map.Entry<String, List<double[]>> e : mine.entrySet()) {
+            List<double[]> t = theirs.get(e.getKey());
+            if (t == null) continue;
+            double[] m = e.getValue().getLast(), o = t.getLast();
+            if (o.length > metric && m.length > metric && o[metric] != 0) {
+                ratios.add(m[metric] / o[metric]);
             }
         }
         return median(ratios);
     }
 
-    private Map<String, double[]> repetitions(String impl, String bench, long key) {
-        return byRepetition.getOrDefault(impl, Map.of()).getOrDefault(bench, Map.of()).getOrDefault(key, Map.of());
+    private Map<String, List<double[]>> repetitions(String impl, String bench, long key) {
+        return data.getOrDefault(impl, Map.of()).getOrDefault(bench, new TreeMap<>()).getOrDefault(key, Map.of());
     }
 
     /** {@link #pairedRatio} formatted; the ratio of the medians where no repetition has both. */
@@ -179,9 +180,10 @@ public final class BenchReport {
     /** C's slowest repetition over its fastest, at the size where they are furthest apart; NaN without C data. */
     double baselineSpread() {
         double spread = Double.NaN;
-        for (Map<Long, List<List<Double>>> byKey : data.getOrDefault(BASELINE, Map.of()).values()) {
-            for (List<List<Double>> metrics : byKey.values()) {
-                List<Double> t = metrics.get(0);
+        for (Map.Entry<String, TreeMap<Long, Map<String, List<double[]>>>> b
+                : data.getOrDefault(BASELINE, Map.of()).entrySet()) {
+            for (long key : b.getValue().keySet()) {
+                List<Double> t = values(BASELINE, b.getKey(), key, 0);
                 double s = Collections.max(t) / Collections.min(t);
                 spread = Double.isNaN(spread) ? s : Math.max(spread, s);
             }
@@ -232,8 +234,7 @@ public final class BenchReport {
     }
 
     int reps(String impl, String bench, long key) {
-        List<List<Double>> m = data.getOrDefault(impl, Map.of()).getOrDefault(bench, new TreeMap<>()).get(key);
-        return m == null || m.isEmpty() ? 0 : m.get(0).size();
+        return values(impl, bench, key, 0).size();
     }
 
     // ---------------------------------------------------------------- formatting
