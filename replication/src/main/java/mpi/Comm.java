@@ -11,11 +11,13 @@ import org.fthp.replication.error.MpiError;
 import org.fthp.replication.ops.InlineTransfer;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.RecvOp;
+import org.fthp.replication.ops.SendMode;
 import org.fthp.replication.ops.SendOp;
 import org.fthp.replication.p2p.NeighborLists;
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.runtime.Gate;
 import org.fthp.replication.structure.Channel;
+import org.fthp.replication.structure.CommIds;
 import org.fthp.replication.structure.CommRef;
 import org.fthp.replication.structure.CommStructure;
 
@@ -60,11 +62,11 @@ public class Comm implements Freeable, Cloneable {
         this.ref = r;
         int id = r.get().commId();
         this.handle = id;
-        if (id == Engine.WORLD_ID) {
+        if (id == CommIds.WORLD) {
             this.name = "MPI_COMM_WORLD";
             // the logical job's values: the program's tags go up to Args.tagUb(), whatever the replicas
             attributes.setWorldAttributes(Args.tagUb(), r.get().size());
-        } else if (id == Engine.SELF_ID) {
+        } else if (id == CommIds.SELF) {
             this.name = "MPI_COMM_SELF";
         }
     }
@@ -237,7 +239,7 @@ public class Comm implements Freeable, Cloneable {
     @Override
     public final void free() throws MPIException {
         CommStructure s = live();
-        if (s.commId() == Engine.WORLD_ID || s.commId() == Engine.SELF_ID) {
+        if (s.commId() == CommIds.WORLD || s.commId() == CommIds.SELF) {
             throw fail(Errors.error(MPI.ERR_COMM, "MPI.COMM_WORLD and MPI.COMM_SELF cannot be freed"));
         }
         guard(() -> {
@@ -293,7 +295,7 @@ public class Comm implements Freeable, Cloneable {
      * message is complete for the program at once, and a large one is charged to the attached buffer
      * ({@link BufferedMode}).
      */
-    private NativeOp[] startSend(Object buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
+    private NativeOp[] startSend(Object buf, int count, Datatype type, int dest, int tag, SendMode mode)
             throws MPIException {
         CommStructure s = live();
         TypeLayout layout = sendArgs(s, count, type, dest, tag);
@@ -311,12 +313,12 @@ public class Comm implements Freeable, Cloneable {
 
     /** Starts a send whose arguments are checked (but for its size). */
     private static NativeOp[] postSend(CommStructure s, UserBuffer ub, int count, TypeLayout layout, int dest, int tag,
-                                       SendOp.Mode mode) throws MPIException {
+                                       SendMode mode) throws MPIException {
         long bytes = count * layout.size();
         if (dest != MPI.PROC_NULL) {
             Args.payload(bytes);
         }
-        boolean buffered = mode == SendOp.Mode.BUFFERED && dest != MPI.PROC_NULL;
+        boolean buffered = mode == SendMode.BUFFERED && dest != MPI.PROC_NULL;
         if (buffered) {
             BufferedMode.reserve(bytes);
             s = s.current();   // waiting for room (or for the twin's word) may have run a repair that replaced it
@@ -348,7 +350,7 @@ public class Comm implements Freeable, Cloneable {
                 source, tag, MPI.PROC_NULL, MPI.ANY_SOURCE);
     }
 
-    private void sendBlocking(Object buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
+    private void sendBlocking(Object buf, int count, Datatype type, int dest, int tag, SendMode mode)
             throws MPIException {
         Gate gate = MPI.gate();
         gate.enter();
@@ -359,7 +361,7 @@ public class Comm implements Freeable, Cloneable {
             Engine engine = Engine.get();
             InlineTransfer inline = engine.inline();
             // a synchronous send completes on the match, a buffered one frees room: neither is done when started
-            if ((mode == SendOp.Mode.STANDARD || mode == SendOp.Mode.READY) && dest != MPI.PROC_NULL
+            if ((mode == SendMode.STANDARD || mode == SendMode.READY) && dest != MPI.PROC_NULL
                     && inline.sends(s, dest, count * layout.size())) {
                 sendInline(engine, s, ub, count, layout, dest, tag);
                 return;
@@ -382,7 +384,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        sendBlocking(buf, count, type, dest, tag, SendOp.Mode.STANDARD);
+        sendBlocking(buf, count, type, dest, tag, SendMode.STANDARD);
     }
 
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
@@ -455,7 +457,7 @@ public class Comm implements Freeable, Cloneable {
                 return finishInlineReceive(engine);
             }
             RecvOp r = postRecv(s, recvUb, recvcount, recvLayout, source, recvtag);
-            NativeOp[] ops = postSend(s, sendUb, sendcount, sendLayout, dest, sendtag, SendOp.Mode.STANDARD);
+            NativeOp[] ops = postSend(s, sendUb, sendcount, sendLayout, dest, sendtag, SendMode.STANDARD);
             return finishSendRecv(ops, r);
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
@@ -481,7 +483,7 @@ public class Comm implements Freeable, Cloneable {
                 engine.inline().postReceive(s, ub, count, layout, source, recvtag, MPI.ANY_SOURCE);
                 return finishInlineReceive(engine);
             }
-            NativeOp[] ops = postSend(s, ub, count, layout, dest, sendtag, SendOp.Mode.STANDARD);
+            NativeOp[] ops = postSend(s, ub, count, layout, dest, sendtag, SendMode.STANDARD);
             RecvOp r = postRecv(s, ub, count, layout, source, recvtag);
             return finishSendRecv(ops, r);
         } catch (MPIException | RuntimeException e) {
@@ -499,18 +501,18 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void bSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        sendBlocking(buf, count, type, dest, tag, SendOp.Mode.BUFFERED);
+        sendBlocking(buf, count, type, dest, tag, SendMode.BUFFERED);
     }
 
     public final void sSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        sendBlocking(buf, count, type, dest, tag, SendOp.Mode.SYNCHRONOUS);
+        sendBlocking(buf, count, type, dest, tag, SendMode.SYNCHRONOUS);
     }
 
     public final void rSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        sendBlocking(buf, count, type, dest, tag, SendOp.Mode.READY);
+        sendBlocking(buf, count, type, dest, tag, SendMode.READY);
     }
 
-    private Request iSendMode(Buffer buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
+    private Request iSendMode(Buffer buf, int count, Datatype type, int dest, int tag, SendMode mode)
             throws MPIException {
         return guard(() -> {
             Args.direct(buf);
@@ -519,19 +521,19 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return iSendMode(buf, count, type, dest, tag, SendOp.Mode.STANDARD);
+        return iSendMode(buf, count, type, dest, tag, SendMode.STANDARD);
     }
 
     public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return iSendMode(buf, count, type, dest, tag, SendOp.Mode.BUFFERED);
+        return iSendMode(buf, count, type, dest, tag, SendMode.BUFFERED);
     }
 
     public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return iSendMode(buf, count, type, dest, tag, SendOp.Mode.SYNCHRONOUS);
+        return iSendMode(buf, count, type, dest, tag, SendMode.SYNCHRONOUS);
     }
 
     public final Request irSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return iSendMode(buf, count, type, dest, tag, SendOp.Mode.READY);
+        return iSendMode(buf, count, type, dest, tag, SendMode.READY);
     }
 
     public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
@@ -541,7 +543,7 @@ public class Comm implements Freeable, Cloneable {
         });
     }
 
-    private Prequest sendInitMode(Buffer buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
+    private Prequest sendInitMode(Buffer buf, int count, Datatype type, int dest, int tag, SendMode mode)
             throws MPIException {
         return guard(() -> {
             Args.direct(buf);
@@ -555,19 +557,19 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return sendInitMode(buf, count, type, dest, tag, SendOp.Mode.STANDARD);
+        return sendInitMode(buf, count, type, dest, tag, SendMode.STANDARD);
     }
 
     public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return sendInitMode(buf, count, type, dest, tag, SendOp.Mode.BUFFERED);
+        return sendInitMode(buf, count, type, dest, tag, SendMode.BUFFERED);
     }
 
     public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return sendInitMode(buf, count, type, dest, tag, SendOp.Mode.SYNCHRONOUS);
+        return sendInitMode(buf, count, type, dest, tag, SendMode.SYNCHRONOUS);
     }
 
     public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return sendInitMode(buf, count, type, dest, tag, SendOp.Mode.READY);
+        return sendInitMode(buf, count, type, dest, tag, SendMode.READY);
     }
 
     public final Prequest recvInit(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {

@@ -69,7 +69,7 @@ public final class InlineTransfer implements BooleanSupplier {
      * the destination's only copy.
      */
     public boolean sends(CommStructure comm, int dest, long payloadBytes) {
-        return records.sendLog() == null && SendOp.isEager(payloadBytes) && comm.sendPrimary(dest) != null
+        return records.sendLog() == null && EagerLimit.fits(payloadBytes) && comm.sendPrimary(dest) != null
                 && comm.sendExtra(dest) == null;
     }
 
@@ -85,7 +85,7 @@ public final class InlineTransfer implements BooleanSupplier {
         long sendId = comm.sendIds().next(dest);
         OpBlock block = pool.acquireBlock(bytes);
         MemorySegment message = block.staging();
-        SendOp.writeHeader(message, comm, sendId, Channel.USER, SendOp.Mode.STANDARD, payloadBytes, 0);
+        SendHeader.write(message, comm, sendId, Channel.USER, SendMode.STANDARD, payloadBytes, 0);
         Packer.pack(buf, UserBuffer.START, count, type, message, MessageHeader.BYTES);
         Empi.isend(message, bytes, Empi.BYTE, to.rank(), tag, to.comm(Channel.USER), block.request());
         records.sent(bytes);

@@ -70,7 +70,7 @@ final class PullSend extends NativeOp {
     private final long payloadBytes;
     private final long sendId;
     private final int dest;
-    private final SendOp.Mode mode;
+    private final SendMode mode;
     private Step step = Step.OFFERED;
     /** Whether the receiver replied: until then it may still read the block, which therefore is not reused. */
     private boolean replied;
@@ -89,9 +89,9 @@ final class PullSend extends NativeOp {
     }
 
     /** Whether a payload of this size and mode is offered for pulling at all. */
-    static boolean offers(long payloadBytes, SendOp.Mode mode) {
+    static boolean offers(long payloadBytes, SendMode mode) {
         // a buffered send completes as soon as its bytes are in the attached buffer, not on a reply
-        return payloadBytes >= THRESHOLD_BYTES && mode != SendOp.Mode.BUFFERED;
+        return payloadBytes >= THRESHOLD_BYTES && mode != SendMode.BUFFERED;
     }
 
     /**
@@ -100,7 +100,7 @@ final class PullSend extends NativeOp {
      */
     static NativeOp offer(OpContext context, MessageRecords records, CommStructure comm, Endpoint to,
                           Channel channel, UserBuffer buf, long startByte, int count, TypeLayout type, int dest,
-                          long sendId, int tag, SendOp.Mode mode) {
+                          long sendId, int tag, SendMode mode) {
         PullMemory memory = context.pullMemory();
         long payloadBytes = count * type.size();
         PullMemory.Block block = memory == null ? null : memory.acquire(payloadBytes);
@@ -127,13 +127,13 @@ final class PullSend extends NativeOp {
      */
     static NativeOp offerLogged(OpContext context, MessageRecords records, CommStructure comm, Endpoint to,
                                 Channel channel, SharedMessage reference, long payloadBytes, int dest, long sendId,
-                                int tag, SendOp.Mode mode) {
+                                int tag, SendMode mode) {
         return new PullSend(context, records, comm, to, channel, payloadBytes, dest, sendId, tag, mode, null, null,
                 reference);
     }
 
     private PullSend(OpContext context, MessageRecords records, CommStructure comm, Endpoint to, Channel channel,
-                     long payloadBytes, int dest, long sendId, int tag, SendOp.Mode mode, PullMemory memory,
+                     long payloadBytes, int dest, long sendId, int tag, SendMode mode, PullMemory memory,
                      PullMemory.Block block, SharedMessage shared) {
         super(context, MessageHeader.BYTES + PullDescriptor.BYTES);
         this.comm = comm;
@@ -147,7 +147,7 @@ final class PullSend extends NativeOp {
         this.dest = dest;
         this.mode = mode;
         MemorySegment message = staging();
-        SendOp.writeHeader(message, comm, sendId, channel, mode, payloadBytes, MessageHeader.FLAG_PULL);
+        SendHeader.write(message, comm, sendId, channel, mode, payloadBytes, MessageHeader.FLAG_PULL);
         MemorySegment descriptor = message.asSlice(DESCRIPTOR_AT, PullDescriptor.BYTES);
         if (shared != null) {
             this.payload = shared.message().asSlice(MessageHeader.BYTES, payloadBytes);
@@ -156,7 +156,7 @@ final class PullSend extends NativeOp {
             this.payload = block.segment().asSlice(0, payloadBytes);
             memory.describe(descriptor, block, payloadBytes);
         }
-        SendOp.startInMode(mode, message, MessageHeader.BYTES, to.rank(), tag, to.comm(channel), requestSlot());
+        mode.start(message, MessageHeader.BYTES, to.rank(), tag, to.comm(channel), requestSlot());
         Empi.isend(descriptor, PullDescriptor.BYTES, Empi.BYTE, to.rank(), MessageHeader.payloadTag(sendId),
                 to.internal(), secondRequestSlot());
     }
@@ -198,7 +198,7 @@ final class PullSend extends NativeOp {
      */
     @Override
     protected NativeOp reissue() {
-        return SendOp.afterRepair(context, records, comm, mode, dest, sendId);
+        return SyncMatch.afterRepair(context, records, comm, mode, dest, sendId);
     }
 
     @Override

@@ -22,8 +22,6 @@ import org.fthp.replication.structure.Endpoint;
  */
 public final class SendOp extends NativeOp {
 
-    public enum Mode { STANDARD, SYNCHRONOUS, BUFFERED, READY }
-
     /**
      * The largest payload a message can carry: with its header it goes as one
      * native {@code int} count of bytes. Callers check it (the facade, with
@@ -36,7 +34,7 @@ public final class SendOp extends NativeOp {
     private final long payloadBytes;
     /** A large payload sent from the program's own direct buffer, or null (the payload is in staging). */
     private final MemorySegment inPlacePayload;
-    private final Mode mode;
+    private final SendMode mode;
     private final int dest;
     private final long sendId;
     private final MessageRecords records;
@@ -46,15 +44,6 @@ public final class SendOp extends NativeOp {
     private final SharedMessage shared;
 
     /**
-     * Whether a payload of this size travels with its header as one eager
-     * native message, which the native library completes without waiting
-     * for the receiver (larger ones wait until the receiver takes them).
-     */
-    public static boolean isEager(long payloadBytes) {
-        return payloadBytes < Rendezvous.THRESHOLD_BYTES;
-    }
-
-    /**
      * Sends to {@code dest} (a peer rank of {@code comm}) on {@code channel}:
      * one native message per live copy of the destination this copy feeds.
      * A replica whose destination has no replica sends nothing: the
@@ -62,7 +51,7 @@ public final class SendOp extends NativeOp {
      */
     public static NativeOp[] post(OpContext context, MessageRecords records, CommStructure comm, Channel channel,
                                   UserBuffer buf, long startByte, int count, TypeLayout type, int dest, int tag,
-                                  Mode mode, int procNull) {
+                                  SendMode mode, int procNull) {
         if (dest == procNull) {
             return new NativeOp[] {CompletedOp.create(context)};
         }
@@ -70,7 +59,7 @@ public final class SendOp extends NativeOp {
         Endpoint primary = comm.sendPrimary(dest);
         Endpoint extra = comm.sendExtra(dest);
         SendLog log = records.sendLog();
-        if (log != null && !isEager(count * type.size())) {
+        if (log != null && !EagerLimit.fits(count * type.size())) {
             return postShared(context, records, comm, channel, buf, startByte, count, type, dest, sendId, tag, mode,
                     primary, extra, log);
         }
@@ -80,7 +69,7 @@ public final class SendOp extends NativeOp {
                         sendId, tag, mode);
                 log.record(comm.commId(), dest, sendId, tag, staged.header(), staged.payload());
                 staged.completeLocally();
-                if (mode == Mode.SYNCHRONOUS && records.acknowledgements() != null) {
+                if (mode == SendMode.SYNCHRONOUS && records.acknowledgements() != null) {
                     // a replica whose destination has no replica sends nothing, yet its send completes only
                     // once the destination matched it (its copy tells this one): else it would run ahead
                     return new NativeOp[] {new SyncMatch(context, records, comm, dest, sendId)};
@@ -141,7 +130,7 @@ public final class SendOp extends NativeOp {
      */
     private static NativeOp[] postShared(OpContext context, MessageRecords records, CommStructure comm,
                                          Channel channel, UserBuffer buf, long startByte, int count, TypeLayout type,
-                                         int dest, long sendId, int tag, Mode mode, Endpoint primary, Endpoint extra,
+                                         int dest, long sendId, int tag, SendMode mode, Endpoint primary, Endpoint extra,
                                          SendLog log) {
         long payloadBytes = count * type.size();
         boolean logOnly = primary == null;
@@ -190,7 +179,7 @@ public final class SendOp extends NativeOp {
         if (ops != null) {
             return ops;
         }
-        if (logOnly && mode == Mode.SYNCHRONOUS && records.acknowledgements() != null) {
+        if (logOnly && mode == SendMode.SYNCHRONOUS && records.acknowledgements() != null) {
             return new NativeOp[] {new SyncMatch(context, records, comm, dest, sendId)};
         }
         return new NativeOp[] {CompletedOp.create(context)};
@@ -265,7 +254,7 @@ public final class SendOp extends NativeOp {
     /** Stages one message and, unless {@code to} is null (log only), starts sending it. */
     private SendOp(OpContext context, MessageRecords records, CommStructure comm, Endpoint to, Channel channel,
                    UserBuffer buf, long startByte, int count, TypeLayout type, int dest, long sendId, int tag,
-                   Mode mode) {
+                   SendMode mode) {
         super(context, stagingBytes(buf, count, type, mode));
         this.comm = comm;
         this.records = records;
@@ -273,7 +262,7 @@ public final class SendOp extends NativeOp {
         this.dest = dest;
         this.sendId = sendId;
         this.payloadBytes = count * type.size();
-        this.rendezvous = !isEager(payloadBytes);
+        this.rendezvous = !EagerLimit.fits(payloadBytes);
         this.shared = null;
         boolean inPlace = sendsInPlace(buf, count, type, mode);
         writeMessage(staging(), comm, sendId, channel, mode, buf, startByte, count, type, !inPlace);
@@ -285,7 +274,7 @@ public final class SendOp extends NativeOp {
 
     /** Sends a message packed into {@code shared}, whose reference it holds until it completes. */
     private SendOp(OpContext context, MessageRecords records, CommStructure comm, Endpoint to, Channel channel,
-                   SharedMessage shared, long payloadBytes, int dest, long sendId, int tag, Mode mode) {
+                   SharedMessage shared, long payloadBytes, int dest, long sendId, int tag, SendMode mode) {
         super(context);
         this.comm = comm;
         this.records = records;
@@ -293,29 +282,19 @@ public final class SendOp extends NativeOp {
         this.dest = dest;
         this.sendId = sendId;
         this.payloadBytes = payloadBytes;
-        this.rendezvous = !isEager(payloadBytes);
+        this.rendezvous = !EagerLimit.fits(payloadBytes);
         this.shared = shared;
         this.inPlacePayload = null;
         start(to, channel, tag, shared.message());
     }
 
     /** The header and, unless {@code pack} is false (sent in place), the packed payload after it. */
-    private static void writeMessage(MemorySegment into, CommStructure comm, long sendId, Channel channel, Mode mode,
+    private static void writeMessage(MemorySegment into, CommStructure comm, long sendId, Channel channel, SendMode mode,
                                      UserBuffer buf, long startByte, int count, TypeLayout type, boolean pack) {
-        writeHeader(into, comm, sendId, channel, mode, count * type.size(), 0);
+        SendHeader.write(into, comm, sendId, channel, mode, count * type.size(), 0);
         if (pack) {
             Packer.pack(buf, startByte, count, type, into, MessageHeader.BYTES);
         }
-    }
-
-    /** The header of a message of {@code payloadBytes}, with {@code extraFlags} beside those its kind implies. */
-    static void writeHeader(MemorySegment into, CommStructure comm, long sendId, Channel channel, Mode mode,
-                            long payloadBytes, int extraFlags) {
-        int flags = (isEager(payloadBytes) ? 0 : MessageHeader.FLAG_RENDEZVOUS)
-                | (channel == Channel.INTERNAL ? MessageHeader.FLAG_INTERNAL : 0)
-                | (mode == Mode.SYNCHRONOUS ? MessageHeader.FLAG_SYNCHRONOUS : 0)
-                | extraFlags;
-        MessageHeader.write(into, comm.commId(), comm.rank(), sendId, flags, (int) payloadBytes);
     }
 
     /** Starts the native send(s) of the message whose header begins {@code message}. */
@@ -323,20 +302,10 @@ public final class SendOp extends NativeOp {
         long nativeComm = to.comm(channel);
         // a large payload goes separately, so the receiver can take it straight into its memory
         int bytes = rendezvous ? MessageHeader.BYTES : (int) (MessageHeader.BYTES + payloadBytes);
-        startInMode(mode, message, bytes, to.rank(), tag, nativeComm, requestSlot());
+        mode.start(message, bytes, to.rank(), tag, nativeComm, requestSlot());
         if (rendezvous) {
             Empi.isend(payload(), (int) payloadBytes, Empi.BYTE, to.rank(), MessageHeader.payloadTag(sendId),
                     to.internal(), secondRequestSlot());
-        }
-    }
-
-    /** The native send of a message's first part: synchronous for a synchronous send, else standard. */
-    static void startInMode(Mode mode, MemorySegment message, int bytes, int rank, int tag, long nativeComm,
-                            MemorySegment request) {
-        if (mode == Mode.SYNCHRONOUS) {
-            Empi.issend(message, bytes, Empi.BYTE, rank, tag, nativeComm, request);
-        } else {
-            Empi.isend(message, bytes, Empi.BYTE, rank, tag, nativeComm, request);
         }
     }
 
@@ -374,7 +343,7 @@ public final class SendOp extends NativeOp {
     public static boolean detachable(NativeOp[] ops) {
         for (NativeOp op : ops) {
             if (!op.isComplete() && !(op instanceof SendOp s && !s.rendezvous
-                    && (s.mode == Mode.STANDARD || s.mode == Mode.READY))) {
+                    && (s.mode == SendMode.STANDARD || s.mode == SendMode.READY))) {
                 return false;
             }
         }
@@ -388,12 +357,12 @@ public final class SendOp extends NativeOp {
      * and buffered-mode ones (the program may change its buffer as soon as
      * the call returns) are copied into staging.
      */
-    private static boolean sendsInPlace(UserBuffer buf, int count, TypeLayout type, Mode mode) {
-        return mode != Mode.BUFFERED && buf != null && buf.directSegment() != null && type.isDense()
+    private static boolean sendsInPlace(UserBuffer buf, int count, TypeLayout type, SendMode mode) {
+        return mode != SendMode.BUFFERED && buf != null && buf.directSegment() != null && type.isDense()
                 && count * type.size() >= Rendezvous.THRESHOLD_BYTES;
     }
 
-    private static long stagingBytes(UserBuffer buf, int count, TypeLayout type, Mode mode) {
+    private static long stagingBytes(UserBuffer buf, int count, TypeLayout type, SendMode mode) {
         return sendsInPlace(buf, count, type, mode) ? MessageHeader.BYTES : MessageHeader.BYTES + count * type.size();
     }
 
@@ -403,75 +372,7 @@ public final class SendOp extends NativeOp {
      */
     @Override
     protected NativeOp reissue() {
-        return afterRepair(context, records, comm, mode, dest, sendId);
-    }
-
-    /**
-     * What a logged send a repair abandoned becomes (this one, or a pulled one): nothing for a standard send
-     * (the log's resend covers it), the wait for a match for a synchronous one.
-     */
-    static NativeOp afterRepair(OpContext context, MessageRecords records, CommStructure comm, Mode mode, int dest,
-                                long sendId) {
-        if (mode == Mode.SYNCHRONOUS && records.acknowledgements() != null) {
-            return new SyncMatch(context, records, comm.current(), dest, sendId);
-        }
-        return null;
-    }
-
-    /**
-     * The rest of a synchronous send whose native send a repair abandoned (or that had no copy to send to): it
-     * completes once a live copy of the destination has matched the message, as the repair's records say or as
-     * that copy tells this one ({@code Acknowledgements#matched}). No native request: the slot holds
-     * MPI_REQUEST_NULL, which tests complete at once, and {@link #startNextPhase} says whether to go on waiting.
-     */
-    static final class SyncMatch extends NativeOp {
-        private final MessageRecords records;
-        private final CommStructure comm;
-        private final int dest;
-        private final long sendId;
-
-        SyncMatch(OpContext context, MessageRecords records, CommStructure comm, int dest, long sendId) {
-            super(context);
-            this.records = records;
-            this.comm = comm;
-            this.dest = dest;
-            this.sendId = sendId;
-            Empi.setHandle(requestSlot(), 0, Empi.REQUEST_NULL);
-        }
-
-        private boolean matched() {
-            return comm.alreadyHas(dest, false, sendId) || comm.alreadyHas(dest, true, sendId)
-                    || records.acknowledgements().matched(comm.commId(), dest, sendId);
-        }
-
-        @Override
-        protected boolean startNextPhase() {
-            return !matched();
-        }
-
-        /** A send's cancel does nothing here (there is no native request to cancel). */
-        @Override
-        public void cancel() {
-        }
-
-        /** Through any number of repairs: waits on over the rebuilt communicator. */
-        @Override
-        protected NativeOp reissue() {
-            return new SyncMatch(context, records, comm.current(), dest, sendId);
-        }
-
-        @Override
-        protected CommStructure structure() {
-            return comm;
-        }
-
-        @Override
-        protected void onComplete() {
-        }
-
-        @Override
-        protected void releaseBuffers() {
-        }
+        return SyncMatch.afterRepair(context, records, comm, mode, dest, sendId);
     }
 
     @Override

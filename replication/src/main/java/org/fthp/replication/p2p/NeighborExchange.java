@@ -7,6 +7,7 @@ import org.fthp.empi.Empi;
 import org.fthp.replication.collective.Region;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.RecvOp;
+import org.fthp.replication.ops.SendMode;
 import org.fthp.replication.ops.SendOp;
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.Channel;
@@ -36,7 +37,7 @@ public final class NeighborExchange {
         for (int k = 0; k < out.length; k++) {
             Region r = out[k];
             ops.addAll(List.of(SendOp.post(engine.ops(), engine.records(), s, Channel.INTERNAL, r.buf(), r.start(),
-                    r.count(), r.type(), lists.out()[k], lists.outTags()[k], SendOp.Mode.STANDARD,
+                    r.count(), r.type(), lists.out()[k], lists.outTags()[k], SendMode.STANDARD,
                     Empi.PROC_NULL)));
         }
         return ops.toArray(new NativeOp[0]);

@@ -42,6 +42,22 @@ public final class DutyCycle {
         await(done, duty, idleStrategies.get());
     }
 
+    /** Waits, taking turns of the duty, until every one of {@code conditions} holds, each turn polling all. */
+    public void awaitAll(BooleanSupplier... conditions) {
+        if (!allHold(conditions)) {   // all done already (a send-receive to itself): no wait, nor the wait's lambda
+            await(() -> allHold(conditions));
+        }
+    }
+
+    /** Polls every condition once (an operation's poll progresses it); true when all hold. */
+    private static boolean allHold(BooleanSupplier[] conditions) {
+        boolean all = true;
+        for (BooleanSupplier c : conditions) {
+            all &= c.getAsBoolean();
+        }
+        return all;
+    }
+
     /**
      * Takes turns of {@code turn} until {@code done} says so, idling with
      * {@code idle} between fruitless ones. {@code done} and {@code turn} may
