@@ -628,11 +628,11 @@ public class Comm implements Freeable, Cloneable {
     // ---- probe ----
 
     public final Status iProbe(int source, int tag) throws MPIException {
-        return guard(() -> Probes.iprobe(this, source, tag));
+        return guard(() -> ProbeCalls.iprobe(this, source, tag));
     }
 
     public final Status probe(int source, int tag) throws MPIException {
-        return guard(() -> Probes.probe(this, source, tag));
+        return guard(() -> ProbeCalls.probe(this, source, tag));
     }
 
     // ---- attributes, topology, errors ----
@@ -1046,11 +1046,11 @@ public class Comm implements Freeable, Cloneable {
 
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
-        guard(() -> Collectives.await(Reductions.reduce(this, sendbuf, recvbuf, count, type, op, root, false)));
+        guard(() -> Collectives.await(ReductionCalls.reduce(this, sendbuf, recvbuf, count, type, op, root, false)));
     }
 
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        guard(() -> Collectives.await(Reductions.reduce(this, buf, buf, count, type, op, root, true)));
+        guard(() -> Collectives.await(ReductionCalls.reduce(this, buf, buf, count, type, op, root, true)));
     }
 
     public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root)
@@ -1058,14 +1058,14 @@ public class Comm implements Freeable, Cloneable {
         return guard(() -> {
             Args.direct(sendbuf);
             Args.direct(recvbuf);
-            return new Request(this, Reductions.reduce(this, sendbuf, recvbuf, count, type, op, root, false));
+            return new Request(this, ReductionCalls.reduce(this, sendbuf, recvbuf, count, type, op, root, false));
         });
     }
 
     public final Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
         return guard(() -> {
             Args.direct(buf);
-            return new Request(this, Reductions.reduce(this, buf, buf, count, type, op, root, true));
+            return new Request(this, ReductionCalls.reduce(this, buf, buf, count, type, op, root, true));
         });
     }
 
@@ -1084,7 +1084,7 @@ public class Comm implements Freeable, Cloneable {
         Gate gate = MPI.gate();
         gate.enter();
         try {
-            NativeOp started = Reductions.allReduce(this, sendbuf, recvbuf, count, type, op, inPlace, true);
+            NativeOp started = ReductionCalls.allReduce(this, sendbuf, recvbuf, count, type, op, inPlace, true);
             if (started != null) {
                 Collectives.await(started);
             }
@@ -1100,24 +1100,25 @@ public class Comm implements Freeable, Cloneable {
         return guard(() -> {
             Args.direct(sendbuf);
             Args.direct(recvbuf);
-            return new Request(this, Reductions.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
+            return new Request(this, ReductionCalls.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
         });
     }
 
     public final Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
         return guard(() -> {
             Args.direct(buf);
-            return new Request(this, Reductions.allReduce(this, buf, buf, count, type, op, true, false));
+            return new Request(this, ReductionCalls.allReduce(this, buf, buf, count, type, op, true, false));
         });
     }
 
     public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
             throws MPIException {
-        guard(() -> Collectives.await(Reductions.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false)));
+        guard(() -> Collectives.await(
+                ReductionCalls.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false)));
     }
 
     public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
-        guard(() -> Collectives.await(Reductions.reduceScatter(this, buf, buf, counts, type, op, true)));
+        guard(() -> Collectives.await(ReductionCalls.reduceScatter(this, buf, buf, counts, type, op, true)));
     }
 
     public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op)
@@ -1125,25 +1126,25 @@ public class Comm implements Freeable, Cloneable {
         return guard(() -> {
             Args.direct(sendbuf);
             Args.direct(recvbuf);
-            return new Request(this, Reductions.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false));
+            return new Request(this, ReductionCalls.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false));
         });
     }
 
     public final Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
         return guard(() -> {
             Args.direct(buf);
-            return new Request(this, Reductions.reduceScatter(this, buf, buf, counts, type, op, true));
+            return new Request(this, ReductionCalls.reduceScatter(this, buf, buf, counts, type, op, true));
         });
     }
 
     public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
-        guard(() -> Collectives.await(Reductions.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op,
+        guard(() -> Collectives.await(ReductionCalls.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op,
                 false)));
     }
 
     public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
-        guard(() -> Collectives.await(Reductions.reduceScatterBlock(this, buf, buf, count, type, op, true)));
+        guard(() -> Collectives.await(ReductionCalls.reduceScatterBlock(this, buf, buf, count, type, op, true)));
     }
 
     public final Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op)
@@ -1151,7 +1152,7 @@ public class Comm implements Freeable, Cloneable {
         return guard(() -> {
             Args.direct(sendbuf);
             Args.direct(recvbuf);
-            return new Request(this, Reductions.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op,
+            return new Request(this, ReductionCalls.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op,
                     false));
         });
     }
@@ -1159,7 +1160,7 @@ public class Comm implements Freeable, Cloneable {
     public final Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op) throws MPIException {
         return guard(() -> {
             Args.direct(buf);
-            return new Request(this, Reductions.reduceScatterBlock(this, buf, buf, count, type, op, true));
+            return new Request(this, ReductionCalls.reduceScatterBlock(this, buf, buf, count, type, op, true));
         });
     }
 
@@ -1167,7 +1168,7 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         MPI.check();
         MPI.COMM_SELF.guard(() -> {
-            Reductions.reduceLocal(inBuf, inOutBuf, count, type, op);
+            ReductionCalls.reduceLocal(inBuf, inOutBuf, count, type, op);
             return null;
         });
     }

@@ -35,7 +35,7 @@ public final class Message {
     /** A blocking matched probe: only a wildcard source needs the computational copy's decision. */
     public Status mProbe(int source, int tag, Comm comm) throws MPIException {
         return comm.guard(() -> {
-            Probes.check(comm, source, tag);
+            ProbeCalls.check(comm, source, tag);
             CommStructure s = comm.live();
             if (source == MPI.PROC_NULL) {
                 return holdNoProc(comm);
@@ -47,7 +47,7 @@ public final class Message {
     /** A nonblocking matched probe: its flag is timing, decided by the computational copy. */
     public Status imProbe(int source, int tag, Comm comm) throws MPIException {
         return comm.guard(() -> {
-            Probes.check(comm, source, tag);
+            ProbeCalls.check(comm, source, tag);
             CommStructure s = comm.live();
             if (source == MPI.PROC_NULL) {
                 return holdNoProc(comm);
@@ -71,7 +71,7 @@ public final class Message {
             this.inLibrary = m;
         }
         this.handle = 1;
-        return Probes.status(m.probed());
+        return ProbeCalls.status(m.probed());
     }
 
     private RecvOp receive(Object buf, int count, Datatype type) throws MPIException {

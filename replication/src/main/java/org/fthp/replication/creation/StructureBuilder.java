@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
+import org.fthp.coordinator.event.Role;
 import org.fthp.empi.Empi;
 import org.fthp.replication.datatype.BaseType;
 import org.fthp.replication.datatype.TypeLayout;
@@ -22,7 +23,6 @@ import org.fthp.replication.ops.Staged;
 import org.fthp.replication.progress.DutyCycle;
 import org.fthp.replication.routing.Membership;
 import org.fthp.replication.routing.ReplicaLayout;
-import org.fthp.replication.routing.Role;
 import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommIds;
 import org.fthp.replication.structure.CommStructure;
@@ -108,8 +108,8 @@ public final class StructureBuilder {
      * the native COMM_SELF.
      */
     public CommStructure self(int id) {
-        return membership.layout().hasReplica(membership.logicalRank()) ? intra(id, new int[] {membership.logicalRank()})
-                : unreplicatedSelf(null);
+        int me = membership.logicalRank();
+        return membership.layout().hasReplica(me) ? intra(id, new int[] {me}) : unreplicatedSelf(null);
     }
 
     private CommStructure unreplicatedSelf(CommStructure predecessor) {

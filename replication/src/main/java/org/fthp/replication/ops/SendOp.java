@@ -130,8 +130,8 @@ public final class SendOp extends NativeOp {
      */
     private static NativeOp[] postShared(OpContext context, MessageRecords records, CommStructure comm,
                                          Channel channel, UserBuffer buf, long startByte, int count, TypeLayout type,
-                                         int dest, long sendId, int tag, SendMode mode, Endpoint primary, Endpoint extra,
-                                         SendLog log) {
+                                         int dest, long sendId, int tag, SendMode mode, Endpoint primary,
+                                         Endpoint extra, SendLog log) {
         long payloadBytes = count * type.size();
         boolean logOnly = primary == null;
         if (!logOnly) {
@@ -289,8 +289,9 @@ public final class SendOp extends NativeOp {
     }
 
     /** The header and, unless {@code pack} is false (sent in place), the packed payload after it. */
-    private static void writeMessage(MemorySegment into, CommStructure comm, long sendId, Channel channel, SendMode mode,
-                                     UserBuffer buf, long startByte, int count, TypeLayout type, boolean pack) {
+    private static void writeMessage(MemorySegment into, CommStructure comm, long sendId, Channel channel,
+                                     SendMode mode, UserBuffer buf, long startByte, int count, TypeLayout type,
+                                     boolean pack) {
         SendHeader.write(into, comm, sendId, channel, mode, count * type.size(), 0);
         if (pack) {
             Packer.pack(buf, startByte, count, type, into, MessageHeader.BYTES);

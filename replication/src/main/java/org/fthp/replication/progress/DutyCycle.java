@@ -69,4 +69,24 @@ public final class DutyCycle {
             idle.idle(turn.getAsInt());
         }
     }
+
+    /**
+     * As {@link #await(BooleanSupplier, IntSupplier, IdleStrategy)}, giving up at {@code deadlineNanos} (on
+     * {@link System#nanoTime}'s clock); returns whether {@code done} said so.
+     */
+    public static boolean awaitUntil(BooleanSupplier done, long deadlineNanos, IntSupplier turn, IdleStrategy idle) {
+        idle.reset();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() - deadlineNanos > 0) {
+                return false;
+            }
+            idle.idle(turn.getAsInt());
+        }
+        return true;
+    }
+
+    /** A turn with nothing to do: for waits that must not run the engine's duty (inside a repair's step). */
+    public static int noWork() {
+        return 0;
+    }
 }

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.fthp.coordinator.event.Role;
 import org.fthp.msglog.ReceiveLog;
 import org.fthp.msglog.SendLog;
 import org.fthp.replication.creation.CommRelease;
@@ -26,7 +27,6 @@ import org.fthp.replication.progress.YieldingIdleStrategy;
 import org.fthp.replication.routing.Membership;
 import org.fthp.replication.routing.RankLostException;
 import org.fthp.replication.routing.ReplicaLayout;
-import org.fthp.replication.routing.Role;
 import org.fthp.replication.structure.CommRef;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.ConsumedRecord;
@@ -340,7 +340,8 @@ public final class Repair {
         long t3 = System.nanoTime();
         if (TRACE) {
             trace("exchanged records: " + received.streams().size() + " streams, " + received.twins().size()
-                    + " twin, " + received.collectives().size() + " collective; " + ops.inFlight().count() + " in flight");
+                    + " twin, " + received.collectives().size() + " collective; " + ops.inFlight().count()
+                    + " in flight");
         }
         ops.inFlight().reissueAll();
         for (CommRef c : comms.snapshot()) {

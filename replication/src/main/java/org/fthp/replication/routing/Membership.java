@@ -1,5 +1,7 @@
 package org.fthp.replication.routing;
 
+import org.fthp.coordinator.event.Role;
+
 /**
  * Who this process is in the job now: which native process holds each copy of each logical rank, this process's
  * role, and the failure set both reflect. A repair changes them, and nothing else does; every other part (the

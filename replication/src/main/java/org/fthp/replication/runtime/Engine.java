@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.function.BooleanSupplier;
 
 import org.fthp.coordinator.client.CoordinatorClient;
+import org.fthp.coordinator.event.Role;
 import org.fthp.empi.Empi;
 import org.fthp.empi.EmpiException;
 import org.fthp.replication.collective.InlineAllreduce;
@@ -35,7 +36,6 @@ import org.fthp.replication.repair.FinalizeBarrier;
 import org.fthp.replication.repair.Repair;
 import org.fthp.replication.routing.Membership;
 import org.fthp.replication.routing.ReplicaLayout;
-import org.fthp.replication.routing.Role;
 import org.fthp.replication.runtime.Twins;
 import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.structure.CommIds;
@@ -259,7 +259,8 @@ public final class Engine {
         comms.add(world);
         comms.add(self);
         if (replicated()) {
-            Acknowledgements acks = new Acknowledgements(records.sendLog(), controlComm, new AckPeers(comms, membership),
+            Acknowledgements acks = new Acknowledgements(records.sendLog(), controlComm,
+                    new AckPeers(comms, membership),
                     (to, comm, rank, through) -> orphans.adopt(
                             ControlSend.send(ops, controlComm, to, InternalTags.ACKNOWLEDGEMENT.first(), comm, rank,
                                     through)));

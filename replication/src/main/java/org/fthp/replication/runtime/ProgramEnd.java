@@ -3,10 +3,10 @@ package org.fthp.replication.runtime;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
+import org.fthp.coordinator.event.Role;
 import org.fthp.replication.failure.CoordinatorLink;
 import org.fthp.replication.output.RuntimeMessages;
 import org.fthp.replication.routing.Membership;
-import org.fthp.replication.routing.Role;
 
 /**
  * How a program that does not reach {@code MPI_Finalize} ends the job: promptly, with an exit code that says
