@@ -8,6 +8,7 @@ import org.fthp.replication.ops.RecvOp;
 import org.fthp.replication.p2p.MatchedMessage;
 import org.fthp.replication.p2p.MatchedProbes;
 import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.runtime.PointToPoint;
 import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
 
@@ -85,8 +86,9 @@ public final class Message {
         Engine engine = Engine.get();
         if (noProc) {
             noProc = false;
-            return RecvOp.post(engine.ops(), engine.records(), s, Channel.USER, ub, 0, count, layout, MPI.PROC_NULL,
-                    MPI.ANY_TAG, MPI.PROC_NULL, MPI.ANY_SOURCE);
+            PointToPoint p2p = engine.pointToPoint();
+            return p2p.startReceive(p2p.receiveCall().on(s, Channel.USER).data(ub, 0, count, layout)
+                    .peer(MPI.PROC_NULL, MPI.ANY_TAG).wildcards(MPI.PROC_NULL, MPI.ANY_SOURCE));
         }
         MatchedMessage m;
         if (arrived != null) {

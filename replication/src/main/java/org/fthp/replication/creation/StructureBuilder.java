@@ -17,9 +17,9 @@ import org.fthp.replication.ops.CollectiveOp;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.OpContext;
 import org.fthp.replication.ops.RecvOp;
-import org.fthp.replication.ops.SendMode;
 import org.fthp.replication.ops.SendOp;
 import org.fthp.replication.ops.Staged;
+import org.fthp.replication.ops.Transfer;
 import org.fthp.replication.progress.DutyCycle;
 import org.fthp.replication.routing.Membership;
 import org.fthp.replication.routing.ReplicaLayout;
@@ -607,9 +607,9 @@ public final class StructureBuilder {
         int seed = 0;
         if (local.rank() == root && port != null) {
             int me = world.current().rank();
-            NativeOp[] sends = SendOp.post(ops, records, world.current(), Channel.INTERNAL,
-                    UserBuffer.of(new int[] {me}), UserBuffer.START, 1, INTS, port.worldRank(),
-                    InternalTags.PORT_REQUEST.tag(port.serial()), SendMode.STANDARD, Empi.PROC_NULL);
+            NativeOp[] sends = SendOp.post(ops, records, new Transfer().on(world.current(), Channel.INTERNAL)
+                    .data(UserBuffer.of(new int[] {me}), UserBuffer.START, 1, INTS)
+                    .peer(port.worldRank(), InternalTags.PORT_REQUEST.tag(port.serial())));
             duty.awaitAll(sends);
             remoteWorld = swapGroups(world, port.worldRank(), InternalTags.PORT_REPLY.tag(port.serial()),
                     local.worldRanks());
@@ -654,8 +654,8 @@ public final class StructureBuilder {
     private int[] receiveFromAny(CommStructure given, int tag, int count) {
         CommStructure s = given.current();
         int[] out = new int[count];
-        RecvOp r = RecvOp.post(ops, records, s, Channel.INTERNAL, UserBuffer.of(out),
-                UserBuffer.START, count, INTS, Empi.ANY_SOURCE, tag, Empi.PROC_NULL, Empi.ANY_SOURCE);
+        RecvOp r = RecvOp.post(ops, records, new Transfer().on(s, Channel.INTERNAL)
+                .data(UserBuffer.of(out), UserBuffer.START, count, INTS).peer(Empi.ANY_SOURCE, tag));
         duty.awaitAll(r);
         return out;
     }
@@ -664,10 +664,10 @@ public final class StructureBuilder {
     private int[] exchange(CommStructure given, int peerRank, int tag, int[] mine, int theirs) {
         CommStructure s = given.current();
         int[] out = new int[theirs];
-        RecvOp r = RecvOp.post(ops, records, s, Channel.INTERNAL, UserBuffer.of(out),
-                UserBuffer.START, theirs, INTS, peerRank, tag, Empi.PROC_NULL, Empi.ANY_SOURCE);
-        NativeOp[] sends = SendOp.post(ops, records, s, Channel.INTERNAL, UserBuffer.of(mine),
-                UserBuffer.START, mine.length, INTS, peerRank, tag, SendMode.STANDARD, Empi.PROC_NULL);
+        RecvOp r = RecvOp.post(ops, records, new Transfer().on(s, Channel.INTERNAL)
+                .data(UserBuffer.of(out), UserBuffer.START, theirs, INTS).peer(peerRank, tag));
+        NativeOp[] sends = SendOp.post(ops, records, new Transfer().on(s, Channel.INTERNAL)
+                .data(UserBuffer.of(mine), UserBuffer.START, mine.length, INTS).peer(peerRank, tag));
         NativeOp[] all = Arrays.copyOf(sends, sends.length + 1);
         all[sends.length] = r;
         duty.awaitAll(all);

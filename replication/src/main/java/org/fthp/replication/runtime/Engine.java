@@ -95,6 +95,8 @@ public final class Engine {
     private final Repair repair;
     private final Twins twins;
     private final BufferedSends bufferedSends;
+    /** Every send and receive of the program: the one entry of point-to-point. */
+    private final PointToPoint pointToPoint;
     private final FinalizeBarrier finalizeBarrier;
     /** The link to the coordinators, once start-up connected it. */
     private final Coordination coordination = new Coordination();
@@ -142,6 +144,7 @@ public final class Engine {
         this.finalizeBarrier = new FinalizeBarrier(repair, membership, controlComm, duty);
         this.twins = new Twins(ops, orphans, duty, world, this::running);
         this.bufferedSends = new BufferedSends(ops, orphans, duty, twins);
+        this.pointToPoint = new PointToPoint(ops, records, inline, orphans, duty, bufferedSends);
     }
 
     /** The running (or finished) engine; null before {@code MPI_Init}. */
@@ -395,19 +398,9 @@ public final class Engine {
         duty.awaitAll(ops);
     }
 
-    /**
-     * If the send log is over its limit, waits until acknowledgements trim it. Called at the end of the calls
-     * MPI allows to wait for a receiver: a blocking send, a send-receive, and a wait on requests. Nothing else
-     * holds a computational copy back for its replicas, which may run behind it without bound: a stream of
-     * sends, completed by waits, whose receivers' replicas lag (a message to itself: only its own replica
-     * acknowledges it) grew the log to 2.3 GiB per process (measured) while only blocking sends waited here.
-     * In a program correct under MPI's rules, every receive of a message whose send completed is posted without
-     * the sender doing more, so the acknowledgements come.
-     */
+    /** If the send log is over its limit, waits until acknowledgements trim it (PointToPoint#awaitLogRoom). */
     public void awaitLogRoom() {
-        if (records.overLimit()) {
-            duty.await(() -> !records.overLimit());
-        }
+        pointToPoint.awaitLogRoom();
     }
 
     // ---- who this process is ----
@@ -448,6 +441,7 @@ public final class Engine {
     public Repair repair() { return repair; }
     public Twins twins() { return twins; }
     public BufferedSends bufferedSends() { return bufferedSends; }
+    public PointToPoint pointToPoint() { return pointToPoint; }
     public ProgramEnd programEnd() { return programEnd; }
 
     /** Where this copy's output goes and how far it got; null when it prints straight through mpirun. */
