@@ -8,7 +8,6 @@ import org.fthp.replication.ops.OpContext;
 import org.fthp.replication.ops.OrphanRequests;
 import org.fthp.replication.ops.SendOp;
 import org.fthp.replication.progress.DutyCycle;
-import org.fthp.replication.runtime.Twins;
 
 /**
  * The engine's side of MPI's buffered mode (MPI_Bsend, MPI_Buffer_attach and

@@ -36,7 +36,6 @@ import org.fthp.replication.repair.FinalizeBarrier;
 import org.fthp.replication.repair.Repair;
 import org.fthp.replication.routing.Membership;
 import org.fthp.replication.routing.ReplicaLayout;
-import org.fthp.replication.runtime.Twins;
 import org.fthp.replication.staging.StagingPool;
 import org.fthp.replication.structure.CommIds;
 import org.fthp.replication.structure.CommRef;
@@ -49,8 +48,12 @@ import org.fthp.replication.tags.TagBound;
 /**
  * The engine of one process between {@code MPI_Init} and {@code
  * MPI_Finalize}: every piece of process-wide state, built once at init and
- * handed to the parts that need it (docs/DESIGN.md §15). The {@code
- * mpi} facade reaches it through {@link #get()}, the one static of the engine.
+ * handed to the parts that need it (docs/DESIGN.md §15). It is the one context:
+ * its constructor builds the parts in order, each given in its constructor what
+ * it uses (no part holds the engine); what a repair changes lives in the
+ * {@link Membership} they share. Its {@link #doWork} is the duty cycle's turn.
+ * The {@code mpi} facade reaches it through {@link #get()}, the one static of
+ * the engine.
  *
  * <p>Only the thread holding the {@link Gate} touches it (the program's
  * thread inside an MPI call, or the repair thread while the program computes
