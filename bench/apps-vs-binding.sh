@@ -6,8 +6,8 @@
 #   bench/ompi-java-binding.sh /path/to/ompi      # once: the binding's classes (see bench/README.md)
 #   REPS=5 NP=2 bench/apps-vs-binding.sh
 #
-# Knobs: REPS (3), NP (2), HPCG_NX (32), HPCG_SETS (60 timed sets of 50 CG iterations, ~9 s here),
-# HPCG_RT (10 s: the running time HPCG fits its sets into when HPCG_SETS=0, which lets each run size its own
+# Knobs: REPS (3), NP (2), HPCG_NX (32), HPCG_SETS (60 timed sets of 50 CG iterations),
+# HPCG_RT (10, in seconds: the running time HPCG fits its sets into when HPCG_SETS=0, which lets each run size its own
 # work; with sets given it only keeps HPCG on the reference's path, as 0 would select its QuickPath), CLOVER_DECK
 # (apps/cloverleaf/decks/clover_bm_short.in, 87 steps), CLOVER_STEPS (the deck's end_step instead, e.g. 500
 # for a run long enough that start-up no longer counts), MPI_JAR (bench/target/ompi-java/mpi.jar), APPS
@@ -16,8 +16,7 @@
 # Both sides do the same work. HPCG left to itself (--rt) times a first set and fits as many sets into --rt
 # as that speed allows; the side whose JIT is still compiling in that set (FTHP-J's data path is more Java
 # code than the binding's) then runs fewer sets, so less of its run is compiled steady state, and HPCG's
-# rating charges its setup time once per 10 sets: the two ratings weighed different amounts of start-up
-# (40 s runs here: 7950 iterations on FTHP-J against 14550 on the binding).
+# rating charges its setup time once per 10 sets: the two ratings would weigh different amounts of start-up.
 # On the binding the programs' checkpoint calls do nothing (org.fthp.checkpoint.api.Checkpoint: another
 # mpi implementation ahead on the class path means a job without checkpoint storage); fthp-run runs them
 # without checkpoint storage too, so both sides do the same work.
@@ -78,7 +77,7 @@ run_one() {   # impl app rep
   else
     args[1]="$MPI_JAR:$FACADE_JAR:${args[1]}"
     # the JVM options fthp-run gives its ranks (MpirunCommand), so only the MPI layer differs: the serial
-    # collector alone made HPCG 4-7 % faster on the binding than its default G1 here
+    # the collector alone changes HPCG's rating on the binding by more than the gap being measured
     (cd "$dir" && timeout 900 "${mpirun[@]}" -np "$NP" "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
         -XX:+UseSerialGC -Djava.library.path="$libdir" "${args[@]}") >"$dir/out.txt" 2>&1 || true
   fi
