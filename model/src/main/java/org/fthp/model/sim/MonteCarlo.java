@@ -27,7 +27,8 @@ public final class MonteCarlo {
      * @param rollbacksMean    mean in-place rollbacks per run
      * @param restorationsMean mean restorations of replicas from spares per run
      * @param silentlyWrongShare expected share of runs that end with an undetected corruption:
-     *                         the mean over the runs of 1 − exp(−σ · unprotected process-seconds)
+     *                         the mean over the finished runs of 1 − exp(−σ · unprotected process-seconds);
+     *                         NaN when no run finished (no result, right or wrong)
      */
     public record Estimate(double efficiencyExpected, double efficiencyMedian, double efficiencyLow, double efficiencyHigh, double makespanMean,
                            double makespanStandardError, TimeSplit split, double failuresMean,
@@ -36,7 +37,7 @@ public final class MonteCarlo {
 
         /** Expected efficiency counting only runs whose result is right: a silently wrong result is worth nothing. */
         public double correctEfficiency() {
-            return efficiencyExpected * (1 - silentlyWrongShare);
+            return Double.isNaN(silentlyWrongShare) ? efficiencyExpected : efficiencyExpected * (1 - silentlyWrongShare);
         }
     }
 
@@ -72,7 +73,7 @@ public final class MonteCarlo {
             unfinished += t.finished() ? 0 : 1;
             rollbacks += t.rollbacks();
             restorations += t.restorations();
-            wrong += -Math.expm1(-sdcRate * t.unprotectedProcessSeconds());
+            wrong += t.finished() ? -Math.expm1(-sdcRate * t.unprotectedProcessSeconds()) : 0;
         }
         Arrays.sort(efficiency);
         double mean = sum / runs;
@@ -80,7 +81,8 @@ public final class MonteCarlo {
         double expected = simulator.setup().workingShare() * work / sum;
         return new Estimate(expected, quantile(efficiency, 0.5), quantile(efficiency, 0.1), quantile(efficiency, 0.9), mean,
                 Math.sqrt(variance / runs), split.times(1.0 / runs), failures / runs, interruptions / runs,
-                unfinished, runs, rollbacks / runs, restorations / runs, wrong / runs);
+                unfinished, runs, rollbacks / runs, restorations / runs,
+                unfinished == runs ? Double.NaN : wrong / (runs - unfinished));
     }
 
     /** Linear interpolation between order statistics of sorted values. */

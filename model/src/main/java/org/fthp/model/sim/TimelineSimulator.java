@@ -24,6 +24,18 @@ import org.fthp.model.strategy.Setup;
  * {@link FailureClock#INJECTOR} restarts are not struck and each incarnation
  * gets a fresh failure stream). A checkpoint does not bring dead replicas
  * back: a replicated job ages between restarts.
+ * <li>With spares ({@link org.fthp.model.strategy.Recovery}) and a committed
+ * checkpoint, an interruption is a rollback in place instead: a free spare takes
+ * the lost rank and the job pays the rollback's cost; with no spare free it is
+ * a relaunch, which brings every spare back. A failure that strikes an idle
+ * spare leaves one fewer. With replicas restored, free spares become the
+ * replicas of ranks that lost theirs at each commit (one rollback that loses
+ * nothing) and at each rollback.
+ * <li>Silent corruptions ({@link org.fthp.model.strategy.SilentErrors}): those
+ * the twins of an intact pair detect interrupt the job like a failure (no spare
+ * needed: no process is lost); the others are counted as unprotected
+ * process-seconds of the work the run keeps, from which
+ * {@link MonteCarlo} gets the share of runs that end silently wrong.
  * </ul>
  *
  * Efficiency is the paper's: kept work per process against a failure-free run
