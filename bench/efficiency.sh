@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Replicate, checkpoint, or both? The paper's §VII experiment on this machine (issue 20 item 1; not part of
+# Replicate, checkpoint, or both? The paper's §VII experiment on this machine (not part of
 # the suite). Runs the HPCG port on the same P processes under the same Weibull failure process in the
 # paper's modes, several seeds each, and prints measured efficiency next to the model's prediction.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the small-message floor lies (issue 23's "8 B <= 1.5x native C"): 2-rank ping-pong at 8, 64 and
+# Where the small-message floor lies (how close to native C a rule-abiding small send can get): 2-rank ping-pong at 8, 64 and
 # 512 bytes, interleaved, REPS times each, medians of the one-way times:
 #   c            native C, blocking MPI_Send/MPI_Recv (bench/src/main/c/pingpong.c)
 #   c-nb         native C, MPI_Isend/MPI_Irecv completed by MPI_Test loops: what FTHP-J's rule allows

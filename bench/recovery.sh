@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Recovery time after a process failure (issue 5): N logical ranks fully replicated (2N processes),
+# Recovery time after a process failure: N logical ranks fully replicated (2N processes),
 # JOBS runs of RepairP2p with KILLS_PER_JOB kills each (distinct ranks, random copy, 2 s apart), then a
 # table of medians and maxima per repair step over all kills (bench/README.md).
 #

@@ -201,7 +201,7 @@ jni_cmd() {
 
 # One repetition runs every implementation once per benchmark. The order rotates from one repetition
 # to the next, so no implementation always runs right after a JVM (or always first): on this machine
-# a whole run can land in a slow state (C's 4 MiB ping-pong 360 µs in one run, 1800 µs in the next).
+# a whole run can land in a slow state, several times slower than the next.
 pingpong_runs=(c)
 allreduce_runs=(c)
 if [[ "$SKIP_JAVA" != 1 ]]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes the model's projections (issue 20, item 3): per scenario a CSV, an efficiency-vs-processes PNG
+# Writes the model's projections: per scenario a CSV, an efficiency-vs-processes PNG
 # (like the paper's Fig. 11) and a time-split PNG (like Fig. 12), and crossover.csv; prints the tables.
 #
 #   model/projection.sh [OUTPUT_DIR] [--calibration FILE] [--runs N] [--seed S]

@@ -7,7 +7,7 @@
 # every rank while the runtime jar and the JVM are the very files it was made from.
 #
 # Needs JDK 24+ (the AOT cache, JEP 483) and a runnable native MPI; without them there is no cache and the ranks
-# start as before. Takes about 12-15 s of CPU.
+# start without one. Runs one short training job.
 set -euo pipefail
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib.sh"
 
@@ -36,16 +36,13 @@ mkdir "$work/cwd"
 # the training kills logical rank 1's computational copy among AotTraining's closing rounds (its TRAINING_KILL-th
 # MPI call), so the survivors' repair and the replica's promotion are recorded too: untrained, a job's first
 # repair loads and links that code while every survivor waits. Should that job fail, the training runs once more
-# without the kill (a cache without the repair, as before)
+# without the kill (a cache without the repair, still good for starting)
 TRAINING_KILL=${TRAINING_KILL:-300}
 # classes only, no method profiles (JEP 515): the JIT compiles a program's hot path from the training's profiles (a
 # replicated job's: replica branches, twin decisions, other operations at the same call sites) and keeps what it
-# compiled. Measured on the idle machine, fthp-run -np 2 PingPong, 4-5 interleaved runs each, one-way µs at 8 B:
-# unreplicated byte[] 0.319-0.324 with the profiles, 0.285-0.289 without them, 0.288 without any cache; replicated
-# (--replicas 2) 3.14 with, 2.85 without; a cache made from a surviving computational copy's record instead of the
-# promoted replica's was no better (0.325, 3.28). The profiles did make a first repair faster (2+2 total 55-57 ms
-# median against 81-85 without them, bench/recovery.sh SEED=5 and 6): a job pays the data path on every message
-# and a repair once per failure. What the cache saves a rank's start and a first repair is the loading and linking
+# compiled, so an unreplicated job's small messages would go through code shaped for a replicated one and be
+# slower for the whole run. The profiles would make a first repair faster, but a job pays the data path on every
+# message and a repair once per failure. What the cache saves a rank's start and a first repair is the loading and linking
 # of classes, which stays
 no_profiles=(-XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining)
 train() {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Starts a node coordinator on a remote host for fthp-run (issue 21): fthp-run runs
+# Starts a node coordinator on a remote host for fthp-run: fthp-run runs
 #
 #   <plm_rsh_agent> HOST "exec /path/to/scripts/fthp-coordinator.sh /path/to/java ... CoordinatorMain ARGS"
 #

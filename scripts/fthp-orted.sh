@@ -1,5 +1,5 @@
 #!/bin/sh
-# Open MPI's launch agent for FTHP-J (issue 21, prototype): runs the orted of a remote host with the
+# Open MPI's launch agent for FTHP-J (a prototype): runs the orted of a remote host with the
 # proxy library (proxy-launcher/native/fthp_proxy.c) preloaded, so a rank killed on that host is
 # hidden from its orted, as the library hides one from mpirun on the launching host, and its pid is
 # reported on that host.

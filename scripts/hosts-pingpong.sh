@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ping-pong between two emulated hosts against one host (issue 21 figures): the bench's C pingpong
+# Ping-pong between two emulated hosts against one host: the bench's C pingpong
 # (bench/src/main/c/pingpong.c) over TCP between h0 and h1, over TCP and over shared memory (vader)
 # inside h0, over TCP on the machine's loopback, and the allreduce of doubles between h0 and h1
 # (bench/src/main/c/allreduce.c); with JAVA=1 also the facade's PingPong and AllReduce (bench jar,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Recovery on two emulated hosts against one host (issue 21 figures): RepairP2p, N=2 ranks, M=2
+# Recovery on two emulated hosts against one host: RepairP2p, N=2 ranks, M=2
 # replicas, rank 0's computational copy killed at its KILL_CMP-th MPI call and rank 1's replica at its
 # KILL_REP-th (--kill R#C: the same point of the program in every run). "two-hosts" runs on
 # --host h0:2,h1:2 (computational copies on h0, replicas on h1: the replica that takes over, and its

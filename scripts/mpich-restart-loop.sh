@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Runs the replicated restart of issue 22 (both copies of rank 1 killed at call 170, one relaunch from the last
+# Runs a replicated restart (both copies of rank 1 killed at call 170, one relaunch from the last
 # committed epoch) RUNS times and counts the runs whose output is not the failure-free one. Each run's output is kept
-# in OUT_DIR; FTHP_TRACE_CHECKPOINT is on (one line per piece put and per recovery: light). Outside CI: it takes
-# about 15 s a run. With STOP_REPLICA=S the relaunched job's replica of rank 1 (native rank 3) is stopped (SIGSTOP)
+# in OUT_DIR; FTHP_TRACE_CHECKPOINT is on (one line per piece put and per recovery: light). Outside CI: every run
+# is a whole job and its relaunch. With STOP_REPLICA=S the relaunched job's replica of rank 1 (native rank 3) is stopped (SIGSTOP)
 # for S seconds as its coordinator client starts, before it asks for its piece: the other copies then finish the
-# job and commit a newer epoch first, the window that lost its piece before the restart's epoch was kept
-# (deterministic where the plain loop depends on the machine's load).
+# job and commit a newer epoch first, the window in which the replica's piece is lost unless the epoch it restarts
+# from is kept (deterministic where the plain loop depends on the machine's load).
 # Usage: [RUNS=30] [MPI=mpich] [STOP_REPLICA=4] [OUT_DIR=...] scripts/mpich-restart-loop.sh
 set -uo pipefail
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every way a program can end a job without MPI_Finalize (issue 18), in every configuration (not in CI; CI's
+# Every way a program can end a job without MPI_Finalize, in every configuration (not in CI; CI's
 # ProgramEndTest runs each way once): unreplicated and replicated (N = M = 2), with and without --nodes 2.
 # One line per job: the way, the configuration, the exit code (and the expected one), seconds to end, and
 # how many lines of the job's output name the end (1 expected: once per rank, not once per copy).

@@ -24,11 +24,10 @@ static const int SIZES[] = {8, 64, 512, 4096, 65536, 1048576, 4194304};
 
 /* Same iteration counts as PingPong.java: keep them in sync.  The warm-up
  * is long enough for the JVM's JIT to compile the Java loop.  From 1 MiB up a
- * slice is at least 20 round trips and the warm-up 200: with 50 timed and 20
- * warm-up round trips at 4 MiB (a slice of 5, ~3 ms), a replicated job's four
- * JVMs on two cores were still compiling the large-message path when timed,
- * and one compiler's time slice decided a whole slice (2+2 at 4 MiB: slices
- * 0.17-3.7 ms one-way, median 0.6-1.1 ms; with these counts 0.18-0.58 ms). */
+ * slice is at least 20 round trips and the warm-up 200: with fewer, a
+ * replicated job's four JVMs on two cores are still compiling the
+ * large-message path when timed, and a slice of a handful of round trips is
+ * decided by one compiler's time slice. */
 static int timed_iters(int bytes) {
     if (bytes <= 512) return 200000;
     if (bytes <= 4096) return 100000;

@@ -27,15 +27,11 @@ public final class AllReduce {
     /** Same as warmup_iters() in allreduce.c; long enough for C2 to compile the loop. */
     static int warmupIters(int count) { return count <= 1 ? 20000 : 5000; }
 
-    // The JIT compiler threads share two cores with two busy-polling ranks, so compilation
-    // finishes only after a few hundred thousand calls (about 2 s), and when varies from run to
-    // run: warm up at least that long, then on until the JIT is quiet (JitWarmup).
-    // Quiet is not always done: the allreduce a job without replicas runs inline reached its steady
-    // 0.23 µs only after ~100 rounds; after 20 rounds and 3 without a compilation it measured 0.35-0.38
-    // in every slice, while -Xlog:deoptimization showed the shared wait loop (DutyCycle.await) still
-    // trapping on class checks and being recompiled (a wait loop of its own for operations did not
-    // help: the cause is not known). The operation-object path measured the same after 20, 100 or
-    // 200 rounds.
+    // The JIT compiler threads share two cores with two busy-polling ranks, so when compilation
+    // finishes varies from run to run: warm up for a minimum number of rounds, then on until the JIT is
+    // quiet (JitWarmup). The minimum is high because quiet is not always done: the inline allreduce of a
+    // job without replicas keeps recompiling its wait loop (DutyCycle.await traps on class checks) for a
+    // while after the compilers first go quiet, and times too slow until it stops.
     static final int JIT_MIN_ROUNDS = 100, JIT_ITERS = 10_000; // calls of the smallest size per round
 
     private AllReduce() {}

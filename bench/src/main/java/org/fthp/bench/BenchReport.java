@@ -29,12 +29,11 @@ import java.util.stream.Stream;
  * warnings) are ignored; the slice extremes stay in the raw files.
  *
  * <p>For each implementation, size and metric the median over the repetitions is shown. Next
- * to C's median stands the range of its repetitions: on this machine a whole run can land in a
- * slow state (C's 4 MiB ping-pong 360 µs in one run, 1800 µs in the next, steady within each;
- * 8 B 0.10 against 0.35 µs). A ratio is therefore taken within each repetition, whose runs
- * follow one another, and the median of those ratios is shown ({@link #pairedRatio}): medians
- * of columns taken apart can each come from another state (one run here had C's median from
- * its 3 slow repetitions and the facade's from its 3 fast ones). A contender whose median
+ * to C's median stands the range of its repetitions: on a shared machine a whole run can land in a
+ * slow state, several times slower than the next and steady within itself. A ratio is therefore taken
+ * within each repetition, whose runs follow one another, and the median of those ratios is shown
+ * ({@link #pairedRatio}): medians of columns taken apart can each come from another state (C's from
+ * its slow repetitions, the contender's from its fast ones). A contender whose median
  * beats C's fastest repetition by more than {@link #SUSPECT_MARGIN} is marked: a facade
  * cannot beat the library it calls, so such a ratio measures the machine, not the code.
  */

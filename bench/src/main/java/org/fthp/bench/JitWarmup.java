@@ -14,10 +14,8 @@ import mpi.MPIException;
  * <p>Why not a fixed count of calls: the compiler threads compete with two
  * busy-polling ranks for the machine's two cores, so how many calls C2 needs
  * to finish (and to recompile after an uncommon trap) varies from run to run
- * and with the amount of code on the path. A fixed warm-up left some runs
- * timing while C2 was still at work, and those runs measured up to 5× slower
- * (seen: allreduce of 1024 doubles 5 µs in one run, 10-27 µs in the next,
- * same build, with compilations logged inside the timed loop).
+ * and with the amount of code on the path. A fixed warm-up leaves some runs
+ * timing while C2 is still at work, and those runs are several times slower.
  *
  * <p>Each round ends with a barrier, as each timed slice starts with one: a call
  * first made after the warm-up (the barrier was one) takes branches of shared
@@ -39,7 +37,7 @@ final class JitWarmup {
     /** Upper bound of the warm-up, in rounds. */
     static final int MAX_ROUNDS = Integer.getInteger("fthp.bench.jitMaxRounds", 200);
 
-    /** One round of the kernel (about 50-100 ms is right: a C2 compile of a hot method takes that). */
+    /** One round of the kernel; make it last about as long as a C2 compile of a hot method, so quiet rounds mean something. */
     @FunctionalInterface
     interface Round {
         void run() throws MPIException;

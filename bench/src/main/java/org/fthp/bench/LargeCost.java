@@ -9,7 +9,7 @@ import mpi.MPI;
 import mpi.MPIException;
 
 /**
- * What one large message costs each side, in CPU and in wall time (not a test; issue 23's large path):
+ * What one large message costs each side, in CPU and in wall time (not a test; the large-message path):
  * ranks 0 and 1 ping-pong {@code BYTES} bytes, ROUNDS round trips per slice after a warm-up of the same
  * size only (no small sizes: a profiler attached to the run then sees this size alone).
  * <pre>

@@ -48,8 +48,8 @@ public final class PingPong {
     }
 
     // The JIT compiler threads share two cores with two busy-polling ranks, so compilation
-    // finishes only after a few hundred thousand calls (about 2 s), and when varies from run to
-    // run: warm up at least that long, then on until the JIT is quiet (JitWarmup).
+    // needs a few hundred thousand calls, and when it finishes varies from run to run: warm up at
+    // least that long, then on until the JIT is quiet (JitWarmup).
     static final int JIT_MIN_ROUNDS = 20, JIT_ITERS = 10_000; // round trips per size per round
     static final int JIT_LARGE_BYTES = 65536;
 
@@ -84,7 +84,7 @@ public final class PingPong {
         comm.barrier();
         Object kernelBuf = buf;
         // A large message takes another path than a small one (its payload apart from its header), so one
-        // large size is warmed too, in fewer round trips: each costs ~15 µs instead of ~1.
+        // large size is warmed too, in fewer round trips, since each costs an order of magnitude more.
         boolean large = max >= JIT_LARGE_BYTES;
         JitWarmup.untilQuiet(comm, JIT_MIN_ROUNDS, () -> {
             for (int n : SIZES) {

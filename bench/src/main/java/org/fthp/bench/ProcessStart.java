@@ -8,8 +8,8 @@ import java.time.Instant;
 /**
  * When this process started, in epoch milliseconds. {@code ProcessHandle.Info.startInstant} adds the process's
  * start (clock ticks since boot, /proc/self/stat) to the boot time of /proc/stat, which is in whole seconds: the
- * result is up to a second early, by the same amount for every process until the next boot (0.81 s here when
- * this was written, which made bench/start.sh's "to main" about 0.85 s for a JVM that reached main in 40 ms).
+ * result is up to a second early, by the same amount for every process until the next boot, which would swamp
+ * bench/start.sh's "to main" (tens of milliseconds for a JVM).
  * Here the process's age is taken from now instead, both ends on the boot clock: /proc/uptime (hundredths of a
  * second) minus the start tick.
  */

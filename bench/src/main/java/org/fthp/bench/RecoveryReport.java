@@ -24,8 +24,8 @@ import java.util.regex.Pattern;
  * reaped it and the way from there to the primary's decision (a lost
  * connection may win, then the second part is negative); delivery (the
  * primary's decision to the last survivor holding it); notification (kill
- * to the last survivor holding the new failure set, the figure issue 4 asks
- * for), notification-to-start (the longest a survivor took to begin repairing),
+ * to the last survivor holding the new failure set: how long the survivors
+ * run unaware), notification-to-start (the longest a survivor took to begin repairing),
  * then agreement, rebuild, record exchange (message recovery and replay
  * planning) and reissue/resend/replay, each the longest over the survivors
  * of that epoch, and the total from the kill to the last survivor back in

@@ -152,7 +152,7 @@ class BenchReportTest {
 
     @Test
     void takesRatiosWithinRepetitionsWhenTheMachineChangesState(@TempDir Path dir) throws IOException {
-        // a run of session 21: C fast in repetitions 1 and 3, slow in 2, 4, 5; the facade's byte[] runs fast in 1-3
+        // a machine that changes state: C fast in repetitions 1 and 3, slow in 2, 4, 5; the facade's byte[] runs fast in 1-3
         // (repetition 2 changed state between C and it), slow in 4 and 5. Medians of the columns: 0.220 against
         // 0.353, "0.62"; within repetitions 1.68, 0.49, 2.23, 1.37, 1.34
         double[] c = {0.102, 0.354, 0.099, 0.353, 0.358}, arrays = {0.1716, 0.1735, 0.2203, 0.4833, 0.4812};

@@ -673,8 +673,8 @@ public final class Empi {
      * Whether the native library takes its internal locks in every call at any thread level above
      * {@code MPI_THREAD_SINGLE}. Open MPI 4.1 does (ompi_mpi_init.c turns OPAL's thread support on for every level but
      * SINGLE, FUNNELED included): a lock and an unlock around its request, progress and free-list work, which
-     * doubles the native cost of a small send and receive (a byte[] pair to itself over the bare downcalls: 80 ns at
-     * SINGLE, 160 ns at FUNNELED, SERIALIZED or MULTIPLE, here). Its SINGLE mode keeps no per-thread state, so a
+     * doubles the native cost of a small send and receive (a byte[] pair to itself over the bare downcalls, SINGLE
+     * against FUNNELED, SERIALIZED or MULTIPLE). Its SINGLE mode keeps no per-thread state, so a
      * caller that lets one thread at a time in, behind a lock that also orders their memory, may call it from
      * several threads at SINGLE. MPICH 4.0 locks only at MPI_THREAD_MULTIPLE: SERIALIZED costs nothing there.
      */

@@ -11,7 +11,7 @@ import java.util.TreeSet;
 
 /**
  * The measured costs the model runs on, meant to be filled from the
- * experiments (issue 20, item 1) through a small properties file:
+ * experiments (bench/efficiency.sh writes one) through a small properties file:
  *
  * <pre>
  * ranks=8                     # ranks the checkpoint/restore figures were measured with

@@ -3,11 +3,24 @@ package org.fthp.model.plan;
 import org.fthp.model.sim.MonteCarlo;
 import org.fthp.model.strategy.Setup;
 
-/** One way to run the job the planner weighed: its setup and what the simulator expects of it. */
-public record Candidate(Setup setup, double degree, MonteCarlo.Estimate estimate) {
+/**
+ * One way to run the job the planner weighed: its setup, what the simulator
+ * expects of it, and which rule set its checkpoint interval ("Daly" from the
+ * MTTI, or "restored" when replicas come back at each commit).
+ */
+public record Candidate(Setup setup, double degree, MonteCarlo.Estimate estimate, String intervalRule) {
 
     public double efficiency() {
         return estimate.efficiencyExpected();
+    }
+
+    /** What the ranking uses: efficiency counting only runs whose result is right. */
+    public double score() {
+        return estimate.correctEfficiency();
+    }
+
+    public double silentlyWrongShare() {
+        return estimate.silentlyWrongShare();
     }
 
     /** "checkpoint/restart", "replication of every rank", "replication of 50 % of ranks + checkpoints". */

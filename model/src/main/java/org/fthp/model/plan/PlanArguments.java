@@ -6,14 +6,17 @@ import java.util.Locale;
 import java.util.OptionalDouble;
 import org.fthp.model.Strikes;
 import org.fthp.model.calibration.Calibration;
+import org.fthp.model.strategy.Recovery;
+import org.fthp.model.strategy.SilentErrors;
 
 /**
  * What the user asked the planner: the machine, the job, and the measured costs,
  * from the command line (a calibration file may supply the costs; options given
- * beside it win).
+ * beside it win), spares and the rollback they allow, and silent corruption.
  */
 public record PlanArguments(int processes, double mtbfPerProcessSeconds, double shape, Strikes strikes,
-                            double workSeconds, Calibration calibration, boolean restartAssumed, int runs, long seed) {
+                            double workSeconds, Calibration calibration, boolean restartAssumed, int runs, long seed,
+                            Recovery recovery, SilentErrors silentErrors) {
 
     /** Relaunch (mpirun + JVM start + MPI_Init) assumed when no restart cost is given. */
     static final double ASSUMED_RELAUNCH_SECONDS = 30;
@@ -35,6 +38,13 @@ public record PlanArguments(int processes, double mtbfPerProcessSeconds, double 
               --work T                  failure-free length of the job (default 24h)
               --shape K                 Weibull shape of the failures (default 0.7; 1 = exponential)
               --strikes any|live        may failures strike dead processes (default any: hardware failures)
+              --spares S                warm spares kept beside the ranks (default 0); with checkpoints a lost rank
+                                        is rolled back in place while a spare is free, relaunched otherwise
+              --rollback-seconds T      measured in-place rollback (required with --spares; without spares
+                                        every interruption costs the restart)
+              --restore-replicas on|off dead replicas come back from spares at each commit (default on with spares)
+              --sdc-rate R              silent data corruptions per process per hour (default 0), e.g. 1e-6
+              --sdc on|off              replicated ranks' twins compare and roll back on a mismatch (default on)
               --runs N --seed S         Monte-Carlo runs per strategy (default 300) and seed (default 1)
             durations: 125y, 2w, 5d, 12h, 30m (minutes), 2000s or plain seconds""";
 
@@ -55,6 +65,11 @@ public record PlanArguments(int processes, double mtbfPerProcessSeconds, double 
         Strikes strikes = Strikes.ANY_PROCESS;
         int runs = 300;
         long seed = 1;
+        int spares = 0;
+        OptionalDouble rollback = OptionalDouble.empty();
+        Boolean restoreReplicas = null;
+        double sdcRate = 0;
+        boolean compare = true;
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             switch (option) {
@@ -73,6 +88,11 @@ public record PlanArguments(int processes, double mtbfPerProcessSeconds, double 
                 case "--strikes" -> strikes = strikes(value(args, ++i, option));
                 case "--runs" -> runs = whole(value(args, ++i, option), option, 2);
                 case "--seed" -> seed = seed(value(args, ++i, option));
+                case "--spares" -> spares = whole(value(args, ++i, option), option, 0);
+                case "--rollback-seconds" -> rollback = OptionalDouble.of(nonNegativeSeconds(value(args, ++i, option), option));
+                case "--restore-replicas" -> restoreReplicas = onOff(value(args, ++i, option), option);
+                case "--sdc-rate" -> sdcRate = rate(value(args, ++i, option), option);
+                case "--sdc" -> compare = onOff(value(args, ++i, option), option);
                 default -> throw new IllegalArgumentException("unknown argument \"" + option + "\"");
             }
         }
@@ -85,6 +105,23 @@ public record PlanArguments(int processes, double mtbfPerProcessSeconds, double 
         if (checkpoint.isEmpty() && file == null) {
             throw new IllegalArgumentException("--checkpoint (the measured checkpoint time) or --calibration is required");
         }
+        if (spares > 0 && rollback.isEmpty()) {
+            throw new IllegalArgumentException("--spares needs --rollback-seconds (the measured time of an in-place "
+                    + "rollback, from the loss of a rank to every rank back at work)");
+        }
+        if (spares == 0 && rollback.isPresent()) {
+            throw new IllegalArgumentException("--rollback-seconds needs --spares (without a spare every interruption "
+                    + "is a relaunch)");
+        }
+        if (spares == 0 && Boolean.TRUE.equals(restoreReplicas)) {
+            throw new IllegalArgumentException("--restore-replicas on needs --spares");
+        }
+        if (spares > processes - 2) {
+            throw new IllegalArgumentException("--spares " + spares + " leaves fewer than 2 of the " + processes
+                    + " processes to compute");
+        }
+        Recovery recovery = new Recovery(spares, rollback.orElse(0), spares > 0 && !Boolean.FALSE.equals(restoreReplicas));
+        SilentErrors silentErrors = SilentErrors.perProcessHour(sdcRate, compare);
         double mtbf = perProcess.isPresent() ? perProcess.getAsDouble() : system.getAsDouble() * processes;
 
         // costs: the file's where given, the options over them, measured at P ranks when given here
@@ -112,7 +149,8 @@ public record PlanArguments(int processes, double mtbfPerProcessSeconds, double 
         Calibration costs = new Calibration(referenceRanks, c, scaling.orElse(base.checkpointScaling()), restore,
                 launch, repair.orElse(base.repairSeconds()), overhead.orElse(base.replicationOverhead()),
                 base.logTrimFraction());
-        return new PlanArguments(processes, mtbf, shape, strikes, work, costs, restartAssumed, runs, seed);
+        return new PlanArguments(processes, mtbf, shape, strikes, work, costs, restartAssumed, runs, seed, recovery,
+                silentErrors);
     }
 
     private static String value(String[] args, int i, String option) {
@@ -171,6 +209,27 @@ public record PlanArguments(int processes, double mtbfPerProcessSeconds, double 
             // said below
         }
         throw new IllegalArgumentException(option + " must be a number > 0, not \"" + text + "\"");
+    }
+
+    private static boolean onOff(String text, String option) {
+        return switch (text.strip().toLowerCase(Locale.ROOT)) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException(option + " takes on or off, not \"" + text + "\"");
+        };
+    }
+
+    private static double rate(String text, String option) {
+        try {
+            double v = Double.parseDouble(text.strip());
+            if (v >= 0 && Double.isFinite(v)) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException(option + " must be a number >= 0 (per process per hour), not \"" + text
+                + "\"");
     }
 
     private static Strikes strikes(String text) {

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.fthp.model.CheckpointInterval;
 import org.fthp.model.sim.MonteCarlo;
 import org.fthp.model.sim.TimelineSimulator;
 import org.fthp.model.strategy.Machine;
@@ -16,6 +17,14 @@ import org.fthp.model.strategy.Strategy;
  * 25/50/75/100 % of the ranks with and without checkpoints, and prints what to
  * run ({@code fthp-run -np N --replicas M}, checkpoint interval), the expected
  * efficiency of each, and why. Exit 0, or 2 on bad arguments.
+ *
+ * <p>With spares, the strategies with checkpoints keep them (out of the
+ * processes) and roll back in place at the measured rollback cost while one is
+ * free; with replicas restored at each commit, the interval is the one that
+ * minimises the restored model's expected time, and Daly's from the ageing job's
+ * MTTI is simulated too: the better of the two is kept (when spares run out the
+ * job ages again). With a silent corruption rate, candidates are ranked by
+ * efficiency times the share of runs that end right.
  */
 public final class Planner {
 
@@ -38,8 +47,7 @@ public final class Planner {
         try {
             arguments = PlanArguments.parse(args);
         } catch (IllegalArgumentException e) {
-            System.err.println("fthp-plan: " + e.getMessage());
-            System.err.println(PlanArguments.USAGE);
+            System.err.println("fthp-plan: " + e.getMessage() + " (fthp-plan --help lists the options)");
             System.exit(2);
             return;
         }
@@ -57,21 +65,35 @@ public final class Planner {
         Machine machine = machine();
         List<Candidate> out = new ArrayList<>();
         out.add(evaluate(Strategy.CHECKPOINT_RESTART, machine, 1));
+        int computing = machine.processes() - arguments.recovery().spares();
         for (double degree : DEGREES) {
-            if (machine.processes() - (int) Math.ceil(machine.processes() / (1 + degree)) < 1) {
-                continue;   // too few processes for a replica at this degree
+            if (machine.processes() - (int) Math.ceil(machine.processes() / (1 + degree)) >= 1) {
+                out.add(evaluate(Strategy.REPLICATION, machine, degree));
             }
-            out.add(evaluate(Strategy.REPLICATION, machine, degree));
-            out.add(evaluate(Strategy.REPLICATION_CHECKPOINT, machine, degree));
+            if (computing - (int) Math.ceil(computing / (1 + degree)) >= 1) {
+                out.add(evaluate(Strategy.REPLICATION_CHECKPOINT, machine, degree));
+            }   // else too few processes for a replica at this degree
         }
-        out.sort(Comparator.comparingDouble(Candidate::efficiency).reversed());
+        out.sort(Comparator.comparingDouble(Candidate::score).reversed());
         return out;
     }
 
     private Candidate evaluate(Strategy strategy, Machine machine, double degree) {
-        Setup setup = Setup.of(strategy, machine, arguments.calibration(), degree);
-        TimelineSimulator simulator = new TimelineSimulator(setup, machine, arguments.workSeconds(), CAP_FACTOR);
-        return new Candidate(setup, degree, MonteCarlo.estimate(simulator, arguments.runs(), arguments.seed()));
+        Setup setup = Setup.of(strategy, machine, arguments.calibration(), degree, arguments.recovery(),
+                arguments.silentErrors());
+        Candidate planned = simulate(setup, degree, setup.restoresReplicas() ? "restored" : "Daly");
+        if (!setup.restoresReplicas()) {
+            return planned;
+        }
+        Candidate daly = simulate(setup.withInterval(CheckpointInterval.daly(setup.checkpointSeconds(),
+                setup.mttiSeconds())), degree, "Daly");
+        return daly.score() > planned.score() ? daly : planned;
+    }
+
+    private Candidate simulate(Setup setup, double degree, String intervalRule) {
+        TimelineSimulator simulator = new TimelineSimulator(setup, machine(), arguments.workSeconds(), CAP_FACTOR);
+        return new Candidate(setup, degree, MonteCarlo.estimate(simulator, arguments.runs(), arguments.seed()),
+                intervalRule);
     }
 
     /** For a caller that prints elsewhere (tests). */

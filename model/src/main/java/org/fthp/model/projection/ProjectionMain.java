@@ -16,7 +16,7 @@ import org.fthp.model.strategy.Machine;
 import org.fthp.model.strategy.Strategy;
 
 /**
- * Writes the projections of issue 20 into a directory: per scenario a CSV, an
+ * Writes the model's projections into a directory: per scenario a CSV, an
  * efficiency-vs-processes PNG and a time-split PNG, and crossover.csv.
  *
  * <pre>

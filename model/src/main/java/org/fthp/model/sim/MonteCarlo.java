@@ -24,10 +24,22 @@ public final class MonteCarlo {
      * @param interruptionsMean mean interruptions per run
      * @param unfinished       runs stopped by the time cap
      * @param runs             number of runs
+     * @param rollbacksMean    mean in-place rollbacks per run
+     * @param restorationsMean mean restorations of replicas from spares per run
+     * @param silentlyWrongShare expected share of runs that end with an undetected corruption:
+     *                         the mean over the finished runs of 1 − exp(−σ · unprotected process-seconds);
+     *                         NaN when no run finished (no result, right or wrong)
      */
     public record Estimate(double efficiencyExpected, double efficiencyMedian, double efficiencyLow, double efficiencyHigh, double makespanMean,
                            double makespanStandardError, TimeSplit split, double failuresMean,
-                           double interruptionsMean, int unfinished, int runs) {}
+                           double interruptionsMean, int unfinished, int runs, double rollbacksMean,
+                           double restorationsMean, double silentlyWrongShare) {
+
+        /** Expected efficiency counting only runs whose result is right: a silently wrong result is worth nothing. */
+        public double correctEfficiency() {
+            return Double.isNaN(silentlyWrongShare) ? efficiencyExpected : efficiencyExpected * (1 - silentlyWrongShare);
+        }
+    }
 
     private MonteCarlo() {}
 
@@ -45,6 +57,10 @@ public final class MonteCarlo {
         double work = 0;
         double interruptions = 0;
         int unfinished = 0;
+        double rollbacks = 0;
+        double restorations = 0;
+        double wrong = 0;
+        double sdcRate = simulator.setup().silentErrors().ratePerProcessSecond();
         for (int i = 0; i < runs; i++) {
             Timeline t = simulator.run(seeds.nextLong());
             efficiency[i] = simulator.efficiency(t);
@@ -55,6 +71,9 @@ public final class MonteCarlo {
             failures += t.failures();
             interruptions += t.interruptions();
             unfinished += t.finished() ? 0 : 1;
+            rollbacks += t.rollbacks();
+            restorations += t.restorations();
+            wrong += t.finished() ? -Math.expm1(-sdcRate * t.unprotectedProcessSeconds()) : 0;
         }
         Arrays.sort(efficiency);
         double mean = sum / runs;
@@ -62,7 +81,8 @@ public final class MonteCarlo {
         double expected = simulator.setup().workingShare() * work / sum;
         return new Estimate(expected, quantile(efficiency, 0.5), quantile(efficiency, 0.1), quantile(efficiency, 0.9), mean,
                 Math.sqrt(variance / runs), split.times(1.0 / runs), failures / runs, interruptions / runs,
-                unfinished, runs);
+                unfinished, runs, rollbacks / runs, restorations / runs,
+                unfinished == runs ? Double.NaN : wrong / (runs - unfinished));
     }
 
     /** Linear interpolation between order statistics of sorted values. */

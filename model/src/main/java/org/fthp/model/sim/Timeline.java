@@ -11,7 +11,12 @@ package org.fthp.model.sim;
  * @param firstInterruptionTime time of the first interruption; infinite when none
  * @param failuresToFirstInterruption failures up to and including the first interruption; 0 when none
  * @param finished              false when the run hit the time cap (the job barely progresses)
+ * @param rollbacks             interruptions recovered in place (a spare taking the lost rank)
+ * @param restorations          commits after which spares became the replicas of ranks that had lost theirs
+ * @param unprotectedProcessSeconds work the result keeps, in process-seconds, during which a silent
+ *                              corruption would go unnoticed (unreplicated ranks, ranks whose replica is
+ *                              dead, every copy when twins do not compare)
  */
 public record Timeline(double makespanSeconds, double workDoneSeconds, TimeSplit split, long failures,
                        long interruptions, double firstInterruptionTime, long failuresToFirstInterruption,
-                       boolean finished) {}
+                       boolean finished, long rollbacks, long restorations, double unprotectedProcessSeconds) {}

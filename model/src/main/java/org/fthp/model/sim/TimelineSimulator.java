@@ -24,6 +24,18 @@ import org.fthp.model.strategy.Setup;
  * {@link FailureClock#INJECTOR} restarts are not struck and each incarnation
  * gets a fresh failure stream). A checkpoint does not bring dead replicas
  * back: a replicated job ages between restarts.
+ * <li>With spares ({@link org.fthp.model.strategy.Recovery}) and a committed
+ * checkpoint, an interruption is a rollback in place instead: a free spare takes
+ * the lost rank and the job pays the rollback's cost; with no spare free it is
+ * a relaunch, which brings every spare back. A failure that strikes an idle
+ * spare leaves one fewer. With replicas restored, free spares become the
+ * replicas of ranks that lost theirs at each commit (one rollback that loses
+ * nothing) and at each rollback.
+ * <li>Silent corruptions ({@link org.fthp.model.strategy.SilentErrors}): those
+ * the twins of an intact pair detect interrupt the job like a failure (no spare
+ * needed: no process is lost); the others are counted as unprotected
+ * process-seconds of the work the run keeps, from which
+ * {@link MonteCarlo} gets the share of runs that end silently wrong.
  * </ul>
  *
  * Efficiency is the paper's: kept work per process against a failure-free run
@@ -52,8 +64,8 @@ public final class TimelineSimulator {
         if (!(capFactor >= 1)) {
             throw new IllegalArgumentException("cap factor must be >= 1, not " + capFactor);
         }
-        if (setup.ranks() + setup.replicatedRanks() != machine.processes()) {
-            throw new IllegalArgumentException("setup for " + (setup.ranks() + setup.replicatedRanks())
+        if (setup.processes() != machine.processes()) {
+            throw new IllegalArgumentException("setup for " + setup.processes()
                     + " processes on a machine of " + machine.processes());
         }
         this.setup = setup;
@@ -101,17 +113,31 @@ public final class TimelineSimulator {
 
     private enum Strike { INTERRUPT, REPAIR, HARMLESS }
 
+    private enum Phase {
+        /** Work: corruptions detected by twins interrupt it, undetected ones expose the result. */
+        FORWARD,
+        /** Writing a checkpoint: failures and detections as in work, no exposure counted. */
+        CHECKPOINT,
+        /** Relaunch, rollback or restoration: any failure starts it over. */
+        RECOVERY
+    }
+
     /** The mutable state of one run. */
     private final class Run {
         private final FailureStream failures;
         private final SplittableRandom random;
         private final boolean stopAtFirstInterruption;
         private final int singles = setup.ranks() - setup.replicatedRanks();
+        private final double detectedRate = setup.strategy().replicates()
+                ? setup.silentErrors().detectedRatePerCopy() : 0;
+        private final boolean exposed = setup.silentErrors().any();
         private int intactPairs = setup.replicatedRanks();
         private int halfPairs;
+        private int idleSpares = setup.spares();
 
         private double now;
         private double elapsedInPhase;   // time of the interrupted phase before its interruption, repairs excluded
+        private boolean processLost;     // the interruption took a rank's last copy (not a detected corruption)
         private double useful;
         private double checkpoint;
         private double restart;
@@ -120,6 +146,10 @@ public final class TimelineSimulator {
         private double logTrim;
         private long failureCount;
         private long interruptionCount;
+        private long rollbacks;
+        private long restorations;
+        private double pendingExposure;   // unprotected process-seconds of the chunk under way
+        private double exposure;          // of committed chunks
         private double firstInterruption = Double.POSITIVE_INFINITY;
         private long failuresToFirst;
 
@@ -141,34 +171,44 @@ public final class TimelineSimulator {
                 double chunk = Math.min(setup.intervalSeconds(), workSeconds - committed);
                 boolean last = committed + chunk >= workSeconds;
                 double forward = chunk * setup.forwardStretch();
-                if (!phase(forward, false)) {
+                pendingExposure = 0;
+                if (!phase(forward, Phase.FORWARD)) {
                     logTrim += elapsedInPhase * trimShare;
                     lostWork += elapsedInPhase * (1 - trimShare);
                     committed = setup.strategy().checkpoints() ? committed : 0;
-                    interrupted();
+                    interrupted(committed > 0);
                     continue;
                 }
                 logTrim += forward * trimShare;
                 double pending = forward * (1 - trimShare);
                 if (setup.strategy().checkpoints() && !last) {
-                    if (!phase(setup.checkpointSeconds(), false)) {
+                    if (!phase(setup.checkpointSeconds(), Phase.CHECKPOINT)) {
                         checkpoint += elapsedInPhase;
                         lostWork += pending;
-                        interrupted();
+                        interrupted(committed > 0);
                         continue;
                     }
                     checkpoint += setup.checkpointSeconds();
                 }
                 useful += pending;
                 committed += chunk;
+                exposure += pendingExposure;
+                if (!last) {
+                    restoreReplicasAtCommit();
+                }
             }
             TimeSplit split = new TimeSplit(useful, checkpoint, restart, lostWork, repair, logTrim);
             return new Timeline(now, Math.min(committed, workSeconds), split, failureCount, interruptionCount,
-                    firstInterruption, failuresToFirst, finished);
+                    firstInterruption, failuresToFirst, finished, rollbacks, restorations, exposure);
         }
 
-        /** Lost the processes: restart on fresh ones until a restart gets through. */
-        private void interrupted() {
+        /**
+         * The job lost a rank (or its twins disagreed): roll back in place when a
+         * checkpoint is committed and a spare is free (none needed after a detected
+         * corruption: no process is lost), else relaunch on fresh processes, every
+         * replica and spare back. Either is redone until it gets through.
+         */
+        private void interrupted(boolean checkpointCommitted) {
             interruptionCount++;
             if (interruptionCount == 1) {
                 firstInterruption = now;
@@ -177,42 +217,96 @@ public final class TimelineSimulator {
             if (stopAtFirstInterruption) {
                 return;
             }
-            intactPairs = setup.replicatedRanks();
-            halfPairs = 0;
+            double cost;
+            if (checkpointCommitted && setup.recovery().hasSpares() && (!processLost || idleSpares > 0)) {
+                if (processLost) {
+                    idleSpares--;   // the spare takes the lost rank: singles and half pairs keep their counts
+                }
+                rollbacks++;
+                if (setup.restoresReplicas()) {
+                    takeSparesAsReplicas();
+                }
+                cost = setup.recovery().rollbackSeconds();
+            } else {
+                intactPairs = setup.replicatedRanks();
+                halfPairs = 0;
+                idleSpares = setup.spares();
+                cost = setup.restartSeconds();
+            }
+            recover(cost, true);
+        }
+
+        /** After a commit, free spares become the replicas of ranks that lost theirs: one rollback losing nothing. */
+        private void restoreReplicasAtCommit() {
+            if (!setup.restoresReplicas() || halfPairs == 0 || idleSpares == 0) {
+                return;
+            }
+            takeSparesAsReplicas();
+            restorations++;
+            recover(setup.recovery().rollbackSeconds(), false);
+        }
+
+        private void takeSparesAsReplicas() {
+            int restored = Math.min(halfPairs, idleSpares);
+            halfPairs -= restored;
+            intactPairs += restored;
+            idleSpares -= restored;
+        }
+
+        private void recover(double cost, boolean countRetries) {
             if (clock == FailureClock.INJECTOR) {
-                now += setup.restartSeconds();
-                restart += setup.restartSeconds();
+                now += cost;
+                restart += cost;
                 failures.restartAt(now);
                 return;
             }
-            while (!phase(setup.restartSeconds(), true)) {
+            while (!phase(cost, Phase.RECOVERY)) {
                 restart += elapsedInPhase;
-                interruptionCount++;
+                if (countRetries) {
+                    interruptionCount++;
+                }
             }
-            restart += setup.restartSeconds();
+            restart += cost;
         }
 
         /**
          * Runs a phase of the given length; failures on the way cost repairs or
-         * interrupt it. True when it completed; false with {@link #elapsedInPhase} set.
+         * interrupt it, and in work and checkpoints a corruption the twins detect
+         * interrupts it. True when it completed; false with {@link #elapsedInPhase}
+         * and {@link #processLost} set.
          */
-        private boolean phase(double length, boolean restarting) {
+        private boolean phase(double length, Phase kind) {
             double done = 0;
             while (true) {
                 double next = failures.peek();
-                if (next >= now + (length - done)) {
-                    now += length - done;
+                double detection = kind != Phase.RECOVERY && detectedRate > 0 && intactPairs > 0
+                        ? now - Math.log(1 - random.nextDouble()) / (2 * intactPairs * detectedRate)
+                        : Double.POSITIVE_INFINITY;
+                double end = now + (length - done);
+                if (next >= end && detection >= end) {
+                    expose(kind, end - now);
+                    now = end;
                     return true;
                 }
+                if (detection < next) {   // memoryless: redrawn at every event, so the rate follows the pairs
+                    expose(kind, detection - now);
+                    done += detection - now;
+                    now = detection;
+                    elapsedInPhase = done;
+                    processLost = false;
+                    return false;
+                }
                 if (next > now) {   // a failure during a repair is dealt with once the repair is over
+                    expose(kind, next - now);
                     done += next - now;
                     now = next;
                 }
                 failures.take();
                 failureCount++;
-                Strike strike = restarting ? Strike.INTERRUPT : strike();
+                Strike strike = kind == Phase.RECOVERY ? Strike.INTERRUPT : strike();
                 if (strike == Strike.INTERRUPT) {
                     elapsedInPhase = done;
+                    processLost = true;
                     return false;
                 }
                 if (strike == Strike.REPAIR) {
@@ -222,18 +316,31 @@ public final class TimelineSimulator {
             }
         }
 
+        /** Process-seconds of work during which a corruption would go unnoticed. */
+        private void expose(Phase kind, double seconds) {
+            if (exposed && kind == Phase.FORWARD) {
+                int unprotected = setup.silentErrors().twinComparison()
+                        ? singles + halfPairs : singles + 2 * intactPairs + halfPairs;
+                pendingExposure += unprotected * seconds;
+            }
+        }
+
         private Strike strike() {
             if (machine.strikes() == Strikes.LIVE_PROCESSES) {
-                int live = singles + 2 * intactPairs + halfPairs;
+                int live = singles + 2 * intactPairs + halfPairs + idleSpares;
                 int victim = random.nextInt(live);
                 if (victim < singles + halfPairs) {
                     return Strike.INTERRUPT;
                 }
-                intactPairs--;
-                halfPairs++;
-                return Strike.REPAIR;
+                if (victim < singles + halfPairs + 2 * intactPairs) {
+                    intactPairs--;
+                    halfPairs++;
+                    return Strike.REPAIR;
+                }
+                idleSpares--;   // a spare lost while it waits: the job goes on with one fewer
+                return Strike.HARMLESS;
             }
-            int victim = random.nextInt(setup.ranks() + setup.replicatedRanks());
+            int victim = random.nextInt(setup.processes());
             if (victim < singles) {
                 return Strike.INTERRUPT;
             }
@@ -244,7 +351,14 @@ public final class TimelineSimulator {
                 return Strike.REPAIR;
             }
             victim -= 2 * intactPairs;
-            return victim < halfPairs ? Strike.INTERRUPT : Strike.HARMLESS;
+            if (victim < halfPairs) {
+                return Strike.INTERRUPT;
+            }
+            victim -= halfPairs;
+            if (victim < idleSpares) {
+                idleSpares--;
+            }
+            return Strike.HARMLESS;   // a dead process, or an idle spare
         }
     }
 }

@@ -1,6 +1,7 @@
 package org.fthp.model.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.fthp.model.strategy.Recovery;
+import org.fthp.model.strategy.SilentErrors;
 import org.fthp.model.strategy.Strategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,10 +117,105 @@ class PlannerTest {
     }
 
     @Test
+    void sparesRollbackRestorationAndSilentCorruption() {
+        PlanArguments a = PlanArguments.parse(new String[] {"--processes", "100", "--system-mtbf", "600",
+                "--checkpoint", "20", "--spares", "4", "--rollback-seconds", "2.5", "--sdc-rate", "1e-6"});
+        assertEquals(new Recovery(4, 2.5, true), a.recovery());
+        assertEquals(1e-6 / 3600, a.silentErrors().ratePerProcessSecond(), 1e-24);
+        assertTrue(a.silentErrors().twinComparison());
+        PlanArguments b = PlanArguments.parse(new String[] {"--processes", "100", "--system-mtbf", "600",
+                "--checkpoint", "20", "--spares", "4", "--rollback-seconds", "3s", "--restore-replicas", "off",
+                "--sdc", "off"});
+        assertEquals(new Recovery(4, 3, false), b.recovery());
+        assertFalse(b.silentErrors().twinComparison());
+        PlanArguments none = PlanArguments.parse(new String[] {"--processes", "100", "--system-mtbf", "600",
+                "--checkpoint", "20"});
+        assertEquals(Recovery.NONE, none.recovery());
+        assertEquals(SilentErrors.NONE, none.silentErrors());
+    }
+
+    @Test
+    void aCheapRollbackMakesCheckpointingMoreEfficientThanRelaunching() {
+        String[] common = {"--processes", "256", "--system-mtbf", "900", "--checkpoint", "30", "--restart", "300",
+                "--work", "6h", "--runs", "200"};
+        Candidate relaunching = find(plan(common), Strategy.CHECKPOINT_RESTART);
+        String[] withSpares = java.util.stream.Stream.concat(java.util.Arrays.stream(common),
+                java.util.stream.Stream.of("--spares", "4", "--rollback-seconds", "10")).toArray(String[]::new);
+        Candidate rollingBack = find(plan(withSpares), Strategy.CHECKPOINT_RESTART);
+        assertEquals(4, rollingBack.setup().spares());
+        assertTrue(rollingBack.estimate().rollbacksMean() > 1, "rollbacks " + rollingBack.estimate().rollbacksMean());
+        assertTrue(rollingBack.efficiency() > relaunching.efficiency() + 0.05,
+                rollingBack.efficiency() + " rolling back vs " + relaunching.efficiency() + " relaunching");
+    }
+
+    @Test
+    void silentCorruptionIsCaughtByComparingTwinsNotByCheckpointing() {
+        List<Candidate> ranked = plan("--processes", "4096", "--system-mtbf", "3000", "--checkpoint", "100",
+                "--work", "24h", "--sdc-rate", "1e-5", "--runs", "100");
+        Candidate cr = find(ranked, Strategy.CHECKPOINT_RESTART);
+        assertEquals(-Math.expm1(-1e-5 / 3600 * 4096 * 24 * 3600), cr.silentlyWrongShare(), 1e-9);
+        Candidate full = ranked.stream().filter(c -> c.setup().strategy() == Strategy.REPLICATION_CHECKPOINT
+                && c.degree() == 1).findFirst().orElseThrow();
+        Candidate half = ranked.stream().filter(c -> c.setup().strategy() == Strategy.REPLICATION_CHECKPOINT
+                && c.degree() == 0.5).findFirst().orElseThrow();
+        assertTrue(full.silentlyWrongShare() < 0.1 * half.silentlyWrongShare(), full.silentlyWrongShare() + " vs "
+                + half.silentlyWrongShare() + ": partial replication covers only its replicated ranks");
+        assertTrue(half.silentlyWrongShare() < cr.silentlyWrongShare());
+        for (int i = 1; i < ranked.size(); i++) {
+            assertTrue(ranked.get(i - 1).score() >= ranked.get(i).score());
+        }
+        List<Candidate> unchecked = plan("--processes", "4096", "--system-mtbf", "3000", "--checkpoint", "100",
+                "--work", "24h", "--sdc-rate", "1e-5", "--sdc", "off", "--runs", "100");
+        assertTrue(unchecked.stream().allMatch(c -> c.silentlyWrongShare() > 0.5 * cr.silentlyWrongShare()));
+    }
+
+    @Test
+    void theReportShowsSparesAndTheSilentlyWrongShare() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        new Planner(PlanArguments.parse(new String[] {"--processes", "1024", "--system-mtbf", "600",
+                "--checkpoint", "60", "--work", "6h", "--runs", "50", "--spares", "8", "--rollback-seconds", "5",
+                "--sdc-rate", "1e-6"})).printTo(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String report = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(report.contains("silently wrong") && report.contains("in-place rollback 5 s"), report);
+        assertTrue(report.contains("--spares 8"), report);
+        assertTrue(report.contains("silent corruption: checkpoint/restart ends silently wrong in"), report);
+    }
+
+    @Test
+    void badSpareAndCorruptionArgumentsSayWhatIsWrong() {
+        String[] base = {"--processes", "8", "--system-mtbf", "100", "--checkpoint", "1"};
+        assertMessage("--spares must be a whole number >= 0, not \"-1\"", with(base, "--spares", "-1"));
+        assertMessage("--spares must be a whole number >= 0, not \"two\"", with(base, "--spares", "two"));
+        assertMessage("--spares needs --rollback-seconds", with(base, "--spares", "2"));
+        assertMessage("--rollback-seconds needs --spares", with(base, "--rollback-seconds", "2"));
+        assertMessage("--rollback-seconds takes a duration", with(base, "--spares", "1", "--rollback-seconds", "fast"));
+        assertMessage("--restore-replicas on needs --spares", with(base, "--restore-replicas", "on"));
+        assertMessage("--restore-replicas takes on or off, not \"yes\"", with(base, "--restore-replicas", "yes"));
+        assertMessage("--sdc-rate must be a number >= 0 (per process per hour), not \"-1e-6\"",
+                with(base, "--sdc-rate", "-1e-6"));
+        assertMessage("--sdc-rate must be a number", with(base, "--sdc-rate", "often"));
+        assertMessage("--sdc takes on or off", with(base, "--sdc", "abort"));
+        assertMessage("--spares 7 leaves fewer than 2 of the 8 processes to compute",
+                with(base, "--spares", "7", "--rollback-seconds", "1"));
+    }
+
+    private static String[] with(String[] base, String... more) {
+        return java.util.stream.Stream.concat(java.util.Arrays.stream(base), java.util.Arrays.stream(more))
+                .toArray(String[]::new);
+    }
+
+    private static Candidate find(List<Candidate> ranked, Strategy strategy) {
+        return ranked.stream().filter(c -> c.setup().strategy() == strategy).findFirst().orElseThrow();
+    }
+
+    @Test
     void theMainExitsWith2OnBadArgumentsAnd0WithAPlan() throws IOException, InterruptedException {
         assertEquals(2, java("bad", "--processes", "0"));
         String err = Files.readString(dir.resolve("bad.err"));
         assertTrue(err.startsWith("fthp-plan: --processes must be a whole number >= 2"), err);
+        assertEquals(1, err.lines().count(), err);
+        assertEquals(2, java("spares", "--processes", "8", "--system-mtbf", "100", "--checkpoint", "1", "--spares", "-1"));
+        assertEquals(1, Files.readString(dir.resolve("spares.err")).lines().count());
 
         assertEquals(0, java("good", "--processes", "64", "--system-mtbf", "600", "--checkpoint", "20", "--runs", "20"));
         String out = Files.readString(dir.resolve("good.out"));

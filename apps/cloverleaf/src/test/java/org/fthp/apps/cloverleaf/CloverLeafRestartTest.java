@@ -32,7 +32,7 @@ class CloverLeafRestartTest {
     /**
      * About step 43 of 60: the run makes 1337 MPI calls (FTHP_REPORT_CALLS=1), about 20 a step after
      * some 110 of set-up. By then the timer (0.2 s, started at MPI_Init) has had checkpoints taken and
-     * committed even on an idle machine (8 ms a step, so about 0.35 s of steps).
+     * committed even on an idle machine: the steps before it take longer than that.
      */
     private static final int KILL_CALL = 1000;
     private static final Pattern RESUMED = Pattern.compile("from checkpoint epoch (\\d+)");

@@ -121,8 +121,8 @@ public final class Hpcg {
     /**
      * The wall clock as every rank and every copy of a rank sees it: the latest of their clocks, through a
      * collective, whose result a replica takes from its computational copy. Each copy of rank 0 writes the
-     * log and the report; with its own clock a replica that named them a second after its twin left its own
-     * files beside the ones a restart recovers (seen: two hpcg*.txt after a restart).
+     * log and the report; with its own clock a replica that named them a second after its twin would leave its
+     * own files beside the ones a restart recovers (two hpcg*.txt after a restart).
      */
     private static LocalDateTime agreedNow(Parallel par) {
         long millis = (long) par.max((double) System.currentTimeMillis());

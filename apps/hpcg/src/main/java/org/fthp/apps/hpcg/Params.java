@@ -17,7 +17,7 @@ import java.util.List;
  *
  * <p>{@code --sets=N} (not in the reference; 0 = not given) fixes the number of timed sets instead of deriving
  * it from {@code --rt} and a measured time: runs that must do the same work whatever the machine's speed (the
- * efficiency experiments of issue 20 compare runs under failures with failure-free ones) need it.
+ * efficiency experiments of bench/efficiency.sh compare runs under failures with failure-free ones) need it.
  */
 record Params(int nx, int ny, int nz, int runningTime, int npx, int npy, int npz, int sets, Path outDir) {
 

@@ -1,0 +1,118 @@
+package org.fthp.bench;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * Ping-pong of {@code byte[]} between ranks 0 and 1 as a program runs it: from MPI_Init on, with no warm-up
+ * phase, so the time includes whatever the JVM compiles, loads or links on the way. {@link PingPong} measures the
+ * opposite (compiled steady state after {@link JitWarmup}). Runs on the FTHP-J facade or, unchanged, on Open MPI's
+ * own mpi.jar.
+ *
+ * <pre>
+ * ColdPingPong [--rounds N] [--sizes n,n,...]      # defaults: 20000 round trips of 8, 1024, 65536, 1048576 bytes
+ * </pre>
+ *
+ * <p>The sizes run in the order given, each after a barrier, every round trip of a size timed as one block: one
+ * line per size from rank 0, {@code coldpingpong <bytes> <oneway_us> <first_tenth_us> <last_tenth_us>}, the
+ * one-way time being the block's time / rounds / 2, and the tenths the same over the block's first and last tenth
+ * of round trips (where compilation shows). Ranks beyond 1 only join the barriers. Printed at the end, so the
+ * formatting classes load outside the timed blocks.
+ */
+public final class ColdPingPong {
+    static final int[] SIZES = {8, 1024, 65536, 1048576};
+    static final int ROUNDS = 20_000;
+    static final int TENTHS = 10;
+    private static final int TAG = 1;
+
+    private ColdPingPong() {}
+
+    public static void main(String[] args) throws MPIException {
+        Options options = Options.parse(args);
+        if (options == null) {
+            System.err.println("usage: ColdPingPong [--rounds N (a positive multiple of 10)] [--sizes n,n,...]");
+            System.exit(2);
+        }
+        MPI.Init(args);
+        Intracomm comm = MPI.COMM_WORLD;
+        int rank = comm.getRank();
+        if (comm.getSize() < 2) {
+            if (rank == 0) System.err.println("ColdPingPong needs at least 2 ranks");
+            MPI.Finalize();
+            System.exit(2);
+        }
+        int max = Arrays.stream(options.sizes).max().orElse(0);
+        byte[] buf = new byte[max];
+        Arrays.fill(buf, (byte) 1);
+        int perTenth = options.rounds / TENTHS;
+        double[][] tenths = new double[options.sizes.length][TENTHS];
+        for (int s = 0; s < options.sizes.length; s++) {
+            comm.barrier();
+            double t = MPI.wtime();
+            for (int k = 0; k < TENTHS; k++) {
+                loop(comm, rank, buf, options.sizes[s], perTenth);
+                double now = MPI.wtime();
+                tenths[s][k] = now - t;
+                t = now;
+            }
+        }
+        if (rank == 0) {
+            for (int s = 0; s < options.sizes.length; s++) {
+                double total = Arrays.stream(tenths[s]).sum();
+                System.out.printf(Locale.ROOT, "coldpingpong %d %.4f %.4f %.4f%n", options.sizes[s],
+                        oneWayMicros(total, options.rounds), oneWayMicros(tenths[s][0], perTenth),
+                        oneWayMicros(tenths[s][TENTHS - 1], perTenth));
+            }
+            System.out.flush();
+        }
+        MPI.Finalize();
+    }
+
+    static double oneWayMicros(double seconds, int roundTrips) {
+        return seconds / roundTrips / 2 * 1e6;
+    }
+
+    private static void loop(Intracomm comm, int rank, byte[] buf, int n, int rounds) throws MPIException {
+        for (int i = 0; i < rounds; i++) {
+            if (rank == 0) {
+                comm.send(buf, n, MPI.BYTE, 1, TAG);
+                comm.recv(buf, n, MPI.BYTE, 1, TAG);
+            } else if (rank == 1) {
+                comm.recv(buf, n, MPI.BYTE, 0, TAG);
+                comm.send(buf, n, MPI.BYTE, 0, TAG);
+            }
+        }
+    }
+
+    /** The command line: round trips per size (a multiple of {@link #TENTHS}) and the sizes, in bytes. */
+    record Options(int rounds, int[] sizes) {
+
+        /** The options, or null when an argument is unknown, malformed or out of range. */
+        static Options parse(String[] args) {
+            int rounds = ROUNDS;
+            int[] sizes = SIZES;
+            try {
+                for (int i = 0; i < args.length; i++) {
+                    switch (args[i]) {
+                        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                        case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt)
+                                .toArray();
+                        default -> {
+                            return null;
+                        }
+                    }
+                }
+            } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+                return null;
+            }
+            if (rounds <= 0 || rounds % TENTHS != 0 || sizes.length == 0 || Arrays.stream(sizes).anyMatch(n -> n < 0)) {
+                return null;
+            }
+            return new Options(rounds, sizes);
+        }
+    }
+}
