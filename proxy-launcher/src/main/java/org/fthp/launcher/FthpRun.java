@@ -55,6 +55,9 @@ public final class FthpRun {
         }
 
         MultiHostLaunch hosts = MultiHostLaunch.plan(options, env, FthpHome.locate(env), mpi);
+        if (hosts != null && options.spares() > 0) {
+            throw LaunchException.usage("--spares runs on one host for now, not with --host/--hostfile");
+        }
         if (hosts != null) {
             return launchAcrossHosts(hosts, options, program, host, env, abi);
         }
@@ -90,6 +93,9 @@ public final class FthpRun {
         jobEnv.put(MpirunCommand.LOGICAL_SIZE_ENV, Integer.toString(options.ranks()));
         jobEnv.put(MpirunCommand.REPLICAS_ENV, Integer.toString(options.replicas()));
         jobEnv.put(MpirunCommand.SHOW_REPLICA_OUTPUT_ENV, options.showReplicaOutput() ? "1" : "0");
+        if (options.spares() > 0) {
+            jobEnv.put(MpirunCommand.SPARES_ENV, Integer.toString(options.spares()));
+        }
         if (!options.kills().callKills().isEmpty()) {
             jobEnv.put(MpirunCommand.KILL_AT_CALL_ENV, options.kills().callKillsByNativeRank(options.ranks()));
         }

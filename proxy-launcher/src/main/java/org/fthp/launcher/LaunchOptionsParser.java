@@ -62,6 +62,7 @@ public final class LaunchOptionsParser {
         boolean diskEveryGiven = false;
         int restarts = 0;
         Integer restartReplicas = null;
+        int spares = 0;
         String mapReplicas = ReplicaPlacement.NEXT;
         List<String> mpirunArgs = new ArrayList<>();
         for (int i = 0; i < launcherPart.size(); i++) {
@@ -106,6 +107,7 @@ public final class LaunchOptionsParser {
                                 + mapReplicas + "\"");
                     }
                 }
+                case "--spares" -> spares = nonNegative(token, valueOf(launcherPart, ++i, token));
                 case "--restart" -> restarts = nonNegative(token, valueOf(launcherPart, ++i, token));
                 case "--restart-replicas" -> restartReplicas = nonNegative(token, valueOf(launcherPart, ++i, token));
                 case "--log-limit" -> {
@@ -176,14 +178,14 @@ public final class LaunchOptionsParser {
         if (javaPart.isEmpty()) {
             throw LaunchException.usage("nothing after \"--\": give a main class or -jar app.jar");
         }
-        if (nodes == 0 && (m > 0 || killPlan.wanted() || checkpoint.wanted())) {
+        if (nodes == 0 && (m > 0 || killPlan.wanted() || checkpoint.wanted() || spares > 0)) {
             // failures are survived (or reported) only with coordinators watching: one for this machine
             nodes = 1;
         }
         CoordinatorPlan plan = nodes == 0 ? new CoordinatorPlan(0, 0, events)
                 : new CoordinatorPlan(nodes, groupSize == 0 ? CoordinatorPlan.defaultGroupSize(nodes) : groupSize, events);
         return parseJavaPart(ranks, m, showReplicaOutput, verbose, mpirunArgs, javaPart, plan, killPlan, checkpoint,
-                mapReplicas);
+                mapReplicas, spares);
     }
 
     /** Seconds (a positive number) or {@code auto}. */
@@ -314,7 +316,7 @@ public final class LaunchOptionsParser {
     private static LaunchOptions parseJavaPart(int ranks, int replicas, boolean showReplicaOutput, boolean verbose,
                                                List<String> mpirunArgs,
                                                List<String> javaPart, CoordinatorPlan plan, KillPlan kills,
-                                               CheckpointPlan checkpoint, String mapReplicas)
+                                               CheckpointPlan checkpoint, String mapReplicas, int spares)
             throws LaunchException {
         List<String> javaOptions = new ArrayList<>();
         Optional<String> classpath = Optional.empty();
@@ -335,7 +337,7 @@ public final class LaunchOptionsParser {
                 Path jar = Path.of(rest.get(0));
                 return new LaunchOptions(false, ranks, replicas, showReplicaOutput, verbose, mpirunArgs, javaOptions, classpath,
                         Optional.of(jar), Optional.empty(), rest.subList(1, rest.size()), plan, kills, checkpoint,
-                        mapReplicas);
+                        mapReplicas, spares);
             } else if (MODULE_MAIN_OPTIONS.contains(token) || token.startsWith("--module=")) {
                 throw LaunchException.usage(token + " (launching a main module) is not supported; use -cp and a main class");
             } else if (JAVA_OPTIONS_WITH_SEPARATE_VALUE.contains(token)) {
@@ -348,7 +350,7 @@ public final class LaunchOptionsParser {
                 javaOptions.add(token);
             } else {
                 return new LaunchOptions(false, ranks, replicas, showReplicaOutput, verbose, mpirunArgs, javaOptions, classpath,
-                        Optional.empty(), Optional.of(token), rest, plan, kills, checkpoint, mapReplicas);
+                        Optional.empty(), Optional.of(token), rest, plan, kills, checkpoint, mapReplicas, spares);
             }
         }
         throw LaunchException.usage("no main class after \"--\": give a main class or -jar app.jar");

@@ -50,6 +50,9 @@ final class Usage {
               --restart K           when a rank loses every copy, relaunch the job (at most K
                                     times) from the last committed checkpoint (default 0: exit 4)
               --restart-replicas M2 relaunch with M2 replicas instead of M
+              --spares S            start S spare processes after the program's: each completes
+                                    MPI_Init, then waits without CPU until it takes a lost rank's
+                                    place, or finalizes with the job (one host for now)
               --host H1:S1,H2:S2..., --hostfile F   (mpirun's own options) with two or more hosts
                                     and coordinators: one coordinator per host, the proxy in every
                                     host's orted, output through fthp-run; fthp-run runs on the

@@ -52,6 +52,20 @@ class LaunchOptionsParserTest {
     }
 
     @Test
+    void sparesAreExtraProcessesWatchedByCoordinators() throws LaunchException {
+        LaunchOptions o = parse("-np", "4", "--replicas", "2", "--spares", "3", "--", "Main");
+        assertEquals(3, o.spares());
+        assertEquals(6, o.processes());
+        assertEquals(9, o.nativeProcesses());
+        assertTrue(o.coordinators().wanted(), "a spare waits on a coordinator");
+        assertEquals(0, parse("-np", "4", "--", "Main").spares());
+        for (String bad : List.of("-1", "x", "1.5")) {
+            assertThrows(LaunchException.class, () -> parse("-np", "4", "--spares", bad, "--", "Main"));
+        }
+        assertThrows(LaunchException.class, () -> parse("-np", "4", "--spares", "--", "Main"));
+    }
+
+    @Test
     void replicationOptions() throws LaunchException {
         LaunchOptions o = parse("-np", "4", "--replicas", "3", "--show-replica-output", "--", "Main");
         assertEquals(4, o.ranks());

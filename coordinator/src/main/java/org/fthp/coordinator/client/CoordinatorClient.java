@@ -318,6 +318,7 @@ public final class CoordinatorClient implements AutoCloseable {
                             }
                         }
                     }
+                    case Message.SparesRelease r -> listener.onSparesReleased();
                     default -> {
                         if (!pieces.accept(message)) {
                             LOG.log(Level.WARNING, "coordinator client: ignoring unexpected {0}", message.type());

@@ -32,4 +32,8 @@ public interface FailureListener {
     default void onProgramEnded(String reason, int rank, int exitCode) {
         onJobAbort(reason, rank);
     }
+
+    /** A spare's only news while it waits: the job's program has ended everywhere, so the spare finalizes too. */
+    default void onSparesReleased() {
+    }
 }

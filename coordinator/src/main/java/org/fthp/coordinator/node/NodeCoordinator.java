@@ -36,6 +36,7 @@ import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.event.JobShape;
 import org.fthp.coordinator.event.Role;
 import org.fthp.coordinator.liveness.LifeLock;
+import org.fthp.coordinator.spares.LocalSpares;
 import org.fthp.coordinator.wire.FramePipeline;
 import org.fthp.coordinator.wire.LinkHeartbeat;
 import org.fthp.coordinator.wire.Message;
@@ -130,6 +131,8 @@ public final class NodeCoordinator implements AutoCloseable {
     /** Every node's address, for the checkpoint data links (known once the hierarchy is wired). */
     private volatile List<NodeAddress> addresses;
     private final CheckpointService checkpoints;
+    /** This node's waiting spares (fthp-run --spares): apart from the program's processes. */
+    private final LocalSpares spares = new LocalSpares();
     private FailureSnapshot latest;
     private Message.JobAbort abort;
     private volatile boolean closed;
@@ -426,6 +429,10 @@ public final class NodeCoordinator implements AutoCloseable {
     // ---- called by CoordinatorSession ----
 
     void processRegistered(Channel channel, LocalProcess process) {
+        if (process.role() == Role.SPARE) {
+            spareRegistered(channel, process);
+            return;
+        }
         boolean alreadyReportedDead;
         synchronized (lock) {
             liveProcesses.put(channel, process);
@@ -501,8 +508,40 @@ public final class NodeCoordinator implements AutoCloseable {
         reportFailedPid(pid, LIFE_LOCK, true);
     }
 
+    /** A spare: owned here (its pid is no stranger), told nothing but its release; its loss is no failure. */
+    private void spareRegistered(Channel channel, LocalProcess spare) {
+        synchronized (lock) {
+            registeredPids.add(spare.pid());
+            unclaimedPids.remove(spare.pid());
+            channel.writeAndFlush(new Message.Registered(nodeId()));
+            spares.registered(channel, spare.nativeRank());
+        }
+        LOG.log(Level.FINE, "coordinator node {0}: registered {1}", new Object[] {nodeId(), spare});
+    }
+
+    /** Under lock. Primary: once every program process has finished or failed, the spares finalize too. */
+    private void releaseSparesIfEnded() {
+        if (ledger == null || spares.released() || !LocalSpares.programEnded(
+                jobShape.logicalRanks() + jobShape.replicated(), doneRanks, failedNativeRanks())) {
+            return;
+        }
+        releaseSpares();
+    }
+
+    /** Under lock: this node's spares and every child's. */
+    private void releaseSpares() {
+        if (spares.release()) {
+            for (Channel child : children.keySet()) {
+                child.writeAndFlush(new Message.SparesRelease());
+            }
+        }
+    }
+
     void processDone(Channel channel) {
         synchronized (lock) {
+            if (spares.gone(channel)) {
+                return;
+            }
             LocalProcess done = liveProcesses.remove(channel);
             if (done != null) {
                 processesDone(List.of(done.nativeRank()));
@@ -518,6 +557,7 @@ public final class NodeCoordinator implements AutoCloseable {
                 sendUp(new Message.ProcessesDone(nativeRanks));
             } else {
                 sayIfProcessesEnded();
+                releaseSparesIfEnded();
             }
         }
     }
@@ -526,6 +566,10 @@ public final class NodeCoordinator implements AutoCloseable {
         LocalProcess process;
         boolean teardown;
         synchronized (lock) {
+            if (spares.gone(channel)) {
+                LOG.log(Level.INFO, "coordinator node {0}: a waiting spare is gone", nodeId());
+                return;
+            }
             process = liveProcesses.remove(channel);
             if (endedProcesses.remove(channel)) {
                 return;   // it ended the job itself: the end of its connection is that, not a failure
@@ -846,6 +890,7 @@ public final class NodeCoordinator implements AutoCloseable {
                     .collect(Collectors.joining(", ")) + " lost all their copies", lost.get(0));
         }
         sayIfProcessesEnded();
+        releaseSparesIfEnded();
     }
 
     /** Primary only, under lock: the first reason to end the job is sent down the tree; later ones are moot. */
@@ -902,6 +947,7 @@ public final class NodeCoordinator implements AutoCloseable {
                     checkpoints.committed(c.epoch());
                     sendDown(c);
                 }
+                case Message.SparesRelease r -> releaseSpares();
                 default -> {
                     LOG.log(Level.WARNING, "coordinator node {0}: parent sent {1}; closing uplink",
                             new Object[] {nodeId(), message.type()});

@@ -147,6 +147,11 @@ public sealed interface Message {
         @Override public MessageType type() { return MessageType.HEARTBEAT; }
     }
 
+    /** No payload: the job's program processes have all finished or failed (see {@link MessageType#SPARES_RELEASE}). */
+    record SparesRelease() implements Message {
+        @Override public MessageType type() { return MessageType.SPARES_RELEASE; }
+    }
+
     record Registered(int nodeId) implements Message {
         @Override public MessageType type() { return MessageType.REGISTERED; }
     }

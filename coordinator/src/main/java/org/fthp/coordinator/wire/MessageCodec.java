@@ -62,6 +62,7 @@ public final class MessageCodec {
             }
             case Message.ProcessDone d -> { }
             case Message.Heartbeat h -> { }
+            case Message.SparesRelease r -> { }
             case Message.ProcessesDone d -> {
                 out.writeInt(d.nativeRanks().size());
                 for (int r : d.nativeRanks()) {
@@ -179,6 +180,7 @@ public final class MessageCodec {
             }
             case PROCESS_DONE -> new Message.ProcessDone();
             case HEARTBEAT -> new Message.Heartbeat();
+            case SPARES_RELEASE -> new Message.SparesRelease();
             case REGISTERED -> new Message.Registered(readRank(in, "node id"));
             case UNOWNED_PID -> {
                 need(in, 8, "pid");

@@ -78,7 +78,12 @@ public enum MessageType {
      * that stays silent for the configured number of intervals is taken for lost, as if its connection had closed
      * (a host cut off from the network keeps its connections open: only silence shows it).
      */
-    HEARTBEAT(26);
+    HEARTBEAT(26),
+    /**
+     * downward from the primary to every node and from each node to its spares: every process of the program has
+     * finished or failed, so an unused spare enters MPI_Finalize with them (the native Finalize waits for all).
+     */
+    SPARES_RELEASE(27);
 
     private final byte code;
 

@@ -115,7 +115,7 @@ public final class Engine {
     private final TagBound tagBound;
 
     private Engine(int nativeRank, int nativeSize, ReplicaLayout layout, int threadLevel, StagingPool pool,
-                   long controlComm, TagBound tagBound) {
+                   long controlComm, TagBound tagBound, boolean withSpares) {
         this.nativeRank = nativeRank;
         this.tagBound = tagBound;
         this.nativeSize = nativeSize;
@@ -139,7 +139,7 @@ public final class Engine {
         this.inlineAllreduce = new InlineAllreduce(ops, duty);
         this.creation = new CommCreation(membership, controlComm, coordination, duty);
         this.structures = new StructureBuilder(membership, ops, records, blockingCalls, duty, creation,
-                tagBound.twinSlots());
+                tagBound.twinSlots(), withSpares);
         this.release = new CommRelease(nativeRank, controlComm, coordination, comms, ops, structures, duty);
         this.ports = new OpenPorts(logicalRank);
         this.repair = new Repair(membership, ops, records, orphans, comms, controlComm, coordination, structures,
@@ -219,7 +219,13 @@ public final class Engine {
             // guarded for concurrent calls: promise no more than one thread at a time
             int level = Math.min(provided, Math.min(Math.max(required, single), serialized));
             long control = layout.replicas() > 0 ? StructureBuilder.dupBlocking(Empi.COMM_WORLD) : 0;
-            Engine e = new Engine(nativeRank, nativeSize, layout, level, pool, control, tagBound);
+            int programProcesses = layout.size() + layout.replicas();
+            if (nativeRank >= programProcesses) {
+                // after the one collective over the whole native world every process makes at start
+                Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
+            }
+            Engine e = new Engine(nativeRank, nativeSize, layout, level, pool, control, tagBound,
+                    nativeSize > programProcesses);
             e.startUp(provided >= serialized);
             current = e;
             return e;
