@@ -422,6 +422,18 @@ public final class CoordinatorMain {
         }
 
         @Override
+        public void jobRolledBack(long epoch, int rank, int spare, double seconds) {
+            if (log != null) {
+                log.jobRolledBack(epoch, rank, spare, seconds);
+            }
+            System.err.printf(java.util.Locale.ROOT, "fthp-coordinator: rank %d lost every copy; spare %d took its"
+                    + " place and the job rolled back in place to checkpoint epoch %d in %.3f s%n", rank, spare, epoch,
+                    seconds);
+            say(String.format(java.util.Locale.ROOT, "FTHP_CHECKPOINT_ROLLED_BACK epoch=%d rank=%d spare=%d"
+                    + " seconds=%.6f", epoch, rank, spare, seconds));
+        }
+
+        @Override
         public void checkpointCommitted(long epoch, long bytes, double costSeconds) {
             if (log != null) {
                 log.checkpointCommitted(epoch, bytes, costSeconds);

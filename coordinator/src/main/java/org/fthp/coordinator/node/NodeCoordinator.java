@@ -37,6 +37,7 @@ import org.fthp.coordinator.event.JobShape;
 import org.fthp.coordinator.event.Role;
 import org.fthp.coordinator.liveness.LifeLock;
 import org.fthp.coordinator.spares.LocalSpares;
+import org.fthp.coordinator.spares.RollbackPlanner;
 import org.fthp.coordinator.wire.FramePipeline;
 import org.fthp.coordinator.wire.LinkHeartbeat;
 import org.fthp.coordinator.wire.Message;
@@ -133,6 +134,13 @@ public final class NodeCoordinator implements AutoCloseable {
     private final CheckpointService checkpoints;
     /** This node's waiting spares (fthp-run --spares): apart from the program's processes. */
     private final LocalSpares spares = new LocalSpares();
+    /** Primary: what a rollback in place needs, and its decisions; replaced at each new incarnation. */
+    private RollbackPlanner rollbacks;
+    /**
+     * How long the survivors of a rollback and its spare have to be back in their resilient body before the job is
+     * relaunched instead (a process that swallowed the rollback, or is stuck where the unwinding cannot reach).
+     */
+    static final Duration ROLLBACK_DEADLINE = Duration.ofSeconds(Long.getLong("fthp.rollback.deadlineSeconds", 30));
     private FailureSnapshot latest;
     private Message.JobAbort abort;
     private volatile boolean closed;
@@ -516,13 +524,14 @@ public final class NodeCoordinator implements AutoCloseable {
             channel.writeAndFlush(new Message.Registered(nodeId()));
             spares.registered(channel, spare.nativeRank());
         }
+        toPrimary(new Message.ProcessState(spare.nativeRank(), Message.ProcessState.State.SPARE_READY, 0));
         LOG.log(Level.FINE, "coordinator node {0}: registered {1}", new Object[] {nodeId(), spare});
     }
 
     /** Under lock. Primary: once every program process has finished or failed, the spares finalize too. */
     private void releaseSparesIfEnded() {
         if (ledger == null || spares.released() || !LocalSpares.programEnded(
-                jobShape.logicalRanks() + jobShape.replicated(), doneRanks, failedNativeRanks())) {
+                rollbacks().programNatives(), doneRanks, failedNativeRanks())) {
             return;
         }
         releaseSpares();
@@ -539,7 +548,7 @@ public final class NodeCoordinator implements AutoCloseable {
 
     void processDone(Channel channel) {
         synchronized (lock) {
-            if (spares.gone(channel)) {
+            if (spares.gone(channel) != null) {
                 return;
             }
             LocalProcess done = liveProcesses.remove(channel);
@@ -566,8 +575,10 @@ public final class NodeCoordinator implements AutoCloseable {
         LocalProcess process;
         boolean teardown;
         synchronized (lock) {
-            if (spares.gone(channel)) {
-                LOG.log(Level.INFO, "coordinator node {0}: a waiting spare is gone", nodeId());
+            Integer spare = spares.gone(channel);
+            if (spare != null) {
+                LOG.log(Level.INFO, "coordinator node {0}: spare {1} is gone", new Object[] {nodeId(), spare});
+                toPrimary(new Message.ProcessState(spare, Message.ProcessState.State.SPARE_GONE, 0));
                 return;
             }
             process = liveProcesses.remove(channel);
@@ -653,6 +664,7 @@ public final class NodeCoordinator implements AutoCloseable {
                 case Message.PieceHeld h -> checkpoints.pieceHeld(h);
                 case Message.PiecesOnDisk d -> checkpoints.piecesOnDisk(d);
                 case Message.CheckpointCost c -> checkpoints.costReported(c);
+                case Message.ProcessState s -> processStateReported(s);
                 default -> LOG.log(Level.WARNING, "coordinator primary: {0} is not a checkpoint report", message.type());
             }
         });
@@ -882,15 +894,82 @@ public final class NodeCoordinator implements AutoCloseable {
         // then took that CPU from them during their repair
         failureLog.info("publishNewEpoch", "coordinator primary: epoch {0}, {1} failed", snapshot.epoch(),
                 snapshot.failed().size());
-        List<Integer> lost = jobShape.lostRanks(snapshot.failed());
-        if (lost.size() == 1) {
-            abortJob("logical rank " + lost.get(0) + " lost all its copies", lost.get(0));
-        } else if (!lost.isEmpty()) {
-            abortJob("logical ranks " + lost.stream().map(String::valueOf)
-                    .collect(Collectors.joining(", ")) + " lost all their copies", lost.get(0));
+        List<Integer> lost = jobShape.lostRanks(rollbacks().counted(snapshot.failed()));
+        RollbackPlanner.Decision decision = lost.isEmpty() || abort != null ? null
+                : rollbacks().decide(lost, snapshot.failed(), jobShape, checkpoints.lastCommitted(),
+                        checkpoints.highestEpochSeen(), System.nanoTime());
+        if (decision instanceof RollbackPlanner.RollBack r) {
+            startRollback(r.message());
+        } else if (decision instanceof RollbackPlanner.Relaunch why) {
+            // with spares the user expects a rollback in place: say why there is none
+            String instead = rollbacks().sparesSeen() ? " (no rollback in place: " + why.reason() + ")" : "";
+            if (lost.size() == 1) {
+                abortJob("logical rank " + lost.get(0) + " lost all its copies" + instead, lost.get(0));
+            } else {
+                abortJob("logical ranks " + lost.stream().map(String::valueOf)
+                        .collect(Collectors.joining(", ")) + " lost all their copies" + instead, lost.get(0));
+            }
         }
         sayIfProcessesEnded();
         releaseSparesIfEnded();
+    }
+
+    /** Primary, under lock: the planner of rollbacks in place for this incarnation. */
+    private RollbackPlanner rollbacks() {
+        if (rollbacks == null) {
+            rollbacks = new RollbackPlanner(jobShape.logicalRanks() + jobShape.replicated());
+        }
+        return rollbacks;
+    }
+
+    /**
+     * Primary, under lock: every process and the chosen spare are told; the spare's node hands it the message. If
+     * the processes are not all back in their bodies by {@link #ROLLBACK_DEADLINE}, the job is relaunched.
+     */
+    private void startRollback(Message.Rollback r) {
+        LOG.log(Level.INFO, "coordinator primary: logical rank {0} lost all its copies; spare {1} takes it, the job"
+                + " rolls back in place to epoch {2} (generation {3})",
+                new Object[] {r.lostRank(), r.spareNative(), r.epoch(), r.generation()});
+        rollingBack(r);
+        try {
+            ioGroup.schedule(() -> rollbackDeadline(r), ROLLBACK_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // shutting down
+        }
+    }
+
+    /** Under lock: a rollback reaches this node's processes, its children and, if it waits here, the spare. */
+    private void rollingBack(Message.Rollback r) {
+        spares.assign(r.spareNative(), r);
+        sendDown(r);
+    }
+
+    /** Primary, on the I/O thread: a process reported to the planner (a spare's state, a body entered). */
+    private void processStateReported(Message.ProcessState s) {
+        synchronized (lock) {
+            RollbackPlanner planner = rollbacks();
+            Message.Rollback under = planner.underWay();
+            planner.stateReported(s);
+            if (under != null && s.state() == Message.ProcessState.State.IN_BODY) {
+                double seconds = planner.completedAt(failedNativeRanks(), System.nanoTime());
+                if (seconds >= 0) {
+                    events.jobRolledBack(under.epoch(), under.lostRank(), under.spareNative(), seconds);
+                }
+            }
+        }
+    }
+
+    /** Primary, on the I/O thread: a rollback still under way at its deadline ends in a relaunch. */
+    private void rollbackDeadline(Message.Rollback r) {
+        synchronized (lock) {
+            if (rollbacks == null || rollbacks.underWay() != r || abort != null) {
+                return;
+            }
+            List<Integer> lagging = rollbacks.lagging(failedNativeRanks());
+            abortJob("logical rank " + r.lostRank() + " lost all its copies (the rollback in place did not complete:"
+                    + " native process(es) " + lagging + " did not reach Checkpoint.resilient within "
+                    + ROLLBACK_DEADLINE.toSeconds() + " s)", r.lostRank());
+        }
     }
 
     /** Primary only, under lock: the first reason to end the job is sent down the tree; later ones are moot. */
@@ -948,6 +1027,7 @@ public final class NodeCoordinator implements AutoCloseable {
                     sendDown(c);
                 }
                 case Message.SparesRelease r -> releaseSpares();
+                case Message.Rollback r -> rollingBack(r);
                 default -> {
                     LOG.log(Level.WARNING, "coordinator node {0}: parent sent {1}; closing uplink",
                             new Object[] {nodeId(), message.type()});
@@ -1159,6 +1239,8 @@ public final class NodeCoordinator implements AutoCloseable {
                     hostLost = false;
                     processesEndedSaid = false;
                     jobShape = shape;
+                    spares.reset();
+                    rollbacks = null;
                     if (config.isPrimary()) {
                         ledger = new FailureLedger();
                         unownedVotes = new UnownedPidVotes(unownedVoters);

@@ -29,9 +29,9 @@ public final class LocalSpares {
         }
     }
 
-    /** Whether {@code channel} is a spare's; it is forgotten (it finished, or its connection went). */
-    public boolean gone(Channel channel) {
-        return waiting.remove(channel) != null;
+    /** The native rank of the spare on {@code channel}, now forgotten (it finished, or its connection went); null if none. */
+    public Integer gone(Channel channel) {
+        return waiting.remove(channel);
     }
 
     public boolean isSpare(Channel channel) {
@@ -55,16 +55,40 @@ public final class LocalSpares {
         return released;
     }
 
+    /**
+     * A rollback names spare {@code nativeRank}: if it waits here it is told (it takes the lost rank and registers
+     * again as that rank's copy) and is no longer a spare. Whether it was here.
+     */
+    public boolean assign(int nativeRank, Message.Rollback rollback) {
+        for (Map.Entry<Channel, Integer> e : waiting.entrySet()) {
+            if (e.getValue() == nativeRank) {
+                Channel c = e.getKey();
+                waiting.remove(c);
+                c.writeAndFlush(rollback);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A new incarnation of the job (a relaunch): its spares are new ones, and not released yet. */
+    public void reset() {
+        waiting.clear();
+        released = false;
+    }
+
     public int waitingCount() {
         return waiting.size();
     }
 
     /**
      * Primary: whether every program process (native ranks {@code 0..processes-1}) has finished or failed, which
-     * is when the spares may finalize.
+     * is when the spares may finalize. {@code programNatives}: the processes that hold the
+     * program's copies (a spare that took a lost rank's place among them).
      */
-    public static boolean programEnded(int processes, Set<Integer> done, Set<Integer> failed) {
-        for (int rank = 0; rank < processes; rank++) {
+    public static boolean programEnded(java.util.List<Integer> programNatives, Set<Integer> done,
+                                       Set<Integer> failed) {
+        for (int rank : programNatives) {
             if (!done.contains(rank) && !failed.contains(rank)) {
                 return false;
             }

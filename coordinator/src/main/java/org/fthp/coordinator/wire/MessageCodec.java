@@ -63,6 +63,19 @@ public final class MessageCodec {
             case Message.ProcessDone d -> { }
             case Message.Heartbeat h -> { }
             case Message.SparesRelease r -> { }
+            case Message.ProcessState p -> {
+                out.writeInt(p.nativeRank());
+                out.writeByte(p.state().code());
+                out.writeInt(p.generation());
+            }
+            case Message.Rollback r -> {
+                out.writeInt(r.generation());
+                out.writeLong(r.epoch());
+                out.writeLong(r.firstEpoch());
+                out.writeInt(r.lostRank());
+                out.writeInt(r.deadNative());
+                out.writeInt(r.spareNative());
+            }
             case Message.ProcessesDone d -> {
                 out.writeInt(d.nativeRanks().size());
                 for (int r : d.nativeRanks()) {
@@ -181,6 +194,27 @@ public final class MessageCodec {
             case PROCESS_DONE -> new Message.ProcessDone();
             case HEARTBEAT -> new Message.Heartbeat();
             case SPARES_RELEASE -> new Message.SparesRelease();
+            case PROCESS_STATE -> {
+                int nativeRank = readRank(in, "native rank");
+                need(in, 1, "state");
+                byte stateCode = in.readByte();
+                Message.ProcessState.State state = Message.ProcessState.State.fromCode(stateCode)
+                        .orElseThrow(() -> new MalformedFrameException("unknown process state " + stateCode));
+                yield new Message.ProcessState(nativeRank, state, readRank(in, "generation"));
+            }
+            case ROLLBACK -> {
+                int generation = readRank(in, "generation");
+                long epoch = readEpoch(in);
+                long firstEpoch = readEpoch(in);
+                int lostRank = readRank(in, "lost rank");
+                int deadNative = readRank(in, "dead native rank");
+                int spareNative = readRank(in, "spare native rank");
+                if (generation < 1 || epoch < 1 || firstEpoch <= epoch) {
+                    throw new MalformedFrameException("bad rollback: generation " + generation + " epoch " + epoch
+                            + " first epoch " + firstEpoch);
+                }
+                yield new Message.Rollback(generation, epoch, firstEpoch, lostRank, deadNative, spareNative);
+            }
             case REGISTERED -> new Message.Registered(readRank(in, "node id"));
             case UNOWNED_PID -> {
                 need(in, 8, "pid");

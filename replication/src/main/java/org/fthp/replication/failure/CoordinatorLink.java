@@ -111,6 +111,39 @@ public final class CoordinatorLink implements FailureListener {
         watch.onFailureSet(epoch, failed);
     }
 
+    /** Who hears a rollback the coordinators announce (the running engine). */
+    private volatile java.util.function.Consumer<org.fthp.coordinator.wire.Message.Rollback> rollbacks = r -> { };
+    /** The latest rollback announced, or null: one may come before its listener is set. */
+    private volatile org.fthp.coordinator.wire.Message.Rollback latestRollback;
+
+    /**
+     * {@code listener} hears every rollback from now on, and at once the latest one announced before (a listener
+     * tells a new one from one it has acted on by its generation).
+     */
+    public void onRollback(java.util.function.Consumer<org.fthp.coordinator.wire.Message.Rollback> listener) {
+        rollbacks = listener;
+        org.fthp.coordinator.wire.Message.Rollback r = latestRollback;
+        if (r != null) {
+            listener.accept(r);
+        }
+    }
+
+    @Override
+    public void onRollback(org.fthp.coordinator.wire.Message.Rollback rollback) {
+        latestRollback = rollback;
+        rollbacks.accept(rollback);
+    }
+
+    /** This process's resilient body returned. */
+    public void bodyLeft(int nativeRank) {
+        client.bodyLeft(nativeRank);
+    }
+
+    /** This process entered its resilient body in generation {@code generation} of the job. */
+    public void bodyEntered(int nativeRank, int generation) {
+        client.bodyEntered(nativeRank, generation);
+    }
+
     @Override
     public void onJobAbort(String reason, int lostRank) {
         org.fthp.replication.output.RuntimeMessages.say("fthp: the coordinators end the job: " + reason);

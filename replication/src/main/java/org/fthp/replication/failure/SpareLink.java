@@ -23,14 +23,33 @@ public final class SpareLink implements FailureListener {
         /** Every process of the program finished or failed: finalize with them. */
         RELEASED,
         /** The coordinators ended the job: the launcher is ending every process. */
-        JOB_ENDED
+        JOB_ENDED,
+        /** A rollback names this spare: it takes the lost rank ({@link #role()}). */
+        ROLE
     }
 
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile Outcome outcome;
     private volatile CoordinatorClient client;
+    private final int nativeRank;
+    private volatile org.fthp.coordinator.wire.Message.Rollback role;
 
-    private SpareLink() {}
+    private SpareLink(int nativeRank) {
+        this.nativeRank = nativeRank;
+    }
+
+    /** The rollback that gave this spare a rank, once {@link #await} said {@link Outcome#ROLE}. */
+    public org.fthp.coordinator.wire.Message.Rollback role() {
+        return role;
+    }
+
+    @Override
+    public void onRollback(org.fthp.coordinator.wire.Message.Rollback rollback) {
+        if (rollback.spareNative() == nativeRank) {
+            role = rollback;
+            end(Outcome.ROLE);
+        }
+    }
 
     /** Connects spare {@code nativeRank} to its node's coordinator; null when the job has no coordinators. */
     public static SpareLink connectIfConfigured(int nativeRank, int nativeSize, int spareIndex)
@@ -43,7 +62,7 @@ public final class SpareLink implements FailureListener {
         String[] nodes = list.split(",");
         NodeAddress mine = NodeAddress.parse(nodes[CoordinatorLink.nodeOf(nativeRank, nativeSize, nodes.length,
                 System.getenv(CoordinatorLink.NODE_OF_ENV))].strip());
-        SpareLink link = new SpareLink();
+        SpareLink link = new SpareLink(nativeRank);
         link.client = CoordinatorClient.builder()
                 .coordinator(mine)
                 .secret(JobSecret.fromEnvironment())

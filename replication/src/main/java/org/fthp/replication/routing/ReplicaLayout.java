@@ -81,6 +81,18 @@ public final class ReplicaLayout {
         return new ReplicaLayout(cmp, rep);
     }
 
+    /**
+     * The same layout with native process {@code nativeRank} as the computational copy of {@code logical}: a spare
+     * that took the rank after it lost every copy (it has no replica then).
+     */
+    public ReplicaLayout withComputational(int logical, int nativeRank) {
+        int[] cmp = cmpNative.clone();
+        int[] rep = repNative.clone();
+        cmp[logical] = nativeRank;
+        rep[logical] = -1;
+        return new ReplicaLayout(cmp, rep);
+    }
+
     /** The number of replicas needed for a fraction {@code degree} of {@code n} ranks (1 = dual redundancy). */
     public static int replicasForDegree(int n, double degree) {
         if (!(degree >= 0 && degree <= 1)) {

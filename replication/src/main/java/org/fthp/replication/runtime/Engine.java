@@ -103,8 +103,17 @@ public final class Engine {
     private final FinalizeBarrier finalizeBarrier;
     /** The link to the coordinators, once start-up connected it. */
     private final Coordination coordination = new Coordination();
-    /** Which run of the job this is: the first, or a restart (from a checkpoint or the beginning). */
-    private final Incarnation incarnation = Incarnation.fromEnvironment();
+    /** Which run of the job this is: the first, a restart (from a checkpoint or the beginning), or a rollback. */
+    private final Incarnation incarnation;
+    /**
+     * How many rollbacks in place the job had when this engine was built (0: none): an engine of an earlier
+     * generation is abandoned, and handles made in it are stale.
+     */
+    private final int generation;
+    /** Whether this process was a spare that took a lost rank in this generation. */
+    private final boolean replacement;
+    /** Told of every engine a rollback builds (the facade re-attaches its predefined communicators). */
+    private static volatile java.util.function.Consumer<Engine> rebuilt = e -> { };
     /** Where this copy's stdout and stderr go when fthp-run relays the rank's output; null otherwise. */
     private final RankOutput output;
     private RepairThread repairThread;
@@ -115,14 +124,18 @@ public final class Engine {
     private final TagBound tagBound;
 
     private Engine(int nativeRank, int nativeSize, ReplicaLayout layout, int threadLevel, StagingPool pool,
-                   long controlComm, TagBound tagBound, boolean withSpares) {
+                   long controlComm, TagBound tagBound, boolean withSpares, Incarnation incarnation,
+                   RankOutput output, int generation, boolean replacement) {
         this.nativeRank = nativeRank;
+        this.incarnation = incarnation;
+        this.generation = generation;
+        this.replacement = replacement;
         this.tagBound = tagBound;
         this.nativeSize = nativeSize;
         this.blockingCalls = new BlockingCalls(nativeRank);
         this.membership = new Membership(nativeRank, layout);
         this.logicalRank = membership.logicalRank();
-        this.output = installOutput(membership, incarnation);
+        this.output = output;
         this.threadLevel = threadLevel;
         this.mainThread = Thread.currentThread();
         this.pool = pool;
@@ -220,12 +233,20 @@ public final class Engine {
             int level = Math.min(provided, Math.min(Math.max(required, single), serialized));
             long control = layout.replicas() > 0 ? StructureBuilder.dupBlocking(Empi.COMM_WORLD) : 0;
             int programProcesses = layout.size() + layout.replicas();
-            if (nativeRank >= programProcesses) {
+            Incarnation incarnation = Incarnation.fromEnvironment();
+            int generation = 0;
+            boolean replacement = nativeRank >= programProcesses;
+            if (replacement) {
                 // after the one collective over the whole native world every process makes at start
-                Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
+                org.fthp.coordinator.wire.Message.Rollback role =
+                        Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
+                layout = layout.withComputational(role.lostRank(), nativeRank);
+                incarnation = incarnation.rolledBack(role.epoch(), role.firstEpoch());
+                generation = role.generation();
             }
+            RankOutput output = installOutput(new Membership(nativeRank, layout), incarnation);
             Engine e = new Engine(nativeRank, nativeSize, layout, level, pool, control, tagBound,
-                    nativeSize > programProcesses);
+                    nativeSize > programProcesses, incarnation, output, generation, replacement);
             e.startUp(provided >= serialized);
             current = e;
             return e;
@@ -281,7 +302,14 @@ public final class Engine {
         }
         CoordinatorLink coordinator = connectCoordinator();
         coordination.connected(coordinator);
-        programEnd = ProgramEnd.install(membership, mainThread, this::running, coordinator);
+        // the engine running now: after a rollback in place another engine than this one
+        programEnd = ProgramEnd.install(membership, mainThread, () -> {
+            Engine now = current;
+            return now == null ? running() : now.running();
+        }, coordinator);
+        if (coordinator != null) {
+            coordinator.onRollback(this::rollbackAnnounced);
+        }
         if (coordinator != null && replicated()) {
             repair.warmUp();
             if (repairThreadAllowed) {
@@ -362,6 +390,87 @@ public final class Engine {
         }
     }
 
+    // ---- rollback in place ----
+
+    /** The coordinators announced a rollback (on their connection's thread): every MPI call throws it from now on. */
+    private void rollbackAnnounced(org.fthp.coordinator.wire.Message.Rollback r) {
+        if (r.generation() > generation) {
+            gate.trip(new RollbackSignal(r));
+        }
+    }
+
+    /** {@code hook} is told of every engine a rollback builds. */
+    public static void onRebuilt(java.util.function.Consumer<Engine> hook) {
+        rebuilt = hook;
+    }
+
+    /**
+     * At the resilient entry, the program unwound from its body: abandons this engine (nothing of it is waited on
+     * again: the old natives may wait on the dead process) and builds the next generation's, every part from its
+     * start, with new native communicators that have the spare in the lost rank's place. Its run resumes from the
+     * rollback's epoch (the program recovers it), its output positions wait for that recovery.
+     */
+    public static synchronized Engine rollBack(RollbackSignal signal) {
+        Engine old = current;
+        org.fthp.coordinator.wire.Message.Rollback r = signal.rollback();
+        if (old == null || old.generation >= r.generation()) {
+            throw new IllegalStateException("no engine of an earlier generation to roll back");
+        }
+        ReplicaLayout layout = old.membership.layout().withComputational(r.lostRank(), r.spareNative());
+        if (old.output != null) {
+            old.output.rollBack();
+        }
+        Engine e = new Engine(old.nativeRank, old.nativeSize, layout, old.threadLevel,
+                new StagingPool(Empi.HANDLE_BYTES, Empi.STATUS_BYTES), old.controlComm, old.tagBound, true,
+                old.incarnation.rolledBack(r.epoch(), r.firstEpoch()), old.output, r.generation(), false);
+        e.resume(old);
+        current = e;
+        rebuilt.accept(e);
+        return e;
+    }
+
+    /** A rollback's engine: its communicators, and the old engine's coordinator link and program end. */
+    private void resume(Engine old) {
+        world.repoint(structures.world(CommIds.WORLD));
+        self.repoint(structures.self(CommIds.SELF));
+        comms.add(world);
+        comms.add(self);
+        CoordinatorLink coordinator = old.coordination.link();
+        coordination.connected(coordinator);
+        programEnd = old.programEnd;
+        if (coordinator != null) {
+            // the failures so far are the rollback's, reflected in this engine's layout
+            membership.applied(coordinator.watch().epoch());
+            coordinator.onRollback(this::rollbackAnnounced);
+        }
+    }
+
+    /** Tells the coordinators the program's resilient body returned: no rollback can reach it any more. */
+    public void bodyLeft() {
+        CoordinatorLink link = coordination.link();
+        if (link != null) {
+            link.bodyLeft(nativeRank);
+        }
+    }
+
+    /** The job's generation this engine runs in (0 until the first rollback in place). */
+    public int generation() {
+        return generation;
+    }
+
+    /** Whether this process was a spare that took a lost rank (its body runs as a replacement). */
+    public boolean replacement() {
+        return replacement;
+    }
+
+    /** Tells the coordinators the program entered its resilient body in this engine's generation. */
+    public void bodyEntered() {
+        CoordinatorLink link = coordination.link();
+        if (link != null) {
+            link.bodyEntered(nativeRank, generation);
+        }
+    }
+
     // ---- the duty cycle ----
 
     /**
@@ -371,6 +480,11 @@ public final class Engine {
      * of work done (0: an idle turn).
      */
     public int doWork() {
+        RollbackSignal rollback = gate.tripped();
+        if (rollback != null && Thread.currentThread() == mainThread) {
+            // at once in the call the program waits in: its peer may be the dead process
+            throw rollback;
+        }
         int work = orphans.progress();
         Acknowledgements acks = records.acknowledgements();
         if (acks != null) {

@@ -25,8 +25,11 @@ final class Spare {
 
     private Spare() {}
 
-    /** Runs spare {@code nativeRank}'s whole life; never returns. */
-    static void live(int nativeRank, int nativeSize, int spareIndex) {
+    /**
+     * Runs spare {@code nativeRank}'s wait: returns the rollback that gives it a lost rank, or never (the job ended
+     * without needing it: it finalizes and exits).
+     */
+    static org.fthp.coordinator.wire.Message.Rollback live(int nativeRank, int nativeSize, int spareIndex) {
         SpareLink link;
         try {
             link = SpareLink.connectIfConfigured(nativeRank, nativeSize, spareIndex);
@@ -50,11 +53,17 @@ final class Spare {
         }
         Duration cpuWaiting = processCpu().minus(cpuBefore);
         double waited = (System.nanoTime() - startNanos) / 1e9;
+        if (outcome == SpareLink.Outcome.ROLE) {
+            // registers again as the rank's copy (its engine's own link); this connection was only the spare's
+            writeStatistics(nativeRank, 1, waited, cpuWaiting);
+            link.finish();
+            return link.role();
+        }
         if (outcome != SpareLink.Outcome.RELEASED) {
             // the launcher is ending the native job; a Finalize now would wait for processes that are gone
             Runtime.getRuntime().halt(1);
         }
-        writeStatistics(nativeRank, waited, cpuWaiting);
+        writeStatistics(nativeRank, 0, waited, cpuWaiting);
         link.finish();
         if (Empi.finalizeSurvivesDeadPeers()) {
             Empi.finalizeMpi();
@@ -63,6 +72,7 @@ final class Spare {
                     + NATIVE_FINALIZE_BOUND_MILLIS + " ms: it waits forever on a peer that died during it");
         }
         System.exit(0);
+        return null;
     }
 
     /** This JVM's CPU time so far, every thread; zero where the system does not say. */
@@ -70,15 +80,15 @@ final class Spare {
         return ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
     }
 
-    /** {@code spare-R.spare}: {@code used waitedSeconds cpuSecondsWaiting} (used: 0, it never took a rank). */
-    private static void writeStatistics(int nativeRank, double waited, Duration cpu) {
+    /** {@code spare-R.spare}: {@code used waitedSeconds cpuSecondsWaiting} (used: 1 if it took a lost rank). */
+    private static void writeStatistics(int nativeRank, int used, double waited, Duration cpu) {
         String dir = System.getenv(RunStatistics.DIR_ENV);
         if (dir == null || dir.isBlank()) {
             return;
         }
         try {
             Files.writeString(Path.of(dir, "spare-" + nativeRank + ".spare"),
-                    String.format(java.util.Locale.ROOT, "0 %.3f %.4f%n", waited, cpu.toNanos() / 1e9));
+                    String.format(java.util.Locale.ROOT, "%d %.3f %.4f%n", used, waited, cpu.toNanos() / 1e9));
         } catch (IOException e) {
             RuntimeMessages.say("fthp: cannot write to " + dir + ": " + e.getMessage());
         }
