@@ -46,6 +46,37 @@ class RollbackTest {
     }
 
     @Test
+    void bothCopiesOfAReplicatedRankLostAreReplacedByASpare() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--spares", "1", "--checkpoint-interval", "600",
+                "--restart", "1", "--kill", "1:cmp#" + LATE_CALL, "--kill", "1:rep#" + LATE_CALL), Map.of(), 2,
+                TIMEOUT, ResilientIterations.class, WORKLOAD).assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(r),
+                "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("rank 1 lost every copy; spare 4 took its place and the job rolled back in"
+                + " place to checkpoint epoch 4"), r.stderr());
+        assertFalse(r.stderr().contains("restart 1 of 1"), r.stderr());
+        assertEquals(5, r.processes().javaProcessesRunning(ResilientIterations.class.getName()),
+                "2 ranks, 2 replicas and 1 spare, none started after them\n" + r.stderr());
+    }
+
+    /**
+     * One spare, two ranks lost one after the other: the first is rolled back in place, the second relaunches the
+     * job (no spare left), which then completes from the checkpoint the rerun committed.
+     */
+    @Test
+    void moreFailuresThanSparesRollBackThenRelaunch() {
+        String[] longer = {"100", "20", "--force", "10"};
+        MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "1#" + LATE_CALL, "--kill", "0#300"), Map.of(), 2, TIMEOUT, ResilientIterations.class,
+                longer).assertSuccess();
+        assertEquals(FailureFreeRuns.sortedLines(ResilientIterations.class, 2, TIMEOUT, longer),
+                FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("spare 2 took its place and the job rolled back in place"), r.stderr());
+        assertTrue(r.stderr().contains("restart 1 of 1: rank 0 lost every copy"), r.stderr());
+        assertTrue(r.stderr().contains("no rollback in place: no spare left"), r.stderr());
+    }
+
+    @Test
     void aProgramWithoutTheEntryPointRelaunchesAndSaysWhy() {
         MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1",
                 "--kill", "1#" + LATE_CALL), Map.of(), 2, TIMEOUT, RestartIterations.class, WORKLOAD)

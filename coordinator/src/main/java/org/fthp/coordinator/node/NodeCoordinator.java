@@ -896,7 +896,7 @@ public final class NodeCoordinator implements AutoCloseable {
                 snapshot.failed().size());
         List<Integer> lost = jobShape.lostRanks(rollbacks().counted(snapshot.failed()));
         RollbackPlanner.Decision decision = lost.isEmpty() || abort != null ? null
-                : rollbacks().decide(lost, snapshot.failed(), jobShape, checkpoints.lastCommitted(),
+                : rollbacks().decide(lost, snapshot.epoch(), snapshot.failed(), jobShape, checkpoints.lastCommitted(),
                         checkpoints.highestEpochSeen(), System.nanoTime());
         if (decision instanceof RollbackPlanner.RollBack r) {
             startRollback(r.message());

@@ -88,8 +88,8 @@ public final class RollbackPlanner {
      * Rank {@code lost} lost every copy ({@code failed}: the job-wide failed set). A rollback when it can be,
      * resuming from {@code committed} and numbering new checkpoints above {@code highestEpochSeen}.
      */
-    public Decision decide(List<Integer> lost, List<FailedProcess> failed, JobShape shape, long committed,
-                           long highestEpochSeen, long nowNanos) {
+    public Decision decide(List<Integer> lost, long failureEpoch, List<FailedProcess> failed, JobShape shape,
+                           long committed, long highestEpochSeen, long nowNanos) {
         if (lost.size() != 1) {
             return new Relaunch("ranks " + lost + " lost every copy at once (a rollback replaces one rank)");
         }
@@ -97,9 +97,6 @@ public final class RollbackPlanner {
         if (underWay != null) {
             return new Relaunch("rank " + rank + " lost every copy during the rollback of generation "
                     + underWay.generation());
-        }
-        if (shape.copiesOf(rank) != 1) {
-            return new Relaunch("rank " + rank + " is replicated; a spare replaces unreplicated ranks only");
         }
         if (readySpares.isEmpty()) {
             return new Relaunch("no spare left");
@@ -122,8 +119,22 @@ public final class RollbackPlanner {
         readySpares.remove(spare);
         generation++;
         replacedBy.put(deadNative, spare);
+        List<Integer> natives = programNatives();
+        int n = shape.logicalRanks();
+        List<Integer> cmp = new ArrayList<>(n);
+        List<Integer> rep = new ArrayList<>(n);
+        for (int l = 0; l < n; l++) {
+            // as the survivors' repairs left it: a replica whose computational copy died computes, a dead replica
+            // is gone; the lost rank is the spare's alone
+            int c = natives.get(l);
+            int r = l < shape.replicated() ? natives.get(n + l) : -1;
+            boolean cAlive = !dead.contains(c);
+            boolean rAlive = r >= 0 && !dead.contains(r);
+            cmp.add(cAlive ? c : r);
+            rep.add(cAlive && rAlive ? r : -1);
+        }
         underWay = new Message.Rollback(generation, committed, Math.max(committed, highestEpochSeen) + 2, rank,
-                deadNative, spare);
+                deadNative, spare, cmp, rep, failureEpoch);
         underWaySince = nowNanos;
         return new RollBack(underWay);
     }

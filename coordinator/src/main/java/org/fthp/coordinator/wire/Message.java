@@ -199,10 +199,20 @@ public sealed interface Message {
      * A rollback in place ({@link MessageType#ROLLBACK}): generation {@code generation} of the job begins; native
      * process {@code spareNative} takes logical rank {@code lostRank}, whose last copy was {@code deadNative}; every
      * process resumes from committed epoch {@code epoch}, and numbers its next checkpoints from {@code firstEpoch}.
+     * {@code cmpNatives} and {@code repNatives} (-1: none) are the job's layout from then on, logical rank by logical
+     * rank: every process builds the new communicators from this one answer. It reflects every failure up to
+     * failure set {@code failureEpoch}: no process repairs for those.
      */
-    record Rollback(int generation, long epoch, long firstEpoch, int lostRank, int deadNative, int spareNative)
+    record Rollback(int generation, long epoch, long firstEpoch, int lostRank, int deadNative, int spareNative,
+                    List<Integer> cmpNatives, List<Integer> repNatives, long failureEpoch)
             implements Message {
         public Rollback {
+            cmpNatives = List.copyOf(cmpNatives);
+            repNatives = List.copyOf(repNatives);
+            if (cmpNatives.size() != repNatives.size() || lostRank >= cmpNatives.size()
+                    || cmpNatives.get(lostRank) != spareNative) {
+                throw new IllegalArgumentException("bad rollback layout: " + cmpNatives + " " + repNatives);
+            }
             if (generation < 1 || epoch < 1 || firstEpoch <= epoch || lostRank < 0 || deadNative < 0
                     || spareNative < 0) {
                 throw new IllegalArgumentException("bad rollback: generation " + generation + " epoch " + epoch

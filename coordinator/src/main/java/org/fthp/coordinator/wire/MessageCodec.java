@@ -75,6 +75,12 @@ public final class MessageCodec {
                 out.writeInt(r.lostRank());
                 out.writeInt(r.deadNative());
                 out.writeInt(r.spareNative());
+                out.writeInt(r.cmpNatives().size());
+                for (int i = 0; i < r.cmpNatives().size(); i++) {
+                    out.writeInt(r.cmpNatives().get(i));
+                    out.writeInt(r.repNatives().get(i));
+                }
+                out.writeLong(r.failureEpoch());
             }
             case Message.ProcessesDone d -> {
                 out.writeInt(d.nativeRanks().size());
@@ -213,7 +219,27 @@ public final class MessageCodec {
                     throw new MalformedFrameException("bad rollback: generation " + generation + " epoch " + epoch
                             + " first epoch " + firstEpoch);
                 }
-                yield new Message.Rollback(generation, epoch, firstEpoch, lostRank, deadNative, spareNative);
+                need(in, 4, "ranks");
+                int ranks = in.readInt();
+                if (ranks <= lostRank || ranks > in.readableBytes() / 8) {
+                    throw new MalformedFrameException("impossible rank count " + ranks);
+                }
+                List<Integer> cmp = new ArrayList<>(ranks);
+                List<Integer> rep = new ArrayList<>(ranks);
+                for (int i = 0; i < ranks; i++) {
+                    cmp.add(readRank(in, "native rank"));
+                    int r = in.readInt();
+                    if (r < -1) {
+                        throw new MalformedFrameException("bad replica native rank " + r);
+                    }
+                    rep.add(r);
+                }
+                if (cmp.get(lostRank) != spareNative) {
+                    throw new MalformedFrameException("the rollback's layout does not give rank " + lostRank
+                            + " to spare " + spareNative);
+                }
+                yield new Message.Rollback(generation, epoch, firstEpoch, lostRank, deadNative, spareNative, cmp,
+                        rep, readEpoch(in));
             }
             case REGISTERED -> new Message.Registered(readRank(in, "node id"));
             case UNOWNED_PID -> {

@@ -112,6 +112,8 @@ public final class Engine {
     private final int generation;
     /** Whether this process was a spare that took a lost rank in this generation. */
     private final boolean replacement;
+    /** A replacement: the failure set its rollback reflects (set before start-up). */
+    private long replacedAfterFailureEpoch;
     /** Told of every engine a rollback builds (the facade re-attaches its predefined communicators). */
     private static volatile java.util.function.Consumer<Engine> rebuilt = e -> { };
     /** Where this copy's stdout and stderr go when fthp-run relays the rank's output; null otherwise. */
@@ -235,18 +237,21 @@ public final class Engine {
             int programProcesses = layout.size() + layout.replicas();
             Incarnation incarnation = Incarnation.fromEnvironment();
             int generation = 0;
+            long replacedAfter = 0;
             boolean replacement = nativeRank >= programProcesses;
             if (replacement) {
                 // after the one collective over the whole native world every process makes at start
                 org.fthp.coordinator.wire.Message.Rollback role =
                         Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
-                layout = layout.withComputational(role.lostRank(), nativeRank);
+                layout = ReplicaLayout.of(role.cmpNatives(), role.repNatives());
                 incarnation = incarnation.rolledBack(role.epoch(), role.firstEpoch());
                 generation = role.generation();
+                replacedAfter = role.failureEpoch();
             }
             RankOutput output = installOutput(new Membership(nativeRank, layout), incarnation);
             Engine e = new Engine(nativeRank, nativeSize, layout, level, pool, control, tagBound,
                     nativeSize > programProcesses, incarnation, output, generation, replacement);
+            e.replacedAfterFailureEpoch = replacedAfter;
             e.startUp(provided >= serialized);
             current = e;
             return e;
@@ -287,6 +292,42 @@ public final class Engine {
     }
 
     private void startUp(boolean repairThreadAllowed) {
+        buildWorld();
+        CoordinatorLink coordinator = connectCoordinator();
+        coordination.connected(coordinator);
+        // the engine running now: after a rollback in place another engine than this one
+        programEnd = ProgramEnd.install(membership, mainThread, () -> {
+            Engine now = current;
+            return now == null ? running() : now.running();
+        }, coordinator);
+        if (coordinator != null) {
+            coordinator.onRollback(this::rollbackAnnounced);
+            if (replacement) {
+                // the failures up to the rollback's are reflected in this spare's layout (their set may reach
+                // this new connection later)
+                membership.applied(replacedAfterFailureEpoch);
+            }
+        }
+        if (coordinator != null && replicated()) {
+            repair.warmUp();
+            if (repairThreadAllowed) {
+                repairThread = RepairThread.start(repair, gate, coordinator.watch());
+            }
+        }
+        if (replacement) {
+            return;
+        }
+        RunStatistics.markReady(nativeRank);
+        try {
+            gate.killAtCall(nativeRank, CallKill.callFor(nativeRank, System.getenv(CallKill.ENV)));
+            blockingCalls.killAtEntry(CallKill.callFor(nativeRank, System.getenv(BlockingCalls.KILL_ENV)));
+        } catch (IllegalArgumentException e) {
+            throw new MpiError(MpiError.ERR_OTHER, e.getMessage());
+        }
+    }
+
+    /** COMM_WORLD's and COMM_SELF's structures, and with replicas the acknowledgements over the control comm. */
+    private void buildWorld() {
         world.repoint(structures.world(CommIds.WORLD));
         self.repoint(structures.self(CommIds.SELF));
         comms.add(world);
@@ -299,29 +340,6 @@ public final class Engine {
                                     through)));
             records.acknowledgeWith(acks);
             ops.acknowledgeTwinWith(acks::twinReceived);
-        }
-        CoordinatorLink coordinator = connectCoordinator();
-        coordination.connected(coordinator);
-        // the engine running now: after a rollback in place another engine than this one
-        programEnd = ProgramEnd.install(membership, mainThread, () -> {
-            Engine now = current;
-            return now == null ? running() : now.running();
-        }, coordinator);
-        if (coordinator != null) {
-            coordinator.onRollback(this::rollbackAnnounced);
-        }
-        if (coordinator != null && replicated()) {
-            repair.warmUp();
-            if (repairThreadAllowed) {
-                repairThread = RepairThread.start(repair, gate, coordinator.watch());
-            }
-        }
-        RunStatistics.markReady(nativeRank);
-        try {
-            gate.killAtCall(nativeRank, CallKill.callFor(nativeRank, System.getenv(CallKill.ENV)));
-            blockingCalls.killAtEntry(CallKill.callFor(nativeRank, System.getenv(BlockingCalls.KILL_ENV)));
-        } catch (IllegalArgumentException e) {
-            throw new MpiError(MpiError.ERR_OTHER, e.getMessage());
         }
     }
 
@@ -416,32 +434,46 @@ public final class Engine {
         if (old == null || old.generation >= r.generation()) {
             throw new IllegalStateException("no engine of an earlier generation to roll back");
         }
-        ReplicaLayout layout = old.membership.layout().withComputational(r.lostRank(), r.spareNative());
+        // nothing of the old engine runs from here: its repair thread could otherwise enter the native library
+        // while the new engine uses it
+        old.gate.takeForGood();
+        if (old.repairThread != null) {
+            old.repairThread.stop();
+        }
+        ReplicaLayout layout = ReplicaLayout.of(r.cmpNatives(), r.repNatives());
+        if (layout.copyOf(old.nativeRank) == null) {
+            org.fthp.replication.failure.Fatal.dieAsFailed("the coordinators consider native rank " + old.nativeRank
+                    + " dead; it stops");
+        }
         if (old.output != null) {
             old.output.rollBack();
         }
         Engine e = new Engine(old.nativeRank, old.nativeSize, layout, old.threadLevel,
                 new StagingPool(Empi.HANDLE_BYTES, Empi.STATUS_BYTES), old.controlComm, old.tagBound, true,
                 old.incarnation.rolledBack(r.epoch(), r.firstEpoch()), old.output, r.generation(), false);
-        e.resume(old);
+        e.gate.continueFrom(old.gate);
+        e.resume(old, old.repairThread != null, r.failureEpoch());
         current = e;
         rebuilt.accept(e);
         return e;
     }
 
-    /** A rollback's engine: its communicators, and the old engine's coordinator link and program end. */
-    private void resume(Engine old) {
-        world.repoint(structures.world(CommIds.WORLD));
-        self.repoint(structures.self(CommIds.SELF));
-        comms.add(world);
-        comms.add(self);
+    /**
+     * A rollback's engine: its communicators and acknowledgements, the old engine's coordinator link and program
+     * end, and a repair thread of its own if the old one had one.
+     */
+    private void resume(Engine old, boolean repairThreadWanted, long failureEpoch) {
+        buildWorld();
         CoordinatorLink coordinator = old.coordination.link();
         coordination.connected(coordinator);
         programEnd = old.programEnd;
         if (coordinator != null) {
             // the failures so far are the rollback's, reflected in this engine's layout
-            membership.applied(coordinator.watch().epoch());
+            membership.applied(Math.max(failureEpoch, coordinator.watch().epoch()));
             coordinator.onRollback(this::rollbackAnnounced);
+            if (replicated() && repairThreadWanted) {
+                repairThread = RepairThread.start(repair, gate, coordinator.watch());
+            }
         }
     }
 

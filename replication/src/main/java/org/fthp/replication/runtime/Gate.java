@@ -93,6 +93,27 @@ public final class Gate {
         tripped = rollback;
     }
 
+    /**
+     * A rollback abandons this gate's engine: taken by the calling thread and never given back, so that no other
+     * thread (its repair thread) enters the engine again, whatever is tripped.
+     */
+    void takeForGood() {
+        Thread me = Thread.currentThread();
+        if (!tryTake(me)) {
+            await(me, Long.MAX_VALUE);
+        }
+    }
+
+    /**
+     * A rollback's gate goes on counting where {@code old} stopped: a {@code --kill R#C} names the process's C-th MPI
+     * call of its life, whichever engine makes it.
+     */
+    void continueFrom(Gate old) {
+        entries = old.entries;
+        killAt = old.killAt;
+        nativeRank = old.nativeRank;
+    }
+
     /** The rollback every call throws, or null. */
     RollbackSignal tripped() {
         return tripped;
