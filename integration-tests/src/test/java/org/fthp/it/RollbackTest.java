@@ -77,6 +77,18 @@ class RollbackTest {
     }
 
     @Test
+    void aCommunicatorKeptAcrossARollbackIsAClearError() {
+        String[] stale = {"50", "20", "--force", "10", "--stale"};
+        MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "1#" + (LATE_CALL + 1)), Map.of(), 2, TIMEOUT, ResilientIterations.class, stale)
+                .assertSuccess();
+        assertEquals(FailureFreeRuns.sortedLines(ResilientIterations.class, 2, TIMEOUT, stale),
+                FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("ResilientIterations rank 0: stale communicator: made before the job rolled"
+                + " back in place"), r.stderr());
+    }
+
+    @Test
     void aProgramWithoutTheEntryPointRelaunchesAndSaysWhy() {
         MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1",
                 "--kill", "1#" + LATE_CALL), Map.of(), 2, TIMEOUT, RestartIterations.class, WORKLOAD)

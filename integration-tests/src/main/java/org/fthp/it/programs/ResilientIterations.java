@@ -15,7 +15,9 @@ import org.fthp.checkpoint.api.ResilientBody;
 /**
  * {@link RestartIterations} with its whole body after {@code MPI.Init} inside {@code Checkpoint.resilient}: a job
  * with a spare survives a lost rank by rolling back in place, and prints exactly what a run without failures
- * prints. Same arguments as RestartIterations.
+ * prints. Same arguments as RestartIterations, and optionally {@code --stale} after them: the first run of the body
+ * keeps a duplicate of COMM_WORLD in a static field, and a rerun after a rollback checks that using it is a clear
+ * ERR_COMM error, and says so on stderr.
  */
 public final class ResilientIterations {
 
@@ -37,16 +39,25 @@ public final class ResilientIterations {
         }
     }
 
+    /** With --stale: a communicator made by the body's first run, kept across a rollback (which makes it stale). */
+    private static Intracomm kept;
+
     private ResilientIterations() {}
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
-        Checkpoint.resilient(start -> body(args));
+        Checkpoint.resilient(start -> body(args, start));
         MPI.Finalize();
     }
 
-    private static void body(String[] args) throws MPIException {
+    private static void body(String[] args, ResilientBody.Start start) throws MPIException {
         Intracomm world = MPI.COMM_WORLD;
+        boolean stale = args.length > 4 && args[4].equals("--stale");
+        if (stale && start == ResilientBody.Start.FIRST) {
+            kept = world.dup();
+            // an error on it is an exception here, not the end of the job
+            kept.setErrhandler(MPI.ERRORS_RETURN);
+        }
         int rank = world.getRank();
         int size = world.getSize();
         int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 60;
@@ -65,6 +76,17 @@ public final class ResilientIterations {
         }
         if (Checkpoint.isRestart()) {
             Checkpoint.recover();
+        }
+        if (stale && start == ResilientBody.Start.ROLLBACK) {
+            try {
+                kept.barrier();
+                throw new IllegalStateException("a communicator made before the rollback was used after it");
+            } catch (MPIException e) {
+                if (e.getErrorClass() != MPI.ERR_COMM) {
+                    throw e;
+                }
+                System.err.println("ResilientIterations rank " + world.getRank() + ": " + e.getMessage());
+            }
         }
         double[] left = new double[1];
         double[] right = new double[1];

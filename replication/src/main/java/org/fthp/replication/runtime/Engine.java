@@ -485,6 +485,12 @@ public final class Engine {
         }
     }
 
+    /** The running engine's generation: what a handle made now belongs to (0 before MPI_Init). */
+    public static int currentGeneration() {
+        Engine e = current;
+        return e == null ? 0 : e.generation;
+    }
+
     /** The job's generation this engine runs in (0 until the first rollback in place). */
     public int generation() {
         return generation;
