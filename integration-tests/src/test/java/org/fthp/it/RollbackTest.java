@@ -88,6 +88,21 @@ class RollbackTest {
                 + " back in place"), r.stderr());
     }
 
+    /** A survivor that swallows the rollback never reaches the rollback point: at the deadline the job relaunches. */
+    @Test
+    void aSwallowedRollbackFallsBackToARelaunchNamingTheProcess() {
+        String[] swallow = {"50", "20", "--force", "10", "--swallow"};
+        MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "1#" + LATE_CALL), Map.of("FTHP_ROLLBACK_DEADLINE_SECONDS", "3"), 2, TIMEOUT,
+                ResilientIterations.class, swallow).assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(r),
+                "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("ResilientIterations rank 0 swallows"), r.stderr());
+        assertTrue(r.stderr().contains("native process(es) [0] did not reach Checkpoint.resilient within 3 s"),
+                r.stderr());
+        assertTrue(r.stderr().contains("restart 1 of 1: rank 1 lost every copy"), r.stderr());
+    }
+
     @Test
     void aProgramWithoutTheEntryPointRelaunchesAndSaysWhy() {
         MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1",

@@ -140,7 +140,17 @@ public final class NodeCoordinator implements AutoCloseable {
      * How long the survivors of a rollback and its spare have to be back in their resilient body before the job is
      * relaunched instead (a process that swallowed the rollback, or is stuck where the unwinding cannot reach).
      */
-    static final Duration ROLLBACK_DEADLINE = Duration.ofSeconds(Long.getLong("fthp.rollback.deadlineSeconds", 30));
+    static final Duration ROLLBACK_DEADLINE = Duration.ofSeconds(rollbackDeadlineSeconds());
+
+    /** {@code FTHP_ROLLBACK_DEADLINE_SECONDS} from fthp-run's environment, else 30. */
+    private static long rollbackDeadlineSeconds() {
+        String v = System.getenv("FTHP_ROLLBACK_DEADLINE_SECONDS");
+        try {
+            return v == null || v.isBlank() ? 30 : Math.max(1, Long.parseLong(v.strip()));
+        } catch (NumberFormatException e) {
+            return 30;
+        }
+    }
     private FailureSnapshot latest;
     private Message.JobAbort abort;
     private volatile boolean closed;

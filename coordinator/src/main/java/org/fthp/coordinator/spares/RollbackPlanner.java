@@ -161,13 +161,19 @@ public final class RollbackPlanner {
         return (nowNanos - underWaySince) / 1e9;
     }
 
-    /** The live program processes not yet back in their body in the rollback under way. */
+    /**
+     * The live program processes not yet back in their body in the rollback under way; the spare only if it is the
+     * one (it cannot start its body before every survivor has come back to build the new communicators with it).
+     */
     public List<Integer> lagging(Set<Integer> dead) {
         List<Integer> out = new ArrayList<>();
         for (int n : programNatives()) {
             if (!dead.contains(n) && inBody.getOrDefault(n, -1) != generation) {
                 out.add(n);
             }
+        }
+        if (underWay != null && out.size() > 1) {
+            out.remove(Integer.valueOf(underWay.spareNative()));
         }
         return out;
     }
