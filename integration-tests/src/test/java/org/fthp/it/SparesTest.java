@@ -45,16 +45,6 @@ class SparesTest {
     }
 
     @Test
-    void anUnreplicatedJobWithASpareRunsAsWithout() {
-        List<String> expected = FailureFreeRuns.sortedLines(RestartIterations.class, 2, TIMEOUT, WORKLOAD);
-        MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1"), Map.of(), 2, TIMEOUT, RestartIterations.class,
-                WORKLOAD).assertSuccess();
-        assertEquals(expected, FailureFreeRuns.sorted(r), "stdout differs from the run without spares\n"
-                + r.stderr());
-        assertTrue(r.stderr().contains("1 spares, 0 used"), r.stderr());
-    }
-
-    @Test
     void aBadSpareCountIsAUsageError() {
         for (String bad : List.of("-1", "two", "1.5")) {
             MpiJob.Result r = MpiJob.runWith(List.of("--spares", bad), Map.of(), 2, TIMEOUT,

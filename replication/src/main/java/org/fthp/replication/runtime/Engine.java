@@ -417,6 +417,12 @@ public final class Engine {
         }
     }
 
+    /**
+     * How long a rollback waits for the old run's operations to complete once cancelled: a cancelled receive
+     * completes at once, a send at once or never (its peer is dead).
+     */
+    private static final long OLD_RUN_SETTLE_NANOS = 100_000_000L;
+
     /** {@code hook} is told of every engine a rollback builds. */
     public static void onRebuilt(java.util.function.Consumer<Engine> hook) {
         rebuilt = hook;
@@ -440,6 +446,7 @@ public final class Engine {
         if (old.repairThread != null) {
             old.repairThread.stop();
         }
+        old.ops.inFlight().cancelAll(System.nanoTime() + OLD_RUN_SETTLE_NANOS);
         ReplicaLayout layout = ReplicaLayout.of(r.cmpNatives(), r.repNatives());
         if (layout.copyOf(old.nativeRank) == null) {
             org.fthp.replication.failure.Fatal.dieAsFailed("the coordinators consider native rank " + old.nativeRank
