@@ -24,6 +24,9 @@ public final class InFlight {
 
         /** Settles it if it only waits to hand its outcome to the replica. */
         abstract void settleIfForwarding();
+
+        /** Asks the native library to cancel it (a rollback abandons the run it belongs to). */
+        abstract void cancelForRollback();
     }
 
     private Entry oldest;
@@ -130,12 +133,10 @@ public final class InFlight {
      */
     public boolean cancelAll(long deadlineNanos) {
         forEachStartedBefore(op -> {
-            if (op instanceof NativeOp n) {
-                try {
-                    n.cancel();
-                } catch (RuntimeException e) {
-                    // already failed or complete: the polls below settle it
-                }
+            try {
+                op.cancelForRollback();
+            } catch (RuntimeException e) {
+                // already failed or complete: the polls below settle it
             }
         });
         while (oldest != null && System.nanoTime() < deadlineNanos) {
