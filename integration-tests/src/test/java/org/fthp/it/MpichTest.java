@@ -18,6 +18,7 @@ import org.fthp.it.programs.P2pNonblocking;
 import org.fthp.it.programs.ProgramEnds;
 import org.fthp.it.programs.RepairP2p;
 import org.fthp.it.programs.RepairWhileComputing;
+import org.fthp.it.programs.ResilientIterations;
 import org.fthp.it.programs.RestartIterations;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -108,6 +109,18 @@ class MpichTest {
         for (int rank = 0; rank < 2; rank++) {
             assertTrue(r.lines().contains("BadInputErrors OK rank " + rank), r.stdout() + "\n" + r.stderr());
         }
+    }
+
+    /** A rank lost with a spare waiting: rolled back in place on MPICH too, the output of the failure-free run. */
+    @Test
+    void aSpareTakesALostRankInPlace() {
+        String[] workload = {"50", "20", "--force", "10"};
+        List<String> free = FailureFreeRuns.sorted(run(List.of(), 2, ResilientIterations.class, workload)
+                .assertSuccess());
+        MpiJob.Result r = run(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1", "--kill",
+                "1#170"), 2, ResilientIterations.class, workload).assertSuccess();
+        assertEquals(free, FailureFreeRuns.sorted(r), "stderr:\n" + r.stderr());
+        assertTrue(r.stderr().contains("spare 2 took its place and the job rolled back in place"), r.stderr());
     }
 
     @Test
