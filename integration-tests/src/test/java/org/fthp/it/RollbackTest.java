@@ -40,6 +40,7 @@ class RollbackTest {
         assertTrue(r.stderr().contains("rank 1 lost every copy; spare 2 took its place and the job rolled back in"
                 + " place to checkpoint epoch 4"), r.stderr());
         assertTrue(r.stderr().contains("1 spares, 1 used"), r.stderr());
+        assertTrue(r.stderr().contains("; 1 rollback in place ("), r.stderr());
         assertFalse(r.stderr().contains("restart 1 of 1"), r.stderr());
         assertEquals(3, r.processes().javaProcessesRunning(ResilientIterations.class.getName()),
                 "2 ranks and 1 spare, none started after them\n" + r.stderr());
