@@ -2,6 +2,7 @@ package org.fthp.replication.failure;
 
 import java.util.List;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 import org.fthp.coordinator.client.CoordinatorClient;
 import org.fthp.coordinator.client.FailureListener;
@@ -9,6 +10,7 @@ import org.fthp.coordinator.event.FailedProcess;
 import org.fthp.coordinator.event.Role;
 import org.fthp.coordinator.liveness.LifeLock;
 import org.fthp.coordinator.wire.JobSecret;
+import org.fthp.coordinator.wire.Message;
 import org.fthp.coordinator.wire.NodeAddress;
 
 /**
@@ -112,24 +114,24 @@ public final class CoordinatorLink implements FailureListener {
     }
 
     /** Who hears a rollback the coordinators announce (the running engine). */
-    private volatile java.util.function.Consumer<org.fthp.coordinator.wire.Message.Rollback> rollbacks = r -> { };
+    private volatile Consumer<Message.Rollback> rollbacks = r -> { };
     /** The latest rollback announced, or null: one may come before its listener is set. */
-    private volatile org.fthp.coordinator.wire.Message.Rollback latestRollback;
+    private volatile Message.Rollback latestRollback;
 
     /**
      * {@code listener} hears every rollback from now on, and at once the latest one announced before (a listener
      * tells a new one from one it has acted on by its generation).
      */
-    public void onRollback(java.util.function.Consumer<org.fthp.coordinator.wire.Message.Rollback> listener) {
+    public void onRollback(Consumer<Message.Rollback> listener) {
         rollbacks = listener;
-        org.fthp.coordinator.wire.Message.Rollback r = latestRollback;
+        Message.Rollback r = latestRollback;
         if (r != null) {
             listener.accept(r);
         }
     }
 
     @Override
-    public void onRollback(org.fthp.coordinator.wire.Message.Rollback rollback) {
+    public void onRollback(Message.Rollback rollback) {
         latestRollback = rollback;
         rollbacks.accept(rollback);
     }

@@ -9,6 +9,7 @@ import org.fthp.coordinator.client.FailureListener;
 import org.fthp.coordinator.event.FailedProcess;
 import org.fthp.coordinator.event.Role;
 import org.fthp.coordinator.wire.JobSecret;
+import org.fthp.coordinator.wire.Message;
 import org.fthp.coordinator.wire.NodeAddress;
 
 /**
@@ -32,19 +33,19 @@ public final class SpareLink implements FailureListener {
     private volatile Outcome outcome;
     private volatile CoordinatorClient client;
     private final int nativeRank;
-    private volatile org.fthp.coordinator.wire.Message.Rollback role;
+    private volatile Message.Rollback role;
 
     private SpareLink(int nativeRank) {
         this.nativeRank = nativeRank;
     }
 
     /** The rollback that gave this spare a rank, once {@link #await} said {@link Outcome#ROLE}. */
-    public org.fthp.coordinator.wire.Message.Rollback role() {
+    public Message.Rollback role() {
         return role;
     }
 
     @Override
-    public void onRollback(org.fthp.coordinator.wire.Message.Rollback rollback) {
+    public void onRollback(Message.Rollback rollback) {
         if (rollback.spareNative() == nativeRank) {
             role = rollback;
             end(Outcome.ROLE);

@@ -4,9 +4,11 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 import org.fthp.coordinator.client.CoordinatorClient;
 import org.fthp.coordinator.event.Role;
+import org.fthp.coordinator.wire.Message;
 import org.fthp.empi.Empi;
 import org.fthp.empi.EmpiException;
 import org.fthp.replication.collective.InlineAllreduce;
@@ -20,6 +22,7 @@ import org.fthp.replication.failure.CallKill;
 import org.fthp.replication.failure.Coordination;
 import org.fthp.replication.failure.CoordinatorLink;
 import org.fthp.replication.failure.FailureWatch;
+import org.fthp.replication.failure.Fatal;
 import org.fthp.replication.log.Acknowledgements;
 import org.fthp.replication.log.MessageRecords;
 import org.fthp.replication.log.RunStatistics;
@@ -115,7 +118,7 @@ public final class Engine {
     /** A replacement: the failure set its rollback reflects (set before start-up). */
     private long replacedAfterFailureEpoch;
     /** Told of every engine a rollback builds (the facade re-attaches its predefined communicators). */
-    private static volatile java.util.function.Consumer<Engine> rebuilt = e -> { };
+    private static volatile Consumer<Engine> rebuilt = e -> { };
     /** Where this copy's stdout and stderr go when fthp-run relays the rank's output; null otherwise. */
     private final RankOutput output;
     private RepairThread repairThread;
@@ -241,7 +244,7 @@ public final class Engine {
             boolean replacement = nativeRank >= programProcesses;
             if (replacement) {
                 // after the one collective over the whole native world every process makes at start
-                org.fthp.coordinator.wire.Message.Rollback role =
+                Message.Rollback role =
                         Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
                 layout = ReplicaLayout.of(role.cmpNatives(), role.repNatives());
                 incarnation = incarnation.rolledBack(role.epoch(), role.firstEpoch());
@@ -411,7 +414,7 @@ public final class Engine {
     // ---- rollback in place ----
 
     /** The coordinators announced a rollback (on their connection's thread): every MPI call throws it from now on. */
-    private void rollbackAnnounced(org.fthp.coordinator.wire.Message.Rollback r) {
+    private void rollbackAnnounced(Message.Rollback r) {
         if (r.generation() > generation) {
             gate.trip(new RollbackSignal(r));
         }
@@ -424,7 +427,7 @@ public final class Engine {
     private static final long OLD_RUN_SETTLE_NANOS = 100_000_000L;
 
     /** {@code hook} is told of every engine a rollback builds. */
-    public static void onRebuilt(java.util.function.Consumer<Engine> hook) {
+    public static void onRebuilt(Consumer<Engine> hook) {
         rebuilt = hook;
     }
 
@@ -436,7 +439,7 @@ public final class Engine {
      */
     public static synchronized Engine rollBack(RollbackSignal signal) {
         Engine old = current;
-        org.fthp.coordinator.wire.Message.Rollback r = signal.rollback();
+        Message.Rollback r = signal.rollback();
         if (old == null || old.generation >= r.generation()) {
             throw new IllegalStateException("no engine of an earlier generation to roll back");
         }
@@ -449,7 +452,7 @@ public final class Engine {
         old.ops.inFlight().cancelAll(System.nanoTime() + OLD_RUN_SETTLE_NANOS);
         ReplicaLayout layout = ReplicaLayout.of(r.cmpNatives(), r.repNatives());
         if (layout.copyOf(old.nativeRank) == null) {
-            org.fthp.replication.failure.Fatal.dieAsFailed("the coordinators consider native rank " + old.nativeRank
+            Fatal.dieAsFailed("the coordinators consider native rank " + old.nativeRank
                     + " dead; it stops");
         }
         if (old.output != null) {
@@ -475,8 +478,8 @@ public final class Engine {
         coordination.connected(coordinator);
         programEnd = old.programEnd;
         if (coordinator != null) {
-            // the failures so far are the rollback's, reflected in this engine's layout
-            membership.applied(Math.max(failureEpoch, coordinator.watch().epoch()));
+            // the failures up to the rollback's are reflected in this engine's layout; a later one is repaired
+            membership.applied(failureEpoch);
             coordinator.onRollback(this::rollbackAnnounced);
             if (replicated() && repairThreadWanted) {
                 repairThread = RepairThread.start(repair, gate, coordinator.watch());

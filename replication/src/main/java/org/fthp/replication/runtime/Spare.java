@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import org.fthp.coordinator.wire.Message;
 import org.fthp.empi.Empi;
 import org.fthp.replication.error.MpiError;
 import org.fthp.replication.failure.SpareLink;
@@ -29,7 +30,7 @@ final class Spare {
      * Runs spare {@code nativeRank}'s wait: returns the rollback that gives it a lost rank, or never (the job ended
      * without needing it: it finalizes and exits).
      */
-    static org.fthp.coordinator.wire.Message.Rollback live(int nativeRank, int nativeSize, int spareIndex) {
+    static Message.Rollback live(int nativeRank, int nativeSize, int spareIndex) {
         SpareLink link;
         try {
             link = SpareLink.connectIfConfigured(nativeRank, nativeSize, spareIndex);
