@@ -285,15 +285,8 @@ public final class FthpRun {
         long deadline = System.nanoTime() + LOCAL_RANKS_EXIT_MILLIS * 1_000_000;
         java.util.function.Supplier<java.util.stream.Stream<ProcessHandle>> ranks =
                 mpi == NativeMpi.MPICH ? mpirun::descendants : mpirun::children;
-        while (mpirun.isAlive() && System.nanoTime() < deadline && ranks.get().anyMatch(
-                c -> c.info().command().map(cmd -> cmd.endsWith("/java")).orElse(false))) {
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
+        Poll.until(() -> !mpirun.isAlive() || ranks.get().noneMatch(
+                c -> c.info().command().map(cmd -> cmd.endsWith("/java")).orElse(false)), deadline);
         if (mpirun.isAlive()) {
             System.err.println("fthp-run: every process has finished or failed with its host; ending mpirun, which"
                     + " waits for the lost host's processes");
