@@ -146,7 +146,7 @@ public final class FthpRun {
                             ? new FailureInjector(options.kills(), options.ranks(), options.processes(),
                                     options.coordinators().events(), coordinators.killTargets(nodeOfRanks(hosts)))
                             : null;
-                    code = MpirunJob.run(command, jobEnv, job -> {
+                    code = MpirunJob.run(command, jobEnv, () -> coordinators.abortLine().isPresent(), job -> {
                         if (injector != null) {
                             injector.start(job.toHandle());
                         }
@@ -216,7 +216,7 @@ public final class FthpRun {
                 if (options.checkpoint().restarts() > 0) {
                     return new RestartLoop(options, commandFor, jobEnv, coordinators).run(injector);
                 }
-                int code = MpirunJob.run(command, jobEnv, job -> {
+                int code = MpirunJob.run(command, jobEnv, () -> coordinators.abortLine().isPresent(), job -> {
                     if (injector != null) {
                         injector.start(job.toHandle());
                     }

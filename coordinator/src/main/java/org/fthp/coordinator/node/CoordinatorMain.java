@@ -81,6 +81,7 @@ public final class CoordinatorMain {
     }
 
     public static void main(String[] args) throws Exception {
+        CoordinatorLog.install(System.err);
         CoordinatorConfig config;
         try {
             config = parse(args, JobSecret.fromEnvironment());
