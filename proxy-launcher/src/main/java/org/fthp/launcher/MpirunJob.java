@@ -33,12 +33,12 @@ public final class MpirunJob {
     /** As {@link #run(List, Map)}; {@code started} gets the mpirun process (e.g. to stop it on a job abort). */
     public static int run(List<String> command, Map<String, String> extraEnv,
                           java.util.function.Consumer<Process> started) throws LaunchException {
-        return run(command, extraEnv, () -> false, started);
+        return run(command, extraEnv, null, started);
     }
 
     /**
      * As above; {@code explained} says whether fthp-run has told why the job ended (the coordinators' verdict), so
-     * that mpirun's own notice of that end is not repeated.
+     * that mpirun's own notice of that end is not repeated; null without coordinators.
      */
     public static int run(List<String> command, Map<String, String> extraEnv,
                           java.util.function.BooleanSupplier explained,

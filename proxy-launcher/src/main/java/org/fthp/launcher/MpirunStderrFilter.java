@@ -58,9 +58,13 @@ final class MpirunStderrFilter {
         this.explanationWaitMillis = explanationWaitMillis;
     }
 
-    /** Copies {@code in} to {@code out} on a daemon thread until {@code in} ends; join the thread before exiting. */
+    /**
+     * Copies {@code in} to {@code out} on a daemon thread until {@code in} ends; join the thread before exiting.
+     * {@code explained} null: no coordinators, only a rank's own line can explain an end (nothing to wait for).
+     */
     static Thread start(InputStream in, OutputStream out, BooleanSupplier explained) {
-        MpirunStderrFilter filter = new MpirunStderrFilter(in, out, explained, EXPLANATION_WAIT_MILLIS);
+        MpirunStderrFilter filter = explained == null ? new MpirunStderrFilter(in, out, () -> false, 0)
+                : new MpirunStderrFilter(in, out, explained, EXPLANATION_WAIT_MILLIS);
         Thread t = new Thread(filter::copy, "fthp-run-mpirun-stderr");
         t.setDaemon(true);
         t.start();
