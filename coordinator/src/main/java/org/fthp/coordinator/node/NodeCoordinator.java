@@ -333,17 +333,8 @@ public final class NodeCoordinator implements AutoCloseable {
     }
 
     /**
-     * Ends this host's part of the job once this node has lost its parent (several hosts; CoordinatorMain): the rest
-     * of the job has taken or will take this host for lost (the parent fails every process placed here, as one
-     * batch), and the copies elsewhere carry on. Left running, these processes would be half-alive: computing but
-     * unheard, and after the network mends able to send stale MPI messages and output into a job that has repaired
-     * without them. So every live process registered here is SIGKILLed (by the pid it registered with) and
-     * forgotten: its end is no failure to report, there is nobody left to report to. Returns how many.
-     *
-     * <p>The native launcher's daemon of this host (Open MPI's orted) is left alone: ended, it would reach mpirun
-     * as a daemon that failed to start, which ends the whole job ("ORTE was unable to reliably start one or more
-     * daemons" once the network came back to it). With no ranks left it only waits; the launcher ends it with
-     * mpirun, or it ends when its connection to mpirun does.
+     * Ends this host's part of the job once this node has lost its parent (several hosts; CoordinatorMain): every
+     * live process registered here is SIGKILLed and forgotten (LocalProcesses#endAll says why); returns how many.
      */
     public int endLocalProcesses() {
         return processes.endAll();
