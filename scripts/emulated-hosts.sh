@@ -52,7 +52,7 @@ shared_under_tmp() {
   for p in "$here" "${list[@]}"; do
     [[ -n "$p" && -d "$p" ]] || continue
     p="$(readlink -f "$p")"
-    [[ "$p" == /tmp/?* ]] && echo "$p"
+    if [[ "$p" == /tmp/?* ]]; then echo "$p"; fi
   done | sort -u | awk 'NR == 1 || index($0, last "/") != 1 { print; last = $0 }'
 }
 
@@ -98,9 +98,9 @@ cmd_up() {
   : > "$state/namespaces"
   : > "$state/hosts"
   mkdir "$state/tmp"
-  shared_under_tmp > "$state/shared"
   # a failure half way leaves a state that down removes exactly
   trap 'echo "emulated-hosts: up failed; removing run $id" >&2; cmd_down "$id"' ERR
+  shared_under_tmp > "$state/shared"
 
   local sw
   sw=$(ns_name "$id" sw)
