@@ -146,7 +146,7 @@ public final class FthpRun {
                             ? new FailureInjector(options.kills(), options.ranks(), options.processes(),
                                     options.coordinators().events(), coordinators.killTargets(nodeOfRanks(hosts)))
                             : null;
-                    code = MpirunJob.run(command, jobEnv, job -> {
+                    code = MpirunJob.run(command, jobEnv, () -> coordinators.abortLine().isPresent(), job -> {
                         if (injector != null) {
                             injector.start(job.toHandle());
                         }
@@ -216,7 +216,7 @@ public final class FthpRun {
                 if (options.checkpoint().restarts() > 0) {
                     return new RestartLoop(options, commandFor, jobEnv, coordinators).run(injector);
                 }
-                int code = MpirunJob.run(command, jobEnv, job -> {
+                int code = MpirunJob.run(command, jobEnv, () -> coordinators.abortLine().isPresent(), job -> {
                     if (injector != null) {
                         injector.start(job.toHandle());
                     }
@@ -285,15 +285,8 @@ public final class FthpRun {
         long deadline = System.nanoTime() + LOCAL_RANKS_EXIT_MILLIS * 1_000_000;
         java.util.function.Supplier<java.util.stream.Stream<ProcessHandle>> ranks =
                 mpi == NativeMpi.MPICH ? mpirun::descendants : mpirun::children;
-        while (mpirun.isAlive() && System.nanoTime() < deadline && ranks.get().anyMatch(
-                c -> c.info().command().map(cmd -> cmd.endsWith("/java")).orElse(false))) {
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
+        Poll.until(() -> !mpirun.isAlive() || ranks.get().noneMatch(
+                c -> c.info().command().map(cmd -> cmd.endsWith("/java")).orElse(false)), deadline);
         if (mpirun.isAlive()) {
             System.err.println("fthp-run: every process has finished or failed with its host; ending mpirun, which"
                     + " waits for the lost host's processes");

@@ -7,7 +7,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the native launcher with our stdin/stdout/stderr and returns its exit code.
+ * Runs the native launcher with our stdin and stdout, its stderr through {@link MpirunStderrFilter}, and returns
+ * its exit code.
  *
  * <p>If fthp-run itself is told to stop (SIGINT, SIGTERM), a shutdown hook stops mpirun and then
  * whatever it had started. Processes are always addressed by pid, taken from our own process
@@ -17,6 +18,11 @@ public final class MpirunJob {
 
     /** How long mpirun gets to tear its ranks down itself before we step in. */
     private static final long GRACE_MILLIS = 3000;
+    /**
+     * How long the end of mpirun's stderr is waited for once it and its survivors are gone: the filter may be waiting
+     * for the coordinators' explanation of the end (MpirunStderrFilter.EXPLANATION_WAIT_MILLIS).
+     */
+    private static final long STDERR_DRAIN_MILLIS = MpirunStderrFilter.EXPLANATION_WAIT_MILLIS + 1000;
 
     private MpirunJob() {}
 
@@ -27,7 +33,17 @@ public final class MpirunJob {
     /** As {@link #run(List, Map)}; {@code started} gets the mpirun process (e.g. to stop it on a job abort). */
     public static int run(List<String> command, Map<String, String> extraEnv,
                           java.util.function.Consumer<Process> started) throws LaunchException {
-        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+        return run(command, extraEnv, null, started);
+    }
+
+    /**
+     * As above; {@code explained} says whether fthp-run has told why the job ended (the coordinators' verdict), so
+     * that mpirun's own notice of that end is not repeated; null without coordinators.
+     */
+    public static int run(List<String> command, Map<String, String> extraEnv,
+                          java.util.function.BooleanSupplier explained,
+                          java.util.function.Consumer<Process> started) throws LaunchException {
+        ProcessBuilder builder = new ProcessBuilder(command).inheritIO().redirectError(ProcessBuilder.Redirect.PIPE);
         builder.environment().putAll(extraEnv);
         Process mpirun;
         try {
@@ -35,6 +51,7 @@ public final class MpirunJob {
         } catch (IOException e) {
             throw LaunchException.environment("cannot start " + command.get(0) + ": " + e.getMessage());
         }
+        Thread stderr = MpirunStderrFilter.start(mpirun.getErrorStream(), System.err, explained);
         Thread teardown = new Thread(() -> stop(mpirun), "fthp-run-teardown");
         Runtime.getRuntime().addShutdownHook(teardown);
         JobProcesses processes = JobProcesses.watch(mpirun);
@@ -44,6 +61,8 @@ public final class MpirunJob {
             // hydra's mpiexec can end (an MPI_Abort) while its proxy and ranks still run: seen with MPICH 4.0, a
             // rank left waiting in MPI_Abort for the proxy's answer; once the launcher has ended, all of it goes
             int outlived = processes.endSurvivors();
+            // what mpirun and its processes wrote comes before what fthp-run says about the end
+            stderr.join(STDERR_DRAIN_MILLIS);
             if (outlived > 0) {
                 System.err.println("fthp-run: ended " + outlived + " process(es) of the job that outlived "
                         + Path.of(command.get(0)).getFileName());

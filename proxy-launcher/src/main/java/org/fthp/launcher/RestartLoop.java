@@ -76,7 +76,7 @@ final class RestartLoop {
             AtomicReference<JobProcesses> processes = new AtomicReference<>();
             AtomicLong abortSeen = new AtomicLong();
             CompletableFuture<Void> ended = new CompletableFuture<>();
-            int code = MpirunJob.run(commandFor.apply(replicas), jobEnv, job -> {
+            int code = MpirunJob.run(commandFor.apply(replicas), jobEnv, () -> abortSeen.get() != 0, job -> {
                 processes.set(JobProcesses.watch(job));
                 if (injector != null) {
                     injector.start(job.toHandle());

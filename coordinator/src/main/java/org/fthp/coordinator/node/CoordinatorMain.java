@@ -72,6 +72,8 @@ import org.fthp.coordinator.wire.NodeAddress;
  */
 public final class CoordinatorMain {
     private static final Duration PARENT_WAIT = Duration.ofSeconds(30);
+    /** Longer than one try at the parent takes when it answers at all. */
+    private static final Duration ATTEMPT_WAIT = Duration.ofSeconds(5);
     /** {@code --nodes stdin}: the node list comes on the control channel once every node is listening. */
     static final String NODES_FROM_STDIN = "stdin";
     /** How long the shutdown after the lifeline's end may take before the process halts. */
@@ -81,6 +83,7 @@ public final class CoordinatorMain {
     }
 
     public static void main(String[] args) throws Exception {
+        CoordinatorLog.install(System.err);
         CoordinatorConfig config;
         try {
             config = parse(args, JobSecret.fromEnvironment());
@@ -158,16 +161,9 @@ public final class CoordinatorMain {
                 // keep a coordinator alive on a remote host after that, so a shutdown that takes too long is cut
                 // short. (RemoteCoordinatorTest once saw one outlive its stdin by 20 s: it was still connecting
                 // to its parent and did not read stdin yet, which is why this thread starts before connecting.)
-                Thread halt = new Thread(() -> {
-                    try {
-                        Thread.sleep(LIFELINE_EXIT_MILLIS);
-                    } catch (InterruptedException ignored) {
-                        // halting anyway
-                    }
-                    Runtime.getRuntime().halt(0);
-                }, "fthp-coordinator-halt");
-                halt.setDaemon(true);
-                halt.start();
+                java.util.concurrent.CompletableFuture.delayedExecutor(LIFELINE_EXIT_MILLIS, TimeUnit.MILLISECONDS,
+                        Runnable::run)
+                        .execute(() -> Runtime.getRuntime().halt(0));
                 System.exit(0);
             }
         }, "fthp-coordinator-control");
@@ -325,21 +321,17 @@ public final class CoordinatorMain {
         connectWithRetry(node, null);
     }
 
-    /** {@code nodes} null: the configuration's list. */
+    /** {@code nodes} null: the configuration's list. The tries run on the node's I/O thread, until the deadline. */
     static void connectWithRetry(NodeCoordinator node, List<NodeAddress> nodes) throws InterruptedException {
-        long deadline = System.nanoTime() + PARENT_WAIT.toNanos();
-        long backoffMs = 20;
-        while (true) {
-            try {
-                (nodes == null ? node.connectUpward() : node.connectUpward(nodes)).get(5, TimeUnit.SECONDS);
-                return;
-            } catch (Exception e) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("node " + node.nodeId() + " could not reach its parent", e);
-                }
-                Thread.sleep(backoffMs);
-                backoffMs = Math.min(backoffMs * 2, 500);
-            }
+        try {
+            // bounded here too: a try that never completes (a parent that accepts and then says nothing)
+            node.connectUpwardWithin(nodes, PARENT_WAIT).get(PARENT_WAIT.plus(ATTEMPT_WAIT).toMillis(),
+                    TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("node " + node.nodeId() + " could not reach its parent", e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("node " + node.nodeId() + " could not reach its parent in "
+                    + PARENT_WAIT.plus(ATTEMPT_WAIT).toSeconds() + " s", e);
         }
     }
 
