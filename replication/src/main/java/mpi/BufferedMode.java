@@ -1,6 +1,5 @@
 package mpi;
 
-import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.runtime.BufferedSends;
 import org.fthp.replication.runtime.Engine;
 
@@ -49,11 +48,6 @@ final class BufferedMode {
                     + " bytes, but " + sends.used() + " of the attached buffer's " + sends.capacity()
                     + " are held by messages not yet sent");
         }
-    }
-
-    /** The posted message's operations, handed to the engine; returns what the program waits on (complete). */
-    static NativeOp[] track(NativeOp[] ops, long payloadBytes) {
-        return sends().track(ops, payloadBytes);
     }
 
     private static BufferedSends sends() {

@@ -8,14 +8,16 @@ import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.error.MpiError;
-import org.fthp.replication.ops.InlineTransfer;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.RecvOp;
-import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.ops.SendMode;
+import org.fthp.replication.ops.Transfer;
 import org.fthp.replication.p2p.NeighborLists;
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.runtime.Gate;
+import org.fthp.replication.runtime.PointToPoint;
 import org.fthp.replication.structure.Channel;
+import org.fthp.replication.structure.CommIds;
 import org.fthp.replication.structure.CommRef;
 import org.fthp.replication.structure.CommStructure;
 
@@ -60,11 +62,11 @@ public class Comm implements Freeable, Cloneable {
         this.ref = r;
         int id = r.get().commId();
         this.handle = id;
-        if (id == Engine.WORLD_ID) {
+        if (id == CommIds.WORLD) {
             this.name = "MPI_COMM_WORLD";
             // the logical job's values: the program's tags go up to Args.tagUb(), whatever the replicas
             attributes.setWorldAttributes(Args.tagUb(), r.get().size());
-        } else if (id == Engine.SELF_ID) {
+        } else if (id == CommIds.SELF) {
             this.name = "MPI_COMM_SELF";
         }
     }
@@ -237,7 +239,7 @@ public class Comm implements Freeable, Cloneable {
     @Override
     public final void free() throws MPIException {
         CommStructure s = live();
-        if (s.commId() == Engine.WORLD_ID || s.commId() == Engine.SELF_ID) {
+        if (s.commId() == CommIds.WORLD || s.commId() == CommIds.SELF) {
             throw fail(Errors.error(MPI.ERR_COMM, "MPI.COMM_WORLD and MPI.COMM_SELF cannot be freed"));
         }
         guard(() -> {
@@ -289,15 +291,27 @@ public class Comm implements Freeable, Cloneable {
     // ---- point-to-point ----
 
     /**
-     * Checks a send's arguments, each once, and posts it: the engine takes them as they are. A buffered-mode
-     * message is complete for the program at once, and a large one is charged to the attached buffer
-     * ({@link BufferedMode}).
+     * Checks a send's arguments, each once, and describes it in {@code t} in the engine's terms: the engine takes
+     * them as they are. A buffered-mode message larger than the eager limit must fit the attached buffer now
+     * ({@link BufferedMode}); waiting for that room may have run a repair, so {@code t} then points at the
+     * communicator's current structure.
      */
-    private NativeOp[] startSend(Object buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
+    private Transfer describeSend(Transfer t, Object buf, int count, Datatype type, int dest, int tag, SendMode mode)
             throws MPIException {
         CommStructure s = live();
         TypeLayout layout = sendArgs(s, count, type, dest, tag);
-        return postSend(s, Args.buffer(buf, UserBuffer.START, count, layout), count, layout, dest, tag, mode);
+        UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, layout);
+        long bytes = count * layout.size();
+        if (dest != MPI.PROC_NULL) {
+            Args.payload(bytes);
+        }
+        t.on(s, Channel.USER).data(ub, UserBuffer.START, count, layout).peer(dest, tag).mode(mode)
+                .wildcards(MPI.PROC_NULL, MPI.ANY_SOURCE);
+        if (mode == SendMode.BUFFERED && dest != MPI.PROC_NULL) {
+            BufferedMode.reserve(bytes);
+            t.onCurrent();
+        }
+        return t;
     }
 
     /** Checks a send's count, destination and tag; returns its datatype's layout. */
@@ -309,28 +323,14 @@ public class Comm implements Freeable, Cloneable {
         return Args.type(type);
     }
 
-    /** Starts a send whose arguments are checked (but for its size). */
-    private static NativeOp[] postSend(CommStructure s, UserBuffer ub, int count, TypeLayout layout, int dest, int tag,
-                                       SendOp.Mode mode) throws MPIException {
-        long bytes = count * layout.size();
-        if (dest != MPI.PROC_NULL) {
-            Args.payload(bytes);
-        }
-        boolean buffered = mode == SendOp.Mode.BUFFERED && dest != MPI.PROC_NULL;
-        if (buffered) {
-            BufferedMode.reserve(bytes);
-            s = s.current();   // waiting for room (or for the twin's word) may have run a repair that replaced it
-        }
-        Engine engine = Engine.get();
-        NativeOp[] ops = SendOp.post(engine.ops(), engine.records(), s, Channel.USER, ub, UserBuffer.START, count,
-                layout, dest, tag, mode, MPI.PROC_NULL);
-        return buffered ? BufferedMode.track(ops, bytes) : ops;
-    }
-
-    private RecvOp startRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
+    /** Checks a receive's arguments, each once, and describes it in {@code t} in the engine's terms. */
+    private Transfer describeRecv(Transfer t, Object buf, int count, Datatype type, int source, int tag)
+            throws MPIException {
         CommStructure s = live();
         TypeLayout layout = recvArgs(s, count, type, source, tag);
-        return postRecv(s, Args.buffer(buf, UserBuffer.START, count, layout), count, layout, source, tag);
+        UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, layout);
+        return t.on(s, Channel.USER).data(ub, UserBuffer.START, count, layout).peer(source, tag)
+                .wildcards(MPI.PROC_NULL, MPI.ANY_SOURCE);
     }
 
     /** Checks a receive's count, source and tag; returns its datatype's layout. */
@@ -342,38 +342,19 @@ public class Comm implements Freeable, Cloneable {
         return Args.type(type);
     }
 
-    private static RecvOp postRecv(CommStructure s, UserBuffer ub, int count, TypeLayout layout, int source, int tag) {
-        Engine engine = Engine.get();
-        return RecvOp.post(engine.ops(), engine.records(), s, Channel.USER, ub, UserBuffer.START, count, layout,
-                source, tag, MPI.PROC_NULL, MPI.ANY_SOURCE);
+    /** What a blocking receive described by {@code t} received. */
+    private static Status received(Transfer t) {
+        return new Status(t.receivedSource(), t.receivedTag(), MPI.SUCCESS, t.cancelled(), t.receivedBytes(),
+                MPI.UNDEFINED);
     }
 
-    private void sendBlocking(Object buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
+    private void sendBlocking(Object buf, int count, Datatype type, int dest, int tag, SendMode mode)
             throws MPIException {
         Gate gate = MPI.gate();
         gate.enter();
         try {   // no guard(lambda) on the hottest paths: every nanosecond shows in small-message latency
-            CommStructure s = live();
-            TypeLayout layout = sendArgs(s, count, type, dest, tag);
-            UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, layout);
-            Engine engine = Engine.get();
-            InlineTransfer inline = engine.inline();
-            // a synchronous send completes on the match, a buffered one frees room: neither is done when started
-            if ((mode == SendOp.Mode.STANDARD || mode == SendOp.Mode.READY) && dest != MPI.PROC_NULL
-                    && inline.sends(s, dest, count * layout.size())) {
-                sendInline(engine, s, ub, count, layout, dest, tag);
-                return;
-            }
-            NativeOp[] ops = postSend(s, ub, count, layout, dest, tag, mode);
-            // a small standard send is done for the program once staged and started: the progress
-            // loop completes it (SendOp.detachable), which takes a native test off every send
-            boolean detached = SendOp.detachable(ops) && engine.orphans().detach(ops);
-            if (!detached && ops.length == 1) {
-                engine.await(ops[0]);
-            } else if (!detached) {
-                Requests.awaitAll(ops);
-            }
-            engine.awaitLogRoom();
+            PointToPoint p2p = Engine.get().pointToPoint();
+            p2p.send(describeSend(p2p.sendCall(), buf, count, type, dest, tag, mode));
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         } finally {
@@ -382,58 +363,22 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        sendBlocking(buf, count, type, dest, tag, SendOp.Mode.STANDARD);
+        sendBlocking(buf, count, type, dest, tag, SendMode.STANDARD);
     }
 
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         Gate gate = MPI.gate();
         gate.enter();
         try {
-            CommStructure s = live();
-            TypeLayout layout = recvArgs(s, count, type, source, tag);
-            UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, layout);
-            Engine engine = Engine.get();
-            InlineTransfer inline = engine.inline();
-            if (source != MPI.PROC_NULL && inline.receives(s, count, layout)) {
-                inline.postReceive(s, ub, count, layout, source, tag, MPI.ANY_SOURCE);
-                return finishInlineReceive(engine);
-            }
-            RecvOp op = postRecv(s, ub, count, layout, source, tag);
-            engine.await(op);
-            return Requests.status(op);
+            PointToPoint p2p = Engine.get().pointToPoint();
+            Transfer t = describeRecv(p2p.receiveCall(), buf, count, type, source, tag);
+            p2p.receive(t);
+            return received(t);
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         } finally {
             gate.exit();
         }
-    }
-
-    /** A small send done inline (ops.InlineTransfer): one the native library did not complete at once is detached. */
-    private static void sendInline(Engine engine, CommStructure s, UserBuffer ub, int count, TypeLayout layout,
-                                   int dest, int tag) {
-        NativeOp rest = engine.inline().send(s, ub, count, layout, dest, tag);
-        if (rest != null && !engine.orphans().detach(new NativeOp[] {rest})) {
-            engine.await(rest);
-        }
-    }
-
-    /** The end of a receive posted inline: waits for it, unpacks it (or takes its payload apart); its status. */
-    private static Status finishInlineReceive(Engine engine) {
-        InlineTransfer inline = engine.inline();
-        engine.await(inline);
-        RecvOp rest = inline.completeReceive();
-        if (rest == null) {
-            return new Status(inline.source(), inline.tag(), MPI.SUCCESS, false, inline.bytes(), MPI.UNDEFINED);
-        }
-        engine.await(rest);
-        return Requests.status(rest);
-    }
-
-    /** Whether both halves of a send-receive go inline: a small send to, and a small receive from, a peer. */
-    private static boolean sendRecvInline(InlineTransfer inline, CommStructure s, int dest, long sendBytes,
-                                          int source, int recvcount, TypeLayout recvLayout) {
-        return dest != MPI.PROC_NULL && source != MPI.PROC_NULL && inline.sends(s, dest, sendBytes)
-                && inline.receives(s, recvcount, recvLayout);
     }
 
     public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
@@ -442,21 +387,12 @@ public class Comm implements Freeable, Cloneable {
         Gate gate = MPI.gate();
         gate.enter();
         try {   // no guard(lambda): it would capture ten arguments on every call
-            CommStructure s = live();
-            TypeLayout recvLayout = recvArgs(s, recvcount, recvtype, source, recvtag);
-            UserBuffer recvUb = Args.buffer(recvbuf, UserBuffer.START, recvcount, recvLayout);
-            TypeLayout sendLayout = sendArgs(s, sendcount, sendtype, dest, sendtag);
-            UserBuffer sendUb = Args.buffer(sendbuf, UserBuffer.START, sendcount, sendLayout);
-            Engine engine = Engine.get();
-            if (sendRecvInline(engine.inline(), s, dest, sendcount * sendLayout.size(), source, recvcount,
-                    recvLayout)) {
-                engine.inline().postReceive(s, recvUb, recvcount, recvLayout, source, recvtag, MPI.ANY_SOURCE);
-                sendInline(engine, s, sendUb, sendcount, sendLayout, dest, sendtag);
-                return finishInlineReceive(engine);
-            }
-            RecvOp r = postRecv(s, recvUb, recvcount, recvLayout, source, recvtag);
-            NativeOp[] ops = postSend(s, sendUb, sendcount, sendLayout, dest, sendtag, SendOp.Mode.STANDARD);
-            return finishSendRecv(ops, r);
+            PointToPoint p2p = Engine.get().pointToPoint();
+            Transfer recv = describeRecv(p2p.receiveCall(), recvbuf, recvcount, recvtype, source, recvtag);
+            Transfer send = describeSend(p2p.sendCall(), sendbuf, sendcount, sendtype, dest, sendtag,
+                    SendMode.STANDARD);
+            p2p.sendReceive(send, recv);
+            return received(recv);
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         } finally {
@@ -466,7 +402,6 @@ public class Comm implements Freeable, Cloneable {
 
     public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag,
                                         int source, int recvtag) throws MPIException {
-        // the send is staged (copied) before the receive can overwrite the buffer
         Gate gate = MPI.gate();
         gate.enter();
         try {
@@ -475,15 +410,16 @@ public class Comm implements Freeable, Cloneable {
             Args.source(source, s.peers());   // count and type are the send's, checked just above
             Args.recvTag(recvtag);
             UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, layout);
-            Engine engine = Engine.get();
-            if (sendRecvInline(engine.inline(), s, dest, count * layout.size(), source, count, layout)) {
-                sendInline(engine, s, ub, count, layout, dest, sendtag);
-                engine.inline().postReceive(s, ub, count, layout, source, recvtag, MPI.ANY_SOURCE);
-                return finishInlineReceive(engine);
+            if (dest != MPI.PROC_NULL) {
+                Args.payload(count * layout.size());
             }
-            NativeOp[] ops = postSend(s, ub, count, layout, dest, sendtag, SendOp.Mode.STANDARD);
-            RecvOp r = postRecv(s, ub, count, layout, source, recvtag);
-            return finishSendRecv(ops, r);
+            PointToPoint p2p = Engine.get().pointToPoint();
+            Transfer send = p2p.sendCall().on(s, Channel.USER).data(ub, UserBuffer.START, count, layout)
+                    .peer(dest, sendtag).mode(SendMode.STANDARD).wildcards(MPI.PROC_NULL, MPI.ANY_SOURCE);
+            Transfer recv = p2p.receiveCall().on(s, Channel.USER).data(ub, UserBuffer.START, count, layout)
+                    .peer(source, recvtag).wildcards(MPI.PROC_NULL, MPI.ANY_SOURCE);
+            p2p.sendReceiveReplace(send, recv);
+            return received(recv);
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         } finally {
@@ -491,26 +427,32 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    /** The end of a send-receive: both sides done, the log back within its limit; the receive's status. */
-    private static Status finishSendRecv(NativeOp[] send, RecvOp recv) {
-        Requests.awaitAll(Requests.with(send, recv));
-        Engine.get().awaitLogRoom();
-        return Requests.status(recv);
-    }
-
     public final void bSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        sendBlocking(buf, count, type, dest, tag, SendOp.Mode.BUFFERED);
+        sendBlocking(buf, count, type, dest, tag, SendMode.BUFFERED);
     }
 
     public final void sSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        sendBlocking(buf, count, type, dest, tag, SendOp.Mode.SYNCHRONOUS);
+        sendBlocking(buf, count, type, dest, tag, SendMode.SYNCHRONOUS);
     }
 
     public final void rSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        sendBlocking(buf, count, type, dest, tag, SendOp.Mode.READY);
+        sendBlocking(buf, count, type, dest, tag, SendMode.READY);
     }
 
-    private Request iSendMode(Buffer buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
+    /** Starts a send, checked: its operations (a buffered one's complete at once). */
+    private NativeOp[] startSend(Object buf, int count, Datatype type, int dest, int tag, SendMode mode)
+            throws MPIException {
+        PointToPoint p2p = Engine.get().pointToPoint();
+        return p2p.startSend(describeSend(p2p.sendCall(), buf, count, type, dest, tag, mode));
+    }
+
+    /** Starts a receive, checked. */
+    private RecvOp startRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
+        PointToPoint p2p = Engine.get().pointToPoint();
+        return p2p.startReceive(describeRecv(p2p.receiveCall(), buf, count, type, source, tag));
+    }
+
+    private Request iSendMode(Buffer buf, int count, Datatype type, int dest, int tag, SendMode mode)
             throws MPIException {
         return guard(() -> {
             Args.direct(buf);
@@ -519,19 +461,19 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return iSendMode(buf, count, type, dest, tag, SendOp.Mode.STANDARD);
+        return iSendMode(buf, count, type, dest, tag, SendMode.STANDARD);
     }
 
     public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return iSendMode(buf, count, type, dest, tag, SendOp.Mode.BUFFERED);
+        return iSendMode(buf, count, type, dest, tag, SendMode.BUFFERED);
     }
 
     public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return iSendMode(buf, count, type, dest, tag, SendOp.Mode.SYNCHRONOUS);
+        return iSendMode(buf, count, type, dest, tag, SendMode.SYNCHRONOUS);
     }
 
     public final Request irSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return iSendMode(buf, count, type, dest, tag, SendOp.Mode.READY);
+        return iSendMode(buf, count, type, dest, tag, SendMode.READY);
     }
 
     public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
@@ -541,7 +483,7 @@ public class Comm implements Freeable, Cloneable {
         });
     }
 
-    private Prequest sendInitMode(Buffer buf, int count, Datatype type, int dest, int tag, SendOp.Mode mode)
+    private Prequest sendInitMode(Buffer buf, int count, Datatype type, int dest, int tag, SendMode mode)
             throws MPIException {
         return guard(() -> {
             Args.direct(buf);
@@ -555,19 +497,19 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return sendInitMode(buf, count, type, dest, tag, SendOp.Mode.STANDARD);
+        return sendInitMode(buf, count, type, dest, tag, SendMode.STANDARD);
     }
 
     public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return sendInitMode(buf, count, type, dest, tag, SendOp.Mode.BUFFERED);
+        return sendInitMode(buf, count, type, dest, tag, SendMode.BUFFERED);
     }
 
     public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return sendInitMode(buf, count, type, dest, tag, SendOp.Mode.SYNCHRONOUS);
+        return sendInitMode(buf, count, type, dest, tag, SendMode.SYNCHRONOUS);
     }
 
     public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return sendInitMode(buf, count, type, dest, tag, SendOp.Mode.READY);
+        return sendInitMode(buf, count, type, dest, tag, SendMode.READY);
     }
 
     public final Prequest recvInit(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
@@ -626,11 +568,11 @@ public class Comm implements Freeable, Cloneable {
     // ---- probe ----
 
     public final Status iProbe(int source, int tag) throws MPIException {
-        return guard(() -> Probes.iprobe(this, source, tag));
+        return guard(() -> ProbeCalls.iprobe(this, source, tag));
     }
 
     public final Status probe(int source, int tag) throws MPIException {
-        return guard(() -> Probes.probe(this, source, tag));
+        return guard(() -> ProbeCalls.probe(this, source, tag));
     }
 
     // ---- attributes, topology, errors ----
@@ -1044,11 +986,11 @@ public class Comm implements Freeable, Cloneable {
 
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
-        guard(() -> Collectives.await(Reductions.reduce(this, sendbuf, recvbuf, count, type, op, root, false)));
+        guard(() -> Collectives.await(ReductionCalls.reduce(this, sendbuf, recvbuf, count, type, op, root, false)));
     }
 
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        guard(() -> Collectives.await(Reductions.reduce(this, buf, buf, count, type, op, root, true)));
+        guard(() -> Collectives.await(ReductionCalls.reduce(this, buf, buf, count, type, op, root, true)));
     }
 
     public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root)
@@ -1056,14 +998,14 @@ public class Comm implements Freeable, Cloneable {
         return guard(() -> {
             Args.direct(sendbuf);
             Args.direct(recvbuf);
-            return new Request(this, Reductions.reduce(this, sendbuf, recvbuf, count, type, op, root, false));
+            return new Request(this, ReductionCalls.reduce(this, sendbuf, recvbuf, count, type, op, root, false));
         });
     }
 
     public final Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
         return guard(() -> {
             Args.direct(buf);
-            return new Request(this, Reductions.reduce(this, buf, buf, count, type, op, root, true));
+            return new Request(this, ReductionCalls.reduce(this, buf, buf, count, type, op, root, true));
         });
     }
 
@@ -1082,7 +1024,7 @@ public class Comm implements Freeable, Cloneable {
         Gate gate = MPI.gate();
         gate.enter();
         try {
-            NativeOp started = Reductions.allReduce(this, sendbuf, recvbuf, count, type, op, inPlace, true);
+            NativeOp started = ReductionCalls.allReduce(this, sendbuf, recvbuf, count, type, op, inPlace, true);
             if (started != null) {
                 Collectives.await(started);
             }
@@ -1098,24 +1040,25 @@ public class Comm implements Freeable, Cloneable {
         return guard(() -> {
             Args.direct(sendbuf);
             Args.direct(recvbuf);
-            return new Request(this, Reductions.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
+            return new Request(this, ReductionCalls.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
         });
     }
 
     public final Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
         return guard(() -> {
             Args.direct(buf);
-            return new Request(this, Reductions.allReduce(this, buf, buf, count, type, op, true, false));
+            return new Request(this, ReductionCalls.allReduce(this, buf, buf, count, type, op, true, false));
         });
     }
 
     public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
             throws MPIException {
-        guard(() -> Collectives.await(Reductions.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false)));
+        guard(() -> Collectives.await(
+                ReductionCalls.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false)));
     }
 
     public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
-        guard(() -> Collectives.await(Reductions.reduceScatter(this, buf, buf, counts, type, op, true)));
+        guard(() -> Collectives.await(ReductionCalls.reduceScatter(this, buf, buf, counts, type, op, true)));
     }
 
     public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op)
@@ -1123,25 +1066,25 @@ public class Comm implements Freeable, Cloneable {
         return guard(() -> {
             Args.direct(sendbuf);
             Args.direct(recvbuf);
-            return new Request(this, Reductions.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false));
+            return new Request(this, ReductionCalls.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false));
         });
     }
 
     public final Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
         return guard(() -> {
             Args.direct(buf);
-            return new Request(this, Reductions.reduceScatter(this, buf, buf, counts, type, op, true));
+            return new Request(this, ReductionCalls.reduceScatter(this, buf, buf, counts, type, op, true));
         });
     }
 
     public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
-        guard(() -> Collectives.await(Reductions.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op,
+        guard(() -> Collectives.await(ReductionCalls.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op,
                 false)));
     }
 
     public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
-        guard(() -> Collectives.await(Reductions.reduceScatterBlock(this, buf, buf, count, type, op, true)));
+        guard(() -> Collectives.await(ReductionCalls.reduceScatterBlock(this, buf, buf, count, type, op, true)));
     }
 
     public final Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op)
@@ -1149,7 +1092,7 @@ public class Comm implements Freeable, Cloneable {
         return guard(() -> {
             Args.direct(sendbuf);
             Args.direct(recvbuf);
-            return new Request(this, Reductions.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op,
+            return new Request(this, ReductionCalls.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op,
                     false));
         });
     }
@@ -1157,7 +1100,7 @@ public class Comm implements Freeable, Cloneable {
     public final Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op) throws MPIException {
         return guard(() -> {
             Args.direct(buf);
-            return new Request(this, Reductions.reduceScatterBlock(this, buf, buf, count, type, op, true));
+            return new Request(this, ReductionCalls.reduceScatterBlock(this, buf, buf, count, type, op, true));
         });
     }
 
@@ -1165,7 +1108,7 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         MPI.check();
         MPI.COMM_SELF.guard(() -> {
-            Reductions.reduceLocal(inBuf, inOutBuf, count, type, op);
+            ReductionCalls.reduceLocal(inBuf, inOutBuf, count, type, op);
             return null;
         });
     }

@@ -222,34 +222,34 @@ public class Intracomm extends Comm {
     }
 
     public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        guard(() -> Collectives.await(Reductions.scan(this, sendbuf, recvbuf, count, type, op, false, false)));
+        guard(() -> Collectives.await(ReductionCalls.scan(this, sendbuf, recvbuf, count, type, op, false, false)));
     }
 
     public final void scan(Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        guard(() -> Collectives.await(Reductions.scan(this, recvbuf, recvbuf, count, type, op, true, false)));
+        guard(() -> Collectives.await(ReductionCalls.scan(this, recvbuf, recvbuf, count, type, op, true, false)));
     }
 
     public final Request iScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
         return guard(() -> {
             Args.direct(sendbuf);
             Args.direct(recvbuf);
-            return new Request(this, Reductions.scan(this, sendbuf, recvbuf, count, type, op, false, false));
+            return new Request(this, ReductionCalls.scan(this, sendbuf, recvbuf, count, type, op, false, false));
         });
     }
 
     public final Request iScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
         return guard(() -> {
             Args.direct(buf);
-            return new Request(this, Reductions.scan(this, buf, buf, count, type, op, true, false));
+            return new Request(this, ReductionCalls.scan(this, buf, buf, count, type, op, true, false));
         });
     }
 
     public final void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        guard(() -> Collectives.await(Reductions.scan(this, sendbuf, recvbuf, count, type, op, false, true)));
+        guard(() -> Collectives.await(ReductionCalls.scan(this, sendbuf, recvbuf, count, type, op, false, true)));
     }
 
     public final void exScan(Object buf, int count, Datatype type, Op op) throws MPIException {
-        guard(() -> Collectives.await(Reductions.scan(this, buf, buf, count, type, op, true, true)));
+        guard(() -> Collectives.await(ReductionCalls.scan(this, buf, buf, count, type, op, true, true)));
     }
 
     public final Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op)
@@ -257,14 +257,14 @@ public class Intracomm extends Comm {
         return guard(() -> {
             Args.direct(sendbuf);
             Args.direct(recvbuf);
-            return new Request(this, Reductions.scan(this, sendbuf, recvbuf, count, type, op, false, true));
+            return new Request(this, ReductionCalls.scan(this, sendbuf, recvbuf, count, type, op, false, true));
         });
     }
 
     public final Request iExScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
         return guard(() -> {
             Args.direct(buf);
-            return new Request(this, Reductions.scan(this, buf, buf, count, type, op, true, true));
+            return new Request(this, ReductionCalls.scan(this, buf, buf, count, type, op, true, true));
         });
     }
 

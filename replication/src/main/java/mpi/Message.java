@@ -8,6 +8,7 @@ import org.fthp.replication.ops.RecvOp;
 import org.fthp.replication.p2p.MatchedMessage;
 import org.fthp.replication.p2p.MatchedProbes;
 import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.runtime.PointToPoint;
 import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
 
@@ -35,7 +36,7 @@ public final class Message {
     /** A blocking matched probe: only a wildcard source needs the computational copy's decision. */
     public Status mProbe(int source, int tag, Comm comm) throws MPIException {
         return comm.guard(() -> {
-            Probes.check(comm, source, tag);
+            ProbeCalls.check(comm, source, tag);
             CommStructure s = comm.live();
             if (source == MPI.PROC_NULL) {
                 return holdNoProc(comm);
@@ -47,7 +48,7 @@ public final class Message {
     /** A nonblocking matched probe: its flag is timing, decided by the computational copy. */
     public Status imProbe(int source, int tag, Comm comm) throws MPIException {
         return comm.guard(() -> {
-            Probes.check(comm, source, tag);
+            ProbeCalls.check(comm, source, tag);
             CommStructure s = comm.live();
             if (source == MPI.PROC_NULL) {
                 return holdNoProc(comm);
@@ -71,7 +72,7 @@ public final class Message {
             this.inLibrary = m;
         }
         this.handle = 1;
-        return Probes.status(m.probed());
+        return ProbeCalls.status(m.probed());
     }
 
     private RecvOp receive(Object buf, int count, Datatype type) throws MPIException {
@@ -85,8 +86,9 @@ public final class Message {
         Engine engine = Engine.get();
         if (noProc) {
             noProc = false;
-            return RecvOp.post(engine.ops(), engine.records(), s, Channel.USER, ub, 0, count, layout, MPI.PROC_NULL,
-                    MPI.ANY_TAG, MPI.PROC_NULL, MPI.ANY_SOURCE);
+            PointToPoint p2p = engine.pointToPoint();
+            return p2p.startReceive(p2p.receiveCall().on(s, Channel.USER).data(ub, 0, count, layout)
+                    .peer(MPI.PROC_NULL, MPI.ANY_TAG).wildcards(MPI.PROC_NULL, MPI.ANY_SOURCE));
         }
         MatchedMessage m;
         if (arrived != null) {

@@ -17,13 +17,6 @@ final class Requests {
         return org.fthp.replication.ops.CompletedOp.create(Engine.get().ops());
     }
 
-    /** The operations of a send (one per copy fed) and one more, to progress together. */
-    static NativeOp[] with(NativeOp[] ops, NativeOp more) {
-        NativeOp[] all = java.util.Arrays.copyOf(ops, ops.length + 1);
-        all[ops.length] = more;
-        return all;
-    }
-
     static void awaitAll(NativeOp... ops) {
         Engine.get().awaitAll(ops);
     }

@@ -9,6 +9,7 @@ import org.fthp.replication.ops.CollectiveLog;
 import org.fthp.replication.ops.CollectiveLogs;
 import org.fthp.replication.ops.DoublingOutcome;
 import org.fthp.replication.ops.DoublingSchedule;
+import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.OpContext;
 import org.fthp.replication.progress.DutyCycle;
 import org.fthp.replication.staging.OpBlock;
@@ -41,7 +42,7 @@ import org.fthp.replication.structure.CommStructure;
 public final class InlineAllreduce implements BooleanSupplier {
 
     private final StagingPool pool;
-    private final CollectiveLogs logs;
+    private final CollectiveLogs<NativeOp> logs;
     private final DutyCycle duty;
     /** The block of the call under way (null between calls), and how many of its requests are in flight. */
     private OpBlock block;
@@ -68,7 +69,7 @@ public final class InlineAllreduce implements BooleanSupplier {
      * unpacks the result into {@code out}; returns when this rank has it.
      */
     public void run(CommStructure s, Region in, Region out, int bytes, int count, Combine combine) {
-        CollectiveLog log = logs.of(s.commId());
+        CollectiveLog<NativeOp> log = logs.of(s.commId());
         long sequence = log.begin();
         int rank = s.rank();
         int size = s.size();

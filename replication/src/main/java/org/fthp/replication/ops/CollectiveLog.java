@@ -22,26 +22,38 @@ import org.fthp.replication.structure.ConsumedRecord;
  * of each communicator, at most {@code -Dfthp.collectiveLog.limitBytes}
  * (64 MiB) in all. A repair that needs an older one fails loudly.
  */
-public final class CollectiveLog {
+public final class CollectiveLog<R> {
 
     /** Runs a logged collective again on the repaired communicator, output discarded. */
     @FunctionalInterface
-    public interface Replayer {
-        NativeOp replay(CommStructure now);
+    public interface Replayer<R> {
+        R replay(CommStructure now);
     }
 
-    private record Entry(long sequence, Replayer replayer, long bytes) {}
+    /** What the logs of all communicators share: the bound on their bytes, and where replays are progressed. */
+    interface Owner<R> {
+        /** Accounts {@code delta} bytes more (or fewer) kept; returns whether the shared bound is exceeded. */
+        boolean account(long delta);
+
+        /** Hands a replay over to be progressed until it completes. */
+        void background(R replay);
+    }
+
+    /** Newest entries kept per communicator. */
+    static final int KEEP = Integer.getInteger("fthp.collectiveLog.entries", 256);
+
+    private record Entry<R>(long sequence, Replayer<R> replayer, long bytes) {}
 
     private final int commId;
-    private final CollectiveLogs owner;
+    private final Owner<R> owner;
     private long begun;
     private long doneThrough;
     private final TreeSet<Long> doneAbove = new TreeSet<>();
-    private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+    private final ArrayDeque<Entry<R>> entries = new ArrayDeque<>();
     private long bytes;
     private final TreeSet<Long> replays = new TreeSet<>();
 
-    CollectiveLog(int commId, CollectiveLogs owner) {
+    CollectiveLog(int commId, Owner<R> owner) {
         this.commId = commId;
         this.owner = owner;
     }
@@ -76,12 +88,12 @@ public final class CollectiveLog {
         return new ConsumedRecord(doneThrough, doneAbove.stream().mapToLong(Long::longValue).toArray());
     }
 
-    void log(long sequence, Replayer replayer, long entryBytes) {
-        entries.addLast(new Entry(sequence, replayer, entryBytes));
+    void log(long sequence, Replayer<R> replayer, long entryBytes) {
+        entries.addLast(new Entry<>(sequence, replayer, entryBytes));
         bytes += entryBytes;
         boolean over = owner.account(entryBytes);
-        while (entries.size() > CollectiveLogs.KEEP || (over && entries.size() > 1)) {
-            Entry old = entries.pollFirst();
+        while (entries.size() > KEEP || (over && entries.size() > 1)) {
+            Entry<R> old = entries.pollFirst();
             bytes -= old.bytes();
             over = owner.account(-old.bytes());
         }
@@ -129,9 +141,9 @@ public final class CollectiveLog {
         replayBefore(Long.MAX_VALUE, now);
     }
 
-    private Entry entry(long k) {
-        for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
-            Entry e = it.next();
+    private Entry<R> entry(long k) {
+        for (Iterator<Entry<R>> it = entries.descendingIterator(); it.hasNext(); ) {
+            Entry<R> e = it.next();
             if (e.sequence() == k) {
                 return e;
             }

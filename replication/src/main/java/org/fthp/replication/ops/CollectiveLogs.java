@@ -8,36 +8,33 @@ import java.util.function.Consumer;
  * The collective logs of every live communicator of this process, by
  * communicator id, and the bound they share (docs/DESIGN.md §8).
  */
-public final class CollectiveLogs {
-
-    /** Newest entries kept per communicator. */
-    static final int KEEP = Integer.getInteger("fthp.collectiveLog.entries", 256);
+public final class CollectiveLogs<R> implements CollectiveLog.Owner<R> {
     /** Bytes kept over all communicators. */
     static final long LIMIT = Long.getLong("fthp.collectiveLog.limitBytes", 64L << 20);
 
-    private final Map<Integer, CollectiveLog> logs = new HashMap<>();
+    private final Map<Integer, CollectiveLog<R>> logs = new HashMap<>();
     /**
      * The log asked for last: every collective asks twice (its sequence number, then its completion) and a
      * program runs most of them on one communicator, so the map's lookup (boxing, a capturing factory, the
      * hash walk) is mostly skipped.
      */
-    private CollectiveLog last;
+    private CollectiveLog<R> last;
     private final boolean keeping;
-    private final Consumer<NativeOp> background;
+    private final Consumer<R> background;
     private long bytes;
 
-    CollectiveLogs(boolean keeping, Consumer<NativeOp> background) {
+    CollectiveLogs(boolean keeping, Consumer<R> background) {
         this.keeping = keeping;
         this.background = background;
     }
 
     /** The log of communicator {@code commId} (its id survives repairs). */
-    public CollectiveLog of(int commId) {
-        CollectiveLog log = last;
+    public CollectiveLog<R> of(int commId) {
+        CollectiveLog<R> log = last;
         if (log != null && log.commId() == commId) {
             return log;
         }
-        log = logs.computeIfAbsent(commId, id -> new CollectiveLog(id, this));
+        log = logs.computeIfAbsent(commId, id -> new CollectiveLog<>(id, this));
         last = log;
         return log;
     }
@@ -53,7 +50,7 @@ public final class CollectiveLogs {
 
     /** Forgets a freed communicator's log. */
     public void forget(int commId) {
-        CollectiveLog log = logs.remove(commId);
+        CollectiveLog<R> log = logs.remove(commId);
         if (last != null && last.commId() == commId) {
             last = null;
         }
@@ -62,13 +59,13 @@ public final class CollectiveLogs {
         }
     }
 
-    /** Where replays go to be progressed until they complete. */
-    void background(NativeOp replay) {
+    @Override
+    public void background(R replay) {
         background.accept(replay);
     }
 
-    /** Accounts {@code delta} bytes more (or fewer) kept; returns whether the shared bound is exceeded. */
-    boolean account(long delta) {
+    @Override
+    public boolean account(long delta) {
         bytes += delta;
         return bytes > LIMIT;
     }

@@ -16,7 +16,7 @@ import org.fthp.replication.error.MpiError;
  *
  * <p>So a failed rank goes on with the schedule, combining nothing more, and
  * sends its messages one byte longer than the vector, that byte set
- * ({@link #MARKED}). Every receive has room for that byte and clears it
+ * ({@link FailureMark}). Every receive has room for that byte and clears it
  * first: a rank that finds it set has a failed peer, and fails the same way.
  * At the end each rank throws its own operation's exception, or one saying a
  * peer's failed.
@@ -26,9 +26,6 @@ import org.fthp.replication.error.MpiError;
  * replica's call throws what its twin's threw.
  */
 public final class DoublingOutcome {
-
-    /** The byte after the vector in a failed rank's messages. */
-    public static final byte MARKED = 1;
 
     private RuntimeException thrown;
     private boolean peerFailed;
@@ -63,7 +60,7 @@ public final class DoublingOutcome {
 
     /** Whether a message received into {@code from} (cleared first) came from a failed rank. */
     public static boolean marked(MemorySegment from, int bytes) {
-        return from.get(ValueLayout.JAVA_BYTE, bytes) == MARKED;
+        return FailureMark.marked(from, bytes);
     }
 
     /** Notes what a completed receive into {@code from} says about its sender. */
@@ -95,7 +92,7 @@ public final class DoublingOutcome {
         if (healthy()) {
             return bytes;
         }
-        from.set(ValueLayout.JAVA_BYTE, bytes, MARKED);
+        from.set(ValueLayout.JAVA_BYTE, bytes, FailureMark.MARKED);
         return bytes + 1;
     }
 

@@ -43,7 +43,7 @@ public final class FailureNote {
         byte[] text = String.valueOf(message).getBytes(StandardCharsets.UTF_8);
         int length = Math.min(text.length, TEXT_BYTES);
         MemorySegment note = Arena.ofAuto().allocate(bytes + TEXT_OFFSET + length);
-        note.set(ValueLayout.JAVA_BYTE, bytes + MARK_OFFSET, DoublingOutcome.MARKED);
+        note.set(ValueLayout.JAVA_BYTE, bytes + MARK_OFFSET, FailureMark.MARKED);
         note.set(ValueLayout.JAVA_INT_UNALIGNED, bytes + CLASS_OFFSET, errorClass);
         note.set(ValueLayout.JAVA_INT_UNALIGNED, bytes + LENGTH_OFFSET, length);
         MemorySegment.copy(text, 0, note, ValueLayout.JAVA_BYTE, bytes + TEXT_OFFSET, length);
@@ -55,7 +55,7 @@ public final class FailureNote {
      * cleared before the receive), or null when that outcome is the reduced vector.
      */
     public static MpiError failure(MemorySegment from, int bytes) {
-        if (!DoublingOutcome.marked(from, bytes)) {
+        if (!FailureMark.marked(from, bytes)) {
             return null;
         }
         int errorClass = from.get(ValueLayout.JAVA_INT_UNALIGNED, bytes + CLASS_OFFSET);

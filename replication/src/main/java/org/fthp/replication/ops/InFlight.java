@@ -10,13 +10,29 @@ package org.fthp.replication.ops;
  */
 public final class InFlight {
 
-    private NativeOp oldest;
-    private NativeOp newest;
+    /** What the list holds (an operation), linked in place. */
+    abstract static class Entry {
+        /** Links in the list (repair walks it in the order the operations were started). */
+        Entry newer;
+        Entry older;
+
+        /** Progresses it once; true once complete. */
+        abstract boolean poll();
+
+        /** Moves it onto the repaired communicators. */
+        abstract void abandonForRepair();
+
+        /** Settles it if it only waits to hand its outcome to the replica. */
+        abstract void settleIfForwarding();
+    }
+
+    private Entry oldest;
+    private Entry newest;
     private boolean repairing;
 
     InFlight() {}
 
-    void add(NativeOp op) {
+    void add(Entry op) {
         op.older = newest;
         op.newer = null;
         if (newest != null) {
@@ -27,7 +43,7 @@ public final class InFlight {
         newest = op;
     }
 
-    void remove(NativeOp op) {
+    void remove(Entry op) {
         if (op.older == null && op.newer == null && oldest != op) {
             return;
         }
@@ -51,15 +67,15 @@ public final class InFlight {
      * not visited again.
      */
     public void reissueAll() {
-        forEachStartedBefore(NativeOp::abandonForRepair);
+        forEachStartedBefore(Entry::abandonForRepair);
     }
 
     /** {@code action} on every operation in flight now, oldest first; ones it starts join after them, unvisited. */
-    private void forEachStartedBefore(java.util.function.Consumer<NativeOp> action) {
-        NativeOp last = newest;
-        NativeOp op = oldest;
+    private void forEachStartedBefore(java.util.function.Consumer<Entry> action) {
+        Entry last = newest;
+        Entry op = oldest;
         while (op != null) {
-            NativeOp next = op == last ? null : op.newer;
+            Entry next = op == last ? null : op.newer;
             action.accept(op);
             op = next;
         }
@@ -98,9 +114,9 @@ public final class InFlight {
 
     /** Settles every operation that only waits to hand its outcome to the replica (see {@link NativeOp}). */
     public void settleForwarding() {
-        NativeOp op = oldest;
+        Entry op = oldest;
         while (op != null) {
-            NativeOp next = op.newer;
+            Entry next = op.newer;
             op.settleIfForwarding();
             op = next;
         }
@@ -109,7 +125,7 @@ public final class InFlight {
     /** How many operations are in flight (for tests and statistics). */
     public int count() {
         int n = 0;
-        for (NativeOp op = oldest; op != null; op = op.newer) {
+        for (Entry op = oldest; op != null; op = op.newer) {
             n++;
         }
         return n;

@@ -64,30 +64,33 @@ public final class InlineTransfer implements BooleanSupplier {
     }
 
     /**
-     * Whether a blocking standard or ready-mode send (the same message) of {@code payloadBytes} to {@code dest}
-     * (a peer rank, not PROC_NULL) goes inline: the job logs nothing, and the payload travels with its header to
-     * the destination's only copy.
+     * Whether the blocking standard or ready-mode send (the same message) {@code t} to a peer rank (not
+     * PROC_NULL) goes inline: the job logs nothing, and the payload travels with its header to the destination's
+     * only copy.
      */
-    public boolean sends(CommStructure comm, int dest, long payloadBytes) {
-        return records.sendLog() == null && SendOp.isEager(payloadBytes) && comm.sendPrimary(dest) != null
+    public boolean sends(Transfer t) {
+        CommStructure comm = t.comm();
+        int dest = t.peer();
+        return records.sendLog() == null && EagerLimit.fits(t.payloadBytes()) && comm.sendPrimary(dest) != null
                 && comm.sendExtra(dest) == null;
     }
 
     /**
-     * Sends {@code count} items of {@code type} from {@code buf} to {@code dest} with {@code tag}. Returns null
-     * when the native library completed the send at once, else the send still in flight (the caller detaches it,
-     * or waits for it).
+     * Sends {@code t}. Returns null when the native library completed the send at once, else the send still in
+     * flight (the caller detaches it, or waits for it).
      */
-    public NativeOp send(CommStructure comm, UserBuffer buf, int count, TypeLayout type, int dest, int tag) {
-        long payloadBytes = count * type.size();
+    public NativeOp send(Transfer t) {
+        CommStructure comm = t.comm();
+        int dest = t.peer();
+        long payloadBytes = t.payloadBytes();
         int bytes = (int) (MessageHeader.BYTES + payloadBytes);
         Endpoint to = comm.sendPrimary(dest);
         long sendId = comm.sendIds().next(dest);
         OpBlock block = pool.acquireBlock(bytes);
         MemorySegment message = block.staging();
-        SendOp.writeHeader(message, comm, sendId, Channel.USER, SendOp.Mode.STANDARD, payloadBytes, 0);
-        Packer.pack(buf, UserBuffer.START, count, type, message, MessageHeader.BYTES);
-        Empi.isend(message, bytes, Empi.BYTE, to.rank(), tag, to.comm(Channel.USER), block.request());
+        SendHeader.write(message, comm, sendId, t.channel(), SendMode.STANDARD, payloadBytes, 0);
+        Packer.pack(t.buf(), t.startByte(), t.count(), t.type(), message, MessageHeader.BYTES);
+        Empi.isend(message, bytes, Empi.BYTE, to.rank(), t.tag(), to.comm(t.channel()), block.request());
         records.sent(bytes);
         boolean done;
         try {
@@ -104,26 +107,28 @@ public final class InlineTransfer implements BooleanSupplier {
     }
 
     /**
-     * Whether a blocking receive of {@code count} items of {@code type} on {@code comm} goes inline: the job logs
-     * nothing, the whole message fits what the native library delivers eagerly, and no probe has taken a message
-     * out of the native library that this receive might have to take instead.
+     * Whether the blocking receive {@code t} (from a peer rank or any source, not PROC_NULL) goes inline: the job
+     * logs nothing, the whole message fits what the native library delivers eagerly, and no probe has taken a
+     * message out of the native library that this receive might have to take instead.
      */
-    public boolean receives(CommStructure comm, int count, TypeLayout type) {
-        return records.sendLog() == null && MessageHeader.BYTES + count * type.size() <= Rendezvous.EAGER_BYTES
-                && comm.arrived().isEmpty();
+    public boolean receives(Transfer t) {
+        return records.sendLog() == null && EagerLimit.fits(t.payloadBytes()) && t.comm().arrived().isEmpty();
     }
 
-    /**
-     * Posts the native receive of a message from {@code source} (a peer rank, or {@code anySource}) with
-     * {@code tag}, for {@code count} items of {@code type} into {@code buf}.
-     */
-    public void postReceive(CommStructure comm, UserBuffer buf, int count, TypeLayout type, int source, int tag,
-                            int anySource) {
+    /** Posts the native receive of {@code t}: from its peer (a rank, or any source) with its tag. */
+    public void postReceive(Transfer t) {
+        CommStructure comm = t.comm();
+        int source = t.peer();
+        int anySource = t.anySource();
+        int count = t.count();
+        TypeLayout type = t.type();
+        UserBuffer buf = t.buf();
         int capacity = (int) (MessageHeader.BYTES + count * type.size());
         Endpoint from = source == anySource ? comm.receiveAny() : comm.receiveFrom(source);
         int nativeSource = source == anySource ? Empi.ANY_SOURCE : from.rank();
         OpBlock block = pool.acquireBlock(capacity);
-        Empi.irecv(block.staging(), capacity, Empi.BYTE, nativeSource, tag, from.comm(Channel.USER), block.request());
+        Empi.irecv(block.staging(), capacity, Empi.BYTE, nativeSource, t.tag(), from.comm(t.channel()),
+                block.request());
         // kept only once posted: a receive that failed to post has no block to keep or give back
         receiving = block;
         receivingComm = comm;
@@ -171,7 +176,8 @@ public final class InlineTransfer implements BooleanSupplier {
         if ((flags & MessageHeader.FLAG_RENDEZVOUS) != 0) {
             byte[] header = message.asSlice(0, MessageHeader.BYTES).toArray(ValueLayout.JAVA_BYTE);
             pool.release(block);
-            return RecvOp.arrived(context, records, comm, buf, UserBuffer.START, count, type,
+            return RecvOp.arrived(context, records,
+                    new Transfer().on(comm, Channel.USER).data(buf, UserBuffer.START, count, type),
                     new ArrivedMessages.Arrival(source, tag, header));
         }
         int payload = MessageHeader.payloadBytes(message);

@@ -19,7 +19,7 @@ import org.fthp.replication.twins.TwinLink;
  * operation's own staging bytes, so a small message costs one pool round
  * trip and no allocation of native memory.
  */
-public abstract class NativeOp implements BooleanSupplier {
+public abstract class NativeOp extends InFlight.Entry implements BooleanSupplier {
 
     protected final OpContext context;
     protected final StagingPool pool;
@@ -43,9 +43,6 @@ public abstract class NativeOp implements BooleanSupplier {
     private TwinStep twinStep = TwinStep.NONE;
     /** What replaced this operation after a repair: polling this one polls it. */
     private NativeOp successor;
-    /** Links in the list of operations in flight (repair walks it in the order they were started). */
-    NativeOp newer;
-    NativeOp older;
     /**
      * Started by a repair, for the repair (a communicator it builds, a
      * replay, a resend): a later repair drops it rather than start it again,

@@ -23,7 +23,8 @@ public final class OpContext {
     private final StagingPool pool;
     private final MessageMemory messages = new MessageMemory();
     private final InFlight inFlight = new InFlight();
-    private final CollectiveLogs collectiveLogs;
+    /** The collective logs; their replays are operations, progressed in the background. */
+    private final CollectiveLogs<NativeOp> collectiveLogs;
     /** Made at the first payload offered (a program without large messages never maps one); null if it failed. */
     private PullMemory pullMemory;
     private boolean pullMemoryTried;
@@ -42,7 +43,7 @@ public final class OpContext {
     public OpContext(StagingPool pool, boolean keepCollectives, Consumer<NativeOp> background, long pullIdleBytes) {
         this.pool = pool;
         this.pullIdleBytes = pullIdleBytes;
-        this.collectiveLogs = new CollectiveLogs(keepCollectives, background);
+        this.collectiveLogs = new CollectiveLogs<>(keepCollectives, background);
     }
 
     public StagingPool pool() {
@@ -75,7 +76,7 @@ public final class OpContext {
         return inFlight;
     }
 
-    public CollectiveLogs collectiveLogs() {
+    public CollectiveLogs<NativeOp> collectiveLogs() {
         return collectiveLogs;
     }
 

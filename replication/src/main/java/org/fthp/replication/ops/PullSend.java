@@ -7,13 +7,10 @@ import org.fthp.empi.Empi;
 import org.fthp.msglog.MessageHeader;
 import org.fthp.msglog.PullDescriptor;
 import org.fthp.replication.datatype.Packer;
-import org.fthp.replication.datatype.TypeLayout;
-import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.log.MessageRecords;
 import org.fthp.replication.output.RuntimeMessages;
 import org.fthp.replication.staging.PullMemory;
 import org.fthp.replication.staging.SharedMessage;
-import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.Endpoint;
 import org.fthp.replication.tags.InternalTags;
@@ -70,7 +67,7 @@ final class PullSend extends NativeOp {
     private final long payloadBytes;
     private final long sendId;
     private final int dest;
-    private final SendOp.Mode mode;
+    private final SendMode mode;
     private Step step = Step.OFFERED;
     /** Whether the receiver replied: until then it may still read the block, which therefore is not reused. */
     private boolean replied;
@@ -89,27 +86,23 @@ final class PullSend extends NativeOp {
     }
 
     /** Whether a payload of this size and mode is offered for pulling at all. */
-    static boolean offers(long payloadBytes, SendOp.Mode mode) {
+    static boolean offers(long payloadBytes, SendMode mode) {
         // a buffered send completes as soon as its bytes are in the attached buffer, not on a reply
-        return payloadBytes >= THRESHOLD_BYTES && mode != SendOp.Mode.BUFFERED;
+        return payloadBytes >= THRESHOLD_BYTES && mode != SendMode.BUFFERED;
     }
 
     /**
      * Offers an unlogged payload to {@code to}, packed into a block of its own; null when this process has no
      * pull memory or no room in it.
      */
-    static NativeOp offer(OpContext context, MessageRecords records, CommStructure comm, Endpoint to,
-                          Channel channel, UserBuffer buf, long startByte, int count, TypeLayout type, int dest,
-                          long sendId, int tag, SendOp.Mode mode) {
+    static NativeOp offer(OpContext context, MessageRecords records, Transfer t, Endpoint to, long sendId) {
         PullMemory memory = context.pullMemory();
-        long payloadBytes = count * type.size();
-        PullMemory.Block block = memory == null ? null : memory.acquire(payloadBytes);
+        PullMemory.Block block = memory == null ? null : memory.acquire(t.payloadBytes());
         if (block == null) {
             return null;
         }
-        Packer.pack(buf, startByte, count, type, block.segment(), 0);
-        return new PullSend(context, records, comm, to, channel, payloadBytes, dest, sendId, tag, mode, memory,
-                block, null);
+        Packer.pack(t.buf(), t.startByte(), t.count(), t.type(), block.segment(), 0);
+        return new PullSend(context, records, t, to, sendId, memory, block, null);
     }
 
     /**
@@ -125,29 +118,26 @@ final class PullSend extends NativeOp {
      * Offers the payload of a logged message (packed, in memory from {@link #allocateLogged}) to {@code to};
      * the send takes over {@code reference}, a reference of the message's own.
      */
-    static NativeOp offerLogged(OpContext context, MessageRecords records, CommStructure comm, Endpoint to,
-                                Channel channel, SharedMessage reference, long payloadBytes, int dest, long sendId,
-                                int tag, SendOp.Mode mode) {
-        return new PullSend(context, records, comm, to, channel, payloadBytes, dest, sendId, tag, mode, null, null,
-                reference);
+    static NativeOp offerLogged(OpContext context, MessageRecords records, Transfer t, Endpoint to,
+                                SharedMessage reference, long sendId) {
+        return new PullSend(context, records, t, to, sendId, null, null, reference);
     }
 
-    private PullSend(OpContext context, MessageRecords records, CommStructure comm, Endpoint to, Channel channel,
-                     long payloadBytes, int dest, long sendId, int tag, SendOp.Mode mode, PullMemory memory,
-                     PullMemory.Block block, SharedMessage shared) {
+    private PullSend(OpContext context, MessageRecords records, Transfer t, Endpoint to, long sendId,
+                     PullMemory memory, PullMemory.Block block, SharedMessage shared) {
         super(context, MessageHeader.BYTES + PullDescriptor.BYTES);
-        this.comm = comm;
+        this.comm = t.comm();
         this.records = records;
         this.to = to;
         this.memory = memory;
         this.block = block;
         this.shared = shared;
-        this.payloadBytes = payloadBytes;
+        this.payloadBytes = t.payloadBytes();
         this.sendId = sendId;
-        this.dest = dest;
-        this.mode = mode;
+        this.dest = t.peer();
+        this.mode = t.mode();
         MemorySegment message = staging();
-        SendOp.writeHeader(message, comm, sendId, channel, mode, payloadBytes, MessageHeader.FLAG_PULL);
+        SendHeader.write(message, comm, sendId, t.channel(), mode, payloadBytes, MessageHeader.FLAG_PULL);
         MemorySegment descriptor = message.asSlice(DESCRIPTOR_AT, PullDescriptor.BYTES);
         if (shared != null) {
             this.payload = shared.message().asSlice(MessageHeader.BYTES, payloadBytes);
@@ -156,7 +146,7 @@ final class PullSend extends NativeOp {
             this.payload = block.segment().asSlice(0, payloadBytes);
             memory.describe(descriptor, block, payloadBytes);
         }
-        SendOp.startInMode(mode, message, MessageHeader.BYTES, to.rank(), tag, to.comm(channel), requestSlot());
+        mode.start(message, MessageHeader.BYTES, to.rank(), t.tag(), to.comm(t.channel()), requestSlot());
         Empi.isend(descriptor, PullDescriptor.BYTES, Empi.BYTE, to.rank(), MessageHeader.payloadTag(sendId),
                 to.internal(), secondRequestSlot());
     }
@@ -198,7 +188,7 @@ final class PullSend extends NativeOp {
      */
     @Override
     protected NativeOp reissue() {
-        return SendOp.afterRepair(context, records, comm, mode, dest, sendId);
+        return SyncMatch.afterRepair(context, records, comm, mode, dest, sendId);
     }
 
     @Override

@@ -77,44 +77,43 @@ public final class RecvOp extends NativeOp {
     /** Set once the reply to a pulled payload is on its way: what follows is its completion, or the pushed payload. */
     private boolean pullReplied;
 
-    private RecvOp(OpContext context, MessageRecords records, CommStructure comm, Channel channel, UserBuffer buf,
-                   long startByte, int count, TypeLayout type, int capacity, boolean decides) {
+    private RecvOp(OpContext context, MessageRecords records, Transfer t, int capacity, boolean decides) {
         super(context, capacity == 0 ? 0 : capacity + (decides ? DECISION_BYTES : 0));
         this.staging = staging();
         this.records = records;
-        this.comm = comm;
-        this.channel = channel;
-        this.buf = buf;
-        this.startByte = startByte;
-        this.count = count;
-        this.type = type;
+        this.comm = t.comm();
+        this.channel = t.channel();
+        this.buf = t.buf();
+        this.startByte = t.startByte();
+        this.count = t.count();
+        this.type = t.type();
         this.capacity = capacity;
     }
 
-    public static RecvOp post(OpContext context, MessageRecords records, CommStructure comm, Channel channel,
-                              UserBuffer buf, long startByte, int count, TypeLayout type, int source, int tag,
-                              int procNull, int anySource) {
-        if (source == procNull) {
-            RecvOp op = new RecvOp(context, records, comm, channel, buf, startByte, count, type, 0, false);
-            op.result(procNull, Empi.ANY_TAG, 0);
+    /** Receives from {@code t}'s peer (a rank, the wildcard, or no process) with its tag. */
+    public static RecvOp post(OpContext context, MessageRecords records, Transfer t) {
+        int source = t.peer();
+        if (source == t.procNull()) {
+            RecvOp op = new RecvOp(context, records, t, 0, false);
+            op.result(t.procNull(), Empi.ANY_TAG, 0);
             op.completeLocally();
             return op;
         }
-        return post(context, records, comm, channel, buf, startByte, count, type, source, tag, procNull, anySource,
-                source == anySource ? comm.nextDecisionTag() : -1);
+        return post(context, records, t, source == t.anySource() ? t.comm().nextDecisionTag() : -1);
     }
 
     /** Posts a receive whose twin decision (for a wildcard source) has number {@code twinTag}. */
-    private static RecvOp post(OpContext context, MessageRecords records, CommStructure comm, Channel channel,
-                               UserBuffer buf, long startByte, int count, TypeLayout type, int source, int tag,
-                               int procNull, int anySource, int twinTag) {
-        int capacity = capacity(count, type);
+    private static RecvOp post(OpContext context, MessageRecords records, Transfer t, int twinTag) {
+        CommStructure comm = t.comm();
+        int source = t.peer();
+        int tag = t.tag();
+        int anySource = t.anySource();
+        int capacity = capacity(t.count(), t.type());
         TwinLink twin = source == anySource ? comm.twin() : null;
         byte[] inherited = source == anySource && twin == null && twinTag >= 0
                 ? comm.twinRecords().takeInherited(twinTag) : null;
-        RecvOp op = new RecvOp(context, records, comm, channel, buf, startByte, count, type, capacity,
-                twin != null || inherited != null);
-        op.remember(source, tag, anySource, procNull);
+        RecvOp op = new RecvOp(context, records, t, capacity, twin != null || inherited != null);
+        op.remember(source, tag, anySource, t.procNull());
         if (inherited != null) {
             // promoted: the dead twin had matched this one and may have sent what depends on it; match the same
             MemorySegment.copy(inherited, 0, op.decision(), ValueLayout.JAVA_BYTE, 0,
@@ -157,16 +156,17 @@ public final class RecvOp extends NativeOp {
     protected NativeOp reissue() {
         // a matched probe's message too: not consumed, so sent again on the new communicators (MatchedMessage)
         CommStructure now = comm.current();
+        Transfer again = new Transfer().on(now, channel).data(buf, startByte, count, type)
+                .wildcards(procNull, anySource);
         if (decided) {
             MemorySegment d = decision();
-            RecvOp op = new RecvOp(context, records, now, channel, buf, startByte, count, type, capacity, true);
+            RecvOp op = new RecvOp(context, records, again, capacity, true);
             op.remember(d.get(ValueLayout.JAVA_INT, 0), d.get(ValueLayout.JAVA_INT, 4), anySource, procNull);
             op.start(op.postedSource, op.postedTag, anySource);
             return op;
         }
         // a wildcard receive keeps its decision number: the twin (if it survived) uses the same one
-        return post(context, records, now, channel, buf, startByte, count, type, postedSource, postedTag, procNull,
-                anySource, twinTag());
+        return post(context, records, again.peer(postedSource, postedTag), twinTag());
     }
 
     /** Takes an arrived message if one matches, else posts the native receive. */
@@ -190,21 +190,18 @@ public final class RecvOp extends NativeOp {
     }
 
     /** Receives a message already matched by a matched probe: from {@code source} (peer rank) with {@code tag}. */
-    public static RecvOp matched(OpContext context, MessageRecords records, CommStructure comm, UserBuffer buf,
-                                 long startByte, int count, TypeLayout type, MemorySegment messageHandle,
-                                 int source, int tag) {
-        int capacity = capacity(count, type);
-        RecvOp op = new RecvOp(context, records, comm, Channel.USER, buf, startByte, count, type, capacity, false);
-        op.remember(source, tag, Empi.ANY_SOURCE, Empi.PROC_NULL);
+    public static RecvOp matched(OpContext context, MessageRecords records, Transfer t, MemorySegment messageHandle) {
+        int capacity = capacity(t.count(), t.type());
+        RecvOp op = new RecvOp(context, records, t, capacity, false);
+        op.remember(t.peer(), t.tag(), Empi.ANY_SOURCE, Empi.PROC_NULL);
         Empi.imrecv(op.staging, capacity, Empi.BYTE, messageHandle, op.requestSlot());
         return op;
     }
 
     /** Completes a header-only message a probe already took out of the native library. */
-    public static RecvOp arrived(OpContext context, MessageRecords records, CommStructure comm, UserBuffer buf,
-                                 long startByte, int count, TypeLayout type, ArrivedMessages.Arrival arrival) {
-        RecvOp op = new RecvOp(context, records, comm, Channel.USER, buf, startByte, count, type, capacity(count, type),
-                false);
+    public static RecvOp arrived(OpContext context, MessageRecords records, Transfer t,
+                                 ArrivedMessages.Arrival arrival) {
+        RecvOp op = new RecvOp(context, records, t, capacity(t.count(), t.type()), false);
         op.remember(arrival.source(), arrival.tag(), Empi.ANY_SOURCE, Empi.PROC_NULL);
         op.takeArrival(arrival);
         return op;

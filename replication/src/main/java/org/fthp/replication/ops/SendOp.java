@@ -6,7 +6,6 @@ import org.fthp.empi.Empi;
 import org.fthp.msglog.MessageHeader;
 import org.fthp.msglog.SendLog;
 import org.fthp.replication.datatype.Packer;
-import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.log.MessageRecords;
 import org.fthp.replication.staging.SharedMessage;
@@ -22,8 +21,6 @@ import org.fthp.replication.structure.Endpoint;
  */
 public final class SendOp extends NativeOp {
 
-    public enum Mode { STANDARD, SYNCHRONOUS, BUFFERED, READY }
-
     /**
      * The largest payload a message can carry: with its header it goes as one
      * native {@code int} count of bytes. Callers check it (the facade, with
@@ -36,7 +33,7 @@ public final class SendOp extends NativeOp {
     private final long payloadBytes;
     /** A large payload sent from the program's own direct buffer, or null (the payload is in staging). */
     private final MemorySegment inPlacePayload;
-    private final Mode mode;
+    private final SendMode mode;
     private final int dest;
     private final long sendId;
     private final MessageRecords records;
@@ -46,41 +43,32 @@ public final class SendOp extends NativeOp {
     private final SharedMessage shared;
 
     /**
-     * Whether a payload of this size travels with its header as one eager
-     * native message, which the native library completes without waiting
-     * for the receiver (larger ones wait until the receiver takes them).
-     */
-    public static boolean isEager(long payloadBytes) {
-        return payloadBytes < Rendezvous.THRESHOLD_BYTES;
-    }
-
-    /**
      * Sends to {@code dest} (a peer rank of {@code comm}) on {@code channel}:
      * one native message per live copy of the destination this copy feeds.
      * A replica whose destination has no replica sends nothing: the
      * computational copy does, and the replica only logs (it may be promoted).
      */
-    public static NativeOp[] post(OpContext context, MessageRecords records, CommStructure comm, Channel channel,
-                                  UserBuffer buf, long startByte, int count, TypeLayout type, int dest, int tag,
-                                  Mode mode, int procNull) {
-        if (dest == procNull) {
+    public static NativeOp[] post(OpContext context, MessageRecords records, Transfer t) {
+        int dest = t.peer();
+        if (dest == t.procNull()) {
             return new NativeOp[] {CompletedOp.create(context)};
         }
+        CommStructure comm = t.comm();
+        SendMode mode = t.mode();
         long sendId = comm.sendIds().next(dest);
         Endpoint primary = comm.sendPrimary(dest);
         Endpoint extra = comm.sendExtra(dest);
         SendLog log = records.sendLog();
-        if (log != null && !isEager(count * type.size())) {
-            return postShared(context, records, comm, channel, buf, startByte, count, type, dest, sendId, tag, mode,
-                    primary, extra, log);
+        long payloadBytes = t.payloadBytes();
+        if (log != null && !EagerLimit.fits(payloadBytes)) {
+            return postShared(context, records, t, sendId, primary, extra, log);
         }
         if (primary == null) {
             if (log != null) {
-                SendOp staged = new SendOp(context, records, comm, null, channel, buf, startByte, count, type, dest,
-                        sendId, tag, mode);
-                log.record(comm.commId(), dest, sendId, tag, staged.header(), staged.payload());
+                SendOp staged = new SendOp(context, records, t, null, sendId);
+                log.record(comm.commId(), dest, sendId, t.tag(), staged.header(), staged.payload());
                 staged.completeLocally();
-                if (mode == Mode.SYNCHRONOUS && records.acknowledgements() != null) {
+                if (mode == SendMode.SYNCHRONOUS && records.acknowledgements() != null) {
                     // a replica whose destination has no replica sends nothing, yet its send completes only
                     // once the destination matched it (its copy tells this one): else it would run ahead
                     return new NativeOp[] {new SyncMatch(context, records, comm, dest, sendId)};
@@ -88,12 +76,11 @@ public final class SendOp extends NativeOp {
             }
             return new NativeOp[] {CompletedOp.create(context)};
         }
-        if (log == null && extra == null && PullSend.offers(count * type.size(), mode)) {
+        if (log == null && extra == null && PullSend.offers(payloadBytes, mode)) {
             // no replicas: a large payload may wait in shared memory for a receiver on this node to copy it
-            NativeOp offered = PullSend.offer(context, records, comm, primary, channel, buf, startByte, count, type,
-                    dest, sendId, tag, mode);
+            NativeOp offered = PullSend.offer(context, records, t, primary, sendId);
             if (offered != null) {
-                records.sent(MessageHeader.BYTES + count * type.size());
+                records.sent(MessageHeader.BYTES + payloadBytes);
                 return new NativeOp[] {offered};
             }
         }
@@ -103,11 +90,10 @@ public final class SendOp extends NativeOp {
         if (extra != null && comm.alreadyHas(dest, true, sendId)) {
             extra = null;
         }
-        SendOp first = new SendOp(context, records, comm, primary, channel, buf, startByte, count, type, dest, sendId,
-                tag, mode);
+        SendOp first = new SendOp(context, records, t, primary, sendId);
         long bytes = MessageHeader.BYTES + first.payloadBytes;
         if (log != null) {
-            log.record(comm.commId(), dest, sendId, tag, first.header(), first.payload());
+            log.record(comm.commId(), dest, sendId, t.tag(), first.header(), first.payload());
         }
         if (primary == null) {
             first.completeLocally();
@@ -118,9 +104,7 @@ public final class SendOp extends NativeOp {
             return new NativeOp[] {first};
         }
         records.sent(bytes);
-        return new NativeOp[] {first,
-                new SendOp(context, records, comm, extra, channel, buf, startByte, count, type, dest, sendId, tag,
-                        mode)};
+        return new NativeOp[] {first, new SendOp(context, records, t, extra, sendId)};
     }
 
     /**
@@ -139,11 +123,12 @@ public final class SendOp extends NativeOp {
      * synchronous one then completes once the destination matched it (its
      * copy tells this one), else it would run ahead.
      */
-    private static NativeOp[] postShared(OpContext context, MessageRecords records, CommStructure comm,
-                                         Channel channel, UserBuffer buf, long startByte, int count, TypeLayout type,
-                                         int dest, long sendId, int tag, Mode mode, Endpoint primary, Endpoint extra,
-                                         SendLog log) {
-        long payloadBytes = count * type.size();
+    private static NativeOp[] postShared(OpContext context, MessageRecords records, Transfer t, long sendId,
+                                         Endpoint primary, Endpoint extra, SendLog log) {
+        CommStructure comm = t.comm();
+        int dest = t.peer();
+        SendMode mode = t.mode();
+        long payloadBytes = t.payloadBytes();
         boolean logOnly = primary == null;
         if (!logOnly) {
             if (comm.alreadyHas(dest, false, sendId)) {
@@ -161,9 +146,9 @@ public final class SendOp extends NativeOp {
             message = SharedMessage.allocate(context.messages(), MessageHeader.BYTES + payloadBytes);
         }
         // a pulled payload is read by its receivers as soon as they have the descriptor: packed before
-        boolean inPlace = !pulled && sendsInPlace(buf, count, type, mode);
+        boolean inPlace = !pulled && sendsInPlace(t);
         if (!inPlace) {
-            writeMessage(message.message(), comm, sendId, channel, mode, buf, startByte, count, type, true);
+            writeMessage(message.message(), t, sendId, true);
         }
         NativeOp[] ops = n == 0 ? null : new NativeOp[n];
         int i = 0;
@@ -173,24 +158,21 @@ public final class SendOp extends NativeOp {
             }
             records.sent(MessageHeader.BYTES + payloadBytes);
             if (pulled) {
-                ops[i++] = PullSend.offerLogged(context, records, comm, to, channel, message.retain(), payloadBytes,
-                        dest, sendId, tag, mode);
+                ops[i++] = PullSend.offerLogged(context, records, t, to, message.retain(), sendId);
             } else if (inPlace) {
-                ops[i++] = new SendOp(context, records, comm, to, channel, buf, startByte, count, type, dest, sendId,
-                        tag, mode);
+                ops[i++] = new SendOp(context, records, t, to, sendId);
             } else {
-                ops[i++] = new SendOp(context, records, comm, to, channel, message.retain(), payloadBytes, dest,
-                        sendId, tag, mode);
+                ops[i++] = new SendOp(context, records, t, to, message.retain(), sendId);
             }
         }
         if (inPlace) {
-            writeMessage(message.message(), comm, sendId, channel, mode, buf, startByte, count, type, true);
+            writeMessage(message.message(), t, sendId, true);
         }
-        log.adopt(comm.commId(), dest, sendId, tag, message.message(), message);
+        log.adopt(comm.commId(), dest, sendId, t.tag(), message.message(), message);
         if (ops != null) {
             return ops;
         }
-        if (logOnly && mode == Mode.SYNCHRONOUS && records.acknowledgements() != null) {
+        if (logOnly && mode == SendMode.SYNCHRONOUS && records.acknowledgements() != null) {
             return new NativeOp[] {new SyncMatch(context, records, comm, dest, sendId)};
         }
         return new NativeOp[] {CompletedOp.create(context)};
@@ -263,59 +245,46 @@ public final class SendOp extends NativeOp {
     }
 
     /** Stages one message and, unless {@code to} is null (log only), starts sending it. */
-    private SendOp(OpContext context, MessageRecords records, CommStructure comm, Endpoint to, Channel channel,
-                   UserBuffer buf, long startByte, int count, TypeLayout type, int dest, long sendId, int tag,
-                   Mode mode) {
-        super(context, stagingBytes(buf, count, type, mode));
-        this.comm = comm;
+    private SendOp(OpContext context, MessageRecords records, Transfer t, Endpoint to, long sendId) {
+        super(context, stagingBytes(t));
+        this.comm = t.comm();
         this.records = records;
-        this.mode = mode;
-        this.dest = dest;
+        this.mode = t.mode();
+        this.dest = t.peer();
         this.sendId = sendId;
-        this.payloadBytes = count * type.size();
-        this.rendezvous = !isEager(payloadBytes);
+        this.payloadBytes = t.payloadBytes();
+        this.rendezvous = !EagerLimit.fits(payloadBytes);
         this.shared = null;
-        boolean inPlace = sendsInPlace(buf, count, type, mode);
-        writeMessage(staging(), comm, sendId, channel, mode, buf, startByte, count, type, !inPlace);
-        this.inPlacePayload = inPlace ? buf.directSegment().asSlice(startByte, payloadBytes) : null;
+        boolean inPlace = sendsInPlace(t);
+        writeMessage(staging(), t, sendId, !inPlace);
+        this.inPlacePayload = inPlace ? t.buf().directSegment().asSlice(t.startByte(), payloadBytes) : null;
         if (to != null) {
-            start(to, channel, tag, staging());
+            start(to, t.channel(), t.tag(), staging());
         }
     }
 
     /** Sends a message packed into {@code shared}, whose reference it holds until it completes. */
-    private SendOp(OpContext context, MessageRecords records, CommStructure comm, Endpoint to, Channel channel,
-                   SharedMessage shared, long payloadBytes, int dest, long sendId, int tag, Mode mode) {
+    private SendOp(OpContext context, MessageRecords records, Transfer t, Endpoint to, SharedMessage shared,
+                   long sendId) {
         super(context);
-        this.comm = comm;
+        this.comm = t.comm();
         this.records = records;
-        this.mode = mode;
-        this.dest = dest;
+        this.mode = t.mode();
+        this.dest = t.peer();
         this.sendId = sendId;
-        this.payloadBytes = payloadBytes;
-        this.rendezvous = !isEager(payloadBytes);
+        this.payloadBytes = t.payloadBytes();
+        this.rendezvous = !EagerLimit.fits(payloadBytes);
         this.shared = shared;
         this.inPlacePayload = null;
-        start(to, channel, tag, shared.message());
+        start(to, t.channel(), t.tag(), shared.message());
     }
 
     /** The header and, unless {@code pack} is false (sent in place), the packed payload after it. */
-    private static void writeMessage(MemorySegment into, CommStructure comm, long sendId, Channel channel, Mode mode,
-                                     UserBuffer buf, long startByte, int count, TypeLayout type, boolean pack) {
-        writeHeader(into, comm, sendId, channel, mode, count * type.size(), 0);
+    private static void writeMessage(MemorySegment into, Transfer t, long sendId, boolean pack) {
+        SendHeader.write(into, t.comm(), sendId, t.channel(), t.mode(), t.payloadBytes(), 0);
         if (pack) {
-            Packer.pack(buf, startByte, count, type, into, MessageHeader.BYTES);
+            Packer.pack(t.buf(), t.startByte(), t.count(), t.type(), into, MessageHeader.BYTES);
         }
-    }
-
-    /** The header of a message of {@code payloadBytes}, with {@code extraFlags} beside those its kind implies. */
-    static void writeHeader(MemorySegment into, CommStructure comm, long sendId, Channel channel, Mode mode,
-                            long payloadBytes, int extraFlags) {
-        int flags = (isEager(payloadBytes) ? 0 : MessageHeader.FLAG_RENDEZVOUS)
-                | (channel == Channel.INTERNAL ? MessageHeader.FLAG_INTERNAL : 0)
-                | (mode == Mode.SYNCHRONOUS ? MessageHeader.FLAG_SYNCHRONOUS : 0)
-                | extraFlags;
-        MessageHeader.write(into, comm.commId(), comm.rank(), sendId, flags, (int) payloadBytes);
     }
 
     /** Starts the native send(s) of the message whose header begins {@code message}. */
@@ -323,20 +292,10 @@ public final class SendOp extends NativeOp {
         long nativeComm = to.comm(channel);
         // a large payload goes separately, so the receiver can take it straight into its memory
         int bytes = rendezvous ? MessageHeader.BYTES : (int) (MessageHeader.BYTES + payloadBytes);
-        startInMode(mode, message, bytes, to.rank(), tag, nativeComm, requestSlot());
+        mode.start(message, bytes, to.rank(), tag, nativeComm, requestSlot());
         if (rendezvous) {
             Empi.isend(payload(), (int) payloadBytes, Empi.BYTE, to.rank(), MessageHeader.payloadTag(sendId),
                     to.internal(), secondRequestSlot());
-        }
-    }
-
-    /** The native send of a message's first part: synchronous for a synchronous send, else standard. */
-    static void startInMode(Mode mode, MemorySegment message, int bytes, int rank, int tag, long nativeComm,
-                            MemorySegment request) {
-        if (mode == Mode.SYNCHRONOUS) {
-            Empi.issend(message, bytes, Empi.BYTE, rank, tag, nativeComm, request);
-        } else {
-            Empi.isend(message, bytes, Empi.BYTE, rank, tag, nativeComm, request);
         }
     }
 
@@ -374,7 +333,7 @@ public final class SendOp extends NativeOp {
     public static boolean detachable(NativeOp[] ops) {
         for (NativeOp op : ops) {
             if (!op.isComplete() && !(op instanceof SendOp s && !s.rendezvous
-                    && (s.mode == Mode.STANDARD || s.mode == Mode.READY))) {
+                    && (s.mode == SendMode.STANDARD || s.mode == SendMode.READY))) {
                 return false;
             }
         }
@@ -388,13 +347,14 @@ public final class SendOp extends NativeOp {
      * and buffered-mode ones (the program may change its buffer as soon as
      * the call returns) are copied into staging.
      */
-    private static boolean sendsInPlace(UserBuffer buf, int count, TypeLayout type, Mode mode) {
-        return mode != Mode.BUFFERED && buf != null && buf.directSegment() != null && type.isDense()
-                && count * type.size() >= Rendezvous.THRESHOLD_BYTES;
+    private static boolean sendsInPlace(Transfer t) {
+        UserBuffer buf = t.buf();
+        return t.mode() != SendMode.BUFFERED && buf != null && buf.directSegment() != null && t.type().isDense()
+                && t.payloadBytes() >= Rendezvous.THRESHOLD_BYTES;
     }
 
-    private static long stagingBytes(UserBuffer buf, int count, TypeLayout type, Mode mode) {
-        return sendsInPlace(buf, count, type, mode) ? MessageHeader.BYTES : MessageHeader.BYTES + count * type.size();
+    private static long stagingBytes(Transfer t) {
+        return sendsInPlace(t) ? MessageHeader.BYTES : MessageHeader.BYTES + t.payloadBytes();
     }
 
     /**
@@ -403,75 +363,7 @@ public final class SendOp extends NativeOp {
      */
     @Override
     protected NativeOp reissue() {
-        return afterRepair(context, records, comm, mode, dest, sendId);
-    }
-
-    /**
-     * What a logged send a repair abandoned becomes (this one, or a pulled one): nothing for a standard send
-     * (the log's resend covers it), the wait for a match for a synchronous one.
-     */
-    static NativeOp afterRepair(OpContext context, MessageRecords records, CommStructure comm, Mode mode, int dest,
-                                long sendId) {
-        if (mode == Mode.SYNCHRONOUS && records.acknowledgements() != null) {
-            return new SyncMatch(context, records, comm.current(), dest, sendId);
-        }
-        return null;
-    }
-
-    /**
-     * The rest of a synchronous send whose native send a repair abandoned (or that had no copy to send to): it
-     * completes once a live copy of the destination has matched the message, as the repair's records say or as
-     * that copy tells this one ({@code Acknowledgements#matched}). No native request: the slot holds
-     * MPI_REQUEST_NULL, which tests complete at once, and {@link #startNextPhase} says whether to go on waiting.
-     */
-    static final class SyncMatch extends NativeOp {
-        private final MessageRecords records;
-        private final CommStructure comm;
-        private final int dest;
-        private final long sendId;
-
-        SyncMatch(OpContext context, MessageRecords records, CommStructure comm, int dest, long sendId) {
-            super(context);
-            this.records = records;
-            this.comm = comm;
-            this.dest = dest;
-            this.sendId = sendId;
-            Empi.setHandle(requestSlot(), 0, Empi.REQUEST_NULL);
-        }
-
-        private boolean matched() {
-            return comm.alreadyHas(dest, false, sendId) || comm.alreadyHas(dest, true, sendId)
-                    || records.acknowledgements().matched(comm.commId(), dest, sendId);
-        }
-
-        @Override
-        protected boolean startNextPhase() {
-            return !matched();
-        }
-
-        /** A send's cancel does nothing here (there is no native request to cancel). */
-        @Override
-        public void cancel() {
-        }
-
-        /** Through any number of repairs: waits on over the rebuilt communicator. */
-        @Override
-        protected NativeOp reissue() {
-            return new SyncMatch(context, records, comm.current(), dest, sendId);
-        }
-
-        @Override
-        protected CommStructure structure() {
-            return comm;
-        }
-
-        @Override
-        protected void onComplete() {
-        }
-
-        @Override
-        protected void releaseBuffers() {
-        }
+        return SyncMatch.afterRepair(context, records, comm, mode, dest, sendId);
     }
 
     @Override

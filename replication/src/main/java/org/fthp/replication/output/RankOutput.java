@@ -57,7 +57,7 @@ public final class RankOutput {
      * elsewhere: a replica or a restart would then reprint everything.
      */
     public static RankOutput installComputational(int logicalRank, Start start) throws IOException {
-        RankOutputTarget files = RankOutputTarget.of(logicalRank);
+        RankOutputTarget files = targetFor(logicalRank);
         if (files == null) {
             return null;
         }
@@ -88,7 +88,7 @@ public final class RankOutput {
 
     /** A replica: its output goes to rings (shown with a prefix if {@code show}) while its twin lives. */
     public static RankOutput installReplica(int logicalRank, boolean show, Start start) throws IOException {
-        RankOutput o = new RankOutput(RankOutputTarget.of(logicalRank));
+        RankOutput o = new RankOutput(targetFor(logicalRank));
         byte[] prefix = ("[replica " + logicalRank + "] ").getBytes(StandardCharsets.UTF_8);
         FileDescriptor[] fds = {FileDescriptor.out, FileDescriptor.err};
         for (int s = 0; s < STREAMS; s++) {
@@ -320,5 +320,14 @@ public final class RankOutput {
             out.flush();
             line.reset();
         }
+    }
+
+    /** The target fthp-run set up for logical rank {@code logical}: its sink on several hosts, else its files. */
+    private static RankOutputTarget targetFor(int logical) throws IOException {
+        String sink = System.getenv(RemoteRankOutput.SINK_ENV);
+        if (sink != null && !sink.isBlank()) {
+            return RemoteRankOutput.connect(sink.strip(), logical);
+        }
+        return RankOutputFiles.of(logical);
     }
 }

@@ -11,15 +11,6 @@ import java.io.OutputStream;
  */
 interface RankOutputTarget {
 
-    /** The target fthp-run set up for logical rank {@code logical}, or null when it relays nothing. */
-    static RankOutputTarget of(int logical) throws IOException {
-        String sink = System.getenv(RemoteRankOutput.SINK_ENV);
-        if (sink != null && !sink.isBlank()) {
-            return RemoteRankOutput.connect(sink.strip(), logical);
-        }
-        return RankOutputFiles.of(logical);
-    }
-
     /** A stream that adds to {@code stream}'s output after what {@link #written} last said it held. */
     OutputStream append(int stream) throws IOException;
 

@@ -2,10 +2,10 @@ package org.fthp.replication.p2p;
 
 import java.lang.foreign.MemorySegment;
 
-import org.fthp.empi.Empi;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.ops.RecvOp;
+import org.fthp.replication.ops.Transfer;
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.ArrivedMessages;
 import org.fthp.replication.structure.Channel;
@@ -61,14 +61,14 @@ public final class MatchedMessage {
 
     /** Receives it into {@code count} items of {@code type} in {@code buf}; call once. */
     public RecvOp receive(Engine engine, CommStructure s, UserBuffer buf, int count, TypeLayout type) {
+        Transfer t = new Transfer().on(s, Channel.USER).data(buf, UserBuffer.START, count, type)
+                .peer(probed.source(), probed.tag());
         if (matchedOn.successor() != null) {
-            return RecvOp.post(engine.ops(), engine.records(), s, Channel.USER, buf, UserBuffer.START, count, type,
-                    probed.source(), probed.tag(), Empi.PROC_NULL, Empi.ANY_SOURCE);
+            return RecvOp.post(engine.ops(), engine.records(), t);
         }
         if (arrival != null) {
-            return RecvOp.arrived(engine.ops(), engine.records(), s, buf, UserBuffer.START, count, type, arrival);
+            return RecvOp.arrived(engine.ops(), engine.records(), t, arrival);
         }
-        return RecvOp.matched(engine.ops(), engine.records(), s, buf, UserBuffer.START, count, type, nativeMessage,
-                probed.source(), probed.tag());
+        return RecvOp.matched(engine.ops(), engine.records(), t, nativeMessage);
     }
 }

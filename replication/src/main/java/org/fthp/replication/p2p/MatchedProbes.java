@@ -7,10 +7,10 @@ import java.lang.foreign.ValueLayout;
 import org.fthp.empi.Empi;
 import org.fthp.msglog.MessageHeader;
 import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.runtime.Twins;
 import org.fthp.replication.structure.ArrivedMessages;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.Endpoint;
-import org.fthp.replication.twins.Twins;
 
 /**
  * Matched probes (MPI_Mprobe, MPI_Improbe): as {@link Probes}, but the

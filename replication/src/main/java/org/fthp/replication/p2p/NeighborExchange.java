@@ -3,11 +3,11 @@ package org.fthp.replication.p2p;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.fthp.empi.Empi;
 import org.fthp.replication.collective.Region;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.RecvOp;
 import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.ops.Transfer;
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
@@ -30,14 +30,13 @@ public final class NeighborExchange {
         List<NativeOp> ops = new ArrayList<>();
         for (int k = 0; k < in.length; k++) {
             Region r = in[k];
-            ops.add(RecvOp.post(engine.ops(), engine.records(), s, Channel.INTERNAL, r.buf(), r.start(), r.count(),
-                    r.type(), lists.in()[k], lists.inTags()[k], Empi.PROC_NULL, Empi.ANY_SOURCE));
+            ops.add(RecvOp.post(engine.ops(), engine.records(), new Transfer().on(s, Channel.INTERNAL)
+                    .data(r.buf(), r.start(), r.count(), r.type()).peer(lists.in()[k], lists.inTags()[k])));
         }
         for (int k = 0; k < out.length; k++) {
             Region r = out[k];
-            ops.addAll(List.of(SendOp.post(engine.ops(), engine.records(), s, Channel.INTERNAL, r.buf(), r.start(),
-                    r.count(), r.type(), lists.out()[k], lists.outTags()[k], SendOp.Mode.STANDARD,
-                    Empi.PROC_NULL)));
+            ops.addAll(List.of(SendOp.post(engine.ops(), engine.records(), new Transfer().on(s, Channel.INTERNAL)
+                    .data(r.buf(), r.start(), r.count(), r.type()).peer(lists.out()[k], lists.outTags()[k]))));
         }
         return ops.toArray(new NativeOp[0]);
     }

@@ -9,10 +9,10 @@ import org.fthp.msglog.MessageHeader;
 import org.fthp.replication.ops.CollectiveOp;
 import org.fthp.replication.ops.Staged;
 import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.runtime.Twins;
 import org.fthp.replication.structure.ArrivedMessages;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.Endpoint;
-import org.fthp.replication.twins.Twins;
 
 /**
  * Probes: whether a message of the program is there, seen through this

@@ -42,6 +42,22 @@ public final class DutyCycle {
         await(done, duty, idleStrategies.get());
     }
 
+    /** Waits, taking turns of the duty, until every one of {@code conditions} holds, each turn polling all. */
+    public void awaitAll(BooleanSupplier... conditions) {
+        if (!allHold(conditions)) {   // all done already (a send-receive to itself): no wait, nor the wait's lambda
+            await(() -> allHold(conditions));
+        }
+    }
+
+    /** Polls every condition once (an operation's poll progresses it); true when all hold. */
+    private static boolean allHold(BooleanSupplier[] conditions) {
+        boolean all = true;
+        for (BooleanSupplier c : conditions) {
+            all &= c.getAsBoolean();
+        }
+        return all;
+    }
+
     /**
      * Takes turns of {@code turn} until {@code done} says so, idling with
      * {@code idle} between fruitless ones. {@code done} and {@code turn} may
@@ -52,5 +68,25 @@ public final class DutyCycle {
         while (!done.getAsBoolean()) {
             idle.idle(turn.getAsInt());
         }
+    }
+
+    /**
+     * As {@link #await(BooleanSupplier, IntSupplier, IdleStrategy)}, giving up at {@code deadlineNanos} (on
+     * {@link System#nanoTime}'s clock); returns whether {@code done} said so.
+     */
+    public static boolean awaitUntil(BooleanSupplier done, long deadlineNanos, IntSupplier turn, IdleStrategy idle) {
+        idle.reset();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() - deadlineNanos > 0) {
+                return false;
+            }
+            idle.idle(turn.getAsInt());
+        }
+        return true;
+    }
+
+    /** A turn with nothing to do: for waits that must not run the engine's duty (inside a repair's step). */
+    public static int noWork() {
+        return 0;
     }
 }

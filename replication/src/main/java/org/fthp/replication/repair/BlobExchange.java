@@ -6,6 +6,9 @@ import java.lang.foreign.ValueLayout;
 import java.util.function.BooleanSupplier;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.progress.BusySpinIdleStrategy;
+import org.fthp.replication.progress.DutyCycle;
+import org.fthp.replication.progress.IdleStrategy;
 
 /**
  * One all-to-all of byte blobs of any length among survivors, in one round of
@@ -124,31 +127,26 @@ final class BlobExchange {
         MemorySegment out = arena.allocate(ValueLayout.JAVA_LONG);
         MemorySegment in = arena.allocate(ValueLayout.JAVA_LONG);
         long end = System.nanoTime() + patienceNanos;
+        IdleStrategy spin = new BusySpinIdleStrategy();
         Empi.isend(out, 8, Empi.BYTE, me, tag, comm, send);
-        do {
+        DutyCycle.awaitUntil(() -> {
             Empi.iprobe(me, tag, comm, flag, status);
-        } while (flag.get(ValueLayout.JAVA_INT, 0) == 0 && System.nanoTime() < end && probeAgain());
+            return flag.get(ValueLayout.JAVA_INT, 0) != 0;
+        }, end, DutyCycle::noWork, spin);
         Empi.statusTag(status, 0);
-        do {
+        boolean matched = DutyCycle.awaitUntil(() -> {
             Empi.improbe(me, tag, comm, flag, message, status);
-        } while (flag.get(ValueLayout.JAVA_INT, 0) == 0 && System.nanoTime() < end && probeAgain());
-        if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
+            return flag.get(ValueLayout.JAVA_INT, 0) != 0;
+        }, end, DutyCycle::noWork, spin);
+        if (!matched) {
             return; // never in practice: the send to itself stays posted, and its memory with it
         }
         int bytes = Empi.statusBytes(status, 0, scratch);
         Empi.imrecv(in, bytes, Empi.BYTE, message, receive);
-        while (!(completed(receive, flag, status) & completed(send, flag, status))) {
-            if (System.nanoTime() > end) {
-                return;
-            }
-            Thread.onSpinWait();
+        if (DutyCycle.awaitUntil(() -> completed(receive, flag, status) & completed(send, flag, status), end,
+                DutyCycle::noWork, spin)) {
+            arena.close();
         }
-        arena.close();
-    }
-
-    private static boolean probeAgain() {
-        Thread.onSpinWait();
-        return true;
     }
 
     /** Whether the native request is done (tests it). */

@@ -5,10 +5,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.creation.ControlExchange;
 import org.fthp.replication.progress.BackoffIdleStrategy;
 import org.fthp.replication.progress.DutyCycle;
 import org.fthp.replication.progress.IdleStrategy;
-import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.routing.Membership;
 import org.fthp.replication.tags.InternalTags;
 
 /**
@@ -34,16 +35,23 @@ public final class FinalizeBarrier {
 
     private static final int LEFT_TAG = InternalTags.FINALIZE_LEFT.first();
 
-    private final Engine engine;
+    private final Repair repair;
+    private final Membership membership;
+    /** Native COMM_WORLD's duplicate for the engine's own messages. */
+    private final long controlComm;
+    /** Its turns may repair, which ends a round. */
+    private final DutyCycle duty;
 
-    public FinalizeBarrier(Engine engine) {
-        this.engine = engine;
+    public FinalizeBarrier(Repair repair, Membership membership, long controlComm, DutyCycle duty) {
+        this.repair = repair;
+        this.membership = membership;
+        this.controlComm = controlComm;
+        this.duty = duty;
     }
 
     /** Returns when this process may enter the native MPI_Finalize. */
     public void await() {
-        Repair repair = engine.repair();
-        long control = engine.controlComm();
+        long control = controlComm;
         // never freed: the LEFT receive and sends stay posted until exit
         Arena arena = Arena.ofShared();
         MemorySegment leftRequest = Empi.allocateHandles(arena, 1);
@@ -57,9 +65,9 @@ public final class FinalizeBarrier {
         IdleStrategy idle = new BackoffIdleStrategy();
         while (!repair.over()) {
             long epoch = repair.appliedEpoch();
-            int[] live = engine.layout().eworld();
+            int[] live = membership.layout().eworld();
             boolean[] left = {false};
-            try (ControlExchange round = new ControlExchange(control, engine.nativeRank(), live,
+            try (ControlExchange round = new ControlExchange(control, membership.nativeRank(), live,
                     InternalTags.FINALIZE_ENTERED.tag(epoch), epoch)) {
                 // each turn of the duty may repair, which changes the epoch and ends this round
                 DutyCycle.await(() -> {
@@ -68,7 +76,7 @@ public final class FinalizeBarrier {
                     }
                     left[0] = round.heardFromAll() && !repair.pending();
                     return left[0];
-                }, engine::doWork, idle);
+                }, duty::doWork, idle);
                 if (left[0]) {
                     tellLeaving(arena, control, live);
                     return;
@@ -83,7 +91,7 @@ public final class FinalizeBarrier {
         MemorySegment payload = arena.allocate(8);
         MemorySegment requests = Empi.allocateHandles(arena, live.length);
         for (int k = 0; k < live.length; k++) {
-            if (live[k] != engine.nativeRank()) {
+            if (live[k] != membership.nativeRank()) {
                 Empi.isend(payload, 8, Empi.BYTE, live[k], LEFT_TAG, control,
                         requests.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES));
             }

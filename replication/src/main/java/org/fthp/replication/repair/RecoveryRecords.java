@@ -5,7 +5,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.fthp.replication.routing.Role;
+import org.fthp.coordinator.event.Role;
 import org.fthp.replication.structure.ConsumedRecord;
 
 /**

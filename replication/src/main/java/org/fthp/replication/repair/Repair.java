@@ -5,23 +5,33 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.fthp.coordinator.event.Role;
 import org.fthp.msglog.ReceiveLog;
 import org.fthp.msglog.SendLog;
+import org.fthp.replication.creation.CommRelease;
+import org.fthp.replication.creation.ControlExchange;
+import org.fthp.replication.creation.StructureBuilder;
+import org.fthp.replication.failure.Coordination;
 import org.fthp.replication.failure.FailureWatch;
 import org.fthp.replication.failure.Fatal;
+import org.fthp.replication.log.MessageRecords;
 import org.fthp.replication.ops.CollectiveLog;
 import org.fthp.replication.ops.DecisionOp;
+import org.fthp.replication.ops.NativeOp;
+import org.fthp.replication.ops.OpContext;
+import org.fthp.replication.ops.OrphanRequests;
 import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.output.RankOutput;
 import org.fthp.replication.progress.DutyCycle;
 import org.fthp.replication.progress.YieldingIdleStrategy;
+import org.fthp.replication.routing.Membership;
 import org.fthp.replication.routing.RankLostException;
 import org.fthp.replication.routing.ReplicaLayout;
-import org.fthp.replication.routing.Role;
-import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.CommRef;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.ConsumedRecord;
 import org.fthp.replication.structure.Endpoint;
+import org.fthp.replication.structure.LiveComms;
 import org.fthp.replication.tags.InternalTags;
 import org.fthp.replication.twins.TwinLink;
 import org.fthp.replication.twins.TwinRecords;
@@ -56,8 +66,20 @@ import org.fthp.replication.twins.TwinRecords;
  */
 public final class Repair {
 
-    private final Engine engine;
-    private long appliedEpoch;
+    /** Who holds which copy, this process's role and the failure set they reflect: what a repair changes. */
+    private final Membership membership;
+    private final OpContext ops;
+    private final MessageRecords records;
+    /** Progresses the resends, which nobody waits for. */
+    private final OrphanRequests orphans;
+    private final LiveComms comms;
+    /** Native COMM_WORLD's duplicate for the engine's own messages. */
+    private final long controlComm;
+    private final Coordination coordination;
+    private final StructureBuilder structures;
+    private final CommRelease release;
+    /** This copy's output, handed over at a promotion; null when it prints straight through mpirun. */
+    private final RankOutput output;
     private long attemptEpoch;
     private boolean running;
     /** Set when a failure left a rank without a copy: only the coordinators can end the job now. */
@@ -83,7 +105,7 @@ public final class Repair {
 
     /** With FTHP_TRACE_REPAIR set, each step of a repair on stderr (built only then). */
     private void trace(String what) {
-        org.fthp.replication.output.RuntimeMessages.say("fthp-repair[" + engine.nativeRank() + "] @"
+        org.fthp.replication.output.RuntimeMessages.say("fthp-repair[" + membership.nativeRank() + "] @"
                 + System.nanoTime() / 1000 % 100_000_000 + " +" + (System.nanoTime() - traceStart) / 1000 + " us " + what);
     }
 
@@ -94,14 +116,25 @@ public final class Repair {
         }
     }
 
-    public Repair(Engine engine) {
-        this.engine = engine;
+    public Repair(Membership membership, OpContext ops, MessageRecords records, OrphanRequests orphans,
+                  LiveComms comms, long controlComm, Coordination coordination, StructureBuilder structures,
+                  CommRelease release, RankOutput output) {
+        this.membership = membership;
+        this.ops = ops;
+        this.records = records;
+        this.orphans = orphans;
+        this.comms = comms;
+        this.controlComm = controlComm;
+        this.coordination = coordination;
+        this.structures = structures;
+        this.release = release;
+        this.output = output;
     }
 
     public RepairTimes times() { return times; }
 
     /** The failure set the current structures were built for. */
-    public long appliedEpoch() { return appliedEpoch; }
+    public long appliedEpoch() { return membership.appliedEpoch(); }
 
     /**
      * From now on (MPI_Finalize) every wait of a repair also asks {@code when}
@@ -134,19 +167,19 @@ public final class Repair {
         RecoveryRecords.decode(b, 0, b.length, new RecoveryRecords());
         Map<String, ConsumedRecord> m = new HashMap<>();
         m.put("1/0/CMP", r.streams().get(0).consumed());
-        engine.records().receiveLog().forEachStream((c, s, t, a) -> m.size());
+        records.receiveLog().forEachStream((c, s, t, a) -> m.size());
         times.repairs();
         HeldComms.fromAgreement(0, HeldComms.agreementMessage(1, new int[] {1}), new int[0],
                 new java.nio.ByteBuffer[0]);
         // epoch 0 has no repair: its tags are free for this
-        BlobExchange.warmUp(engine.controlComm(), engine.nativeRank(), InternalTags.REPAIR_BLOBS.tag(1),
+        BlobExchange.warmUp(controlComm, membership.nativeRank(), InternalTags.REPAIR_BLOBS.tag(1),
                 1_000_000_000L);
     }
 
     /** Whether a failure set arrived that this process has not repaired yet (one volatile read). */
     public boolean pending() {
-        FailureWatch w = engine.failureWatch();
-        return w != null && !hopeless && !over && w.epoch() > (running ? attemptEpoch : appliedEpoch);
+        FailureWatch w = coordination.watch();
+        return w != null && !hopeless && !over && w.epoch() > (running ? attemptEpoch : membership.appliedEpoch());
     }
 
     /**
@@ -161,20 +194,13 @@ public final class Repair {
      * wedged stop after a grace period: failure.BlockingCalls). Outside a
      * repair, the program's own creation does the same (CommCreation).
      */
-    public void beforeBlockingCall(int[] involved) {
-        if (!running) {
-            if (engine.creation().active()) {
-                // the program creates a communicator: wait for late members where a failure can still abandon it
-                engine.creation().ready(involved);
-            }
-            return;
-        }
-        if (engine.failureWatch().epoch() > attemptEpoch) {
+    private void beforeBlockingCall(int[] involved) {
+        if (coordination.watch().epoch() > attemptEpoch) {
             throw new Superseded();
         }
         // even right after the agreement: a replica drains its twin's decisions in between, long enough
         // for another death, which this round still folds into the repair (the call would wedge on it)
-        ControlExchange round = new ControlExchange(engine.controlComm(), engine.nativeRank(), involved,
+        ControlExchange round = new ControlExchange(controlComm, membership.nativeRank(), involved,
                 InternalTags.REPAIR_READY.tag(attemptEpoch), attemptEpoch);
         long r0 = TRACE ? System.nanoTime() : 0;
         try {
@@ -185,7 +211,7 @@ public final class Repair {
                 if (round.heardFromAll()) {
                     return true;
                 }
-                FailureWatch.Snapshot latest = engine.failureWatch().latest();
+                FailureWatch.Snapshot latest = coordination.watch().latest();
                 if (over() || (latest.epoch() > attemptEpoch
                         && round.peerLeft(latest.deadNativeRanks(), attemptEpoch, latest.epoch()))) {
                     throw new Superseded();
@@ -206,28 +232,28 @@ public final class Repair {
         if (running) {
             throw new Superseded();
         }
-        FailureWatch watch = engine.failureWatch();
+        FailureWatch watch = coordination.watch();
         // a promotion is counted against the role before this repair: an attempt abandoned after it adopted
         // the new layout leaves this copy computational already, and the next attempt would not count it
-        Role before = engine.role();
+        Role before = membership.role();
         running = true;
-        engine.ops().inFlight().repairing(true);
+        ops.inFlight().repairing(true);
         try {
-            while (!hopeless && !over && watch.epoch() > appliedEpoch) {
+            while (!hopeless && !over && watch.epoch() > membership.appliedEpoch()) {
                 FailureWatch.Snapshot failures = watch.latest();
                 attemptEpoch = failures.epoch();
                 try {
                     attempt(failures, watch.lastEventNanos(), before);
-                    appliedEpoch = failures.epoch();
+                    membership.applied(failures.epoch());
                     rebuilt.clear();
                 } catch (Superseded again) {
                     // fold the newer failures in: start over from the structures we have now
                 }
             }
         } catch (RuntimeException e) {
-            Fatal.stop("repair after a failure failed on native rank " + engine.nativeRank() + ": " + e, 70);
+            Fatal.stop("repair after a failure failed on native rank " + membership.nativeRank() + ": " + e, 70);
         } finally {
-            engine.ops().inFlight().repairing(false);
+            ops.inFlight().repairing(false);
             running = false;
         }
     }
@@ -237,19 +263,19 @@ public final class Repair {
         traceStart = t0;
         ReplicaLayout repaired;
         try {
-            if (engine.records().sendLog() == null) {
+            if (records.sendLog() == null) {
                 throw new RankLostException(-1);
             }
-            repaired = engine.layout().withFailures(failures.deadNativeRanks());
+            repaired = membership.layout().withFailures(failures.deadNativeRanks());
         } catch (RankLostException e) {
             // without a copy of that rank nothing can be repaired; the coordinators end the job
             hopeless = true;
             return;
         }
-        boolean promoted = before == Role.REP && repaired.copyOf(engine.nativeRank()) != null
-                && repaired.copyOf(engine.nativeRank()).role() == Role.CMP;
-        if (repaired.copyOf(engine.nativeRank()) == null) {
-            Fatal.dieAsFailed("the coordinators consider native rank " + engine.nativeRank() + " dead; it stops");
+        boolean promoted = before == Role.REP && repaired.copyOf(membership.nativeRank()) != null
+                && repaired.copyOf(membership.nativeRank()).role() == Role.CMP;
+        if (repaired.copyOf(membership.nativeRank()) == null) {
+            Fatal.dieAsFailed("the coordinators consider native rank " + membership.nativeRank() + " dead; it stops");
         }
         if (TRACE) {
             trace("epoch " + failures.epoch() + ": agreeing on " + repaired);
@@ -260,7 +286,7 @@ public final class Repair {
         }
         // the communicators a copy among the dead touches (the program creates or frees none during a repair)
         List<CommRef> touched = new ArrayList<>();
-        for (CommRef c : engine.liveComms().snapshot()) {
+        for (CommRef c : comms.snapshot()) {
             if (touches(c.get(), live)) {
                 touched.add(c);
             }
@@ -270,17 +296,19 @@ public final class Repair {
         if (TRACE) {
             trace("agreed" + (held == null ? "; the communicators held did not fit" : ""));
         }
-        if (engine.role() == Role.REP) {
+        if (membership.role() == Role.REP) {
             keepTwinDecisions(live);
         }
         long t1 = System.nanoTime();
-        engine.adopt(repaired);
+        if (membership.adopt(repaired) && output != null) {
+            output.promote();
+        }
         // COMM_WORLD first (the first live communicator, and every failure touches it): the others' rebuilt
         // twin channels are its new one
         rebuild(touched.get(0));
         if (held == null) {
             // some survivor holds more communicators than an agreement message carries: told over the new eworld
-            held = HeldComms.exchange(exchange, repaired.eworld(), engine.nativeRank(), engine.controlComm(),
+            held = HeldComms.exchange(exchange, repaired.eworld(), membership.nativeRank(), controlComm,
                     InternalTags.REPAIR_BLOBS.tag(2 * attemptEpoch), touched.subList(1, touched.size()));
             if (TRACE) {
                 trace("told which of " + (touched.size() - 1) + " other communicators each holds");
@@ -290,9 +318,9 @@ public final class Repair {
             int holdout = held.firstWithout(c.get(), live);
             if (holdout < 0) {
                 rebuild(c);
-            } else if (engine.release().isFreeing(c)) {
+            } else if (release.isFreeing(c)) {
                 // that copy finished freeing it: every live copy had entered the free, this one included
-                engine.release().abandon(c);
+                release.abandon(c);
                 if (TRACE) {
                     trace("let go of comm " + c.get().commId() + ": native " + holdout + " had freed it");
                 }
@@ -302,26 +330,27 @@ public final class Repair {
             }
         }
         Map<Integer, CommStructure> byId = new HashMap<>(rebuilt);
-        engine.ops().inFlight().settleForwarding();
+        ops.inFlight().settleForwarding();
         long t2 = System.nanoTime();
         if (TRACE) {
-            trace("rebuilt " + byId.size() + " communicators, role " + engine.role());
+            trace("rebuilt " + byId.size() + " communicators, role " + membership.role());
         }
         RecoveryRecords received = exchangeRecords(repaired, byId);
         planReplays(received, byId);
         long t3 = System.nanoTime();
         if (TRACE) {
             trace("exchanged records: " + received.streams().size() + " streams, " + received.twins().size()
-                    + " twin, " + received.collectives().size() + " collective; " + engine.ops().inFlight().count() + " in flight");
+                    + " twin, " + received.collectives().size() + " collective; " + ops.inFlight().count()
+                    + " in flight");
         }
-        engine.ops().inFlight().reissueAll();
-        for (CommRef c : engine.liveComms().snapshot()) {
+        ops.inFlight().reissueAll();
+        for (CommRef c : comms.snapshot()) {
             if (c.get() != null) {
                 c.get().twinRecords().dropPassedInheritance();
             }
         }
         for (CommStructure s : byId.values()) {
-            engine.ops().collectiveLogs().of(s.commId()).replayRest(s);
+            ops.collectiveLogs().of(s.commId()).replayRest(s);
         }
         resend(received, byId);
         long t4 = System.nanoTime();
@@ -331,8 +360,8 @@ public final class Repair {
                     + (detectedNanos == 0 ? "" : "; waited " + (t0 - detectedNanos) / 1000 + " us before"));
         }
         times.record(detectedNanos == 0 ? 0 : t0 - detectedNanos, t1 - t0, t2 - t1, t3 - t2, t4 - t3, promoted);
-        times.append(failures.epoch(), engine.nativeRank(), java.time.Instant.now(),
-                engine.failureWatch().lastFromBoard() ? "board" : "connection");
+        times.append(failures.epoch(), membership.nativeRank(), java.time.Instant.now(),
+                coordination.watch().lastFromBoard() ? "board" : "connection");
     }
 
     /**
@@ -348,7 +377,7 @@ public final class Repair {
 
     private void rebuild(CommRef c) {
         long b0 = System.nanoTime();
-        CommStructure next = engine.structures().rebuild(c.get().current());
+        CommStructure next = structures.rebuild(c.get().current(), this::beforeBlockingCall);
         c.repoint(next);
         rebuilt.put(next.commId(), next);
         if (TRACE) {
@@ -365,12 +394,12 @@ public final class Repair {
      * leaves alone keeps the old channel, and its twin's decisions on it.
      */
     private void keepTwinDecisions(java.util.Set<Integer> live) {
-        engine.ops().inFlight().pollAll();
+        ops.inFlight().pollAll();
         if (TRACE) {
             trace("polled every operation in flight");
         }
         List<CommStructure> moved = new ArrayList<>();
-        for (CommRef c : engine.liveComms().snapshot()) {
+        for (CommRef c : comms.snapshot()) {
             if (touches(c.get(), live) && c.get().twin() != null) {
                 moved.add(c.get());
             }
@@ -395,7 +424,7 @@ public final class Repair {
      */
     private HeldComms agree(long epoch, int[] survivors, List<CommRef> others) {
         byte[] mine = HeldComms.agreementMessage(epoch, others.stream().mapToInt(c -> c.get().commId()).toArray());
-        ControlExchange round = new ControlExchange(engine.controlComm(), engine.nativeRank(), survivors,
+        ControlExchange round = new ControlExchange(controlComm, membership.nativeRank(), survivors,
                 InternalTags.REPAIR_AGREE.tag(epoch), mine, HeldComms.AGREEMENT_BYTES);
         try {
             await(round::heardFromAll);
@@ -404,7 +433,7 @@ public final class Repair {
             for (int k = 0; k < peers.length; k++) {
                 messages[k] = round.message(k);
             }
-            return HeldComms.fromAgreement(engine.nativeRank(), mine, peers, messages);
+            return HeldComms.fromAgreement(membership.nativeRank(), mine, peers, messages);
         } finally {
             round.close();
         }
@@ -418,7 +447,7 @@ public final class Repair {
             if (done.getAsBoolean()) {
                 return true;
             }
-            if (engine.failureWatch().epoch() > attemptEpoch || over()) {
+            if (coordination.watch().epoch() > attemptEpoch || over()) {
                 throw new Superseded();
             }
             return false;
@@ -442,8 +471,8 @@ public final class Repair {
         for (int i = 0; i < out.length; i++) {
             out[i] = new RecoveryRecords();
         }
-        Role role = engine.role();
-        ReceiveLog consumed = engine.records().receiveLog();
+        Role role = membership.role();
+        ReceiveLog consumed = records.receiveLog();
         consumed.forEachStream((commId, source, through, above) -> {
             CommStructure s = byId.get(commId);
             if (s == null) {
@@ -460,16 +489,16 @@ public final class Repair {
             // to every other computational copy of each communicator: which of its collectives completed here
             for (CommStructure s : byId.values()) {
                 var record = new RecoveryRecords.Collectives(s.commId(),
-                        engine.ops().collectiveLogs().of(s.commId()).completedRecord());
+                        ops.collectiveLogs().of(s.commId()).completedRecord());
                 for (int member : membersOf(s)) {
-                    if (member != engine.logicalRank()) {
+                    if (member != membership.logicalRank()) {
                         out[indexOfNative.get(layout.cmpNative(member))].add(record);
                     }
                 }
             }
         }
         if (role == Role.REP) {
-            int twin = indexOfNative.get(layout.cmpNative(engine.logicalRank()));
+            int twin = indexOfNative.get(layout.cmpNative(membership.logicalRank()));
             for (CommStructure s : byId.values()) {
                 if (s.twin() != null) {
                     var r = s.twinRecords();
@@ -483,7 +512,7 @@ public final class Repair {
             blobs[i] = out[i].encode();
         }
         RecoveryRecords in = new RecoveryRecords();
-        for (byte[] b : exchange.exchange(blobs, eworld, engine.nativeRank(), engine.controlComm(),
+        for (byte[] b : exchange.exchange(blobs, eworld, membership.nativeRank(), controlComm,
                 InternalTags.REPAIR_BLOBS.tag(2 * attemptEpoch + 1))) {
             RecoveryRecords.decode(b, 0, b.length, in);
         }
@@ -508,7 +537,7 @@ public final class Repair {
      * collectives in flight start again (docs/DESIGN.md §9, step 6).
      */
     private void planReplays(RecoveryRecords received, Map<Integer, CommStructure> byId) {
-        if (engine.role() != Role.CMP) {
+        if (membership.role() != Role.CMP) {
             return;
         }
         Map<Integer, List<ConsumedRecord>> others = new HashMap<>();
@@ -516,7 +545,7 @@ public final class Repair {
             others.computeIfAbsent(c.commId(), k -> new java.util.ArrayList<>()).add(c.completed());
         }
         for (CommStructure s : byId.values()) {
-            CollectiveLog log = engine.ops().collectiveLogs().of(s.commId());
+            CollectiveLog<NativeOp> log = ops.collectiveLogs().of(s.commId());
             log.plan(others.getOrDefault(s.commId(), List.of()));
             if (TRACE) {
                 trace("comm " + s.commId() + ": completed " + log.completedRecord().through() + " "
@@ -542,8 +571,8 @@ public final class Repair {
         for (RecoveryRecords.Stream r : received.streams()) {
             records.put(streamKey(r.commId(), r.receiverRank(), r.receiverRole()), r.consumed());
         }
-        SendLog log = engine.records().sendLog();
-        Role role = engine.role();
+        SendLog log = this.records.sendLog();
+        Role role = membership.role();
         ConsumedRecord nothing = new ConsumedRecord(0, new long[0]);
         for (CommStructure s : byId.values()) {
             int peers = s.isInter() ? s.remoteSize() : s.size();
@@ -569,7 +598,7 @@ public final class Repair {
                                 + missing.size() + " again");
                     }
                     for (SendLog.Entry e : missing) {
-                        engine.orphans().adopt(SendOp.resend(engine.ops(), s, to, e));
+                        orphans.adopt(SendOp.resend(ops, s, to, e));
                     }
                 }
             }
@@ -581,7 +610,7 @@ public final class Repair {
                 continue;
             }
             for (TwinRecords.Forward f : s.twinRecords().missing(t.received().through(), t.received().above())) {
-                engine.orphans().adopt(DecisionOp.resend(engine.ops(), s, f.tag(), f.data()));
+                orphans.adopt(DecisionOp.resend(ops, s, f.tag(), f.data()));
             }
         }
     }

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.progress.BusySpinIdleStrategy;
+import org.fthp.replication.progress.DutyCycle;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.tags.InternalTags;
 import org.fthp.replication.twins.TwinChannel;
@@ -207,14 +209,9 @@ final class TwinDecisionDrain {
         return kept;
     }
 
+    /** Whether the receive of a matched message completes within {@link #RECEIVE_NANOS} (it is on its way). */
     private static boolean completedWithin(MemorySegment request, MemorySegment flag, MemorySegment status) {
-        long end = System.nanoTime() + RECEIVE_NANOS;
-        while (!BlobExchange.completed(request, flag, status)) {
-            if (System.nanoTime() > end) {
-                return false;
-            }
-            Thread.onSpinWait();
-        }
-        return true;
+        return DutyCycle.awaitUntil(() -> BlobExchange.completed(request, flag, status),
+                System.nanoTime() + RECEIVE_NANOS, DutyCycle::noWork, new BusySpinIdleStrategy());
     }
 }

@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
+import org.fthp.coordinator.event.Role;
+
 /**
  * Which native process holds each copy of each logical rank, and the routes
  * point-to-point messages take between copies (the paper's §V-A). Pure logic:

@@ -2,8 +2,12 @@ package org.fthp.replication.runtime;
 
 import org.fthp.replication.ops.BufferAccount;
 import org.fthp.replication.ops.CompletedOp;
+import org.fthp.replication.ops.EagerLimit;
 import org.fthp.replication.ops.NativeOp;
+import org.fthp.replication.ops.OpContext;
+import org.fthp.replication.ops.OrphanRequests;
 import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.progress.DutyCycle;
 
 /**
  * The engine's side of MPI's buffered mode (MPI_Bsend, MPI_Buffer_attach and
@@ -36,14 +40,22 @@ public final class BufferedSends {
     /** What {@link #reserve} found. */
     public enum Room { FITS, NO_BUFFER, LARGER_THAN_BUFFER, FULL }
 
-    private final Engine engine;
+    private final OpContext ops;
+    /** Progresses the buffered sends, which nobody waits for. */
+    private final OrphanRequests orphans;
+    private final DutyCycle duty;
+    /** Decides, for both twins, whether a send found room. */
+    private final Twins twins;
     private byte[] attached;
     private BufferAccount account;
     /** Charged per buffered message on top of its payload (MPI_BSEND_OVERHEAD). */
     private long overheadBytes;
 
-    BufferedSends(Engine engine) {
-        this.engine = engine;
+    BufferedSends(OpContext ops, OrphanRequests orphans, DutyCycle duty, Twins twins) {
+        this.ops = ops;
+        this.orphans = orphans;
+        this.duty = duty;
+        this.twins = twins;
     }
 
     /** Attaches {@code buffer}, each message costing {@code overheadBytes} more; false if one is attached already. */
@@ -63,7 +75,7 @@ public final class BufferedSends {
             return null;
         }
         BufferAccount a = account;
-        engine.await(a::drained);
+        duty.await(a::drained);
         byte[] b = attached;
         attached = null;
         account = null;
@@ -89,7 +101,7 @@ public final class BufferedSends {
      * decides, its replica follows.
      */
     public Room reserve(long payloadBytes) {
-        if (SendOp.isEager(payloadBytes)) {
+        if (EagerLimit.fits(payloadBytes)) {
             return Room.FITS;
         }
         if (account == null) {
@@ -100,11 +112,11 @@ public final class BufferedSends {
             return Room.LARGER_THAN_BUFFER;
         }
         BufferAccount a = account;
-        boolean fits = engine.twins().decided(engine.twins().world(), 1, () -> {
+        boolean fits = twins.decided(twins.world(), 1, () -> {
             // sends done by now give their room back; one the receiver already took may not look done yet
             // (its completion is still on its way, or a replica of the receiver lags), so wait a little
             long deadline = System.nanoTime() + ROOM_WAIT_NANOS;
-            engine.await(() -> a.hasRoomFor(need) || System.nanoTime() - deadline >= 0);
+            duty.await(() -> a.hasRoomFor(need) || System.nanoTime() - deadline >= 0);
             return new long[] {a.hasRoomFor(need) ? 1 : 0};
         })[0] != 0;
         return fits ? Room.FITS : Room.FULL;
@@ -116,13 +128,13 @@ public final class BufferedSends {
      * completed operation, which is what the program waits on.
      */
     public NativeOp[] track(NativeOp[] ops, long payloadBytes) {
-        if (!SendOp.isEager(payloadBytes)) {
+        if (!EagerLimit.fits(payloadBytes)) {
             account.charge(charge(payloadBytes), () -> allComplete(ops));
         }
         for (NativeOp op : ops) {
-            engine.orphans().adopt(op);
+            orphans.adopt(op);
         }
-        return new NativeOp[] {CompletedOp.create(engine.ops())};
+        return new NativeOp[] {CompletedOp.create(this.ops)};
     }
 
     private static boolean allComplete(NativeOp[] ops) {

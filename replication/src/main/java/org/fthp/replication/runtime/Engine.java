@@ -6,13 +6,18 @@ import java.lang.foreign.ValueLayout;
 import java.util.function.BooleanSupplier;
 
 import org.fthp.coordinator.client.CoordinatorClient;
+import org.fthp.coordinator.event.Role;
 import org.fthp.empi.Empi;
 import org.fthp.empi.EmpiException;
 import org.fthp.replication.collective.InlineAllreduce;
+import org.fthp.replication.creation.CommCreation;
+import org.fthp.replication.creation.CommRelease;
+import org.fthp.replication.creation.StructureBuilder;
 import org.fthp.replication.datatype.RecentBuffers;
 import org.fthp.replication.error.MpiError;
 import org.fthp.replication.failure.BlockingCalls;
 import org.fthp.replication.failure.CallKill;
+import org.fthp.replication.failure.Coordination;
 import org.fthp.replication.failure.CoordinatorLink;
 import org.fthp.replication.failure.FailureWatch;
 import org.fthp.replication.log.Acknowledgements;
@@ -22,33 +27,33 @@ import org.fthp.replication.ops.ControlSend;
 import org.fthp.replication.ops.InlineTransfer;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.OpContext;
+import org.fthp.replication.ops.OrphanRequests;
 import org.fthp.replication.output.RankOutput;
 import org.fthp.replication.output.RuntimeMessages;
 import org.fthp.replication.progress.BackoffIdleStrategy;
 import org.fthp.replication.progress.DutyCycle;
-import org.fthp.replication.progress.OrphanRequests;
 import org.fthp.replication.repair.FinalizeBarrier;
 import org.fthp.replication.repair.Repair;
-import org.fthp.replication.repair.RepairThread;
+import org.fthp.replication.routing.Membership;
 import org.fthp.replication.routing.ReplicaLayout;
-import org.fthp.replication.routing.Role;
 import org.fthp.replication.staging.StagingPool;
-import org.fthp.replication.structure.CommCreation;
-import org.fthp.replication.structure.CommRelease;
-import org.fthp.replication.structure.OpenPorts;
+import org.fthp.replication.structure.CommIds;
 import org.fthp.replication.structure.CommRef;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.LiveComms;
-import org.fthp.replication.structure.StructureBuilder;
+import org.fthp.replication.structure.OpenPorts;
 import org.fthp.replication.tags.InternalTags;
 import org.fthp.replication.tags.TagBound;
-import org.fthp.replication.twins.Twins;
 
 /**
  * The engine of one process between {@code MPI_Init} and {@code
  * MPI_Finalize}: every piece of process-wide state, built once at init and
- * handed to the parts that need it (docs/DESIGN.md §15). The {@code
- * mpi} facade reaches it through {@link #get()}, the one static of the engine.
+ * handed to the parts that need it (docs/DESIGN.md §15). It is the one context:
+ * its constructor builds the parts in order, each given in its constructor what
+ * it uses (no part holds the engine); what a repair changes lives in the
+ * {@link Membership} they share. Its {@link #doWork} is the duty cycle's turn.
+ * The {@code mpi} facade reaches it through {@link #get()}, the one static of
+ * the engine.
  *
  * <p>Only the thread holding the {@link Gate} touches it (the program's
  * thread inside an MPI call, or the repair thread while the program computes
@@ -57,16 +62,14 @@ import org.fthp.replication.twins.Twins;
  */
 public final class Engine {
 
-    /** The communicator ids of COMM_WORLD and COMM_SELF (every process numbers them alike). */
-    public static final int WORLD_ID = 1;
-    public static final int SELF_ID = 2;
-
     /** The running engine: set at init, kept (finished) after Finalize so the facade can tell. */
     private static volatile Engine current;
 
     private final int nativeRank;
     private final int nativeSize;
     private final int logicalRank;
+    /** Who holds which copy and this process's role: the repair changes them, the other parts read them. */
+    private final Membership membership;
     private final int threadLevel;
     private final Thread mainThread;
     private final StagingPool pool;
@@ -94,16 +97,16 @@ public final class Engine {
     private final OpenPorts ports;
     private final Repair repair;
     private final Twins twins;
-    private final BufferedSends bufferedSends = new BufferedSends(this);
-    /** Which native process holds each copy of each logical rank; changes at a repair. */
-    private ReplicaLayout layout;
-    /** This process's role; a promoted replica computes. */
-    private Role role;
-    private CoordinatorLink coordinator;
-    /** Where this copy's stdout and stderr go when fthp-run relays the rank's output; null otherwise. */
-    private RankOutput output;
+    private final BufferedSends bufferedSends;
+    /** Every send and receive of the program: the one entry of point-to-point. */
+    private final PointToPoint pointToPoint;
+    private final FinalizeBarrier finalizeBarrier;
+    /** The link to the coordinators, once start-up connected it. */
+    private final Coordination coordination = new Coordination();
     /** Which run of the job this is: the first, or a restart (from a checkpoint or the beginning). */
     private final Incarnation incarnation = Incarnation.fromEnvironment();
+    /** Where this copy's stdout and stderr go when fthp-run relays the rank's output; null otherwise. */
+    private final RankOutput output;
     private RepairThread repairThread;
     /** How the program ends the job if it does not reach Finalize (an uncaught exception, exit, abort). */
     private ProgramEnd programEnd;
@@ -117,10 +120,9 @@ public final class Engine {
         this.tagBound = tagBound;
         this.nativeSize = nativeSize;
         this.blockingCalls = new BlockingCalls(nativeRank);
-        this.layout = layout;
-        ReplicaLayout.Copy me = layout.copyOf(nativeRank);
-        this.logicalRank = me.logical();
-        this.role = me.role();
+        this.membership = new Membership(nativeRank, layout);
+        this.logicalRank = membership.logicalRank();
+        this.output = installOutput(membership, incarnation);
         this.threadLevel = threadLevel;
         this.mainThread = Thread.currentThread();
         this.pool = pool;
@@ -135,12 +137,17 @@ public final class Engine {
         this.inline = new InlineTransfer(ops, records);
         this.duty = new DutyCycle(this::doWork, BackoffIdleStrategy::new);
         this.inlineAllreduce = new InlineAllreduce(ops, duty);
-        this.structures = new StructureBuilder(this, tagBound.twinSlots());
-        this.creation = new CommCreation(this);
-        this.release = new CommRelease(this);
+        this.creation = new CommCreation(membership, controlComm, coordination, duty);
+        this.structures = new StructureBuilder(membership, ops, records, blockingCalls, duty, creation,
+                tagBound.twinSlots());
+        this.release = new CommRelease(nativeRank, controlComm, coordination, comms, ops, structures, duty);
         this.ports = new OpenPorts(logicalRank);
-        this.repair = new Repair(this);
-        this.twins = new Twins(this);
+        this.repair = new Repair(membership, ops, records, orphans, comms, controlComm, coordination, structures,
+                release, output);
+        this.finalizeBarrier = new FinalizeBarrier(repair, membership, controlComm, duty);
+        this.twins = new Twins(ops, orphans, duty, world, this::running);
+        this.bufferedSends = new BufferedSends(ops, orphans, duty, twins);
+        this.pointToPoint = new PointToPoint(ops, records, inline, orphans, duty, bufferedSends);
     }
 
     /** The running (or finished) engine; null before {@code MPI_Init}. */
@@ -234,37 +241,45 @@ public final class Engine {
         return Empi.locksAboveThreadSingle() ? single : serialized;
     }
 
-    private void startUp(boolean repairThreadAllowed) {
+    /** Where this copy's output goes; null when it prints straight through mpirun. */
+    private static RankOutput installOutput(Membership me, Incarnation incarnation) {
+        int logicalRank = me.logicalRank();
         try {
-            if (role == Role.REP) {
-                output = RankOutput.installReplica(logicalRank, JobLayout.showReplicaOutput(),
+            if (me.role() == Role.REP) {
+                return RankOutput.installReplica(logicalRank, JobLayout.showReplicaOutput(),
                         incarnation.outputStart());
-            } else if (layout.hasReplica(logicalRank) || incarnation.checkpoints()) {
+            } else if (me.layout().hasReplica(logicalRank) || incarnation.checkpoints()) {
                 // a replicated rank hands its output over at a promotion, a job with checkpoints at a restart
-                output = RankOutput.installComputational(logicalRank, incarnation.outputStart());
+                return RankOutput.installComputational(logicalRank, incarnation.outputStart());
             }
+            return null;
         } catch (java.io.IOException e) {
             throw new MpiError(MpiError.ERR_OTHER, "cannot set up the output of rank " + logicalRank + ": "
                     + e.getMessage());
         }
-        world.repoint(structures.world(WORLD_ID));
-        self.repoint(structures.self(SELF_ID));
+    }
+
+    private void startUp(boolean repairThreadAllowed) {
+        world.repoint(structures.world(CommIds.WORLD));
+        self.repoint(structures.self(CommIds.SELF));
         comms.add(world);
         comms.add(self);
         if (replicated()) {
-            Acknowledgements acks = new Acknowledgements(records.sendLog(), controlComm, new AckPeers(this),
+            Acknowledgements acks = new Acknowledgements(records.sendLog(), controlComm,
+                    new AckPeers(comms, membership),
                     (to, comm, rank, through) -> orphans.adopt(
                             ControlSend.send(ops, controlComm, to, InternalTags.ACKNOWLEDGEMENT.first(), comm, rank,
                                     through)));
             records.acknowledgeWith(acks);
             ops.acknowledgeTwinWith(acks::twinReceived);
         }
-        coordinator = connectCoordinator();
-        programEnd = ProgramEnd.install(this, coordinator);
+        CoordinatorLink coordinator = connectCoordinator();
+        coordination.connected(coordinator);
+        programEnd = ProgramEnd.install(membership, mainThread, this::running, coordinator);
         if (coordinator != null && replicated()) {
             repair.warmUp();
             if (repairThreadAllowed) {
-                repairThread = RepairThread.start(this, coordinator.watch());
+                repairThread = RepairThread.start(repair, gate, coordinator.watch());
             }
         }
         RunStatistics.markReady(nativeRank);
@@ -278,8 +293,8 @@ public final class Engine {
 
     private CoordinatorLink connectCoordinator() {
         try {
-            return CoordinatorLink.connectIfConfigured(nativeRank, nativeSize, logicalRank, role == Role.REP,
-                    blockingCalls);
+            return CoordinatorLink.connectIfConfigured(nativeRank, nativeSize, logicalRank,
+                    membership.role() == Role.REP, blockingCalls);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new MpiError(MpiError.ERR_OTHER, "interrupted while connecting to the coordinator");
@@ -305,7 +320,7 @@ public final class Engine {
             System.err.flush();
             if (controlComm != 0) {
                 // replicated: wait here, repairing, until nobody can need this process in a repair
-                new FinalizeBarrier(this).await();
+                finalizeBarrier.await();
             }
             if (repairThread != null) {
                 repairThread.stop();
@@ -314,9 +329,10 @@ public final class Engine {
             orphans.drain(controlComm != 0 ? 2_000_000_000L : Long.MAX_VALUE);
             FailureWatch watch = failureWatch();
             int dead = watch == null ? 0 : watch.latest().deadNativeRanks().size();
-            RunStatistics.write(nativeRank, logicalRank, role == Role.REP, records,
+            RunStatistics.write(nativeRank, logicalRank, membership.role() == Role.REP, records,
                     dead, repair.times().promoted(),
                     repair.times().repairs().stream().map(r -> r.totalNanos() / 1000).toList());
+            CoordinatorLink coordinator = coordination.link();
             if (coordinator != null) {
                 coordinator.finish();
             }
@@ -382,56 +398,28 @@ public final class Engine {
 
     /** Progresses every one of {@code ops}, each turn all of them, until all complete. */
     public void awaitAll(NativeOp... ops) {
-        if (!pollAll(ops)) {   // all done already (a send-receive to itself): no wait, nor the wait's lambda
-            duty.await(() -> pollAll(ops));
-        }
+        duty.awaitAll(ops);
     }
 
-    /** Polls every operation once; true when all are done. */
-    private static boolean pollAll(NativeOp[] ops) {
-        boolean all = true;
-        for (NativeOp op : ops) {
-            all &= op.poll();
-        }
-        return all;
-    }
-
-    /**
-     * If the send log is over its limit, waits until acknowledgements trim it. Called at the end of the calls
-     * MPI allows to wait for a receiver: a blocking send, a send-receive, and a wait on requests. Nothing else
-     * holds a computational copy back for its replicas, which may run behind it without bound: a stream of
-     * sends, completed by waits, whose receivers' replicas lag (a message to itself: only its own replica
-     * acknowledges it) grew the log to 2.3 GiB per process (measured) while only blocking sends waited here.
-     * In a program correct under MPI's rules, every receive of a message whose send completed is posted without
-     * the sender doing more, so the acknowledgements come.
-     */
+    /** If the send log is over its limit, waits until acknowledgements trim it (PointToPoint#awaitLogRoom). */
     public void awaitLogRoom() {
-        if (records.overLimit()) {
-            duty.await(() -> !records.overLimit());
-        }
+        pointToPoint.awaitLogRoom();
     }
 
     // ---- who this process is ----
 
     public int nativeRank() { return nativeRank; }
     public int logicalRank() { return logicalRank; }
-    public Role role() { return role; }
-    public boolean replicated() { return layout.replicas() > 0; }
+    public Role role() { return membership.role(); }
+    public boolean replicated() { return membership.replicated(); }
     public int threadLevel() { return threadLevel; }
     public Thread mainThread() { return mainThread; }
 
     /** Which native process holds each copy of each logical rank. */
-    public ReplicaLayout layout() { return layout; }
+    public ReplicaLayout layout() { return membership.layout(); }
 
-    /** After a repair: who holds which copy now, and this process's role (a promoted replica computes). */
-    public void adopt(ReplicaLayout repaired) {
-        ReplicaLayout.Copy me = repaired.copyOf(nativeRank);
-        layout = repaired;
-        if (role == Role.REP && me.role() == Role.CMP && output != null) {
-            output.promote();
-        }
-        role = me.role();
-    }
+    /** Who holds which copy and this process's role, as the last repair left them. */
+    public Membership membership() { return membership; }
 
     // ---- its parts ----
 
@@ -456,6 +444,7 @@ public final class Engine {
     public Repair repair() { return repair; }
     public Twins twins() { return twins; }
     public BufferedSends bufferedSends() { return bufferedSends; }
+    public PointToPoint pointToPoint() { return pointToPoint; }
     public ProgramEnd programEnd() { return programEnd; }
 
     /** Where this copy's output goes and how far it got; null when it prints straight through mpirun. */
@@ -466,14 +455,12 @@ public final class Engine {
 
     /** The connection to this node's coordinator (checkpoint pieces, the timer), or null without coordinators. */
     public CoordinatorClient coordinatorClient() {
-        CoordinatorLink c = coordinator;
-        return c == null ? null : c.client();
+        return coordination.client();
     }
 
     /** The coordinators' failure announcements, or null when the job has no coordinators. */
     public FailureWatch failureWatch() {
-        CoordinatorLink c = coordinator;
-        return c == null ? null : c.watch();
+        return coordination.watch();
     }
 
     /** Whether MPI is running here (between init and finalize). */
@@ -512,10 +499,10 @@ public final class Engine {
     }
 
     /** The live copies of a peer, from the current layout, for acknowledgements. */
-    private record AckPeers(Engine engine) implements Acknowledgements.Peers {
+    private record AckPeers(LiveComms comms, Membership membership) implements Acknowledgements.Peers {
         @Override
         public int[] copies(int commId, int peer) {
-            CommStructure s = engine.comms.byId(commId);
+            CommStructure s = comms.byId(commId);
             if (s == null) {
                 return null;
             }
@@ -524,25 +511,25 @@ public final class Engine {
                 return null;
             }
             int world = group[peer];
-            ReplicaLayout layout = engine.layout;
+            ReplicaLayout layout = membership.layout();
             return layout.hasReplica(world) ? new int[] {layout.cmpNative(world), layout.repNative(world)}
                     : new int[] {layout.cmpNative(world)};
         }
 
         @Override
         public int selfRank(int commId) {
-            CommStructure s = engine.comms.byId(commId);
+            CommStructure s = comms.byId(commId);
             return s == null ? -1 : s.rank();
         }
 
         @Override
         public int computationalTwin() {
-            return engine.role == Role.REP ? engine.layout.cmpNative(engine.logicalRank) : -1;
+            return membership.role() == Role.REP ? membership.layout().cmpNative(membership.logicalRank()) : -1;
         }
 
         @Override
         public void twinReceived(int commId, long through) {
-            CommStructure s = engine.comms.byId(commId);
+            CommStructure s = comms.byId(commId);
             if (s != null) {
                 s.twinRecords().trimThrough(through);
             }

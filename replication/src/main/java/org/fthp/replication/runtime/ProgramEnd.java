@@ -1,10 +1,12 @@
 package org.fthp.replication.runtime;
 
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
+import org.fthp.coordinator.event.Role;
 import org.fthp.replication.failure.CoordinatorLink;
 import org.fthp.replication.output.RuntimeMessages;
-import org.fthp.replication.routing.Role;
+import org.fthp.replication.routing.Membership;
 
 /**
  * How a program that does not reach {@code MPI_Finalize} ends the job: promptly, with an exit code that says
@@ -40,21 +42,29 @@ public final class ProgramEnd {
     /** How long a process that reported waits for the job's end before it goes anyway. */
     static final long REPORTED_WAIT_MILLIS = 5_000;
 
-    private final Engine engine;
+    private final Membership membership;
+    /** The program's thread, whose end without Finalize ends the job. */
+    private final Thread mainThread;
+    /** Whether MPI runs (between init and finalize). */
+    private final BooleanSupplier running;
     private final CoordinatorLink link;
     private final RuntimeExitLog exits;
     private final AtomicBoolean ending = new AtomicBoolean();
 
-    private ProgramEnd(Engine engine, CoordinatorLink link, RuntimeExitLog exits) {
-        this.engine = engine;
+    private ProgramEnd(Membership membership, Thread mainThread, BooleanSupplier running, CoordinatorLink link,
+                       RuntimeExitLog exits) {
+        this.membership = membership;
+        this.mainThread = mainThread;
+        this.running = running;
         this.link = link;
         this.exits = exits;
     }
 
     /** At MPI_Init, on the thread that initialises MPI; {@code link} is null without coordinators. */
-    static ProgramEnd install(Engine engine, CoordinatorLink link) {
-        ProgramEnd end = new ProgramEnd(engine, link, RuntimeExitLog.attach());
-        engine.mainThread().setUncaughtExceptionHandler(end::uncaught);
+    static ProgramEnd install(Membership membership, Thread mainThread, BooleanSupplier running,
+                              CoordinatorLink link) {
+        ProgramEnd end = new ProgramEnd(membership, mainThread, running, link, RuntimeExitLog.attach());
+        mainThread.setUncaughtExceptionHandler(end::uncaught);
         Runtime.getRuntime().addShutdownHook(new Thread(end::atShutdown, "fthp-program-end"));
         return end;
     }
@@ -72,18 +82,18 @@ public final class ProgramEnd {
     private void uncaught(Thread thread, Throwable error) {
         // printed exactly as the JVM would (a program's default handler included), on the program's stderr
         thread.getThreadGroup().uncaughtException(thread, error);
-        if (!engine.running() || !ending.compareAndSet(false, true)) {
+        if (!running.getAsBoolean() || !ending.compareAndSet(false, true)) {
             return;   // after Finalize the JVM ends as it always does
         }
         try {
-            report(UNCAUGHT, "rank " + engine.logicalRank() + " ended with an uncaught " + error);
+            report(UNCAUGHT, "rank " + membership.logicalRank() + " ended with an uncaught " + error);
         } finally {
             Runtime.getRuntime().halt(UNCAUGHT);
         }
     }
 
     private void atShutdown() {
-        if (!engine.running() || ending.get()) {
+        if (!running.getAsBoolean() || ending.get()) {
             return;
         }
         int code;
@@ -91,11 +101,11 @@ public final class ProgramEnd {
         RuntimeExitLog.Exit exit = exits.programExit();
         if (exit != null) {
             code = exit.status() != 0 ? exit.status() : NO_FINALIZE;
-            reason = "rank " + engine.logicalRank() + " called System.exit(" + exit.status()
+            reason = "rank " + membership.logicalRank() + " called System.exit(" + exit.status()
                     + ") before MPI_Finalize";
-        } else if (engine.mainThread().getState() == Thread.State.TERMINATED) {
+        } else if (mainThread.getState() == Thread.State.TERMINATED) {
             code = NO_FINALIZE;
-            reason = "rank " + engine.logicalRank() + " returned from main without calling MPI_Finalize";
+            reason = "rank " + membership.logicalRank() + " returned from main without calling MPI_Finalize";
         } else {
             return;   // a signal: the launcher is ending this process
         }
@@ -119,7 +129,7 @@ public final class ProgramEnd {
         if (link == null) {
             return;
         }
-        if (engine.role() == Role.REP) {
+        if (membership.role() == Role.REP) {
             if (link.awaitJobEnd(TWIN_GRACE_MILLIS)) {
                 return;
             }

@@ -2,9 +2,9 @@ package org.fthp.replication.structure;
 
 import java.util.List;
 
+import org.fthp.coordinator.event.Role;
 import org.fthp.msglog.SendSequence;
 import org.fthp.replication.routing.ReplicaLayout;
-import org.fthp.replication.routing.Role;
 import org.fthp.replication.routing.Route;
 import org.fthp.replication.twins.TwinLink;
 import org.fthp.replication.twins.TwinRecords;

@@ -1,7 +1,7 @@
 package org.fthp.replication.twins;
 
+import org.fthp.coordinator.event.Role;
 import org.fthp.replication.routing.ReplicaLayout;
-import org.fthp.replication.routing.Role;
 import org.fthp.replication.tags.InternalTags;
 
 /**

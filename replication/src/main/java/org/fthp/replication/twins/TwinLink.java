@@ -2,8 +2,8 @@ package org.fthp.replication.twins;
 
 import java.lang.foreign.MemorySegment;
 
+import org.fthp.coordinator.event.Role;
 import org.fthp.empi.Empi;
-import org.fthp.replication.routing.Role;
 
 /**
  * The native path between a computational copy and its replica on one

@@ -16,9 +16,9 @@ class CollectiveLogTest {
 
     /** Which logged collectives were started again, in order (a replay's op is null here: nothing native runs). */
     private final List<Long> replayed = new ArrayList<>();
-    private final CollectiveLogs logs = new CollectiveLogs(true, op -> { });
+    private final CollectiveLogs<NativeOp> logs = new CollectiveLogs<>(true, op -> { });
 
-    private void runAndLog(CollectiveLog log, long bytes) {
+    private void runAndLog(CollectiveLog<NativeOp> log, long bytes) {
         long k = log.begin();
         log.log(k, now -> {
             replayed.add(k);
@@ -29,7 +29,7 @@ class CollectiveLogTest {
 
     @Test
     void completionsOutOfOrderAreRecordedAsThroughAndAbove() {
-        CollectiveLog log = logs.of(7);
+        CollectiveLog<NativeOp> log = logs.of(7);
         for (int i = 0; i < 5; i++) {
             log.begin();
         }
@@ -47,7 +47,7 @@ class CollectiveLogTest {
 
     @Test
     void aRepairReplaysInOrderWhatAnotherMemberHadNotCompleted() {
-        CollectiveLog log = logs.of(1);
+        CollectiveLog<NativeOp> log = logs.of(1);
         for (int i = 0; i < 5; i++) {
             runAndLog(log, 8);
         }
@@ -62,7 +62,7 @@ class CollectiveLogTest {
 
     @Test
     void nothingIsReplayedWhenEveryMemberCompletedAsMuch() {
-        CollectiveLog log = logs.of(2);
+        CollectiveLog<NativeOp> log = logs.of(2);
         for (int i = 0; i < 3; i++) {
             runAndLog(log, 8);
         }
@@ -73,8 +73,8 @@ class CollectiveLogTest {
 
     @Test
     void aReplayThatFellOutOfTheBoundedLogFailsLoudly() {
-        CollectiveLog log = logs.of(3);
-        for (int i = 0; i < CollectiveLogs.KEEP + 1; i++) {
+        CollectiveLog<NativeOp> log = logs.of(3);
+        for (int i = 0; i < CollectiveLog.KEEP + 1; i++) {
             runAndLog(log, 1);
         }
         log.plan(List.of(new ConsumedRecord(0, new long[0])));
@@ -83,10 +83,10 @@ class CollectiveLogTest {
 
     @Test
     void forgettingACommunicatorReturnsItsBytesToTheSharedBound() {
-        CollectiveLog log = logs.of(4);
+        CollectiveLog<NativeOp> log = logs.of(4);
         runAndLog(log, CollectiveLogs.LIMIT / 2);
         logs.forget(4);
-        CollectiveLog other = logs.of(5);
+        CollectiveLog<NativeOp> other = logs.of(5);
         runAndLog(other, CollectiveLogs.LIMIT / 2);
         runAndLog(other, CollectiveLogs.LIMIT / 4);
         // both entries still fit: the forgotten communicator's bytes no longer count

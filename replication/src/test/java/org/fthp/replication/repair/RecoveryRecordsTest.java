@@ -3,7 +3,7 @@ package org.fthp.replication.repair;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import org.fthp.replication.routing.Role;
+import org.fthp.coordinator.event.Role;
 import org.fthp.replication.structure.ConsumedRecord;
 import org.junit.jupiter.api.Test;
 

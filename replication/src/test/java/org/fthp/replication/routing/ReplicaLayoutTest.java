@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import org.fthp.coordinator.event.Role;
 import org.junit.jupiter.api.Test;
 
 class ReplicaLayoutTest {

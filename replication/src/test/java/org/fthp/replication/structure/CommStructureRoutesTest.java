@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.fthp.coordinator.event.Role;
 import org.fthp.replication.routing.ReplicaLayout;
-import org.fthp.replication.routing.Role;
 import org.fthp.replication.twins.TwinChannel;
 import org.fthp.replication.twins.TwinLink;
 import org.junit.jupiter.api.Test;

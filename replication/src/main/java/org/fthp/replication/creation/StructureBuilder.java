@@ -1,23 +1,33 @@
-package org.fthp.replication.structure;
+package org.fthp.replication.creation;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
+import org.fthp.coordinator.event.Role;
 import org.fthp.empi.Empi;
 import org.fthp.replication.datatype.BaseType;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.error.MpiError;
+import org.fthp.replication.failure.BlockingCalls;
+import org.fthp.replication.log.MessageRecords;
 import org.fthp.replication.ops.CollectiveOp;
 import org.fthp.replication.ops.NativeOp;
+import org.fthp.replication.ops.OpContext;
 import org.fthp.replication.ops.RecvOp;
 import org.fthp.replication.ops.SendOp;
 import org.fthp.replication.ops.Staged;
+import org.fthp.replication.ops.Transfer;
+import org.fthp.replication.progress.DutyCycle;
+import org.fthp.replication.routing.Membership;
 import org.fthp.replication.routing.ReplicaLayout;
-import org.fthp.replication.routing.Role;
-import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.structure.Channel;
+import org.fthp.replication.structure.CommIds;
+import org.fthp.replication.structure.CommStructure;
+import org.fthp.replication.structure.NativeComms;
+import org.fthp.replication.structure.PortName;
 import org.fthp.replication.tags.InternalTags;
 import org.fthp.replication.twins.TwinChannel;
 import org.fthp.replication.twins.TwinSlots;
@@ -47,14 +57,27 @@ public final class StructureBuilder {
 
     private static final TypeLayout INTS = TypeLayout.primitive(BaseType.INT);
 
-    private final Engine engine;
+    private final Membership membership;
+    private final OpContext ops;
+    private final MessageRecords records;
+    private final BlockingCalls blockingCalls;
+    private final DutyCycle duty;
+    private final CommCreation creation;
     /** The twin slices of the live communicators (TwinChannel). */
     private final TwinSlots twinSlots;
     /** This process's twin channel on the current COMM_WORLD structure, slot 0; null without a twin. */
     private TwinChannel worldTwin;
+    /** Before each blocking native call of a rebuild: the repair's round (set by {@link #rebuild} meanwhile). */
+    private BlockingCallEntry repairRound = BlockingCallEntry.NONE;
 
-    public StructureBuilder(Engine engine, int twinSlots) {
-        this.engine = engine;
+    public StructureBuilder(Membership membership, OpContext ops, MessageRecords records, BlockingCalls blockingCalls,
+                            DutyCycle duty, CommCreation creation, int twinSlots) {
+        this.membership = membership;
+        this.ops = ops;
+        this.records = records;
+        this.blockingCalls = blockingCalls;
+        this.duty = duty;
+        this.creation = creation;
         this.twinSlots = new TwinSlots(twinSlots);
     }
 
@@ -65,18 +88,18 @@ public final class StructureBuilder {
      * rank order), or null when this process holds no copy of one of them.
      */
     public CommStructure intra(int id, int[] members) {
-        int slot = indexOf(members, engine.logicalRank()) < 0 ? -1 : takeTwinSlot();
-        return withSlot(slot, () -> engine.creation().attempt(() -> intra(null, id, members, slot)));
+        int slot = indexOf(members, membership.logicalRank()) < 0 ? -1 : takeTwinSlot();
+        return withSlot(slot, () -> creation.attempt(() -> intra(null, id, members, slot)));
     }
 
     private CommStructure intra(CommStructure predecessor, int id, int[] members, int twinSlot) {
-        int self = indexOf(members, engine.logicalRank());
+        int self = indexOf(members, membership.logicalRank());
         if (self < 0) {
             return null;
         }
         ReplicaLayout layout = memberLayout(members);
         NativeComms natives = natives(id, members, layout, self, -1, twinSlot);
-        return new CommStructure(predecessor, id, self, members, null, engine.role(), layout, self, 0, natives);
+        return new CommStructure(predecessor, id, self, members, null, membership.role(), layout, self, 0, natives);
     }
 
     /**
@@ -85,15 +108,15 @@ public final class StructureBuilder {
      * the native COMM_SELF.
      */
     public CommStructure self(int id) {
-        return engine.layout().hasReplica(engine.logicalRank()) ? intra(id, new int[] {engine.logicalRank()})
-                : unreplicatedSelf(null);
+        int me = membership.logicalRank();
+        return membership.layout().hasReplica(me) ? intra(id, new int[] {me}) : unreplicatedSelf(null);
     }
 
     private CommStructure unreplicatedSelf(CommStructure predecessor) {
-        return new CommStructure(predecessor, Engine.SELF_ID, 0, new int[] {engine.logicalRank()}, null, Role.CMP,
+        return new CommStructure(predecessor, CommIds.SELF, 0, new int[] {membership.logicalRank()}, null, Role.CMP,
                 ReplicaLayout.ofMembers(new boolean[1]), 0, 0,
                 NativeComms.unreplicated(Empi.COMM_SELF, idup(Empi.COMM_SELF), Empi.COMM_SELF,
-                        new int[] {engine.nativeRank()}));
+                        new int[] {membership.nativeRank()}));
     }
 
     /**
@@ -105,29 +128,38 @@ public final class StructureBuilder {
     }
 
     private CommStructure world(CommStructure predecessor, int id) {
-        int n = engine.layout().size();
+        int n = membership.layout().size();
         int[] members = new int[n];
         for (int i = 0; i < n; i++) {
             members[i] = i;
         }
-        int self = engine.logicalRank();
+        int self = membership.logicalRank();
         ReplicaLayout layout = memberLayout(members);
         NativeComms natives = natives(id, members, layout, self, -1, predecessor == null ? INITIAL_WORLD : 0);
-        return new CommStructure(predecessor, id, self, members, null, engine.role(), layout, self, 0, natives);
+        return new CommStructure(predecessor, id, self, members, null, membership.role(), layout, self, 0, natives);
     }
 
     /**
      * The same communicator over the native processes of the current
      * (repaired) layout: same members, same numbering carried over.
      */
-    public CommStructure rebuild(CommStructure old) {
+    public CommStructure rebuild(CommStructure old, BlockingCallEntry round) {
+        repairRound = round;
+        try {
+            return rebuild(old);
+        } finally {
+            repairRound = BlockingCallEntry.NONE;
+        }
+    }
+
+    private CommStructure rebuild(CommStructure old) {
         CommStructure next;
         int slot = old.natives().twin() == null ? -1 : old.natives().twin().slot();
-        if (old.commId() == Engine.WORLD_ID) {
+        if (old.commId() == CommIds.WORLD) {
             next = world(old, old.commId());
         } else if (old.isInter()) {
             next = inter(old, old.commId(), old.worldRanks(), old.remoteWorldRanks(), old.rank(), slot);
-        } else if (old.commId() == Engine.SELF_ID && !engine.layout().hasReplica(engine.logicalRank())) {
+        } else if (old.commId() == CommIds.SELF && !membership.layout().hasReplica(membership.logicalRank())) {
             next = unreplicatedSelf(old);
         } else {
             next = intra(old, old.commId(), old.worldRanks(), slot);
@@ -144,7 +176,7 @@ public final class StructureBuilder {
      */
     public CommStructure inter(int id, int[] localWorld, int[] remoteWorld, int localRank) {
         int slot = takeTwinSlot();
-        return withSlot(slot, () -> engine.creation().attempt(() -> inter(null, id, localWorld, remoteWorld, localRank,
+        return withSlot(slot, () -> creation.attempt(() -> inter(null, id, localWorld, remoteWorld, localRank,
                 slot)));
     }
 
@@ -159,12 +191,12 @@ public final class StructureBuilder {
         int self = (localFirst ? 0 : first.length) + localRank;
         ReplicaLayout layout = memberLayout(members);
         NativeComms natives = natives(id, members, layout, self, first.length, twinSlot);
-        return new CommStructure(predecessor, id, localRank, localWorld, remoteWorld, engine.role(), layout, self,
+        return new CommStructure(predecessor, id, localRank, localWorld, remoteWorld, membership.role(), layout, self,
                 localFirst ? first.length : 0, natives);
     }
 
     private ReplicaLayout memberLayout(int[] members) {
-        ReplicaLayout world = engine.layout();
+        ReplicaLayout world = membership.layout();
         boolean[] replicated = new boolean[members.length];
         for (int i = 0; i < members.length; i++) {
             replicated[i] = world.hasReplica(members[i]);
@@ -213,8 +245,8 @@ public final class StructureBuilder {
      */
     private NativeComms natives(int id, int[] members, ReplicaLayout layout, int self, int firstGroup,
                                        int twinSlot) {
-        ReplicaLayout world = engine.layout();
-        Role role = engine.role();
+        ReplicaLayout world = membership.layout();
+        Role role = membership.role();
         boolean isWorld = twinSlot == 0 || twinSlot == INITIAL_WORLD;
         int n = members.length;
         int[] copies = new int[n + layout.replicas()];
@@ -224,13 +256,13 @@ public final class StructureBuilder {
                 copies[k++] = world.repNative(members[i]);
             }
         }
-        if (engine.creation().active()) {
-            engine.creation().members(copies);
+        if (creation.active()) {
+            creation.members(copies);
             if (layout.replicas() > 0) {
                 // every copy of every member enters the attempt before any says DONE: the calls below are one
                 // sided, and a side that finished while the other had not yet reached this creation would wait
                 // for its DONE while the other, given a failure, waits for it in a repair
-                engine.creation().ready(copies);
+                creation.ready(copies);
             }
         }
         if (layout.replicas() == 0) {
@@ -317,6 +349,19 @@ public final class StructureBuilder {
         return inter;
     }
 
+    /**
+     * Before a native call that cannot be abandoned: the processes {@code involved} say they are about to enter,
+     * in a repair's round or the program's creation's (CommCreation), so that the wait for a late one happens
+     * where a failure can still abandon the attempt rather than inside the call.
+     */
+    private void beforeBlockingCall(int[] involved) {
+        if (creation.active()) {
+            creation.ready(involved);
+        } else {
+            repairRound.beforeBlockingCall(involved);
+        }
+    }
+
     private long createGroup(long parent, int[] nativeRanks, int id) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment groupOut = Empi.allocateHandles(a, 1);
@@ -326,12 +371,12 @@ public final class StructureBuilder {
             Empi.groupIncl(parentGroup, nativeRanks.length, ranks, groupOut);
             long group = Empi.getHandle(groupOut, 0);
             MemorySegment commOut = Empi.allocateHandles(a, 1);
-            engine.repair().beforeBlockingCall(nativeRanks);
-            engine.blockingCalls().enter("MPI_Comm_create_group", nativeRanks);
+            beforeBlockingCall(nativeRanks);
+            blockingCalls.enter("MPI_Comm_create_group", nativeRanks);
             try {
                 Empi.commCreateGroup(parent, group, id & 0x3fff, commOut);
             } finally {
-                engine.blockingCalls().exit();
+                blockingCalls.exit();
             }
             long comm = Empi.getHandle(commOut, 0);
             freeGroup(a, group);
@@ -345,12 +390,12 @@ public final class StructureBuilder {
     private long split(long comm, int color, int key, int[] involved) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = Empi.allocateHandles(a, 1);
-            engine.repair().beforeBlockingCall(involved);
-            engine.blockingCalls().enter("MPI_Comm_split", involved);
+            beforeBlockingCall(involved);
+            blockingCalls.enter("MPI_Comm_split", involved);
             try {
                 Empi.commSplit(comm, color, key, out);
             } finally {
-                engine.blockingCalls().exit();
+                blockingCalls.exit();
             }
             long part = Empi.getHandle(out, 0);
             if (part == Empi.COMM_NULL) {
@@ -368,12 +413,12 @@ public final class StructureBuilder {
     private long intercomm(long local, long peer, int remoteLeader, int tag, int[] involved) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = Empi.allocateHandles(a, 1);
-            engine.repair().beforeBlockingCall(involved);
-            engine.blockingCalls().enter("MPI_Intercomm_create", involved);
+            beforeBlockingCall(involved);
+            blockingCalls.enter("MPI_Intercomm_create", involved);
             try {
                 Empi.intercommCreate(local, 0, peer, remoteLeader, tag, out);
             } finally {
-                engine.blockingCalls().exit();
+                blockingCalls.exit();
             }
             long comm = Empi.getHandle(out, 0);
             Empi.commSetErrhandler(comm, Empi.ERRORS_RETURN);
@@ -397,10 +442,10 @@ public final class StructureBuilder {
         long copy;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = Empi.allocateHandles(a, 1);
-            CollectiveOp op = new CollectiveOp(engine.ops());
+            CollectiveOp op = new CollectiveOp(ops);
             op.start(req -> Empi.commIdup(comm, out, req), null);
             try {
-                engine.await(op);
+                duty.await(op);
             } catch (RuntimeException e) {
                 // a failure abandoned the communicator being created (CommCreation)
                 op.abandon();
@@ -422,7 +467,7 @@ public final class StructureBuilder {
         // a repair during an earlier step of a creation replaced the structure the caller holds
         CommStructure s = given.current();
         int peers = s.isInter() ? s.remoteSize() : s.size();
-        CollectiveOp op = new CollectiveOp(engine.ops());
+        CollectiveOp op = new CollectiveOp(ops);
         int bytes = 4 * mine.length;
         Staged send = op.stage(bytes);
         Staged recv = op.stage((long) bytes * peers);
@@ -431,7 +476,7 @@ public final class StructureBuilder {
         op.start(s, recv, (cmp, req) -> Empi.iallgather(send.seg(), bytes, Empi.BYTE, recv.seg(), bytes, Empi.BYTE,
                 cmp, req),
                 () -> MemorySegment.copy(recv.seg(), ValueLayout.JAVA_INT, 0, all, 0, all.length));
-        engine.await(op);
+        duty.await(op);
         return all;
     }
 
@@ -562,10 +607,10 @@ public final class StructureBuilder {
         int seed = 0;
         if (local.rank() == root && port != null) {
             int me = world.current().rank();
-            NativeOp[] sends = SendOp.post(engine.ops(), engine.records(), world.current(), Channel.INTERNAL,
-                    UserBuffer.of(new int[] {me}), UserBuffer.START, 1, INTS, port.worldRank(),
-                    InternalTags.PORT_REQUEST.tag(port.serial()), SendOp.Mode.STANDARD, Empi.PROC_NULL);
-            engine.awaitAll(sends);
+            NativeOp[] sends = SendOp.post(ops, records, new Transfer().on(world.current(), Channel.INTERNAL)
+                    .data(UserBuffer.of(new int[] {me}), UserBuffer.START, 1, INTS)
+                    .peer(port.worldRank(), InternalTags.PORT_REQUEST.tag(port.serial())));
+            duty.awaitAll(sends);
             remoteWorld = swapGroups(world, port.worldRank(), InternalTags.PORT_REPLY.tag(port.serial()),
                     local.worldRanks());
             seed = portSeed(port);
@@ -609,9 +654,9 @@ public final class StructureBuilder {
     private int[] receiveFromAny(CommStructure given, int tag, int count) {
         CommStructure s = given.current();
         int[] out = new int[count];
-        RecvOp r = RecvOp.post(engine.ops(), engine.records(), s, Channel.INTERNAL, UserBuffer.of(out),
-                UserBuffer.START, count, INTS, Empi.ANY_SOURCE, tag, Empi.PROC_NULL, Empi.ANY_SOURCE);
-        engine.awaitAll(r);
+        RecvOp r = RecvOp.post(ops, records, new Transfer().on(s, Channel.INTERNAL)
+                .data(UserBuffer.of(out), UserBuffer.START, count, INTS).peer(Empi.ANY_SOURCE, tag));
+        duty.awaitAll(r);
         return out;
     }
 
@@ -619,26 +664,26 @@ public final class StructureBuilder {
     private int[] exchange(CommStructure given, int peerRank, int tag, int[] mine, int theirs) {
         CommStructure s = given.current();
         int[] out = new int[theirs];
-        RecvOp r = RecvOp.post(engine.ops(), engine.records(), s, Channel.INTERNAL, UserBuffer.of(out),
-                UserBuffer.START, theirs, INTS, peerRank, tag, Empi.PROC_NULL, Empi.ANY_SOURCE);
-        NativeOp[] sends = SendOp.post(engine.ops(), engine.records(), s, Channel.INTERNAL, UserBuffer.of(mine),
-                UserBuffer.START, mine.length, INTS, peerRank, tag, SendOp.Mode.STANDARD, Empi.PROC_NULL);
+        RecvOp r = RecvOp.post(ops, records, new Transfer().on(s, Channel.INTERNAL)
+                .data(UserBuffer.of(out), UserBuffer.START, theirs, INTS).peer(peerRank, tag));
+        NativeOp[] sends = SendOp.post(ops, records, new Transfer().on(s, Channel.INTERNAL)
+                .data(UserBuffer.of(mine), UserBuffer.START, mine.length, INTS).peer(peerRank, tag));
         NativeOp[] all = Arrays.copyOf(sends, sends.length + 1);
         all[sends.length] = r;
-        engine.awaitAll(all);
+        duty.awaitAll(all);
         return out;
     }
 
     private void bcastInts(CommStructure given, int[] values, int root) {
         CommStructure s = given.current();
-        CollectiveOp op = new CollectiveOp(engine.ops());
+        CollectiveOp op = new CollectiveOp(ops);
         Staged seg = op.stage(4L * Math.max(1, values.length));
         if (s.rank() == root) {
             MemorySegment.copy(values, 0, seg.seg(), ValueLayout.JAVA_INT, 0, values.length);
         }
         op.start(s, seg, (cmp, req) -> Empi.ibcast(seg.seg(), 4 * values.length, Empi.BYTE, root, cmp, req),
                 () -> MemorySegment.copy(seg.seg(), ValueLayout.JAVA_INT, 0, values, 0, values.length));
-        engine.await(op);
+        duty.await(op);
     }
 
     /**

@@ -5,13 +5,13 @@ import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.CommStructure;
 
 /**
- * Probes in the program's terms: checks the source and tag, answers a probe
+ * The program's probe calls, in its terms: checks the source and tag, answers a probe
  * of {@code MPI.PROC_NULL} itself, and turns what the engine's probe found
  * ({@code p2p.Probes}) into a {@link Status}.
  */
-final class Probes {
+final class ProbeCalls {
 
-    private Probes() {}
+    private ProbeCalls() {}
 
     static void check(Comm comm, int source, int tag) throws MPIException {
         comm.live();

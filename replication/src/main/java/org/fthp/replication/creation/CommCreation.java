@@ -1,4 +1,4 @@
-package org.fthp.replication.structure;
+package org.fthp.replication.creation;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -9,11 +9,11 @@ import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.failure.Coordination;
 import org.fthp.replication.failure.FailureWatch;
 import org.fthp.replication.progress.DutyCycle;
 import org.fthp.replication.progress.YieldingIdleStrategy;
-import org.fthp.replication.repair.ControlExchange;
-import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.routing.Membership;
 import org.fthp.replication.tags.InternalTags;
 
 /**
@@ -56,7 +56,12 @@ import org.fthp.replication.tags.InternalTags;
  */
 public final class CommCreation {
 
-    private final Engine engine;
+    private final Membership membership;
+    /** Native COMM_WORLD's duplicate for the engine's own messages; 0 without replicas. */
+    private final long controlComm;
+    private final Coordination coordination;
+    /** Its turns repair a failure set that arrived (when no attempt runs) and progress the rest. */
+    private final DutyCycle duty;
     /** The attempt running now (the program's thread, gate held), or null. */
     private Attempt current;
 
@@ -67,8 +72,11 @@ public final class CommCreation {
         }
     }
 
-    public CommCreation(Engine engine) {
-        this.engine = engine;
+    public CommCreation(Membership membership, long controlComm, Coordination coordination, DutyCycle duty) {
+        this.membership = membership;
+        this.controlComm = controlComm;
+        this.coordination = coordination;
+        this.duty = duty;
     }
 
     /**
@@ -77,14 +85,14 @@ public final class CommCreation {
      * often as a failure abandons the attempt.
      */
     public <T> T attempt(Supplier<T> build) {
-        if (current != null || engine.failureWatch() == null || engine.controlComm() == 0) {
+        if (current != null || coordination.watch() == null || controlComm == 0) {
             return build.get();
         }
         while (true) {
-            if (engine.repair().pending()) {
-                engine.repair().run();
-            }
-            Attempt a = new Attempt(engine.repair().appliedEpoch());
+            // no attempt runs now: a turn of the duty repairs a failure set that arrived, so the attempt starts
+            // over who is live
+            duty.doWork();
+            Attempt a = new Attempt(membership.appliedEpoch());
             current = a;
             try {
                 T made = build.get();
@@ -98,8 +106,8 @@ public final class CommCreation {
                 a.finish();
                 // the failure that made someone give up reaches every process: wait for it (progress repairs it
                 // as soon as it is here, now that no attempt runs), then try again over who is live
-                FailureWatch watch = engine.failureWatch();
-                DutyCycle.await(() -> watch.epoch() > a.epoch, engine::doWork, new YieldingIdleStrategy());
+                FailureWatch watch = coordination.watch();
+                DutyCycle.await(() -> watch.epoch() > a.epoch, duty::doWork, new YieldingIdleStrategy());
             } catch (RuntimeException | Error e) {
                 current = null;
                 throw e;
@@ -146,7 +154,7 @@ public final class CommCreation {
             status = arena.allocate(Empi.STATUS_BYTES);
             abortRequest = Empi.allocateHandles(arena, 1);
             Empi.irecv(arena.allocate(8), 8, Empi.BYTE, Empi.ANY_SOURCE, InternalTags.CREATION_ABORT.tag(epoch),
-                    engine.controlComm(),
+                    controlComm,
                     abortRequest);
         }
 
@@ -176,11 +184,11 @@ public final class CommCreation {
             if (isDone) {
                 saidDone = true;
             }
-            ControlExchange round = new ControlExchange(engine.controlComm(), engine.nativeRank(), peers,
+            ControlExchange round = new ControlExchange(controlComm, membership.nativeRank(), peers,
                     range.tag(epoch),
                     epoch);
             rounds.add(round);
-            FailureWatch watch = engine.failureWatch();
+            FailureWatch watch = coordination.watch();
             IntPredicate excused = isDone ? r -> watch.latest().deadNativeRanks().contains(r) : r -> false;
             DutyCycle.await(() -> {
                 if (round.heardFromAll(excused)) {
@@ -209,9 +217,9 @@ public final class CommCreation {
             MemorySegment payload = arena.allocate(8);
             MemorySegment requests = Empi.allocateHandles(arena, Math.max(copies.length, 1));
             for (int k = 0; k < copies.length; k++) {
-                if (copies[k] != engine.nativeRank()) {
+                if (copies[k] != membership.nativeRank()) {
                     Empi.isend(payload, 8, Empi.BYTE, copies[k], InternalTags.CREATION_ABORT.tag(epoch),
-                            engine.controlComm(),
+                            controlComm,
                             requests.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES));
                 }
             }

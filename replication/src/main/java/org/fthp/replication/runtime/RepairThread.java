@@ -1,10 +1,9 @@
-package org.fthp.replication.repair;
+package org.fthp.replication.runtime;
 
 import java.util.concurrent.locks.LockSupport;
 
 import org.fthp.replication.failure.FailureWatch;
-import org.fthp.replication.runtime.Engine;
-import org.fthp.replication.runtime.Gate;
+import org.fthp.replication.repair.Repair;
 
 /**
  * Repairs while the program computes outside MPI (docs/DESIGN.md §9, the paper's
@@ -17,7 +16,7 @@ import org.fthp.replication.runtime.Gate;
  *
  * <p>The gate keeps the two threads from ever being inside the library at
  * once, so the library need only accept calls from either thread one at a
- * time (runtime.Engine#nativeThreadLevel: SERIALIZED, or SINGLE where that
+ * time (Engine#nativeThreadLevel: SERIALIZED, or SINGLE where that
  * is safe and cheaper).
  */
 public final class RepairThread implements Runnable {
@@ -39,8 +38,8 @@ public final class RepairThread implements Runnable {
         this.watch = watch;
     }
 
-    public static RepairThread start(Engine engine, FailureWatch watch) {
-        RepairThread r = new RepairThread(engine.repair(), engine.gate(), watch);
+    static RepairThread start(Repair repair, Gate gate, FailureWatch watch) {
+        RepairThread r = new RepairThread(repair, gate, watch);
         Thread t = new Thread(r, "fthp-repair");
         t.setDaemon(true);
         r.thread = t;

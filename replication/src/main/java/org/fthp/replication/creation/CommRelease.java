@@ -1,12 +1,16 @@
-package org.fthp.replication.structure;
+package org.fthp.replication.creation;
 
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
 
+import org.fthp.replication.failure.Coordination;
 import org.fthp.replication.failure.FailureWatch;
-import org.fthp.replication.repair.ControlExchange;
-import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.ops.OpContext;
+import org.fthp.replication.progress.DutyCycle;
+import org.fthp.replication.structure.CommRef;
+import org.fthp.replication.structure.CommStructure;
+import org.fthp.replication.structure.LiveComms;
 import org.fthp.replication.tags.InternalTags;
 
 /**
@@ -34,14 +38,28 @@ import org.fthp.replication.tags.InternalTags;
  */
 public final class CommRelease {
 
-    private final Engine engine;
+    private final int nativeRank;
+    /** Native COMM_WORLD's duplicate for the engine's own messages; 0 without replicas. */
+    private final long controlComm;
+    private final Coordination coordination;
+    private final LiveComms comms;
+    private final OpContext ops;
+    private final StructureBuilder structures;
+    private final DutyCycle duty;
     /** The communicators this process is freeing now (a program may free from several threads). */
     private final Set<CommRef> freeing = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Let go of by a repair while being freed: their natives hold a dead copy; abandoned, never freed. */
     private final Set<CommRef> abandoned = Collections.newSetFromMap(new IdentityHashMap<>());
 
-    public CommRelease(Engine engine) {
-        this.engine = engine;
+    public CommRelease(int nativeRank, long controlComm, Coordination coordination, LiveComms comms, OpContext ops,
+                       StructureBuilder structures, DutyCycle duty) {
+        this.nativeRank = nativeRank;
+        this.controlComm = controlComm;
+        this.coordination = coordination;
+        this.comms = comms;
+        this.ops = ops;
+        this.structures = structures;
+        this.duty = duty;
     }
 
     /** Frees the communicator {@code ref} points to (the program's thread, gate held); {@code ref} is cleared. */
@@ -49,28 +67,28 @@ public final class CommRelease {
         CommStructure s = ref.get();
         if (needsRound(s)) {
             freeing.add(ref);
-            FailureWatch watch = engine.failureWatch();
-            try (ControlExchange round = new ControlExchange(engine.controlComm(), engine.nativeRank(),
+            FailureWatch watch = coordination.watch();
+            try (ControlExchange round = new ControlExchange(controlComm, nativeRank,
                     s.natives().copies(), InternalTags.COMM_FREE.tag(s.commId()), s.commId())) {
                 // each turn of the duty may repair: that rebuilds the communicator (ref re-pointed) or abandons it
-                engine.await(() -> round.heardFromAll(r -> watch.latest().deadNativeRanks().contains(r)));
+                duty.await(() -> round.heardFromAll(r -> watch.latest().deadNativeRanks().contains(r)));
             } finally {
                 freeing.remove(ref);
             }
         }
         CommStructure now = ref.get();
         if (abandoned.remove(ref)) {
-            engine.structures().abandon(now);
+            structures.abandon(now);
         } else {
-            engine.structures().free(now);
-            engine.liveComms().remove(ref);
+            structures.free(now);
+            comms.remove(ref);
         }
-        engine.ops().collectiveLogs().forget(now.commId());
+        ops.collectiveLogs().forget(now.commId());
         ref.clear();
     }
 
     private boolean needsRound(CommStructure s) {
-        if (engine.failureWatch() == null || engine.controlComm() == 0) {
+        if (coordination.watch() == null || controlComm == 0) {
             return false;
         }
         int members = s.isInter() ? s.size() + s.remoteSize() : s.size();
@@ -89,6 +107,6 @@ public final class CommRelease {
      */
     public void abandon(CommRef ref) {
         abandoned.add(ref);
-        engine.liveComms().remove(ref);
+        comms.remove(ref);
     }
 }

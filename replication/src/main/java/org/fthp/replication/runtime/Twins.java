@@ -1,9 +1,13 @@
-package org.fthp.replication.twins;
+package org.fthp.replication.runtime;
 
 import java.nio.charset.StandardCharsets;
+import java.util.function.BooleanSupplier;
 
 import org.fthp.replication.ops.DecisionOp;
-import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.ops.OpContext;
+import org.fthp.replication.ops.OrphanRequests;
+import org.fthp.replication.progress.DutyCycle;
+import org.fthp.replication.structure.CommRef;
 import org.fthp.replication.structure.CommStructure;
 
 /**
@@ -15,15 +19,26 @@ import org.fthp.replication.structure.CommStructure;
  */
 public final class Twins {
 
-    private final Engine engine;
+    private final OpContext ops;
+    /** Progresses the decisions sent, which nobody waits for. */
+    private final OrphanRequests orphans;
+    private final DutyCycle duty;
+    /** COMM_WORLD, whichever structure it has now. */
+    private final CommRef world;
+    /** Whether MPI runs (between init and finalize). */
+    private final BooleanSupplier running;
 
-    public Twins(Engine engine) {
-        this.engine = engine;
+    public Twins(OpContext ops, OrphanRequests orphans, DutyCycle duty, CommRef world, BooleanSupplier running) {
+        this.ops = ops;
+        this.orphans = orphans;
+        this.duty = duty;
+        this.world = world;
+        this.running = running;
     }
 
     /** COMM_WORLD's structure, or null when MPI is not running. */
     public CommStructure world() {
-        return engine.running() ? engine.world().get() : null;
+        return running.getAsBoolean() ? world.get() : null;
     }
 
     /**
@@ -46,7 +61,7 @@ public final class Twins {
     public long[] decide(CommStructure s, long... values) {
         CommStructure now = s == null ? null : s.current();
         if (now != null && now.twin() != null && !now.twin().follows()) {
-            engine.orphans().adopt(DecisionOp.send(engine.ops(), now, now.twin().nextTag(), values));
+            orphans.adopt(DecisionOp.send(ops, now, now.twin().nextTag(), values));
         }
         return values;
     }
@@ -69,8 +84,8 @@ public final class Twins {
                     .get(values, 0, Math.min(maxLength, d.length / 8));
             return values;
         }
-        DecisionOp op = DecisionOp.receive(engine.ops(), now, now.twin().nextTag(), maxLength);
-        engine.await(op);
+        DecisionOp op = DecisionOp.receive(ops, now, now.twin().nextTag(), maxLength);
+        duty.await(op);
         return op.values();
     }
 

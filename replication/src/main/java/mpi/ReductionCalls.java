@@ -10,15 +10,15 @@ import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.structure.CommStructure;
 
 /**
- * Reductions in the program's terms: checks the arguments, turns buffers and
+ * The program's reduction calls, in its terms: checks the arguments, turns buffers and
  * datatypes into the engine's regions and the operation into a
  * {@link Reducer} (the operation as a function on packed items, and for a
  * predefined one its native handles), then starts the engine's reduction
  * ({@code collective.Reductions}).
  */
-final class Reductions {
+final class ReductionCalls {
 
-    private Reductions() {}
+    private ReductionCalls() {}
 
     /**
      * The operation on packed items of {@code type}, made once per operation and datatype in a row (a loop

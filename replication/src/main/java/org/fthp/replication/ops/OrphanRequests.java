@@ -1,9 +1,10 @@
-package org.fthp.replication.progress;
+package org.fthp.replication.ops;
 
 import java.util.ArrayList;
 import java.util.List;
 
-import org.fthp.replication.ops.NativeOp;
+import org.fthp.replication.progress.BackoffIdleStrategy;
+import org.fthp.replication.progress.DutyCycle;
 
 /**
  * Operations nobody waits for: those whose request the program freed before

@@ -1,4 +1,4 @@
-package org.fthp.replication.repair;
+package org.fthp.replication.creation;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,0 +1,180 @@
+package org.fthp.replication.runtime;
+
+import org.fthp.replication.log.MessageRecords;
+import org.fthp.replication.ops.InlineTransfer;
+import org.fthp.replication.ops.NativeOp;
+import org.fthp.replication.ops.OpContext;
+import org.fthp.replication.ops.OrphanRequests;
+import org.fthp.replication.ops.RecvOp;
+import org.fthp.replication.ops.SendMode;
+import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.ops.Transfer;
+import org.fthp.replication.progress.DutyCycle;
+
+/**
+ * The engine's point-to-point entry: each send and receive the program makes arrives here once, as a
+ * {@link Transfer} the facade filled with checked arguments, and is decided here: inline (a job without replicas,
+ * a message the native library takes eagerly: ops.InlineTransfer) or posted as operations; a small blocking send
+ * detached to the duty cycle or waited for; and, at the end of a call MPI allows to wait for a receiver, the wait
+ * for room in the send log. Which payloads go eagerly is {@code ops.EagerLimit}'s rule.
+ *
+ * <p>Only the thread holding the gate calls it; the two descriptions it lends ({@link #sendCall},
+ * {@link #receiveCall}) are reused call after call.
+ */
+public final class PointToPoint {
+
+    private final OpContext ops;
+    private final MessageRecords records;
+    private final InlineTransfer inline;
+    /** Takes over the small sends a blocking call need not wait for. */
+    private final OrphanRequests orphans;
+    private final DutyCycle duty;
+    private final BufferedSends buffered;
+    private final Transfer send = new Transfer();
+    private final Transfer receive = new Transfer();
+
+    PointToPoint(OpContext ops, MessageRecords records, InlineTransfer inline, OrphanRequests orphans,
+                 DutyCycle duty, BufferedSends buffered) {
+        this.ops = ops;
+        this.records = records;
+        this.inline = inline;
+        this.orphans = orphans;
+        this.duty = duty;
+        this.buffered = buffered;
+    }
+
+    /** The description of the next send, to fill (the same object every time). */
+    public Transfer sendCall() {
+        return send;
+    }
+
+    /** The description of the next receive, to fill (the same object every time). */
+    public Transfer receiveCall() {
+        return receive;
+    }
+
+    /**
+     * A blocking send: returns when the program may reuse its buffer. A buffered one has its room reserved
+     * already (the facade's check).
+     */
+    public void send(Transfer t) {
+        SendMode mode = t.mode();
+        // a synchronous send completes on the match, a buffered one frees room: neither is done when started
+        if ((mode == SendMode.STANDARD || mode == SendMode.READY) && t.peer() != t.procNull() && inline.sends(t)) {
+            sendInline(t);
+            return;
+        }
+        NativeOp[] sent = startSend(t);
+        // a small standard send is done for the program once staged and started: the duty cycle completes it
+        // (SendOp.detachable), which takes a native test off every send
+        boolean detached = SendOp.detachable(sent) && orphans.detach(sent);
+        if (!detached && sent.length == 1) {
+            duty.await(sent[0]);
+        } else if (!detached) {
+            duty.awaitAll(sent);
+        }
+        awaitLogRoom();
+    }
+
+    /**
+     * Starts a send: its operations, one per copy of the destination this copy feeds. A buffered one's are the
+     * engine's (charged to the attached buffer); the program then waits on one already complete.
+     */
+    public NativeOp[] startSend(Transfer t) {
+        NativeOp[] sent = SendOp.post(ops, records, t);
+        return t.mode() == SendMode.BUFFERED && t.peer() != t.procNull()
+                ? buffered.track(sent, t.payloadBytes()) : sent;
+    }
+
+    /** A blocking receive; what it received is in {@code t}. */
+    public void receive(Transfer t) {
+        if (t.peer() != t.procNull() && inline.receives(t)) {
+            inline.postReceive(t);
+            finishInlineReceive(t);
+            return;
+        }
+        RecvOp op = RecvOp.post(ops, records, t);
+        duty.await(op);
+        t.received(op);
+    }
+
+    /** Starts a receive. */
+    public RecvOp startReceive(Transfer t) {
+        return RecvOp.post(ops, records, t);
+    }
+
+    /** A blocking send-receive (two buffers): the receive is posted first; what it received is in {@code recv}. */
+    public void sendReceive(Transfer send, Transfer recv) {
+        if (bothInline(send, recv)) {
+            inline.postReceive(recv);
+            sendInline(send);
+            finishInlineReceive(recv);
+            return;
+        }
+        RecvOp r = RecvOp.post(ops, records, recv);
+        NativeOp[] sent = startSend(send);
+        finishSendReceive(sent, r, recv);
+    }
+
+    /**
+     * A blocking send-receive in one buffer: the send is staged (copied) before the receive can overwrite it;
+     * what it received is in {@code recv}.
+     */
+    public void sendReceiveReplace(Transfer send, Transfer recv) {
+        if (bothInline(send, recv)) {
+            sendInline(send);
+            inline.postReceive(recv);
+            finishInlineReceive(recv);
+            return;
+        }
+        NativeOp[] sent = startSend(send);
+        RecvOp r = RecvOp.post(ops, records, recv);
+        finishSendReceive(sent, r, recv);
+    }
+
+    /**
+     * If the send log is over its limit, waits until acknowledgements trim it: at the end of the calls MPI allows
+     * to wait for a receiver (a blocking send, a send-receive, a wait on requests), so a computational copy never
+     * runs ahead of its replicas without bound (docs/DESIGN.md §8).
+     */
+    public void awaitLogRoom() {
+        if (records.overLimit()) {
+            duty.await(() -> !records.overLimit());
+        }
+    }
+
+    /** Whether both halves of a send-receive go inline: a small send to, and a small receive from, a peer. */
+    private boolean bothInline(Transfer send, Transfer recv) {
+        return send.peer() != send.procNull() && recv.peer() != recv.procNull() && inline.sends(send)
+                && inline.receives(recv);
+    }
+
+    /** A small send done inline: one the native library did not complete at once is detached. */
+    private void sendInline(Transfer t) {
+        NativeOp rest = inline.send(t);
+        if (rest != null && !orphans.detach(new NativeOp[] {rest})) {
+            duty.await(rest);
+        }
+    }
+
+    /** The end of a receive posted inline: waits for it, unpacks it (or takes its payload apart). */
+    private void finishInlineReceive(Transfer t) {
+        duty.await(inline);
+        RecvOp rest = inline.completeReceive();
+        if (rest == null) {
+            t.received(inline.source(), inline.tag(), inline.bytes(), false);
+            return;
+        }
+        duty.await(rest);
+        t.received(rest);
+    }
+
+    /** The end of a send-receive: both sides done, the log back within its limit. */
+    private void finishSendReceive(NativeOp[] sent, RecvOp r, Transfer recv) {
+        NativeOp[] all = java.util.Arrays.copyOf(sent, sent.length + 1);
+        all[sent.length] = r;
+        duty.awaitAll(all);
+        awaitLogRoom();
+        recv.received(r);
+    }
+}
