@@ -358,8 +358,28 @@ final class Coordinators implements AutoCloseable {
                     "--checkpoint-disk-every", Integer.toString(checkpoint.diskEvery())));
         });
         checkpoint.interval().ifPresent(i -> args.addAll(List.of("--checkpoint-interval", i)));
+        if (checkpoint.directory().isPresent()) {
+            checkpoint.job().ifPresent(job -> args.addAll(List.of("--checkpoint-job", job.token())));
+        }
         checkpoint.mtbfPerProcess().ifPresent(m -> args.addAll(List.of("--mtbf-per-process", Double.toString(m))));
         return args;
+    }
+
+    /**
+     * Asks the primary for a checkpoint at the ranks' next snapshot, whatever its timer says (fthp-run was told to
+     * stop); false if it cannot be reached.
+     */
+    boolean requestCheckpoint() {
+        java.io.Writer control = controls.get(0);
+        try {
+            synchronized (control) {
+                control.write("checkpoint-now\n");
+                control.flush();
+            }
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Commits, costs, memory and restarts heard so far. */
@@ -379,12 +399,20 @@ final class Coordinators implements AutoCloseable {
      * once the native job has ended.
      */
     RestartPoint newIncarnation(int replicas) throws LaunchException {
+        return newIncarnation(replicas, new RestartPoint(-1, 1));
+    }
+
+    /**
+     * As above, for a job that resumed from {@code resumed} (an earlier job's epoch in the checkpoint directory):
+     * without a commit of its own the restart reads that epoch again, and epochs stay above the directory's.
+     */
+    RestartPoint newIncarnation(int replicas, RestartPoint resumed) throws LaunchException {
         resetCommitted = -1;
         resetSeen.set(-1);
         abort = new CompletableFuture<>();
         command("new-incarnation replicas=" + replicas, "start a new incarnation");
-        long epoch = resetCommitted;
-        long first = Math.max(epoch, resetSeen.get()) + 1;
+        long epoch = Math.max(resetCommitted, resumed.epoch());
+        long first = Math.max(Math.max(epoch, resetSeen.get()) + 1, resumed.firstEpoch());
         command("settle-checkpoints committed=" + epoch + " first=" + first, "settle the checkpoints");
         return new RestartPoint(epoch, first);
     }

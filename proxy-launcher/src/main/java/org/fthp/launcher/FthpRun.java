@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import org.fthp.checkpoint.store.JobIdentity;
 import org.fthp.launcher.inject.FailureInjector;
 
 /**
@@ -50,33 +51,56 @@ public final class FthpRun {
         LaunchHost host = new LaunchHost(mpirun, java, runtimeJar,
                 RootCheck.runningAsRoot(), Runtime.getRuntime().availableProcessors(), mpi,
                 AotCache.find(runtimeJar, java, env));
+        ResumePoint start = ResumePoint.FRESH;
+        Optional<Path> outputDir = Optional.empty();
         if (options.checkpoint().directory().isPresent()) {
-            CheckpointDirectory.check(options.checkpoint().directory().get());
+            Path dir = CheckpointDirectory.check(options.checkpoint().directory().get());
+            JobIdentity identity = options.appJar().isPresent()
+                    ? JobIdentity.ofJar(options.appJar().get(), options.programArgs(), options.ranks())
+                    : JobIdentity.ofClass(program.mainClass(), options.programArgs(), options.ranks());
+            options = options.withCheckpoint(options.checkpoint().withJob(identity));
+            CheckpointResume resume = new CheckpointResume(dir, identity, options.checkpoint().resume(), System.err);
+            start = resume.decide(options.coordinators().events());
+            outputDir = Optional.of(resume.outputDirectory());
         }
 
         MultiHostLaunch hosts = MultiHostLaunch.plan(options, env, FthpHome.locate(env), mpi);
         if (hosts != null) {
-            return launchAcrossHosts(hosts, options, program, host, env, abi);
+            return launchAcrossHosts(hosts, options, program, host, env, abi, start);
         }
         List<String> command = MpirunCommand.build(options, program, host);
         if (options.verbose()) {
             System.err.println("fthp-run: " + MpirunCommand.display(command));
         }
-        Map<String, String> jobEnv = jobEnvironment(options, abi);
+        Map<String, String> jobEnv = jobEnvironment(options, abi, start);
         jobEnv.putAll(mpi.rankEnvironment(options, env));
+        LaunchOptions launched = options;
+        ResumePoint from = start;
         try (RunSummary summary = RunSummary.create(options.ranks(), options.replicas())) {
             jobEnv.put(MpirunCommand.STATS_DIR_ENV, summary.directory().toString());
             int code;
             // with restarts every rank prints through files: a rank's output continues across incarnations
-            if (options.replicas() > 0 || options.checkpoint().restarts() > 0) {
+            // with a checkpoint directory the files live there, so a later job resumes the output too
+            if (outputDir.isPresent()) {
+                jobEnv.put(RankOutputRelay.DIR_ENV, outputDir.get().toString());
+                try (PrintedPositions printed = PrintedPositions.open(outputDir.get(), options.ranks());
+                     RankOutputRelay output = RankOutputRelay.start(outputDir.get(), options.ranks(),
+                        System.out, System.err, printed, start.outputContinues())) {
+                    code = runJob(launched, env, m -> MpirunCommand.build(launched.withReplicas(m), program, host),
+                            jobEnv, java, runtimeJar, mpi, from);
+                } catch (java.io.IOException e) {
+                    throw LaunchException.environment("cannot keep the output positions in " + outputDir.get()
+                            + ": " + e.getMessage());
+                }
+            } else if (options.replicas() > 0 || options.checkpoint().restarts() > 0) {
                 jobEnv.put(RankOutputRelay.DIR_ENV, summary.directory().toString());
                 try (RankOutputRelay output = RankOutputRelay.start(summary.directory(), options.ranks(),
                         System.out, System.err)) {
-                    code = runJob(options, env, m -> MpirunCommand.build(options.withReplicas(m), program, host),
-                            jobEnv, java, runtimeJar, mpi);
+                    code = runJob(launched, env, m -> MpirunCommand.build(launched.withReplicas(m), program, host),
+                            jobEnv, java, runtimeJar, mpi, from);
                 }
             } else {
-                code = runJob(options, env, m -> command, jobEnv, java, runtimeJar, mpi);
+                code = runJob(launched, env, m -> command, jobEnv, java, runtimeJar, mpi, from);
             }
             summary.print(System.err);
             return code;
@@ -84,7 +108,7 @@ public final class FthpRun {
     }
 
     /** What every rank gets in its environment (through mpirun's -x): the ABI, the job's shape, kills, checkpoints. */
-    private static Map<String, String> jobEnvironment(LaunchOptions options, Path abi) {
+    private static Map<String, String> jobEnvironment(LaunchOptions options, Path abi, ResumePoint start) {
         Map<String, String> jobEnv = new HashMap<>();
         jobEnv.put(MpirunCommand.ABI_ENV, abi.toString());
         jobEnv.put(MpirunCommand.LOGICAL_SIZE_ENV, Integer.toString(options.ranks()));
@@ -95,8 +119,10 @@ public final class FthpRun {
         }
         if (options.checkpoint().wanted()) {
             jobEnv.put(MpirunCommand.CHECKPOINT_ENABLED_ENV, "1");
-            jobEnv.put(MpirunCommand.CHECKPOINT_RESTART_ENV, "0");
-            jobEnv.put(MpirunCommand.CHECKPOINT_EPOCH_ENV, "-1");
+            // a job resuming an earlier one's directory starts as a restart does: recover, print only what is new
+            jobEnv.put(MpirunCommand.CHECKPOINT_RESTART_ENV, start.resumes() ? "1" : "0");
+            jobEnv.put(MpirunCommand.CHECKPOINT_EPOCH_ENV, Long.toString(start.epoch()));
+            jobEnv.put(MpirunCommand.CHECKPOINT_FIRST_EPOCH_ENV, Long.toString(start.firstEpoch()));
             options.checkpoint().directory().ifPresent(
                     dir -> jobEnv.put(MpirunCommand.CHECKPOINT_DIR_ENV, dir.toAbsolutePath().toString()));
         }
@@ -109,8 +135,9 @@ public final class FthpRun {
      * through the {@link RankOutputSink}, and the coordinators' verdict counts as on one host.
      */
     private static int launchAcrossHosts(MultiHostLaunch hosts, LaunchOptions asked, UserProgram program,
-                                         LaunchHost host, Map<String, String> env, Path abi) throws LaunchException {
-        Map<String, String> jobEnv = jobEnvironment(asked, abi);
+                                         LaunchHost host, Map<String, String> env, Path abi, ResumePoint start)
+            throws LaunchException {
+        Map<String, String> jobEnv = jobEnvironment(asked, abi, start);
         try (RunSummary summary = RunSummary.create(asked.ranks(), asked.replicas())) {
             String jobDir = summary.directory().toString();
             LaunchOptions options = asked.withMpirunArgs(
@@ -189,8 +216,8 @@ public final class FthpRun {
 
     private static int runJob(LaunchOptions options, Map<String, String> env,
                               java.util.function.IntFunction<List<String>> commandFor,
-                              Map<String, String> jobEnv, Path java, Path runtimeJar, NativeMpi mpi)
-            throws LaunchException {
+                              Map<String, String> jobEnv, Path java, Path runtimeJar, NativeMpi mpi,
+                              ResumePoint start) throws LaunchException {
         List<String> command = commandFor.apply(options.replicas());
         FailureInjector injector = options.kills().injectorWanted()
                 ? new FailureInjector(options.kills(), options.ranks(), options.processes(),
@@ -212,16 +239,28 @@ public final class FthpRun {
             jobEnv.put("LD_PRELOAD", proxy.toString());
             // the proxy writes the pid of every child it hides to each of these pipes, read by the coordinators
             jobEnv.put(PROXY_REPORT_ENV, coordinators.reportPipes());
+            StopOnSignal stop = options.checkpoint().directory().isPresent()
+                    ? StopOnSignal.install(coordinators, System.err) : null;
             try {
                 if (options.checkpoint().restarts() > 0) {
-                    return new RestartLoop(options, commandFor, jobEnv, coordinators).run(injector);
+                    return new RestartLoop(options, commandFor, jobEnv, coordinators, start, stop).run(injector);
                 }
                 int code = MpirunJob.run(command, jobEnv, job -> {
+                    if (stop != null) {
+                        stop.running(job);
+                    }
                     if (injector != null) {
                         injector.start(job.toHandle());
                     }
-                    coordinators.onAbort(line -> endJob(job, line));
+                    coordinators.onAbort(line -> {
+                        if (stop == null || !stop.stopped()) {
+                            endJob(job, line);
+                        }
+                    });
                 });
+                if (stop != null && stop.stopped()) {
+                    return StopOnSignal.EXIT_STOPPED;
+                }
                 // mpirun may notice the death and end first; the coordinators' verdict is what counts
                 boolean aborted = code != 0 || !completed(jobEnv, options.ranks())
                         ? coordinators.awaitAbort(ABORT_GRACE_SECONDS) : coordinators.abortLine().isPresent();
