@@ -128,7 +128,7 @@ final class CheckpointResume {
         String difference = m.job().get().difference(job);
         if (!difference.isEmpty()) {
             throw LaunchException.environment("--checkpoint-dir " + dir + " holds the checkpoints of another job ("
-                    + m.job().get() + ": " + difference + "); nothing was changed: give another directory, or"
+                    + difference + "); nothing was changed: give another directory, or"
                     + " --resume never to move them aside");
         }
     }
@@ -155,7 +155,7 @@ final class CheckpointResume {
         String difference = theirs.difference(job);
         if (!difference.isEmpty()) {
             throw LaunchException.environment("--checkpoint-dir " + dir + " holds the output of another job ("
-                    + theirs + ": " + difference + "); nothing was changed: give another directory, or"
+                    + difference + "); nothing was changed: give another directory, or"
                     + " --resume never to move it aside");
         }
         return true;

@@ -33,17 +33,17 @@ public record JobIdentity(String program, List<String> arguments, int ranks) {
         return new JobIdentity("jar " + jar.toAbsolutePath().normalize(), arguments, ranks);
     }
 
-    /** What differs from {@code other}, in words (empty when the same job). */
-    public String difference(JobIdentity other) {
+    /** What a job {@code asked} differs in from this one (recorded), in words; empty when the same job. */
+    public String difference(JobIdentity asked) {
         List<String> d = new ArrayList<>();
-        if (!program.equals(other.program)) {
-            d.add("program " + other.program + ", not " + program);
+        if (!program.equals(asked.program)) {
+            d.add("program " + program + " there, " + asked.program + " asked");
         }
-        if (!arguments.equals(other.arguments)) {
-            d.add("arguments " + other.arguments + ", not " + arguments);
+        if (!arguments.equals(asked.arguments)) {
+            d.add("arguments " + arguments + " there, " + asked.arguments + " asked");
         }
-        if (ranks != other.ranks) {
-            d.add(other.ranks + " ranks, not " + ranks);
+        if (ranks != asked.ranks) {
+            d.add(ranks + " ranks there, " + asked.ranks + " asked");
         }
         return String.join("; ", d);
     }
