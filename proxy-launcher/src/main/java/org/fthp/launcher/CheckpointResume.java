@@ -111,6 +111,30 @@ final class CheckpointResume {
         }
     }
 
+    /**
+     * A relaunch within this job after its coordinators were replaced: the newest committed epoch on disk whose
+     * pieces verify (this job's own, written by the old coordinator set), epochs numbered above everything there and
+     * at least {@code minFirst}.
+     */
+    static ResumePoint onDisk(Path dir, long minFirst, PrintStream err) throws LaunchException {
+        try {
+            CheckpointStore store = CheckpointStore.open(dir);
+            long first = Math.max(minFirst, store.highestEpoch() + 1);
+            for (long epoch : store.committedEpochs()) {
+                try {
+                    store.verifyEpoch(epoch);
+                    return new ResumePoint(epoch, first, true);
+                } catch (IOException e) {
+                    err.println("fthp-run: checkpoint epoch " + epoch + " in " + dir + " is not usable ("
+                            + e.getMessage() + "); trying the one before");
+                }
+            }
+            return new ResumePoint(-1, first, true);
+        } catch (IOException e) {
+            throw LaunchException.environment("--checkpoint-dir " + dir + ": " + e.getMessage());
+        }
+    }
+
     private void checkSameJob(Manifest m) throws LaunchException {
         if (m.job().isEmpty()) {
             if (!mode.equals(CheckpointPlan.RESUME_FORCE)) {

@@ -89,10 +89,24 @@ final class Coordinators implements AutoCloseable {
                                      RemoteAgent agent, Path wrapper, int ranks, int replicas, Path java,
                                      Path runtimeJar, CheckpointPlan checkpoint, String reportDir,
                                      String coordinatorOf) throws LaunchException {
+        return startOnHosts(plan, hosts, bind, local, agent, wrapper, ranks, replicas, java, runtimeJar, checkpoint,
+                reportDir, coordinatorOf, newSecret());
+    }
+
+    /** A new job secret (hex): every coordinator set of one fthp-run may share it, as its output sink does. */
+    static String newSecret() {
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
+        return HexFormat.of().formatHex(secret);
+    }
+
+    /** As above, with the job secret {@code secretHex} (a relaunch keeps the one its output sink knows). */
+    static Coordinators startOnHosts(CoordinatorPlan plan, HostList hosts, List<String> bind, boolean[] local,
+                                     RemoteAgent agent, Path wrapper, int ranks, int replicas, Path java,
+                                     Path runtimeJar, CheckpointPlan checkpoint, String reportDir,
+                                     String coordinatorOf, String secretHex) throws LaunchException {
         int nodes = hosts.count();
-        Coordinators c = new Coordinators(HexFormat.of().formatHex(secret), "", nodes);
+        Coordinators c = new Coordinators(secretHex, "", nodes);
         CountDownLatch ready = new CountDownLatch(nodes);
         try {
             for (int id = 0; id < nodes; id++) {
@@ -596,6 +610,26 @@ final class Coordinators implements AutoCloseable {
     void onHostLost(Consumer<String> action) {
         hostLostActions.add(action);
         hostsLost.forEach(action);
+    }
+
+    /**
+     * The nodes (host indices) lost so far: those the primary said it lost, and those whose coordinator process
+     * (or its remote agent) has ended.
+     */
+    java.util.Set<Integer> lostNodes() {
+        java.util.Set<Integer> lost = new java.util.TreeSet<>();
+        for (String what : hostsLost) {
+            String node = CheckpointReport.fields(what).get("node");
+            if (node != null && node.matches("\\d+")) {
+                lost.add(Integer.parseInt(node));
+            }
+        }
+        for (int id = 0; id < processes.size(); id++) {
+            if (!processes.get(id).isAlive()) {
+                lost.add(id);
+            }
+        }
+        return lost;
     }
 
     /** Whether a host was lost during the job (the primary said so). */

@@ -66,7 +66,7 @@ public final class FthpRun {
 
         MultiHostLaunch hosts = MultiHostLaunch.plan(options, env, FthpHome.locate(env), mpi);
         if (hosts != null) {
-            return launchAcrossHosts(hosts, options, program, host, env, abi, start);
+            return MultiHostRun.run(hosts, options, program, host, env, jobEnvironment(options, abi, start), start);
         }
         List<String> command = MpirunCommand.build(options, program, host);
         if (options.verbose()) {
@@ -108,7 +108,7 @@ public final class FthpRun {
     }
 
     /** What every rank gets in its environment (through mpirun's -x): the ABI, the job's shape, kills, checkpoints. */
-    private static Map<String, String> jobEnvironment(LaunchOptions options, Path abi, ResumePoint start) {
+    static Map<String, String> jobEnvironment(LaunchOptions options, Path abi, ResumePoint start) {
         Map<String, String> jobEnv = new HashMap<>();
         jobEnv.put(MpirunCommand.ABI_ENV, abi.toString());
         jobEnv.put(MpirunCommand.LOGICAL_SIZE_ENV, Integer.toString(options.ranks()));
@@ -127,91 +127,6 @@ public final class FthpRun {
                     dir -> jobEnv.put(MpirunCommand.CHECKPOINT_DIR_ENV, dir.toAbsolutePath().toString()));
         }
         return jobEnv;
-    }
-
-    /**
-     * A job with coordinators on several hosts (see {@link MultiHostLaunch}): the job directory's path is also
-     * where every host's coordinator makes its proxy report FIFO (each host has its own /tmp), the ranks print
-     * through the {@link RankOutputSink}, and the coordinators' verdict counts as on one host.
-     */
-    private static int launchAcrossHosts(MultiHostLaunch hosts, LaunchOptions asked, UserProgram program,
-                                         LaunchHost host, Map<String, String> env, Path abi, ResumePoint start)
-            throws LaunchException {
-        Map<String, String> jobEnv = jobEnvironment(asked, abi, start);
-        try (RunSummary summary = RunSummary.create(asked.ranks(), asked.replicas())) {
-            String jobDir = summary.directory().toString();
-            LaunchOptions options = asked.withMpirunArgs(
-                    hosts.launcherArgs(asked.mpirunArgs(), summary.directory(), jobDir),
-                    hosts.coordinatorPlan(asked.coordinators()));
-            List<String> command = MpirunCommand.build(options, program, host);
-            if (options.verbose()) {
-                for (String line : hosts.describe()) {
-                    System.err.println("fthp-run: " + line);
-                }
-                System.err.println("fthp-run: " + MpirunCommand.display(command));
-            }
-            jobEnv.put(MpirunCommand.STATS_DIR_ENV, jobDir);
-            jobEnv.put(RankOutputRelay.DIR_ENV, jobDir);
-            jobEnv.put(MultiHostLaunch.NODE_OF_ENV, hosts.placement().coordinatorOf());
-            int code;
-            try (Coordinators coordinators = hosts.startCoordinators(options.coordinators(), options.ranks(),
-                    options.replicas(), host.java(), host.runtimeJar(), options.checkpoint(), jobDir)) {
-                jobEnv.putAll(coordinators.environment());
-                // mpirun's own children are this host's ranks; every other host's orted gets the library from
-                // the launch agent (fthp-orted.sh) and reports to its own host's coordinator
-                jobEnv.put("LD_PRELOAD", FthpHome.proxyLibrary(env, host.mpi()).toString());
-                jobEnv.putAll(hosts.launcherEnvironment(jobDir));
-                jobEnv.putAll(host.mpi().rankEnvironment(options, env));
-                jobEnv.put(PROXY_REPORT_ENV, coordinators.reportPipe(0));
-                // mpirun runs in recovery mode here (a lost orted must not end the job), which ignores a rank's
-                // non-zero exit: the library reports those too, so one before registering ends the job
-                jobEnv.put("FTHP_PROXY_REPORT_EXITS", "1");
-                try (RankOutputSink output = RankOutputSink.start(hosts.launchAddress(),
-                        jobEnv.get(Coordinators.SECRET_ENV), options.ranks(), System.out, System.err)) {
-                    jobEnv.put(RankOutputSink.ADDRESS_ENV, output.address());
-                    FailureInjector injector = options.kills().injectorWanted()
-                            ? new FailureInjector(options.kills(), options.ranks(), options.processes(),
-                                    options.coordinators().events(), coordinators.killTargets(nodeOfRanks(hosts)))
-                            : null;
-                    code = MpirunJob.run(command, jobEnv, job -> {
-                        if (injector != null) {
-                            injector.start(job.toHandle());
-                        }
-                        coordinators.onAbort(line -> endJob(job, line));
-                        coordinators.onHostLost(what -> hosts.hostLost(what, jobDir));
-                        coordinators.onProcessesEnded(() -> endAfterHostLoss(job, host.mpi()));
-                    });
-                }
-                code = verdict(code, coordinators);
-                if (coordinators.processesEnded() && coordinators.abortLine().isEmpty()) {
-                    // mpirun was ended by us: every process had finished or failed with its host
-                    code = 0;
-                }
-                // the other hosts' ranks left their statistics in their own host's job directory
-                coordinators.collectStats(summary.directory());
-            }
-            summary.print(System.err);
-            return code;
-        }
-    }
-
-    /** The coordinator (node = host index) of each native rank. */
-    private static int[] nodeOfRanks(MultiHostLaunch hosts) {
-        int[] nodes = new int[hosts.placement().processes()];
-        for (int r = 0; r < nodes.length; r++) {
-            nodes[r] = hosts.placement().hostOf(r);
-        }
-        return nodes;
-    }
-
-    /** mpirun may notice a death and end first; the coordinators' verdict is what counts. */
-    private static int verdict(int code, Coordinators coordinators) {
-        boolean aborted = code != 0 ? coordinators.awaitAbort(ABORT_GRACE_SECONDS)
-                : coordinators.abortLine().isPresent();
-        if (!aborted) {
-            return code;
-        }
-        return programExitCode(coordinators.abortLine().orElse("")).orElse(EXIT_RANK_LOST);
     }
 
     private static int runJob(LaunchOptions options, Map<String, String> env,
