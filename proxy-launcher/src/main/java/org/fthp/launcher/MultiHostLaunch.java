@@ -38,6 +38,8 @@ final class MultiHostLaunch {
     private final RemoteAgent agent;
     private final Path home;
     private final NativeMpi mpi;
+    /** The Slurm allocation the hosts come from, or null (hosts from --host/--hostfile). */
+    private final SlurmAllocation slurm;
 
     /** hydra's options fthp-run replaces on several hosts: the hosts (it places every rank) and the launcher. */
     private static final Set<String> HYDRA_REPLACED = Set.of("--host", "-host", "-H", "-hosts", "--hosts",
@@ -45,7 +47,8 @@ final class MultiHostLaunch {
             "-launcher-exec", "--launcher-exec");
 
     private MultiHostLaunch(HostList hosts, ReplicaPlacement placement, List<String> bind, boolean[] local,
-                            RemoteAgent agent, Path home, NativeMpi mpi) {
+                            RemoteAgent agent, Path home, NativeMpi mpi, SlurmAllocation slurm) {
+        this.slurm = slurm;
         this.hosts = hosts;
         this.placement = placement;
         this.bind = bind;
@@ -67,6 +70,11 @@ final class MultiHostLaunch {
             return null;   // mpirun reads its own host options, as on one host
         }
         HostList hosts = HostList.of(options.mpirunArgs());
+        SlurmAllocation slurm = null;
+        if (hosts.count() == 0 && mpi == NativeMpi.OPEN_MPI && SlurmAllocation.of(env) != null) {
+            slurm = SlurmAllocation.of(env);
+            hosts = slurm.hosts();
+        }
         if (!hosts.several()) {
             return null;
         }
@@ -101,9 +109,13 @@ final class MultiHostLaunch {
                     + "): the primary coordinator and the ranks' output are there");
         }
         RemoteAgent agent = mpi == NativeMpi.MPICH ? RemoteAgent.ofHydra(options.mpirunArgs(), env)
-                : RemoteAgent.of(options.mpirunArgs(), env);
+                : slurm != null && RemoteAgent.McaOptions.value(options.mpirunArgs(), RemoteAgent.PARAMETER) == null
+                        ? SlurmAllocation.agent(home) : RemoteAgent.of(options.mpirunArgs(), env);
+        if (slurm != null) {
+            slurm.hintWithoutNoKill();
+        }
         return new MultiHostLaunch(hosts, ReplicaPlacement.of(hosts, options.ranks(), options.replicas(), options.mapReplicas()), bind,
-                local, agent, home, mpi);
+                local, agent, home, mpi, slurm);
     }
 
     /**
@@ -112,8 +124,18 @@ final class MultiHostLaunch {
      * fthp-run's own host is lost, when one host is left for a replicated job (a replica would share its twin's
      * host), or when the processes no longer fit the live hosts' slots and the first placement fitted.
      */
-    MultiHostLaunch without(java.util.Set<Integer> lost, int ranks, int replicas, String mapping)
+    MultiHostLaunch without(java.util.Set<Integer> lostNodes, int ranks, int replicas, String mapping)
             throws LaunchException {
+        java.util.Set<Integer> lost = new java.util.TreeSet<>(lostNodes);
+        if (slurm != null) {
+            // Slurm's word on the nodes counts too: one it took down or drained is not relaunched on
+            java.util.Set<String> dead = slurm.deadNodes(hostNames());
+            for (int k = 0; k < hosts.count(); k++) {
+                if (dead.contains(hosts.get(k).name())) {
+                    lost.add(k);
+                }
+            }
+        }
         if (lost.contains(0)) {
             throw LaunchException.rankLost("cannot relaunch: fthp-run's own host " + hosts.get(0).name()
                     + " is lost");
@@ -143,7 +165,7 @@ final class MultiHostLaunch {
             l[k] = liveLocal.get(k);
         }
         return new MultiHostLaunch(left, ReplicaPlacement.of(left, ranks, replicas, mapping), liveBind, l, agent,
-                home, mpi);
+                home, mpi, slurm);
     }
 
     /** The host names, in order. */
@@ -178,6 +200,9 @@ final class MultiHostLaunch {
                 // say every process has finished or failed (docs/notes/hosts.md, section 7)
                 "--mca", "orte_enable_recovery", "1",
                 "-x", NODE_OF_ENV, "-x", RankOutputSink.ADDRESS_ENV));
+        if (slurm != null) {
+            more.addAll(SlurmAllocation.mpirunArgs());
+        }
         return more;
     }
 
@@ -328,6 +353,9 @@ final class MultiHostLaunch {
         }
         lines.add(h.toString());
         lines.add("remote agent: " + String.join(" ", agent.words()));
+        if (slurm != null) {
+            lines.add("Slurm allocation: " + slurm.describe());
+        }
         lines.addAll(placement.table());
         return lines;
     }
