@@ -7,6 +7,7 @@
 #   scripts/slurm-cluster.sh env DIR         # prints the variables a Slurm client needs (SLURM_CONF=...)
 #   scripts/slurm-cluster.sh exec DIR NODE CMD...  # runs CMD on node NODE (its network, hostname, /tmp)
 #   scripts/slurm-cluster.sh crash DIR NODE  # SIGKILLs everything on NODE (its slurmd too): a node failure
+#   scripts/slurm-cluster.sh restart DIR NODE  # NODE back: its slurmd again, and resumed in Slurm
 #   scripts/slurm-cluster.sh down DIR        # cancels the jobs, stops the daemons, removes nodes and DIR
 #
 # Layout of DIR (every daemon's files under it; a test's own directory):
@@ -185,6 +186,26 @@ cmd_crash() {
   kill_namespace "sl-$id-$node"
 }
 
+cmd_restart() {
+  local dir=${1:-} node=${2:-}
+  state_of "$dir"
+  dir=$(cd "$dir" && pwd)
+  export SLURM_CONF="$dir/slurm.conf"
+  local id
+  id=$(awk '$1 == "id" {print $2}' "$dir/state")
+  [[ -e "/var/run/netns/sl-$id-$node" ]] || die "no node $node in $dir"
+  kill_namespace "sl-$id-$node"
+  on_node "$dir" "$node" slurmd -N "$node" -f "$SLURM_CONF"
+  local deadline=$((SECONDS + 30)) state=""
+  while (( SECONDS < deadline )); do
+    scontrol update nodename="$node" state=resume >/dev/null 2>&1 || true
+    state=$(sinfo -h -N -n "$node" -o '%t' 2>/dev/null || true)
+    [[ "$state" == idle || "$state" == mix || "$state" == alloc ]] && return 0
+    sleep 0.5
+  done
+  die "restart: $node is $state, not idle"
+}
+
 kill_pidfile() {
   local file=$1 pid
   [[ -f "$file" ]] || return 0
@@ -222,6 +243,7 @@ case "${1:-}" in
   env) shift; cmd_env "$@" ;;
   exec) shift; cmd_exec "$@" ;;
   crash) shift; cmd_crash "$@" ;;
+  restart) shift; cmd_restart "$@" ;;
   down) shift; cmd_down "$@" ;;
-  *) die "usage: $0 up N DIR [ID] | env DIR | exec DIR NODE CMD... | crash DIR NODE | down DIR" ;;
+  *) die "usage: $0 up N DIR [ID] | env DIR | exec DIR NODE CMD... | crash DIR NODE | restart DIR NODE | down DIR" ;;
 esac

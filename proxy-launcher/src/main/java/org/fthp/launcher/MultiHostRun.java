@@ -28,6 +28,8 @@ final class MultiHostRun {
     private final Map<String, String> env;
     private final Map<String, String> jobEnv;
     private final String secret = Coordinators.newSecret();
+    /** SIGUSR1/SIGTERM with a checkpoint directory: checkpoint, then end (null without a directory). */
+    private final StopOnSignal stop;
 
     private MultiHostRun(LaunchOptions asked, UserProgram program, LaunchHost host, Map<String, String> env,
                          Map<String, String> jobEnv) {
@@ -36,6 +38,7 @@ final class MultiHostRun {
         this.host = host;
         this.env = env;
         this.jobEnv = jobEnv;
+        this.stop = asked.checkpoint().directory().isPresent() ? StopOnSignal.install(null, System.err) : null;
     }
 
     static int run(MultiHostLaunch first, LaunchOptions asked, UserProgram program, LaunchHost host,
@@ -52,8 +55,20 @@ final class MultiHostRun {
             String jobDir = summary.directory().toString();
             jobEnv.put(MpirunCommand.STATS_DIR_ENV, jobDir);
             jobEnv.put(RankOutputRelay.DIR_ENV, jobDir);
-            try (RankOutputSink output = RankOutputSink.start(first.launchAddress(), secret, asked.ranks(),
-                    System.out, System.err)) {
+            // with a checkpoint directory, how far each stream is printed is kept there: a later job goes on from it
+            PrintedPositions printed = null;
+            if (plan.directory().isPresent()) {
+                try {
+                    printed = PrintedPositions.open(plan.directory().get().toAbsolutePath()
+                            .resolve(CheckpointResume.OUTPUT_DIR), asked.ranks());
+                } catch (java.io.IOException e) {
+                    throw LaunchException.environment("cannot keep the output positions in "
+                            + plan.directory().get() + ": " + e.getMessage());
+                }
+            }
+            try (PrintedPositions kept = printed;
+                 RankOutputSink output = RankOutputSink.start(first.launchAddress(), secret, asked.ranks(),
+                    System.out, System.err, printed, start.outputContinues())) {
                 jobEnv.put(RankOutputSink.ADDRESS_ENV, output.address());
                 MultiHostLaunch hosts = first;
                 ResumePoint from = start;
@@ -72,6 +87,10 @@ final class MultiHostRun {
                     boolean lastChance = incarnation >= plan.restarts();
                     long abortAt = System.nanoTime();
                     Outcome o = runOnce(hosts, replicas, incarnation, summary.directory(), lastChance);
+                    if (stop != null && stop.stopped()) {
+                        summary.print(System.err);
+                        return StopOnSignal.EXIT_STOPPED;
+                    }
                     if (lastChance || !o.rankLost()) {
                         summary.print(System.err);
                         return o.code();
@@ -102,6 +121,8 @@ final class MultiHostRun {
                             + String.format(" %.2f s after the abort", (System.nanoTime() - abortAt) / 1e9));
                     hosts = next;
                 }
+            } catch (java.io.IOException e) {
+                throw LaunchException.environment("cannot keep the output positions: " + e.getMessage());
             }
         }
     }
@@ -143,10 +164,16 @@ final class MultiHostRun {
                     : null;
             AtomicBoolean relaunching = new AtomicBoolean();
             int code = MpirunJob.run(command, jobEnv, job -> {
+                if (stop != null) {
+                    stop.running(job, coordinators);
+                }
                 if (injector != null) {
                     injector.start(job.toHandle());
                 }
                 coordinators.onAbort(line -> {
+                    if (stop != null && stop.stopped()) {
+                        return;
+                    }
                     if (!lastChance && FthpRun.programExitCode(line).isEmpty()) {
                         // relaunched: what is left of this incarnation goes now (mpirun tells its daemons)
                         relaunching.set(true);

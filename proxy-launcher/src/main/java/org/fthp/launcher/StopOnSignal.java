@@ -21,7 +21,8 @@ final class StopOnSignal {
     static final int EXIT_STOPPED = 75;
     private static final long POLL_MILLIS = 50;
 
-    private final Coordinators coordinators;
+    /** The current incarnation's coordinators (a relaunch on several hosts starts a new set). */
+    private volatile Coordinators coordinators;
     private final PrintStream err;
     private final AtomicInteger signals = new AtomicInteger();
     private final AtomicReference<Process> job = new AtomicReference<>();
@@ -42,6 +43,12 @@ final class StopOnSignal {
 
     /** The native job now running (each incarnation's mpirun). */
     void running(Process mpirun) {
+        running(mpirun, coordinators);
+    }
+
+    /** As above, with its own coordinator set. */
+    void running(Process mpirun, Coordinators current) {
+        coordinators = current;
         job.set(mpirun);
         if (stopped) {
             MpirunJob.stop(mpirun);
@@ -59,9 +66,15 @@ final class StopOnSignal {
             end();
             return;
         }
-        CheckpointReport report = coordinators.checkpoints();
+        Coordinators current = coordinators;
+        if (current == null) {
+            err.println("fthp-run: " + name + " before the job started; ending it");
+            end();
+            return;
+        }
+        CheckpointReport report = current.checkpoints();
         long after = Math.max(report.lastCommitted(), report.lastOnDisk());
-        if (!coordinators.requestCheckpoint()) {
+        if (!current.requestCheckpoint()) {
             err.println("fthp-run: " + name + ": the coordinators cannot be reached; ending the job now");
             end();
             return;
