@@ -297,7 +297,11 @@ final class RankOutputSink implements AutoCloseable {
                     // the terminal is gone; nothing else to tell
                 }
             }
+            emittedTo += pending.size();
             pending.reset();
+            if (printed != null) {
+                printed.printed(index, emittedTo);
+            }
         }
     }
 }
