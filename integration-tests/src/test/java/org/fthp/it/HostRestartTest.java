@@ -13,6 +13,7 @@ import org.fthp.it.hosts.EmulatedHosts;
 import org.fthp.it.programs.RestartIterations;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * ends with the failure-free output. The same crash with no host left in reserve for a replicated job: exit 4,
  * saying why.
  */
+@Tag("outside-ci")
 class HostRestartTest {
 
     private static final Duration JOB = Duration.ofSeconds(150);

@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 import org.fthp.it.programs.RestartIterations;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,6 +97,7 @@ class ResumeTest {
     }
 
     @Test
+    @Tag("outside-ci")
     void aSignalBeforeTheTimeLimitCheckpointsEndsWith75AndTheNextJobResumes() throws Exception {
         Path dir = tmp.resolve("ckpt");
         List<String> cmd = command(List.of("--replicas", "1", "--checkpoint-dir", dir.toString()), 2, "40", "100");

@@ -112,6 +112,18 @@ public final class SlurmCluster implements AutoCloseable {
                 + jobField(job, "JobState") + ")");
     }
 
+    /** Once the (requeued) job is pending again, lets it start now rather than at its begin time. */
+    public void startWhenPending(String job, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!jobField(job, "JobState").equals("PENDING")) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("job " + job + " was not pending again within " + limit);
+            }
+            Thread.sleep(100);
+        }
+        client(List.of("scontrol", "update", "jobid=" + job, "starttime=now"));
+    }
+
     /** Waits until the job runs. */
     public void awaitRunning(String job, Duration limit) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
