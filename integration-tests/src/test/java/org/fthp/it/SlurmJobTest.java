@@ -175,4 +175,26 @@ class SlurmJobTest {
         assertEquals(expected, output("requeue", job), "the requeued job's output differs from one run's\n"
                 + errors("requeue", job));
     }
+
+    @Test
+    @Tag("outside-ci")
+    void aNodeKilledWithARanksOnlyCopyRelaunchesOnTheLiveNodesWithTheSpare() throws Exception {
+        Path ckpt = dir.resolve("ckpt-spare");
+        // 2 unreplicated ranks on n1 and n2, n3 held in reserve
+        Path script = batchScript("spare", "--checkpoint-dir " + ckpt + " --checkpoint-interval 600 --restart 1",
+                RestartIterations.class, "40", "150", "--force", "5");
+        String job = slurm.sbatch(script);
+        try {
+            awaitOutput("spare", job, "iteration 17 ");
+            slurm.crash("n2");
+            assertEquals("COMPLETED", slurm.awaitEnd(job, JOB), errors("spare", job));
+            String err = errors("spare", job);
+            assertTrue(err.contains("restart 1 of 1: rank 1 lost every copy (hosts lost: n2); relaunching 2 processes"
+                    + " (2 ranks, 0 replicas) on n1:1,n3:1 from checkpoint epoch"), err);
+            String expected = MpiJob.run(2, JOB, RestartIterations.class, "40", "0").assertSuccess().stdout();
+            assertEquals(expected, output("spare", job), "the relaunched job's output differs from one run's\n" + err);
+        } finally {
+            slurm.restartNode("n2");
+        }
+    }
 }
