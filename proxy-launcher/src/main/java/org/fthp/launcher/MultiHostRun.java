@@ -47,7 +47,7 @@ final class MultiHostRun {
     }
 
     /** One incarnation's end: its exit code, and whether a relaunch may help. */
-    private record Outcome(int code, boolean rankLost, String abortLine, Set<Integer> lostNodes) {}
+    private record Outcome(int code, boolean rankLost, String abortLine, Set<Integer> lostNodes, long abortNanos) {}
 
     private int run(MultiHostLaunch first, ResumePoint start) throws LaunchException {
         CheckpointPlan plan = asked.checkpoint();
@@ -85,7 +85,6 @@ final class MultiHostRun {
                         jobEnv.put(MpirunCommand.KILL_AT_CALL_ENV, "");
                     }
                     boolean lastChance = incarnation >= plan.restarts();
-                    long abortAt = System.nanoTime();
                     Outcome o = runOnce(hosts, replicas, incarnation, summary.directory(), lastChance);
                     if (stop != null && stop.stopped()) {
                         summary.print(System.err);
@@ -118,7 +117,7 @@ final class MultiHostRun {
                             + next.hostsOption() + " "
                             + (from.epoch() >= 0 ? "from checkpoint epoch " + from.epoch()
                                     : "from the beginning (no checkpoint on disk)")
-                            + String.format(" %.2f s after the abort", (System.nanoTime() - abortAt) / 1e9));
+                            + String.format(" %.2f s after the abort", (System.nanoTime() - o.abortNanos()) / 1e9));
                     hosts = next;
                 }
             } catch (java.io.IOException e) {
@@ -163,6 +162,7 @@ final class MultiHostRun {
                             options.coordinators().events(), coordinators.killTargets(nodeOfRanks(hosts)))
                     : null;
             AtomicBoolean relaunching = new AtomicBoolean();
+            java.util.concurrent.atomic.AtomicLong abortNanos = new java.util.concurrent.atomic.AtomicLong();
             int code = MpirunJob.run(command, jobEnv, job -> {
                 if (stop != null) {
                     stop.running(job, coordinators);
@@ -171,6 +171,7 @@ final class MultiHostRun {
                     injector.start(job.toHandle());
                 }
                 coordinators.onAbort(line -> {
+                    abortNanos.compareAndSet(0, System.nanoTime());
                     if (stop != null && stop.stopped()) {
                         return;
                     }
@@ -194,7 +195,8 @@ final class MultiHostRun {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                return new Outcome(FthpRun.EXIT_RANK_LOST, true, abortLine, coordinators.lostNodes());
+                return new Outcome(FthpRun.EXIT_RANK_LOST, true, abortLine, coordinators.lostNodes(),
+                        abortNanos.get() != 0 ? abortNanos.get() : System.nanoTime());
             }
             if (aborted) {
                 code = FthpRun.programExitCode(abortLine).orElse(FthpRun.EXIT_RANK_LOST);
@@ -204,7 +206,7 @@ final class MultiHostRun {
             }
             // the other hosts' ranks left their statistics in their own host's job directory
             coordinators.collectStats(jobDirPath);
-            return new Outcome(code, false, abortLine, Set.of());
+            return new Outcome(code, false, abortLine, Set.of(), abortNanos.get());
         }
     }
 
