@@ -15,7 +15,8 @@
 #   munge/                        munged's key, socket, pid and log (AuthInfo=socket=... in slurm.conf)
 #   ctld/ nK/ log/                slurmctld's state, each slurmd's spool and pid, every log
 #   hosts                         /etc/hosts of every node (bind-mounted there): the nodes' names resolve
-#   tmp/nK                        node nK's own /tmp, as cluster nodes have node-local /tmp
+#   tmp/nK                        node nK's own /tmp, as cluster nodes have node-local /tmp (not when DIR or the
+#                                 repository is under /tmp: the nodes would not see them; they share /tmp then)
 #   state                         ID, bridge, namespaces: what down removes (never anything by pattern)
 # Each node is a network namespace sl-ID-nK (eth0 10.231.0.1K/24 on bridge slb-ID, 10.231.0.1 in the root
 # namespace, where slurmctld and the clients run) with slurmd in it under its own hostname (UTS namespace) and
@@ -146,9 +147,13 @@ on_node() {
   id=$(awk '$1 == "id" {print $2}' "$dir/state")
   ns="sl-$id-$node"
   [[ -e "/var/run/netns/$ns" ]] || die "no node $node in $dir"
+  local own_tmp=1 repo
+  repo=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
+  [[ "$dir/" == /tmp/* || "$repo/" == /tmp/* ]] && own_tmp=0
   nsenter --net="/var/run/netns/$ns" unshare --uts --mount --propagation private /bin/sh -c \
-    'hostname "$1" && mount --bind "$2/hosts" /etc/hosts && mount --bind "$2/tmp/$1" /tmp && shift 2 && exec "$@"' \
-    sh "$node" "$dir" "$@"
+    'hostname "$1" && mount --bind "$2/hosts" /etc/hosts && { [ "$3" = 0 ] || mount --bind "$2/tmp/$1" /tmp; } &&
+     shift 3 && exec "$@"' \
+    sh "$node" "$dir" "$own_tmp" "$@"
 }
 
 cmd_env() {
