@@ -116,6 +116,8 @@ class SlurmJobTest {
         String err = errors("replicated", job);
         assertTrue(err.contains("rank 1: cmp 1 @ n2, rep 3 @ n3"), err);
         assertTrue(err.contains("remote agent: " + MpiJob.home().resolve("scripts/fthp-srun-agent.sh")), err);
+        // submitted with --no-kill: no hint
+        assertTrue(!err.contains("fthp-run: hint:"), err);
     }
 
     @Test
