@@ -45,9 +45,15 @@ class SlurmJobTest {
     }
 
     @AfterAll
-    static void tearDown() {
+    static void tearDown() throws IOException {
         if (slurm != null) {
             slurm.close();
+        }
+        // the jobs' output and checkpoints (a failing test has put what it needs in its message)
+        try (var files = Files.walk(dir)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
         }
     }
 
