@@ -62,6 +62,7 @@ public final class LaunchOptionsParser {
         boolean diskEveryGiven = false;
         int restarts = 0;
         Integer restartReplicas = null;
+        String resume = null;
         String mapReplicas = ReplicaPlacement.NEXT;
         List<String> mpirunArgs = new ArrayList<>();
         for (int i = 0; i < launcherPart.size(); i++) {
@@ -104,6 +105,12 @@ public final class LaunchOptionsParser {
                     if (!ReplicaPlacement.MAPPINGS.contains(mapReplicas)) {
                         throw LaunchException.usage("--map-replicas knows " + ReplicaPlacement.MAPPINGS + ", not \""
                                 + mapReplicas + "\"");
+                    }
+                }
+                case "--resume" -> {
+                    resume = valueOf(launcherPart, ++i, token);
+                    if (!CheckpointPlan.RESUME_MODES.contains(resume)) {
+                        throw LaunchException.usage("--resume knows auto, never and force, not \"" + resume + "\"");
                     }
                 }
                 case "--restart" -> restarts = nonNegative(token, valueOf(launcherPart, ++i, token));
@@ -164,11 +171,15 @@ public final class LaunchOptionsParser {
         if (diskEveryGiven && checkpointDir == null) {
             throw LaunchException.usage("--checkpoint-disk-every needs --checkpoint-dir DIR");
         }
+        if (resume != null && checkpointDir == null) {
+            throw LaunchException.usage("--resume needs --checkpoint-dir DIR (where the earlier job's checkpoints are)");
+        }
         OptionalDouble mtbfPerProcess = mtbf == null ? OptionalDouble.empty()
                 : OptionalDouble.of(perProcess ? mtbf : mtbf * (ranks + m));
         CheckpointPlan checkpoint = new CheckpointPlan(Optional.ofNullable(checkpointInterval),
                 Optional.ofNullable(checkpointDir), checkpointMemory, diskEvery, restarts,
-                restartReplicas == null ? OptionalInt.empty() : OptionalInt.of(restartReplicas), mtbfPerProcess);
+                restartReplicas == null ? OptionalInt.empty() : OptionalInt.of(restartReplicas), mtbfPerProcess,
+                resume == null ? CheckpointPlan.RESUME_AUTO : resume, Optional.empty());
         if (separator < 0) {
             throw LaunchException.usage("missing \"--\" between the fthp-run/mpirun options and the java command");
         }

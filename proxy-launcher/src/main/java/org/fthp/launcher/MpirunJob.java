@@ -43,7 +43,8 @@ public final class MpirunJob {
     public static int run(List<String> command, Map<String, String> extraEnv,
                           java.util.function.BooleanSupplier explained,
                           java.util.function.Consumer<Process> started) throws LaunchException {
-        ProcessBuilder builder = new ProcessBuilder(command).inheritIO().redirectError(ProcessBuilder.Redirect.PIPE);
+        ProcessBuilder builder = new ProcessBuilder(withParentDeathSignal(command)).inheritIO()
+                .redirectError(ProcessBuilder.Redirect.PIPE);
         builder.environment().putAll(extraEnv);
         Process mpirun;
         try {
@@ -73,6 +74,24 @@ public final class MpirunJob {
             stop(mpirun);
             return 130;
         }
+    }
+
+    /** util-linux's setpriv: sets the parent-death signal, then execs the command (same pid). */
+    private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
+
+    /**
+     * mpirun gets SIGTERM when fthp-run dies, even by SIGKILL (a batch system's, an OOM killer's): it then ends its
+     * ranks, rather than leaving a job that nobody relays, whose coordinators are gone, and that would still write
+     * to the output files a resumed job takes over. The signal is the kernel's (PR_SET_PDEATHSIG, kept across
+     * exec); without setpriv mpirun is started as it is.
+     */
+    static List<String> withParentDeathSignal(List<String> command) {
+        if (!java.nio.file.Files.isExecutable(SETPRIV)) {
+            return command;
+        }
+        List<String> wrapped = new java.util.ArrayList<>(List.of(SETPRIV.toString(), "--pdeathsig", "TERM"));
+        wrapped.addAll(command);
+        return wrapped;
     }
 
     /** Stops mpirun, then any of its descendants that outlive it. */
