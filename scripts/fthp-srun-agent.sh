@@ -1,5 +1,5 @@
 #!/bin/sh
-# fthp-run's remote agent inside a Slurm allocation (issue 39): runs a command on one node of the job as
+# fthp-run's remote agent inside a Slurm allocation: runs a command on one node of the job as
 # ssh would (`fthp-srun-agent.sh HOST 'one command line'`), through a Slurm step, since many clusters allow
 # no ssh between nodes. The step overlaps the job's others (a coordinator takes no CPUs from the ranks), is not
 # killed with a failed node elsewhere (--no-kill), and forwards stdin (the job secret, then the coordinator's

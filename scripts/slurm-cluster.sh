@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A private, real Slurm (Debian's slurmctld/slurmd/munge, 22.05) on emulated nodes of this machine, for the
-# tests that run fthp-run as a batch job (issue 39). Needs root. Nothing goes under /etc/slurm or /etc/munge,
+# tests that run fthp-run as a batch job. Needs root. Nothing goes under /etc/slurm or /etc/munge,
 # and no system service is touched.
 #
 #   scripts/slurm-cluster.sh up N DIR [ID]   # nodes n1..nN (N <= 4); prints ID; DIR holds everything it makes

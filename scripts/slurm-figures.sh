@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Figures of issue 39 on a private Slurm of 3 emulated nodes (scripts/slurm-cluster.sh), one run each:
+# Figures of fthp-run under Slurm, on a private Slurm of 3 emulated nodes (scripts/slurm-cluster.sh), one run each:
 #   1. sbatch to MPI_Init: submission to the moment every rank of a replicated job (2 ranks + 2 replicas) has
 #      ended MPI_Init (the ranks' ready-* marks in their node's job directory)
 #   2. node-loss detection: SIGKILL of every process on n2 to the primary's failure-detected event

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code --restart} on several hosts (issue 39, item 2), on three emulated hosts: an unreplicated job on h0 and
+ * {@code --restart} on several hosts, on three emulated hosts: an unreplicated job on h0 and
  * h1, h2 held in reserve; h1 crashes (every process on it SIGKILLed) and takes rank 1's only copy; fthp-run
  * relaunches on the live hosts h0 and h2, from the newest epoch in the (shared) checkpoint directory, and the job
  * ends with the failure-free output. The same crash with no host left in reserve for a replicated job: exit 4,

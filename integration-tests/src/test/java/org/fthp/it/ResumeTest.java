@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A new job resuming from the checkpoint directory an earlier one left (issue 39, item 3): the launcher killed
+ * A new job resuming from the checkpoint directory an earlier one left: the launcher killed
  * (SIGKILL) mid-run and the same command run again, or a signal asking for a checkpoint before a time limit; every
  * job's stdout concatenated is the failure-free run's, byte for byte. A directory of another program or another N
  * is refused (exit 3) and left as it was; a damaged newest epoch falls back to the one before; {@code --resume

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * fthp-run as a Slurm batch job (issue 39), on a real Slurm started for this class on three emulated nodes
+ * fthp-run as a Slurm batch job, on a real Slurm started for this class on three emulated nodes
  * (scripts/slurm-cluster.sh: slurmctld, munged, one slurmd per network namespace, every file under the test's
  * directory): a replicated job's sbatch ends with the failure-free output; a node killed under it (every process
  * on it, and Slurm told it is down) is survived with the same output; a job told to stop before its time limit
