@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Emulated hosts: 2 to 4 "hosts" as Linux network namespaces on one machine, for multi-host MPI jobs
-# without a cluster (issue 21). Needs root (ip netns).
+# without a cluster. Needs root (ip netns).
 #
 #   scripts/emulated-hosts.sh up N [ID]         # makes hosts h0..h(N-1); prints ID (default: this pid)
 #   scripts/emulated-hosts.sh exec ID HOST CMD  # runs CMD on emulated host HOST (h0.., or its address)
@@ -22,6 +22,9 @@
 # a path under /tmp that one host made does not exist on another (session directories, fthp-run's
 # job directory, report pipes). Everything else (the repository, the JDK, /dev/shm) is shared, as a
 # cluster's shared file system would be. The state lives outside /tmp so the hosts see the agent.
+# A shared path that lies under /tmp (a checkout in /tmp/x, or what FTHP_HOSTS_SHARE names, colon-separated)
+# would be hidden by the host's own /tmp: it is bound into every host's /tmp at the same path (listed in
+# the run's state as `shared`), so bin/fthp-run and the built jars are where they are outside the hosts.
 #
 # mpirun runs inside h0 (`exec ID h0 mpirun ...`): the root namespace gets no interface and no
 # address, and the launching host is one of the job's hosts, as on a cluster's first node.
@@ -40,9 +43,27 @@ die() { echo "emulated-hosts: $*" >&2; exit 1; }
 
 ns_name() { echo "fthp-$1-$2"; }
 
-# Runs "$3" with sh -c (as sshd runs a remote command) as host "$1" with /tmp on "$2"; used after
-# `ip netns exec NS unshare --uts`, which put us in the host's network and a private mount namespace.
-ON_HOST='hostname "$1" && mount --bind "$2" /tmp && exec /bin/sh -c "$3"'
+# The shared paths under /tmp, one per line: this checkout (found from the script's own place) and those
+# FTHP_HOSTS_SHARE names; each resolved, each once, none that another one contains.
+shared_under_tmp() {
+  local here p list=()
+  here="$(readlink -f "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/..")"
+  IFS=: read -r -a list <<< "${FTHP_HOSTS_SHARE:-}"
+  for p in "$here" "${list[@]}"; do
+    [[ -n "$p" && -d "$p" ]] || continue
+    p="$(readlink -f "$p")"
+    if [[ "$p" == /tmp/?* ]]; then echo "$p"; fi
+  done | sort -u | awk 'NR == 1 || index($0, last "/") != 1 { print; last = $0 }'
+}
+
+# Becomes host "$1" with /tmp on "$2" and the shared paths listed in file "$3" bound into it, then runs the
+# rest; used after `ip netns exec NS unshare --uts`, which put us in the host's network and a mount namespace
+# of our own (made private first: nothing mounted here may reach the machine's namespace).
+BECOME_HOST='hostname "$1" && mount --make-rprivate / &&
+  while IFS= read -r p; do mount --bind "$p" "$2/${p#/tmp/}" || exit 1; done < "$3" &&
+  mount --rbind "$2" /tmp'
+# As BECOME_HOST, then runs "$4" with sh -c (as sshd runs a remote command).
+ON_HOST="$BECOME_HOST"' && exec /bin/sh -c "$4"'
 
 # The remote agent Open MPI runs as `agent HOST word...` (ssh's convention: the words make one shell
 # command, quoted for a remote shell). It runs that command on HOST.
@@ -59,7 +80,7 @@ shift
 case "\$host" in
 $cases  *) echo "emulated-hosts agent: no emulated host \$host in run $id" >&2; exit 255 ;;
 esac
-exec ip netns exec "\$ns" unshare --uts /bin/sh -c '$ON_HOST' sh "\$name" "$state/tmp/\$name" "\$*"
+exec ip netns exec "\$ns" unshare --uts /bin/sh -c '$ON_HOST' sh "\$name" "$state/tmp/\$name" "$state/shared" "\$*"
 EOF
   chmod 755 "$state/agent"
 }
@@ -79,6 +100,7 @@ cmd_up() {
   mkdir "$state/tmp"
   # a failure half way leaves a state that down removes exactly
   trap 'echo "emulated-hosts: up failed; removing run $id" >&2; cmd_down "$id"' ERR
+  shared_under_tmp > "$state/shared"
 
   local sw
   sw=$(ns_name "$id" sw)
@@ -99,6 +121,8 @@ cmd_up() {
     ip netns add "$ns"
     echo "$ns" >> "$state/namespaces"
     mkdir -m 1777 "$state/tmp/h$k"
+    # the mount points of the shared paths (empty directories outside the hosts)
+    while IFS= read -r p; do mkdir -p "$state/tmp/h$k/${p#/tmp/}"; done < "$state/shared"
     mkdir -p "/etc/netns/$ns"
     cp "$hosts_file" "/etc/netns/$ns/hosts"
     # created inside the switch namespace, the host end moved into its namespace: no interface
@@ -175,8 +199,8 @@ cmd_exec() {
   local ns name
   read -r ns name < <(host_namespace "$id" "$host")
   # the command's words stay words: "$@" after the host's name and /tmp
-  exec ip netns exec "$ns" unshare --uts /bin/sh -c 'hostname "$1" && mount --bind "$2" /tmp && shift 2 && exec "$@"' \
-    sh "$name" "$STATE_ROOT/$id/tmp/$name" "$@"
+  exec ip netns exec "$ns" unshare --uts /bin/sh -c "$BECOME_HOST"' && shift 3 && exec "$@"' \
+    sh "$name" "$STATE_ROOT/$id/tmp/$name" "$STATE_ROOT/$id/shared" "$@"
 }
 
 case "${1:-}" in

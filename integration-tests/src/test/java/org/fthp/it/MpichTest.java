@@ -202,9 +202,9 @@ class MpichTest {
 
     /**
      * CheckpointRestartTest's first case on MPICH: both copies of rank 1 lost late, restarted from its checkpoint.
-     * It used to fail now and then under load ("epoch 4 rank 1 is in none of: node 0's memory"): a replica slow to
-     * start asked for its piece after the other copies had committed a newer epoch, which dropped it; the restart's
-     * epoch now stays (docs/notes/mpich.md §6, CheckpointServiceTest reproduces the window step by step).
+     * Under load a replica may be slow to start and ask for its piece after the other copies have committed a newer
+     * epoch: the restart's epoch must stay until then (docs/notes/mpich.md §6, CheckpointServiceTest goes through
+     * that window step by step).
      */
     @Test
     void aRankThatLosesBothCopiesRestartsFromItsCheckpoint() {
@@ -309,7 +309,7 @@ class MpichTest {
     private static final String[] LONGER_WORKLOAD = {"300", "5000"};
 
     /**
-     * A whole host lost on MPICH (issue 22; docs/notes/mpich.md §9), as MultiHostJobTest does on Open MPI. One slot per
+     * A whole host lost on MPICH (docs/notes/mpich.md §9), as MultiHostJobTest does on Open MPI. One slot per
      * host: rank 0 computes on h0 with its replica on h1, rank 1 on h1 with its replica on h0; h1 crashes (its proxy,
      * ranks and coordinator killed) at iteration 40. The coordinators fail h1's processes as a host lost, fthp-run
      * lists h1 for the library in mpiexec.hydra, which hides the end of h1's proxy connection (mpiexec would exit on it

@@ -64,6 +64,16 @@ final class CheckpointReport {
     }
 
     /** The newest committed epoch fthp-run has heard of, and when (System.nanoTime) it heard. */
+    /** The newest epoch committed in memory, -1 before the first. */
+    synchronized long lastCommitted() {
+        return lastEpoch;
+    }
+
+    /** The newest epoch the primary has committed to the checkpoint directory, -1 before the first. */
+    synchronized long lastOnDisk() {
+        return lastOnDisk;
+    }
+
     synchronized OptionalLong lastCommitNanos() {
         return lastEpoch < 0 ? OptionalLong.empty() : OptionalLong.of(lastCommitNanos);
     }

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * descendant, but it is still in this set. Addressed by the handles taken from our own process tree, never by name.
  */
 final class JobProcesses {
+    /** How often mpirun's descendants are listed: a rank lives for seconds at least. */
     private static final long SAMPLE_MILLIS = 200;
     private static final long GRACE_MILLIS = 3000;
 
@@ -17,10 +18,13 @@ final class JobProcesses {
 
     private JobProcesses(Process mpirun) {
         sampler = new Thread(() -> {
-            while (mpirun.isAlive()) {
+            while (mpirun.isAlive() && !Thread.currentThread().isInterrupted()) {
                 mpirun.descendants().forEach(seen::add);
                 try {
-                    Thread.sleep(SAMPLE_MILLIS);
+                    // the wait ends early when mpirun does
+                    mpirun.onExit().get(SAMPLE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                    // sample again
                 } catch (InterruptedException e) {
                     return;
                 }
@@ -48,9 +52,9 @@ final class JobProcesses {
             }
         }
         for (ProcessHandle h : seen) {
-            if (!awaitGone(h, GRACE_MILLIS)) {
+            if (!Poll.gone(h, GRACE_MILLIS)) {
                 h.destroyForcibly();
-                awaitGone(h, GRACE_MILLIS);
+                Poll.gone(h, GRACE_MILLIS);
             }
         }
         return alive;
@@ -67,31 +71,11 @@ final class JobProcesses {
             h.destroyForcibly();
         }
         for (ProcessHandle h : seen) {
-            awaitGone(h, GRACE_MILLIS);
+            Poll.gone(h, GRACE_MILLIS);
         }
         mpirun.destroy();
-        if (!awaitGone(mpirun.toHandle(), GRACE_MILLIS)) {
+        if (!Poll.gone(mpirun.toHandle(), GRACE_MILLIS)) {
             mpirun.destroyForcibly();
         }
-    }
-
-    /**
-     * Polls: the JDK's exit notification for a process that is not our child waits with growing sleeps, which
-     * would add seconds to a restart.
-     */
-    private static boolean awaitGone(ProcessHandle h, long millis) {
-        long deadline = System.nanoTime() + millis * 1_000_000;
-        while (h.isAlive()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return !h.isAlive();
-            }
-        }
-        return true;
     }
 }

@@ -72,6 +72,12 @@ public record LaunchOptions(
                 javaOptions, userClasspath, appJar, mainClass, programArgs, plan, kills, checkpoint, mapReplicas, spares);
     }
 
+    /** The same job with another checkpoint plan (the program's identity recorded). */
+    public LaunchOptions withCheckpoint(CheckpointPlan plan) {
+        return new LaunchOptions(helpRequested, ranks, replicas, showReplicaOutput, verbose, mpirunArgs, javaOptions,
+                userClasspath, appJar, mainClass, programArgs, coordinators, kills, plan, mapReplicas, spares);
+    }
+
     /** Native processes the job needs: every logical rank plus the replicas. */
     public int processes() {
         return ranks + replicas;

@@ -63,6 +63,7 @@ public final class LaunchOptionsParser {
         int restarts = 0;
         Integer restartReplicas = null;
         int spares = 0;
+        String resume = null;
         String mapReplicas = ReplicaPlacement.NEXT;
         List<String> mpirunArgs = new ArrayList<>();
         for (int i = 0; i < launcherPart.size(); i++) {
@@ -108,6 +109,12 @@ public final class LaunchOptionsParser {
                     }
                 }
                 case "--spares" -> spares = nonNegative(token, valueOf(launcherPart, ++i, token));
+                case "--resume" -> {
+                    resume = valueOf(launcherPart, ++i, token);
+                    if (!CheckpointPlan.RESUME_MODES.contains(resume)) {
+                        throw LaunchException.usage("--resume knows auto, never and force, not \"" + resume + "\"");
+                    }
+                }
                 case "--restart" -> restarts = nonNegative(token, valueOf(launcherPart, ++i, token));
                 case "--restart-replicas" -> restartReplicas = nonNegative(token, valueOf(launcherPart, ++i, token));
                 case "--log-limit" -> {
@@ -166,11 +173,15 @@ public final class LaunchOptionsParser {
         if (diskEveryGiven && checkpointDir == null) {
             throw LaunchException.usage("--checkpoint-disk-every needs --checkpoint-dir DIR");
         }
+        if (resume != null && checkpointDir == null) {
+            throw LaunchException.usage("--resume needs --checkpoint-dir DIR (where the earlier job's checkpoints are)");
+        }
         OptionalDouble mtbfPerProcess = mtbf == null ? OptionalDouble.empty()
                 : OptionalDouble.of(perProcess ? mtbf : mtbf * (ranks + m));
         CheckpointPlan checkpoint = new CheckpointPlan(Optional.ofNullable(checkpointInterval),
                 Optional.ofNullable(checkpointDir), checkpointMemory, diskEvery, restarts,
-                restartReplicas == null ? OptionalInt.empty() : OptionalInt.of(restartReplicas), mtbfPerProcess);
+                restartReplicas == null ? OptionalInt.empty() : OptionalInt.of(restartReplicas), mtbfPerProcess,
+                resume == null ? CheckpointPlan.RESUME_AUTO : resume, Optional.empty());
         if (separator < 0) {
             throw LaunchException.usage("missing \"--\" between the fthp-run/mpirun options and the java command");
         }

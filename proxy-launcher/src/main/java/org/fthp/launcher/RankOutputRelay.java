@@ -58,11 +58,21 @@ final class RankOutputRelay implements AutoCloseable {
 
     /** Creates the files of logical ranks 0..ranks-1 in {@code dir} and starts relaying them. */
     static RankOutputRelay start(Path dir, int ranks, OutputStream stdout, OutputStream stderr) throws LaunchException {
+        return start(dir, ranks, stdout, stderr, null, false);
+    }
+
+    /**
+     * As above, recording how far each file is printed in {@code printed} (the checkpoint directory's); with
+     * {@code continuing} the files are an earlier job's, kept: each is relayed from where that job's printing
+     * stopped (what it wrote but never printed included), and a resumed rank appends after what they hold.
+     */
+    static RankOutputRelay start(Path dir, int ranks, OutputStream stdout, OutputStream stderr,
+                                 PrintedPositions printed, boolean continuing) throws LaunchException {
         List<Tail> tails = new ArrayList<>();
         try {
             for (int r = 0; r < ranks; r++) {
-                tails.add(new Tail(dir.resolve("stdout-" + r), stdout));
-                tails.add(new Tail(dir.resolve("stderr-" + r), stderr));
+                tails.add(new Tail(dir.resolve("stdout-" + r), stdout, printed, 2 * r, continuing));
+                tails.add(new Tail(dir.resolve("stderr-" + r), stderr, printed, 2 * r + 1, continuing));
             }
             WatchService changes = dir.getFileSystem().newWatchService();
             dir.register(changes, ENTRY_MODIFY);
@@ -143,13 +153,35 @@ final class RankOutputRelay implements AutoCloseable {
         private final FileChannel file;
         private final OutputStream sink;
         private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+        /** Where printing is recorded (null: nowhere), and this file's index there. */
+        private final PrintedPositions printed;
+        private final int index;
+        /** The file's bytes before this offset are printed. */
+        private long emittedTo;
         private boolean failed;
 
-        Tail(Path path, OutputStream sink) throws IOException {
+        Tail(Path path, OutputStream sink, PrintedPositions printed, int index, boolean continuing)
+                throws IOException {
             this.path = path;
-            // created here, before any rank starts: the ranks only append to it (and refuse to start without it)
-            Files.createFile(path);
+            this.printed = printed;
+            this.index = index;
+            long from = 0;
+            if (continuing && Files.exists(path)) {
+                from = printed.get(index);
+            } else {
+                // created here, before any rank starts: the ranks only append to it (and refuse to start without it)
+                Files.createFile(path);
+                from = continuing ? printed.get(index) : 0;
+            }
+            if (from > 0 && Files.size(path) < from) {
+                // printed further than the file holds (it was cut since): a resumed rank appends after that point
+                try (java.io.RandomAccessFile grow = new java.io.RandomAccessFile(path.toFile(), "rw")) {
+                    grow.setLength(from);
+                }
+            }
             this.file = FileChannel.open(path, StandardOpenOption.READ);
+            file.position(from);
+            this.emittedTo = from;
             this.sink = sink;
         }
 
@@ -209,7 +241,11 @@ final class RankOutputRelay implements AutoCloseable {
         private void emit() throws IOException {
             pending.writeTo(sink);
             sink.flush();
+            emittedTo += pending.size();
             pending.reset();
+            if (printed != null) {
+                printed.printed(index, emittedTo);
+            }
         }
 
         void closeQuietly() {

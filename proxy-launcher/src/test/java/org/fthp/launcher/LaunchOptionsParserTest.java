@@ -230,4 +230,20 @@ class LaunchOptionsParserTest {
         assertTrue(usageError("-np", "2", "--mtbf-per-process", "5", "--", "Main").getMessage()
                 .contains("--inject weibull"));
     }
+
+    @Test
+    void resumeIsAutoByDefaultAndNeedsACheckpointDirectory() throws LaunchException {
+        assertEquals(CheckpointPlan.RESUME_AUTO,
+                parse("-np", "2", "--checkpoint-dir", "d", "--", "Main").checkpoint().resume());
+        assertEquals(CheckpointPlan.RESUME_NEVER,
+                parse("-np", "2", "--checkpoint-dir", "d", "--resume", "never", "--", "Main").checkpoint().resume());
+        LaunchException noDir = assertThrows(LaunchException.class,
+                () -> parse("-np", "2", "--resume", "force", "--", "Main"));
+        assertEquals(LaunchException.USAGE, noDir.exitCode());
+        assertTrue(noDir.getMessage().contains("--resume needs --checkpoint-dir"), noDir.getMessage());
+        LaunchException bad = assertThrows(LaunchException.class,
+                () -> parse("-np", "2", "--checkpoint-dir", "d", "--resume", "always", "--", "Main"));
+        assertTrue(bad.getMessage().contains("--resume knows auto, never and force, not \"always\""),
+                bad.getMessage());
+    }
 }

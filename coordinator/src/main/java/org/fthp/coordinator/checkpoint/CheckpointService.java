@@ -127,7 +127,7 @@ public final class CheckpointService implements AutoCloseable {
         this.config = config;
         this.memory = new PieceMemory(config.memoryLimitBytes());
         this.store = config.directory().isPresent()
-                ? Optional.of(CheckpointStore.open(config.directory().get())) : Optional.empty();
+                ? Optional.of(CheckpointStore.open(config.directory().get(), config.job())) : Optional.empty();
         this.tree = tree;
         this.io = io;
         this.addresses = addresses;
@@ -491,20 +491,36 @@ public final class CheckpointService implements AutoCloseable {
         }
     }
 
+    /**
+     * Benchmarks only: waits until {@code epoch} is committed on disk or {@code deadline} passes, woken by the
+     * manifest's arrival in the epoch's directory (the primary's rename is the commit), not by polling.
+     */
+    private static void awaitOnDisk(CheckpointStore disk, long epoch, int rank, long deadline) throws IOException {
+        Path epochDir = disk.piecePath(epoch, rank).getParent();
+        try (java.nio.file.WatchService arrivals = epochDir.getFileSystem().newWatchService()) {
+            epochDir.register(arrivals, java.nio.file.StandardWatchEventKinds.ENTRY_CREATE);
+            while (!disk.committedEpochs().contains(epoch)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;   // the read that follows says what is missing
+                }
+                java.nio.file.WatchKey key = arrivals.poll(left, TimeUnit.NANOSECONDS);
+                if (key != null) {
+                    key.pollEvents();
+                    key.reset();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** The committed piece from the checkpoint directory, checked against its manifest, into a file of this node. */
     private PieceMemory.Held readFromDisk(long epoch, int rank) throws IOException {
         CheckpointStore disk = store.orElseThrow();
         if (PIECES_FROM_DISK) {
             // the epoch committed in memory may still be on its way to disk (written in the background)
-            long deadline = System.nanoTime() + TRANSFER_TIMEOUT.toNanos();
-            while (!disk.committedEpochs().contains(epoch) && System.nanoTime() < deadline) {
-                try {
-                    Thread.sleep(10);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
+            awaitOnDisk(disk, epoch, rank, System.nanoTime() + TRANSFER_TIMEOUT.toNanos());
         }
         PieceEntry entry = disk.entry(epoch, rank);
         if (PIECES_FROM_DISK) {
@@ -605,6 +621,18 @@ public final class CheckpointService implements AutoCloseable {
             }
             timer = io.schedule((Runnable) this::fireDue, (long) (d.seconds() * 1e6), TimeUnit.MICROSECONDS);
         });
+    }
+
+    /**
+     * The launcher was told to stop (a batch job's time limit is near): a checkpoint is due at every rank's next
+     * snapshot, whatever the timer says. The primary only (false elsewhere); runs on the I/O thread.
+     */
+    public boolean requestNow() {
+        if (tracker == null) {
+            return false;
+        }
+        io.execute(this::fireDue);
+        return true;
     }
 
     private void fireDue() {

@@ -27,7 +27,7 @@ import org.fthp.coordinator.wire.NodeAddress;
  * FTHP_JOB_SECRET=&lt;hex&gt; java ... org.fthp.coordinator.node.CoordinatorMain \
  *     --node-id I --nodes h0:p0,h1:p1,... --group-size G --ranks N --replicas M [--bind HOST] [--events FILE]
  *     [--checkpoint-memory BYTES] [--checkpoint-dir DIR] [--checkpoint-disk-every K]
- *     [--checkpoint-interval S|auto|none] [--mtbf-per-process S]
+ *     [--checkpoint-interval S|auto|none] [--mtbf-per-process S] [--checkpoint-job TOKEN]
  * </pre>
  * Every node gets the same {@code --nodes} list and listens on the port its own entry names; {@code --bind}
  * defaults to loopback and must name an interface the other hosts can reach on a multi-host run. The secret is
@@ -48,7 +48,10 @@ import org.fthp.coordinator.wire.NodeAddress;
  * settle-checkpoints committed=E first=F} settles the checkpoints the restart reads and writes
  * ({@link NodeCoordinator#settleCheckpoints}), answered with {@code FTHP_COORDINATOR_SETTLED node=I}. With
  * {@code --lifeline stdin} (fthp-run on one host) the end of input ends the coordinator: the launcher is gone;
- * without it, end of input changes nothing.
+ * without it, end of input changes nothing. {@code checkpoint-now} (the launcher was told to stop) makes a
+ * checkpoint due at the ranks' next snapshot on the primary, answered with {@code FTHP_CHECKPOINT_REQUESTED
+ * node=I}. {@code --checkpoint-job} is the program the directory's manifests record
+ * ({@link org.fthp.checkpoint.store.JobIdentity#token}).
  *
  * <p>Several hosts ({@code fthp-run --host/--hostfile}): {@code --nodes stdin --node-count K --bind ADDR}: the
  * node binds an ephemeral port on its host's address, and its first control line is {@code nodes
@@ -72,6 +75,8 @@ import org.fthp.coordinator.wire.NodeAddress;
  */
 public final class CoordinatorMain {
     private static final Duration PARENT_WAIT = Duration.ofSeconds(30);
+    /** Longer than one try at the parent takes when it answers at all. */
+    private static final Duration ATTEMPT_WAIT = Duration.ofSeconds(5);
     /** {@code --nodes stdin}: the node list comes on the control channel once every node is listening. */
     static final String NODES_FROM_STDIN = "stdin";
     /** How long the shutdown after the lifeline's end may take before the process halts. */
@@ -81,6 +86,7 @@ public final class CoordinatorMain {
     }
 
     public static void main(String[] args) throws Exception {
+        CoordinatorLog.install(System.err);
         CoordinatorConfig config;
         try {
             config = parse(args, JobSecret.fromEnvironment());
@@ -158,16 +164,9 @@ public final class CoordinatorMain {
                 // keep a coordinator alive on a remote host after that, so a shutdown that takes too long is cut
                 // short. (RemoteCoordinatorTest once saw one outlive its stdin by 20 s: it was still connecting
                 // to its parent and did not read stdin yet, which is why this thread starts before connecting.)
-                Thread halt = new Thread(() -> {
-                    try {
-                        Thread.sleep(LIFELINE_EXIT_MILLIS);
-                    } catch (InterruptedException ignored) {
-                        // halting anyway
-                    }
-                    Runtime.getRuntime().halt(0);
-                }, "fthp-coordinator-halt");
-                halt.setDaemon(true);
-                halt.start();
+                java.util.concurrent.CompletableFuture.delayedExecutor(LIFELINE_EXIT_MILLIS, TimeUnit.MILLISECONDS,
+                        Runnable::run)
+                        .execute(() -> Runtime.getRuntime().halt(0));
                 System.exit(0);
             }
         }, "fthp-coordinator-control");
@@ -275,6 +274,9 @@ public final class CoordinatorMain {
                     java.util.OptionalLong pid = rank.matches("\\d{1,9}")
                             ? node.killRegistered(Integer.parseInt(rank)) : java.util.OptionalLong.empty();
                     say("FTHP_KILLED native=" + rank + " pid=" + (pid.isPresent() ? pid.getAsLong() : "-"));
+                } else if (line.equals("checkpoint-now")) {
+                    boolean primary = node.checkpoints().requestNow();
+                    say("FTHP_CHECKPOINT_REQUESTED node=" + config.nodeId() + " primary=" + primary);
                 } else if (line.equals("collect-stats")) {
                     collectStats(reportDir, config.nodeId());
                 } else if (!line.isEmpty()) {
@@ -325,21 +327,17 @@ public final class CoordinatorMain {
         connectWithRetry(node, null);
     }
 
-    /** {@code nodes} null: the configuration's list. */
+    /** {@code nodes} null: the configuration's list. The tries run on the node's I/O thread, until the deadline. */
     static void connectWithRetry(NodeCoordinator node, List<NodeAddress> nodes) throws InterruptedException {
-        long deadline = System.nanoTime() + PARENT_WAIT.toNanos();
-        long backoffMs = 20;
-        while (true) {
-            try {
-                (nodes == null ? node.connectUpward() : node.connectUpward(nodes)).get(5, TimeUnit.SECONDS);
-                return;
-            } catch (Exception e) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("node " + node.nodeId() + " could not reach its parent", e);
-                }
-                Thread.sleep(backoffMs);
-                backoffMs = Math.min(backoffMs * 2, 500);
-            }
+        try {
+            // bounded here too: a try that never completes (a parent that accepts and then says nothing)
+            node.connectUpwardWithin(nodes, PARENT_WAIT).get(PARENT_WAIT.plus(ATTEMPT_WAIT).toMillis(),
+                    TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("node " + node.nodeId() + " could not reach its parent", e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("node " + node.nodeId() + " could not reach its parent in "
+                    + PARENT_WAIT.plus(ATTEMPT_WAIT).toSeconds() + " s", e);
         }
     }
 
@@ -514,6 +512,9 @@ public final class CoordinatorMain {
             c = c.withDirectory(Path.of(opts.get("checkpoint-dir")),
                     Integer.parseInt(opts.getOrDefault("checkpoint-disk-every",
                             Integer.toString(CheckpointConfig.DEFAULT_DISK_EVERY))));
+        }
+        if (opts.containsKey("checkpoint-job")) {
+            c = c.withJob(org.fthp.checkpoint.store.JobIdentity.fromToken(opts.get("checkpoint-job")));
         }
         if (opts.containsKey("checkpoint-interval")) {
             c = c.withInterval(IntervalPolicy.fromArgument(opts.get("checkpoint-interval"),

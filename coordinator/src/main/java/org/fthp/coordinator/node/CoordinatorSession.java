@@ -134,6 +134,14 @@ final class CoordinatorSession extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof java.io.IOException) {
+            // the socket itself failed: a killed process's connection is reset. Its end is handled as the lost
+            // connection it is (channelInactive), not as a peer that misbehaved
+            LOG.log(Level.FINE, "coordinator node {0}: connection from {1} ({2}) failed: {3}",
+                    new Object[] {node.nodeId(), ctx.channel().remoteAddress(), state, cause.toString()});
+            ctx.close();
+            return;
+        }
         // Oversized frames, unknown types and malformed payloads all arrive here from the codec.
         drop(ctx, cause.toString());
     }

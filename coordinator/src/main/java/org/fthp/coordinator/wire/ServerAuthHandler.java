@@ -55,6 +55,13 @@ public final class ServerAuthHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof java.io.IOException) {
+            // the socket failed (a process killed while it connected): nothing to warn about, it is gone
+            LOG.log(Level.FINE, "coordinator: connection from {0} failed before AUTH: {1}",
+                    new Object[] {ctx.channel().remoteAddress(), cause.toString()});
+            ctx.close();
+            return;
+        }
         reject(ctx, "before AUTH: " + cause);
     }
 

@@ -104,6 +104,14 @@ public final class UpstreamConnection {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (cause instanceof java.io.IOException) {
+                // the socket failed (the parent's host went): the connection's end reports the loss
+                LOG.log(Level.FINE, "coordinator client {0}: connection to {1} failed: {2}",
+                        new Object[] {identity, ctx.channel().remoteAddress(), cause.toString()});
+                registered.completeExceptionally(cause);
+                ctx.close();
+                return;
+            }
             fail(ctx, cause.toString());
         }
 

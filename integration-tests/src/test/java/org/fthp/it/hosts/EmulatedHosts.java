@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * own address on a private bridge, its own hostname, loopback and /tmp, made by
  * {@code scripts/emulated-hosts.sh} (the one implementation, shared with
  * manual use) and removed by {@link #close}, or by a JVM shutdown hook if the
- * test never gets there.
+ * test never gets there. A checkout under /tmp stays visible on every host at its own path (the script binds it
+ * into each host's /tmp), so the suite runs from any directory.
  *
  * <p>Every run has its own id (this JVM's pid and a counter), and every name
  * it makes carries it, so parallel runs never meet; removal takes exactly the

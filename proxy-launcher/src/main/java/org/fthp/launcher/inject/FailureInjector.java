@@ -13,6 +13,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SplittableRandom;
+
+import org.fthp.launcher.Poll;
+import org.fthp.model.failure.Weibull;
 
 /**
  * Kills rank processes with SIGKILL as the plan says, on its own daemon
@@ -94,10 +98,10 @@ public final class FailureInjector {
         long start = System.nanoTime();
         List<KillPlan.ScheduledKill> pending = new ArrayList<>(plan.kills());
         pending.sort(Comparator.comparingDouble(KillPlan.ScheduledKill::atSeconds));
-        WeibullSampler sampler = plan.weibull()
-                .map(w -> new WeibullSampler(w.systemMtbf(processes), w.shape(), w.seed()))
-                .orElse(null);
-        double nextRandom = sampler == null ? Double.POSITIVE_INFINITY : sampler.nextInterval();
+        // one seeded stream for the intervals and the choice of victim: the same seed repeats the same failures
+        Weibull weibull = plan.weibull().map(w -> new Weibull(w.systemMtbf(processes), w.shape())).orElse(null);
+        SplittableRandom random = plan.weibull().map(w -> new SplittableRandom(w.seed())).orElse(null);
+        double nextRandom = weibull == null ? Double.POSITIVE_INFINITY : weibull.sample(random);
         while (launcher.isAlive()) {
             double now = (System.nanoTime() - start) / 1e9;
             if (!pending.isEmpty() && pending.get(0).atSeconds() <= now) {
@@ -111,16 +115,14 @@ public final class FailureInjector {
                 java.util.Set<Integer> live = targets != null ? targets.live() : RankProcesses.of(launcher).keySet();
                 if (!live.isEmpty()) {
                     List<Integer> ranks = new ArrayList<>(new java.util.TreeSet<>(live));
-                    kill(launcher, ranks.get(sampler.pick(ranks.size())), "weibull");
+                    kill(launcher, ranks.get(random.nextInt(ranks.size())), "weibull");
                 }
-                nextRandom += sampler.nextInterval();
+                nextRandom += weibull.sample(random);
                 continue;
             }
             double until = Math.min(nextRandom, pending.isEmpty() ? Double.POSITIVE_INFINITY : pending.get(0).atSeconds());
-            long sleepMs = (long) Math.max(1, Math.min(200, (until - now) * 1000));
-            try {
-                Thread.sleep(sleepMs);
-            } catch (InterruptedException e) {
+            long waitMs = (long) Math.max(1, Math.min(200, (until - now) * 1000));
+            if (Poll.within(() -> !launcher.isAlive(), waitMs) || Thread.currentThread().isInterrupted()) {
                 return;
             }
         }
@@ -134,33 +136,23 @@ public final class FailureInjector {
      */
     private boolean awaitReady(ProcessHandle launcher) {
         if (targets != null) {
-            while (launcher.isAlive() && !targets.allReady(processes)) {
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    return false;
-                }
-            }
-            return launcher.isAlive();
+            Poll.until(() -> !launcher.isAlive() || targets.allReady(processes), Poll.NEVER);
+            return launcher.isAlive() && !Thread.currentThread().isInterrupted();
         }
         if (readyDir.isEmpty()) {
             return true;
         }
-        while (launcher.isAlive()) {
-            try (var files = Files.list(readyDir.get())) {
-                if (files.filter(f -> f.getFileName().toString().startsWith("ready-")).count() >= processes) {
-                    return true;
-                }
-            } catch (IOException e) {
-                return true;
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                return false;
-            }
+        Poll.until(() -> !launcher.isAlive() || readyFiles() >= processes, Poll.NEVER);
+        return launcher.isAlive() && !Thread.currentThread().isInterrupted();
+    }
+
+    /** How many processes have left their ready file; unreadable counts as all (kill times count from now). */
+    private long readyFiles() {
+        try (var files = Files.list(readyDir.get())) {
+            return files.filter(f -> f.getFileName().toString().startsWith("ready-")).count();
+        } catch (IOException e) {
+            return processes;
         }
-        return false;
     }
 
     private void kill(ProcessHandle launcher, int nativeRank, String cause) {
@@ -173,13 +165,13 @@ public final class FailureInjector {
             System.err.println("fthp-run: no live process for native rank " + nativeRank + " (" + cause + ")");
             return;
         }
-        // built before the signal: this JVM's first run of that concatenation links it (~10 ms of CPU), which the
-        // survivors, repairing on the same cores, would pay (perf sched at 2+2)
+        // built before the signal: this JVM's first run of that concatenation links it, CPU time the survivors,
+        // repairing on the same cores, would pay
         String said = "fthp-run: injected failure: killed native rank " + nativeRank + " (pid " + target.pid()
                 + ", " + cause + ")";
         // the kill's time is read last before the signal: the recovery benchmark counts every step from it. The
-        // line is logged before the signal (the primary logs the detection to the same file, after it); warmed
-        // (warmUp), building and writing it takes 0.2-0.3 ms
+        // line is logged before the signal (the primary logs the detection to the same file, after it), built and
+        // written by code warmUp has already run
         Instant at = Instant.now();
         log(injectedLine(at, target.pid(), nativeRank, cause));
         target.destroyForcibly();   // SIGKILL
@@ -212,8 +204,8 @@ public final class FailureInjector {
     /**
      * Runs what lies between a kill's time and its signal once before the first kill, and opens the event log
      * for the job: the line's first build links its string concatenation and formats the first Instant, and a
-     * log kept open makes each line one write. Cold, with the file opened per line, 8-21 ms lay between the
-     * time logged and the signal, all counted as recovery; now 0.2-0.3 ms (this rarely run code interpreted).
+     * log kept open makes each line one write. Cold, with the file opened per line, milliseconds would lie between
+     * the time logged and the signal, all counted as recovery.
      */
     private void warmUp() {
         lineBytes(injectedLine(Instant.now(), 0, 0, "warm-up"));

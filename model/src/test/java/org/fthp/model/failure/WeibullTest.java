@@ -1,13 +1,15 @@
-package org.fthp.launcher.inject;
+package org.fthp.model.failure;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.Arrays;
+import java.util.SplittableRandom;
 
+import org.fthp.model.math.Gamma;
 import org.junit.jupiter.api.Test;
 
-class WeibullSamplerTest {
+class WeibullTest {
 
     @Test
     void gammaMatchesKnownValues() {
@@ -23,34 +25,37 @@ class WeibullSamplerTest {
     void meanIsTheMtbfAndTheShapeShowsInTheMedian() {
         double mtbf = 30;
         double shape = 0.7;
-        WeibullSampler s = new WeibullSampler(mtbf, shape, 42);
+        Weibull w = new Weibull(mtbf, shape);
+        SplittableRandom random = new SplittableRandom(42);
         int n = 400_000;
         double[] x = new double[n];
         double sum = 0;
         for (int i = 0; i < n; i++) {
-            x[i] = s.nextInterval();
+            x[i] = w.sample(random);
             sum += x[i];
         }
         assertEquals(mtbf, sum / n, mtbf * 0.01, "sample mean within 1 %");
         Arrays.sort(x);
         // Weibull median = scale * (ln 2)^(1/shape): far below the mean for shape < 1 (failures cluster)
-        double median = s.scale() * Math.pow(Math.log(2), 1 / shape);
+        double median = w.scale() * Math.pow(Math.log(2), 1 / shape);
         assertEquals(median, x[n / 2], median * 0.02, "sample median within 2 %");
     }
 
     @Test
     void theSameSeedRepeatsTheSameFailures() {
-        WeibullSampler a = new WeibullSampler(10, 0.7, 7);
-        WeibullSampler b = new WeibullSampler(10, 0.7, 7);
+        Weibull w = new Weibull(10, 0.7);
+        SplittableRandom a = new SplittableRandom(7);
+        SplittableRandom b = new SplittableRandom(7);
         for (int i = 0; i < 100; i++) {
-            assertEquals(a.nextInterval(), b.nextInterval());
-            assertEquals(a.pick(16), b.pick(16));
+            assertEquals(w.sample(a), w.sample(b));
+            assertEquals(a.nextInt(16), b.nextInt(16));
         }
     }
 
     @Test
     void refusesNonsense() {
-        assertThrows(IllegalArgumentException.class, () -> new WeibullSampler(0, 0.7, 1));
-        assertThrows(IllegalArgumentException.class, () -> new WeibullSampler(10, -1, 1));
+        assertThrows(IllegalArgumentException.class, () -> new Weibull(0, 0.7));
+        assertThrows(IllegalArgumentException.class, () -> new Weibull(10, -1));
+        assertThrows(IllegalArgumentException.class, () -> Gamma.of(0));
     }
 }
