@@ -23,9 +23,10 @@ import org.fthp.coordinator.wire.Message;
 
 /**
  * The job's verdicts, decided by the primary and passed up to it by every other node: failures become epochs
- * (FAILURE_SET, always the whole set, down the tree), a rank whose every copy failed or a program that ended the job
- * becomes the JOB_ABORT, a pid no node owns ends the job, and after a host loss the launcher hears when every
- * process has finished or failed.
+ * (FAILURE_SET, always the whole set, down the tree), a rank whose every copy failed becomes a ROLLBACK in place
+ * when the planner (spares.RollbackPlanner) allows one, else, as a program that ended the job, the JOB_ABORT; a pid
+ * no node owns ends the job; after a host loss the launcher hears when every process has finished or failed; once
+ * the program has ended, the spares are released.
  */
 final class FailureEpochs {
     private static final Logger LOG = Logger.getLogger(FailureEpochs.class.getName());

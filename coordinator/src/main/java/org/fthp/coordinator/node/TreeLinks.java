@@ -272,7 +272,8 @@ final class TreeLinks {
                 case Message.PiecesOnDisk d -> checkpoints.piecesOnDisk(d);
                 case Message.CheckpointCost c -> checkpoints.costReported(c);
                 case Message.ProcessState s -> processStateReported(s);
-                default -> LOG.log(Level.WARNING, "coordinator primary: {0} is not a checkpoint report", message.type());
+                default -> LOG.log(Level.WARNING, "coordinator primary: {0} is not a report for the primary",
+                        message.type());
             }
         });
     }
