@@ -29,15 +29,15 @@ public final class EventLog implements JobEvents, AutoCloseable {
         this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8,
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         this.clock = clock;
-        // the first Instant.toString loads java.time's formatting (2-5 ms here), which a failure's line would pay
+        // the first Instant.toString loads java.time's formatting, which a failure's line would otherwise pay
         clock.instant().toString();
     }
 
     /**
      * The primary writes this before it sends a failure set down, and a job's first failure runs it cold: the
      * line is built with a StringBuilder (a string concatenation links a method handle per call site on its first
-     * run) and the constructor has already formatted an instant once (measured: 4-7 ms cold before, between
-     * the decision and the survivors).
+     * run) and the constructor has already formatted an instant once: nothing is loaded between the decision
+     * and the survivors.
      */
     @Override
     public synchronized void failuresDetected(long epoch, List<FailedProcess> newlyFailed) {

@@ -40,7 +40,7 @@ public record JobShape(int logicalRanks, int replicated) {
     /**
      * Every logical rank all of whose copies are in {@code failed}, lowest first (a whole host can take several).
      * Plain loops, no stream: the primary asks this on every failure, on the cores the survivors repair on, and a
-     * stream's first sort loaded its classes there (~0.7 ms, {@code -Xlog:class+load} at 1+1).
+     * stream's first sort would load its classes there.
      */
     public List<Integer> lostRanks(Collection<FailedProcess> failed) {
         Map<Integer, Set<Role>> deadCopies = new TreeMap<>();

@@ -162,8 +162,8 @@ public final class CoordinatorMain {
             if (lifeline) {
                 // the launcher (or the remote agent that carried its pipe) is gone: so is the job. Nothing may
                 // keep a coordinator alive on a remote host after that, so a shutdown that takes too long is cut
-                // short. (RemoteCoordinatorTest once saw one outlive its stdin by 20 s: it was still connecting
-                // to its parent and did not read stdin yet, which is why this thread starts before connecting.)
+                // short. This thread starts before connecting to the parent, so a coordinator still connecting
+                // when its stdin ends goes too.
                 java.util.concurrent.CompletableFuture.delayedExecutor(LIFELINE_EXIT_MILLIS, TimeUnit.MILLISECONDS,
                         Runnable::run)
                         .execute(() -> Runtime.getRuntime().halt(0));

@@ -127,7 +127,7 @@ final class CoordinatorSession extends ChannelInboundHandlerAdapter {
             default -> { }
         }
         // after a failure is on its way: the survivors wait for it, not for a half-received piece's memory (its
-        // first release loads the assembler's classes, ~0.3 ms, before the failure path when it came first)
+        // first release loads the assembler's classes)
         node.checkpoints().connectionClosed(inbox);
         ctx.fireChannelInactive();
     }

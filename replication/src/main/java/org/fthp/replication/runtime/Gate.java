@@ -13,9 +13,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Every MPI call passes here twice, so it is a lock of its own rather than
  * a {@code ReentrantLock}: entering is one compare-and-set of the owner,
- * leaving one release store (no fence, no queue to look at). A
- * {@code ReentrantLock} took ~11.5 ns per enter and exit here against ~5.4,
- * about 12 ns of a small send and receive. The price is that nobody is woken:
+ * leaving one release store (no fence, no queue to look at): about half a
+ * {@code ReentrantLock}'s cost, which a small send and receive pays four
+ * times. The price is that nobody is woken:
  * a thread that finds the gate taken spins, yields, then parks for growing
  * pauses of at most {@link #MAX_PARK_NANOS} and looks again. Contention is
  * rare (the repair thread while the program is inside MPI, or a
@@ -24,8 +24,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Without a queue nothing is fair, and a program that polls in a tight
  * loop ({@code testSome} until something arrives) leaves the gate open for a
  * few nanoseconds between calls: a parked waiter would almost never find it
- * open, and the repair the other survivors wait for would not start (22 s
- * seen, and a suite run that hung). So {@link #tryEnter} (the repair
+ * open, and the repair the other survivors wait for would not start. So
+ * {@link #tryEnter} (the repair
  * thread) announces itself, and the program's next entry from outside MPI
  * waits until that thread has had its turn. A nested entry never waits: the
  * program may be inside a call that the repair needs finished.
