@@ -35,11 +35,14 @@ public final class FthpRun {
 
     static int launch(List<String> args, Map<String, String> env) throws LaunchException {
         MpiChoice mpiChoice = MpiChoice.extract(args);
-        LaunchOptions options = new LaunchOptionsParser().parse(mpiChoice.rest());
+        SdcOptions.Extracted sdcOptions = SdcOptions.extract(mpiChoice.rest());
+        LaunchOptions options = new LaunchOptionsParser().parse(sdcOptions.rest());
         if (options.helpRequested()) {
             System.out.print(Usage.TEXT);
             return 0;
         }
+        SdcOptions sdc = sdcOptions.options();
+        sdc.check(options);
         UserProgram program = new UserProgramResolver(Optional.ofNullable(env.get("CLASSPATH"))).resolve(options);
 
         Path java = JdkCheck.rankJava(env);
@@ -56,13 +59,13 @@ public final class FthpRun {
 
         MultiHostLaunch hosts = MultiHostLaunch.plan(options, env, FthpHome.locate(env), mpi);
         if (hosts != null) {
-            return launchAcrossHosts(hosts, options, program, host, env, abi);
+            return launchAcrossHosts(hosts, options, program, host, env, abi, sdc);
         }
         List<String> command = MpirunCommand.build(options, program, host);
         if (options.verbose()) {
             System.err.println("fthp-run: " + MpirunCommand.display(command));
         }
-        Map<String, String> jobEnv = jobEnvironment(options, abi);
+        Map<String, String> jobEnv = jobEnvironment(options, abi, sdc);
         jobEnv.putAll(mpi.rankEnvironment(options, env));
         try (RunSummary summary = RunSummary.create(options.ranks(), options.replicas())) {
             jobEnv.put(MpirunCommand.STATS_DIR_ENV, summary.directory().toString());
@@ -71,7 +74,8 @@ public final class FthpRun {
             if (options.replicas() > 0 || options.checkpoint().restarts() > 0) {
                 jobEnv.put(RankOutputRelay.DIR_ENV, summary.directory().toString());
                 try (RankOutputRelay output = RankOutputRelay.start(summary.directory(), options.ranks(),
-                        System.out, System.err)) {
+                        sdc.rollsBack() && !sdc.mode().equals("off") && options.checkpoint().restarts() > 0
+                                ? options.replicas() : 0, System.out, System.err)) {
                     code = runJob(options, env, m -> MpirunCommand.build(options.withReplicas(m), program, host),
                             jobEnv, java, runtimeJar, mpi);
                 }
@@ -79,13 +83,15 @@ public final class FthpRun {
                 code = runJob(options, env, m -> command, jobEnv, java, runtimeJar, mpi);
             }
             summary.print(System.err);
+            SdcReport.print(summary.directory(), options, sdc, System.err);
             return code;
         }
     }
 
     /** What every rank gets in its environment (through mpirun's -x): the ABI, the job's shape, kills, checkpoints. */
-    private static Map<String, String> jobEnvironment(LaunchOptions options, Path abi) {
+    private static Map<String, String> jobEnvironment(LaunchOptions options, Path abi, SdcOptions sdc) {
         Map<String, String> jobEnv = new HashMap<>();
+        sdc.addTo(jobEnv, options);
         jobEnv.put(MpirunCommand.ABI_ENV, abi.toString());
         jobEnv.put(MpirunCommand.LOGICAL_SIZE_ENV, Integer.toString(options.ranks()));
         jobEnv.put(MpirunCommand.REPLICAS_ENV, Integer.toString(options.replicas()));
@@ -109,8 +115,9 @@ public final class FthpRun {
      * through the {@link RankOutputSink}, and the coordinators' verdict counts as on one host.
      */
     private static int launchAcrossHosts(MultiHostLaunch hosts, LaunchOptions asked, UserProgram program,
-                                         LaunchHost host, Map<String, String> env, Path abi) throws LaunchException {
-        Map<String, String> jobEnv = jobEnvironment(asked, abi);
+                                         LaunchHost host, Map<String, String> env, Path abi, SdcOptions sdc)
+            throws LaunchException {
+        Map<String, String> jobEnv = jobEnvironment(asked, abi, sdc);
         try (RunSummary summary = RunSummary.create(asked.ranks(), asked.replicas())) {
             String jobDir = summary.directory().toString();
             LaunchOptions options = asked.withMpirunArgs(
@@ -164,6 +171,7 @@ public final class FthpRun {
                 coordinators.collectStats(summary.directory());
             }
             summary.print(System.err);
+            SdcReport.print(summary.directory(), asked, sdc, System.err);
             return code;
         }
     }
@@ -228,7 +236,12 @@ public final class FthpRun {
                 if (!aborted) {
                     return code;
                 }
-                return programExitCode(coordinators.abortLine().orElse("")).orElse(EXIT_RANK_LOST);
+                String line = coordinators.abortLine().orElse("");
+                if (SdcReport.detected(line)) {
+                    // no restart to roll back with: the job ends as under --sdc abort
+                    SdcReport.event(line, options.coordinators().events(), "abort");
+                }
+                return programExitCode(line).orElse(EXIT_RANK_LOST);
             } finally {
                 coordinators.checkpoints().print(System.err);
             }

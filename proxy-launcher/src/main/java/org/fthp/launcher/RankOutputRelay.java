@@ -26,11 +26,54 @@ import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
  * exactly where its dead twin's last write ended (see the replication
  * module's {@code RankOutputFiles}). Whole lines per write keep one rank's
  * line from being cut by another's, as mpirun's own forwarding does.
+ *
+ * <p>When a difference between twins can roll the job back (replicas, twin comparison on, restarts allowed), a
+ * replicated rank's output is printed only up to what its twins last agreed on ({@code verified-<rank>}, written by
+ * its computational copy at each comparison): a rollback then truncates its files there
+ * ({@link #truncateToVerified}) and the rerun prints from that byte, so a corrupted copy's lines never reach the
+ * terminal. At the end everything left is printed.
  */
 final class RankOutputRelay implements AutoCloseable {
 
     /** Read by the ranks: the directory holding {@code stdout-<rank>} and {@code stderr-<rank>}. */
     static final String DIR_ENV = "FTHP_OUTPUT_DIR";
+
+    /** {@code verified-<rank>}: two longs, the stdout and stderr positions the rank's twins last agreed at. */
+    static final String VERIFIED = "verified-";
+
+    /**
+     * A rollback after a difference between twins: the output files of ranks below {@code verifiedRanks} lose what
+     * their twins did not agree on (never printed); the rerun prints from there.
+     */
+    static void truncateToVerified(Path dir, int verifiedRanks) {
+        for (int r = 0; r < verifiedRanks; r++) {
+            long[] at = verified(dir.resolve(VERIFIED + r));
+            for (int s = 0; s < 2; s++) {
+                Path f = dir.resolve((s == 0 ? "stdout-" : "stderr-") + r);
+                try (FileChannel c = FileChannel.open(f, StandardOpenOption.WRITE)) {
+                    if (c.size() > at[s]) {
+                        c.truncate(at[s]);
+                    }
+                } catch (IOException e) {
+                    System.err.println("fthp-run: cannot roll back " + f + ": " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** The positions in a {@code verified-<rank>} file; zeros when there is none yet. */
+    static long[] verified(Path file) {
+        try {
+            byte[] b = Files.readAllBytes(file);
+            if (b.length >= 16) {
+                ByteBuffer v = ByteBuffer.wrap(b);
+                return new long[] {v.getLong(0), v.getLong(8)};
+            }
+        } catch (IOException e) {
+            // none yet
+        }
+        return new long[2];
+    }
 
     /** A line longer than this (a progress bar without newlines, say) is printed in pieces. */
     private static final int MAX_PENDING = 64 << 10;
@@ -58,11 +101,18 @@ final class RankOutputRelay implements AutoCloseable {
 
     /** Creates the files of logical ranks 0..ranks-1 in {@code dir} and starts relaying them. */
     static RankOutputRelay start(Path dir, int ranks, OutputStream stdout, OutputStream stderr) throws LaunchException {
+        return start(dir, ranks, 0, stdout, stderr);
+    }
+
+    /** As above; ranks below {@code verifiedRanks} print only what their twins agreed on, until the end. */
+    static RankOutputRelay start(Path dir, int ranks, int verifiedRanks, OutputStream stdout, OutputStream stderr)
+            throws LaunchException {
         List<Tail> tails = new ArrayList<>();
         try {
             for (int r = 0; r < ranks; r++) {
-                tails.add(new Tail(dir.resolve("stdout-" + r), stdout));
-                tails.add(new Tail(dir.resolve("stderr-" + r), stderr));
+                Path verified = r < verifiedRanks ? dir.resolve(VERIFIED + r) : null;
+                tails.add(new Tail(dir.resolve("stdout-" + r), stdout, verified, 0));
+                tails.add(new Tail(dir.resolve("stderr-" + r), stderr, verified, 1));
             }
             WatchService changes = dir.getFileSystem().newWatchService();
             dir.register(changes, ENTRY_MODIFY);
@@ -126,6 +176,7 @@ final class RankOutputRelay implements AutoCloseable {
         }
         // whole lines of every rank first, so an unterminated last line cannot glue itself to another's
         for (Tail t : tails) {
+            t.ungate();
             t.drain(chunk, Integer.MAX_VALUE);
         }
         for (Tail t : tails) {
@@ -143,10 +194,15 @@ final class RankOutputRelay implements AutoCloseable {
         private final FileChannel file;
         private final OutputStream sink;
         private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+        /** The rank's verified positions, or null: printed as written. */
+        private volatile Path verified;
+        private final int stream;
         private boolean failed;
 
-        Tail(Path path, OutputStream sink) throws IOException {
+        Tail(Path path, OutputStream sink, Path verified, int stream) throws IOException {
             this.path = path;
+            this.verified = verified;
+            this.stream = stream;
             // created here, before any rank starts: the ranks only append to it (and refuse to start without it)
             Files.createFile(path);
             this.file = FileChannel.open(path, StandardOpenOption.READ);
@@ -159,8 +215,17 @@ final class RankOutputRelay implements AutoCloseable {
                 return;
             }
             try {
+                Path gate = verified;
+                long limit = gate == null ? Long.MAX_VALUE : verified(gate)[stream];
                 for (int r = 0; r < reads; r++) {
                     chunk.clear();
+                    long room = limit - file.position();
+                    if (room <= 0) {
+                        break;
+                    }
+                    if (room < chunk.capacity()) {
+                        chunk.limit((int) room);
+                    }
                     if (file.read(chunk) <= 0) {
                         break;
                     }
@@ -169,6 +234,11 @@ final class RankOutputRelay implements AutoCloseable {
             } catch (IOException e) {
                 fail(e);
             }
+        }
+
+        /** The job is over: whatever the rank wrote is printed. */
+        void ungate() {
+            verified = null;
         }
 
         /** The rank is gone: its unterminated last line, as it is. */

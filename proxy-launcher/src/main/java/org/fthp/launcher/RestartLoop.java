@@ -113,7 +113,16 @@ final class RestartLoop {
             trace("survivors ended " + survivors, abortSeen.get());
             String abortLine = coordinators.abortLine().orElse("");
             java.util.OptionalInt programCode = FthpRun.programExitCode(abortLine);
-            if (programCode.isPresent()) {
+            boolean sdcRollback = SdcReport.detected(abortLine) && !lastChance
+                    && !"abort".equals(jobEnv.get(SdcOptions.MODE_ENV));
+            if (SdcReport.detected(abortLine)) {
+                SdcReport.event(abortLine, options.coordinators().events(), sdcRollback ? "rollback" : "abort");
+            }
+            if (sdcRollback && jobEnv.containsKey(RankOutputRelay.DIR_ENV)) {
+                // what the twins did not agree on was never printed: the rerun prints it again from there
+                RankOutputRelay.truncateToVerified(Path.of(jobEnv.get(RankOutputRelay.DIR_ENV)), replicas);
+            }
+            if (programCode.isPresent() && !sdcRollback) {
                 return programCode.getAsInt();   // the program's own verdict: a restart would end the same way
             }
             if (lastChance) {
@@ -146,7 +155,9 @@ final class RestartLoop {
                               int replicas, int survivorsEnded) {}
 
     private String notice(Restarting r) {
-        String what = r.lostRank() >= 0 ? "rank " + r.lostRank() + " lost every copy"
+        String what = SdcReport.detected(r.abortLine()) ? "the twins of rank " + r.lostRank() + " differ (silent data"
+                + " corruption), rolled back"
+                : r.lostRank() >= 0 ? "rank " + r.lostRank() + " lost every copy"
                 : "a process died before it registered";
         String from = r.epoch() >= 0 ? "from checkpoint epoch " + r.epoch()
                 : "from the beginning (no checkpoint was committed)";

@@ -43,6 +43,7 @@ import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.LiveComms;
 import org.fthp.replication.structure.OpenPorts;
 import org.fthp.replication.tags.InternalTags;
+import org.fthp.replication.sdc.SendDigest;
 import org.fthp.replication.tags.TagBound;
 
 /**
@@ -285,6 +286,9 @@ public final class Engine {
         RunStatistics.markReady(nativeRank);
         try {
             gate.killAtCall(nativeRank, CallKill.callFor(nativeRank, System.getenv(CallKill.ENV)));
+            SendDigest.install(SendDigest.forProcess(nativeRank,
+                    replicated() && membership.layout().hasReplica(logicalRank), incarnation.restart() == 0,
+                    gate::entries));
             blockingCalls.killAtEntry(CallKill.callFor(nativeRank, System.getenv(BlockingCalls.KILL_ENV)));
         } catch (IllegalArgumentException e) {
             throw new MpiError(MpiError.ERR_OTHER, e.getMessage());

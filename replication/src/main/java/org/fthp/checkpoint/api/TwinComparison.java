@@ -1,0 +1,177 @@
+package org.fthp.checkpoint.api;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.fthp.coordinator.event.Role;
+import org.fthp.replication.output.RankOutput;
+import org.fthp.replication.output.RuntimeMessages;
+import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.sdc.SendDigest;
+import org.fthp.replication.structure.CommStructure;
+import org.fthp.replication.twins.TwinLink;
+
+/**
+ * The twins of a replicated rank compare what they computed (docs/DESIGN.md §22): their running hash of every send
+ * and contribution (SendDigest) and, at a checkpoint, the CRC32C of their registered state. Comparisons are
+ * numbered twin decisions on COMM_WORLD, taken at the same call of the program by both: at every checkpoint, and at
+ * the snapshot calls where the computational copy's --sdc-interval timer said one is due.
+ *
+ * <p>At a checkpoint both wait for each other's hash (the computational copy forwards its own as a decision; the
+ * replica answers under the next number), so the copy that writes the piece writes it only once the twins agreed:
+ * an epoch commits only when every replicated rank's pieces were verified. Between checkpoints only the replica
+ * waits, the computational copy runs on. A copy whose twin is dead compares nothing (until it has a replica again)
+ * and counts the comparison as unchecked. On a difference both copies end the job with {@link #EXIT_SDC}: fthp-run
+ * rolls it back to the last committed (verified) epoch, or ends with that code under --sdc abort or without a
+ * restart.
+ */
+final class TwinComparison {
+
+    /** Exit code of a job ended by a difference between twins. */
+    static final int EXIT_SDC = 6;
+    /** What the reason of that end begins with (fthp-run tells it from a program's own exit 6). */
+    static final String REASON = "silent data corruption detected:";
+    /** Where each comparing copy leaves its tally for fthp-run's summary. */
+    private static final String STATS_DIR_ENV = "FTHP_STATS_DIR";
+    /** Where the ranks' output files are (fthp-run's relay). */
+    private static final String OUTPUT_DIR_ENV = "FTHP_OUTPUT_DIR";
+
+    private final Engine engine;
+    private final SendDigest digest;
+    private long comparisons;
+    private long unchecked;
+    /** The sends and contributions both twins agreed on at the last comparison. */
+    private long agreedThrough;
+
+    TwinComparison(Engine engine, SendDigest digest) {
+        this.engine = engine;
+        this.digest = digest;
+    }
+
+    /** This process's comparison, or null when it has nothing to compare (no twin at start, or --sdc off). */
+    static TwinComparison of(Engine engine) {
+        SendDigest d = SendDigest.active();
+        return d != null && d.comparing() ? new TwinComparison(engine, d) : null;
+    }
+
+    /**
+     * Compares with the twin at a checkpoint ({@code state} is this copy's state hash; both wait) or between
+     * checkpoints ({@code state} &lt; 0: messages only, the computational copy does not wait). Returns whether the
+     * piece may be written (agreed, or nothing to compare with); on a difference it does not return.
+     */
+    boolean compare(long epoch, long state) {
+        CommStructure world = engine.world().get().current();
+        TwinLink twin = world.twin();
+        if (twin == null) {
+            unchecked++;
+            tally();
+            publishVerified();   // nothing to compare with: the rank is uncovered, its output is not held back
+            return true;
+        }
+        comparisons++;
+        long[] mine = {comparisons, epoch, digest.count(), digest.value(), state};
+        long[] theirs;
+        boolean checkpoint = state >= 0;
+        if (twin.follows()) {
+            theirs = engine.twins().await(world, TwinDigestOp.LONGS);
+            if (theirs != null && checkpoint && world.current().twin() != null) {
+                // the answer goes under a number both take for it; the replica counts it as its own received
+                TwinLink now = world.current().twin();
+                int tag = now.nextTag();
+                engine.orphans().adopt(TwinDigestOp.send(engine.ops(), world.current(), tag, mine));
+                now.received(tag);
+            }
+        } else {
+            engine.twins().decide(world, mine);
+            if (!checkpoint) {
+                tally();
+                return true;
+            }
+            TwinDigestOp op = TwinDigestOp.receive(engine.ops(), world, twin.nextTag());
+            engine.duty().await(op);
+            theirs = op.values();
+        }
+        if (theirs == null) {
+            unchecked++;
+            tally();
+            publishVerified();
+            return true;
+        }
+        String what = theirs[2] != mine[2] || theirs[3] != mine[3] ? "messages"
+                : checkpoint && theirs[4] != mine[4] ? "state" : null;
+        if (what == null) {
+            agreedThrough = mine[2];
+            tally();
+            if (twin.follows()) {
+                publishVerified();
+            }
+            return true;
+        }
+        mismatch(epoch, what);
+        return false;
+    }
+
+    private void mismatch(long epoch, String what) {
+        tallyMismatch();
+        String reason = REASON + " rank=" + engine.logicalRank() + " epoch=" + epoch + " what=" + what
+                + (what.equals("messages") ? " firstSendAfter=" + agreedThrough : "")
+                + " (the twins of rank " + engine.logicalRank() + " differ in their " + what
+                + (what.equals("messages") ? " after send " + agreedThrough : "") + ")";
+        RuntimeMessages.say("fthp: " + reason + " [" + (engine.role() == Role.REP ? "replica" : "computational copy")
+                + "]");
+        engine.programEnd().aborting(EXIT_SDC, reason);
+        Runtime.getRuntime().halt(EXIT_SDC);
+    }
+
+    /**
+     * {@code verified-RANK} in the output directory: the stdout and stderr positions up to which the twins agreed
+     * (or, without a twin, this copy's). fthp-run prints a replicated rank's output only that far while a rollback
+     * may come. One writer per rank: the replica (it compares at every point), or the copy without a twin.
+     */
+    private void publishVerified() {
+        String dir = System.getenv(OUTPUT_DIR_ENV);
+        RankOutput output = engine.output();
+        if (dir == null || output == null) {
+            return;
+        }
+        long[] at = output.positions();
+        ByteBuffer b = ByteBuffer.allocate(16).putLong(0, at[0]).putLong(8, at[1]);
+        Path file = Path.of(dir, "verified-" + engine.logicalRank());
+        Path temp = Path.of(dir, ".verified-" + engine.logicalRank() + "-" + engine.nativeRank());
+        try {
+            Files.write(temp, b.array());
+            Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            // the rank's output waits for the next comparison, or the end of the job
+        }
+    }
+
+    private void tally() {
+        write(0);
+    }
+
+    private void tallyMismatch() {
+        write(1);
+    }
+
+    /**
+     * {@code sdc-INCARNATION-NATIVE}: logical rank, role, comparisons, unchecked, mismatches (a line fthp-run sums;
+     * one file per incarnation, so a rolled-back run's mismatch stays counted).
+     */
+    private void write(int mismatches) {
+        String dir = System.getenv(STATS_DIR_ENV);
+        if (dir == null) {
+            return;
+        }
+        try {
+            Files.writeString(Path.of(dir, "sdc-" + engine.incarnation().restart() + "-" + engine.nativeRank()),
+                    engine.logicalRank() + " " + engine.role() + " " + comparisons + " " + unchecked + " "
+                            + mismatches + "\n");
+        } catch (IOException e) {
+            // the summary misses this copy's tally; the comparison itself stands
+        }
+    }
+}
