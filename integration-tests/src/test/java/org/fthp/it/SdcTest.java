@@ -1,0 +1,112 @@
+package org.fthp.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.fthp.it.programs.RestartIterations;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Silent data corruption (docs/DESIGN.md §22): one bit flipped in one copy of a replicated rank, by
+ * {@code --corrupt}, is caught by comparing the twins, the job rolls back to the last verified checkpoint and ends
+ * with the failure-free run's stdout; without comparison the flip changes the result; an unreplicated rank is not
+ * covered, and says so. RestartIterations makes four MPI calls an iteration and a forced checkpoint every 10 of its
+ * 50: call 100 is iteration 25, between the checkpoints of iterations 20 and 30.
+ */
+class SdcTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(180);
+    private static final String[] WORKLOAD = {"50", "20", "--force", "10"};
+    private static final String SUMMARY_NONE = "0 mismatches";
+
+    private static List<String> failureFree() {
+        return FailureFreeRuns.sortedLines(RestartIterations.class, 2, TIMEOUT, WORKLOAD);
+    }
+
+    private static MpiJob.Result run(List<String> options) {
+        return MpiJob.runWith(options, Map.of(), 2, TIMEOUT, RestartIterations.class, WORKLOAD);
+    }
+
+    private static List<String> with(List<String> base, String... more) {
+        List<String> all = new ArrayList<>(base);
+        all.addAll(List.of(more));
+        return all;
+    }
+
+    private static final List<String> ROLLBACK = List.of("--replicas", "2", "--checkpoint-interval", "600",
+            "--restart", "2");
+
+    @Test
+    void aFlipInTheComputationalCopysStateIsDetectedAndRolledBackAndWithoutComparisonItBites() throws IOException {
+        Path events = Files.createTempFile("fthp-sdc-", ".events");
+        try {
+            MpiJob.Result r = run(with(ROLLBACK, "--events", events.toString(), "--corrupt", "0:cmp:state#100"))
+                    .assertSuccess();
+            assertEquals(failureFree(), FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n"
+                    + r.stderr());
+            assertTrue(r.stderr().contains("the twins of rank 0 differ (silent data corruption), rolled back"),
+                    r.stderr());
+            assertTrue(r.stderr().contains("from checkpoint epoch 2"), r.stderr());
+            assertTrue(r.stderr().contains("twin comparison covered 2 of 2 ranks") && r.stderr().contains(
+                    "1 mismatches"), r.stderr());
+            String log = Files.readString(events);
+            assertTrue(log.contains("\"event\":\"sdc-detected\",\"logicalRank\":0,\"epoch\":3"), log);
+            assertTrue(log.contains("\"action\":\"rollback\""), log);
+        } finally {
+            Files.deleteIfExists(events);
+        }
+        MpiJob.Result off = run(with(ROLLBACK, "--sdc", "off", "--corrupt", "0:cmp:state#100")).assertSuccess();
+        assertNotEquals(failureFree(), FailureFreeRuns.sorted(off), "the flip must change the result\n"
+                + off.stderr());
+        assertTrue(off.stderr().contains("twin comparison off"), off.stderr());
+    }
+
+    /** The flipped message reaches its receiver too; a kill of the sender's replica later is survived alike. */
+    @Test
+    void aFlipInAMessagePayloadIsDetectedAndRolledBackThroughAKill() {
+        MpiJob.Result r = run(with(ROLLBACK, "--corrupt", "1:cmp:msg#100", "--kill", "1:rep#150")).assertSuccess();
+        assertEquals(failureFree(), FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n"
+                + r.stderr());
+        assertTrue(r.stderr().contains("differ (silent data corruption), rolled back"), r.stderr());
+        assertTrue(r.stderr().contains("flips bit"), r.stderr());
+    }
+
+    @Test
+    void aFlipInAnUnreplicatedRankIsNotCoveredAndTheSummarySaysSo() {
+        MpiJob.Result r = run(List.of("--replicas", "1", "--checkpoint-interval", "600", "--corrupt",
+                "1:state#100")).assertSuccess();
+        assertNotEquals(failureFree(), FailureFreeRuns.sorted(r), "the flip must change the result\n" + r.stderr());
+        assertTrue(r.stderr().contains("twin comparison covered 1 of 2 ranks (rank 1 not covered: no replica)"),
+                r.stderr());
+        assertTrue(r.stderr().contains(SUMMARY_NONE), r.stderr());
+    }
+
+    @Test
+    void sdcAbortEndsTheJobWithExit6AndTheMessage() {
+        MpiJob.Result r = run(with(ROLLBACK, "--sdc", "abort", "--corrupt", "0:cmp:state#100")).assertNoLeftovers();
+        assertEquals(6, r.exitCode(), r.stderr());
+        assertTrue(r.stderr().contains("silent data corruption detected: rank=0"), r.stderr());
+        assertTrue(!r.stderr().contains("restart 1 of"), r.stderr());
+    }
+
+    @Test
+    void badSdcOptionsAreUsageErrors() {
+        for (List<String> bad : List.of(List.of("--sdc", "maybe"), List.of("--corrupt", "0:cmp:state"),
+                List.of("--corrupt", "0:disk@3"), List.of("--corrupt", "5:state#10"),
+                List.of("--replicas", "1", "--corrupt", "1:rep:msg#10"), List.of("--sdc-interval", "-1"))) {
+            MpiJob.Result r = run(bad);
+            assertEquals(2, r.exitCode(), bad + "\n" + r.stderr());
+            assertTrue(r.stderr().lines().anyMatch(l -> l.startsWith("fthp-run: ")
+                    && (l.contains("--sdc") || l.contains("--corrupt"))), bad + "\n" + r.stderr());
+        }
+    }
+}
