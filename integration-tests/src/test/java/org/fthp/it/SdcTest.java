@@ -28,6 +28,16 @@ class SdcTest {
     private static final String[] WORKLOAD = {"50", "20", "--force", "10"};
     private static final String SUMMARY_NONE = "0 mismatches";
 
+    /**
+     * No false alarm: comparison is on by default, so a replicated run compares its twins (at every checkpoint
+     * and at MPI_Finalize at least) and must find them equal.
+     */
+    static void assertTwinsAgreed(MpiJob.Result r, int replicas, int np) {
+        assertTrue(r.stderr().contains("twin comparison covered " + replicas + " of " + np + " ranks"), r.stderr());
+        assertTrue(r.stderr().matches("(?s).*covered.*; [1-9][0-9]* comparisons, .*" + SUMMARY_NONE + ".*"),
+                r.stderr());
+    }
+
     private static List<String> failureFree() {
         return FailureFreeRuns.sortedLines(RestartIterations.class, 2, TIMEOUT, WORKLOAD);
     }

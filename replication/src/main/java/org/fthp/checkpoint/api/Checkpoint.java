@@ -89,11 +89,13 @@ public final class Checkpoint {
     /**
      * The program's next send or contribution to a collective (this process's own, e.g. an allreduce of a
      * wall-clock reading) legitimately differs between the twins of a replicated rank: they do not compare it.
-     * Call it right before that call; it applies to that one call only.
+     * Call it right before that call; it applies to that one call only. Outside MPI (before Init, after
+     * Finalize, a program run without it) it does nothing: nothing is compared there.
      */
     public static void nextContributionUncompared() {
-        if (!FOREIGN_MPI) {
-            session().nextContributionUncompared();
+        Engine engine = Engine.get();
+        if (!FOREIGN_MPI && engine != null && engine.running()) {
+            CheckpointSession.of(engine).nextContributionUncompared();
         }
     }
 

@@ -26,6 +26,7 @@ import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.runtime.Gate;
 import org.fthp.replication.runtime.Incarnation;
 import org.fthp.replication.sdc.SendDigest;
+import org.fthp.replication.verify.TwinComparison;
 
 /**
  * The checkpoint state of one process for one run of MPI: what the program

@@ -1,4 +1,4 @@
-package org.fthp.checkpoint.api;
+package org.fthp.replication.verify;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

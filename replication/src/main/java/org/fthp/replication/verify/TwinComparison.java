@@ -1,4 +1,4 @@
-package org.fthp.checkpoint.api;
+package org.fthp.replication.verify;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -18,7 +18,8 @@ import org.fthp.replication.twins.TwinLink;
  * The twins of a replicated rank compare what they computed (docs/DESIGN.md §22): their running hash of every send
  * and contribution (SendDigest) and, at a checkpoint, the CRC32C of their registered state. Comparisons are
  * numbered twin decisions on COMM_WORLD, taken at the same call of the program by both: at every checkpoint, and at
- * the snapshot calls where the computational copy's --sdc-interval timer said one is due.
+ * the snapshot calls where the computational copy's --sdc-interval timer said one is due, and at MPI_Finalize (so
+ * a program that never checkpoints is compared too).
  *
  * <p>At a checkpoint both wait for each other's hash (the computational copy forwards its own as a decision; the
  * replica answers under the next number), so the copy that writes the piece writes it only once the twins agreed:
@@ -28,10 +29,10 @@ import org.fthp.replication.twins.TwinLink;
  * rolls it back to the last committed (verified) epoch, or ends with that code under --sdc abort or without a
  * restart.
  */
-final class TwinComparison {
+public final class TwinComparison {
 
     /** Exit code of a job ended by a difference between twins. */
-    static final int EXIT_SDC = 6;
+    public static final int EXIT_SDC = 6;
     /** What the reason of that end begins with (fthp-run tells it from a program's own exit 6). */
     static final String REASON = "silent data corruption detected:";
     /** Where each comparing copy leaves its tally for fthp-run's summary. */
@@ -51,10 +52,34 @@ final class TwinComparison {
         this.digest = digest;
     }
 
+    /** The comparison of the running engine (MPI may be initialised once per process). */
+    private static volatile TwinComparison current;
+
     /** This process's comparison, or null when it has nothing to compare (no twin at start, or --sdc off). */
-    static TwinComparison of(Engine engine) {
+    public static TwinComparison of(Engine engine) {
         SendDigest d = SendDigest.active();
-        return d != null && d.comparing() ? new TwinComparison(engine, d) : null;
+        if (d == null || !d.comparing()) {
+            return null;
+        }
+        synchronized (TwinComparison.class) {
+            TwinComparison c = current;
+            if (c == null || c.engine != engine) {
+                c = new TwinComparison(engine, d);
+                current = c;
+            }
+            return c;
+        }
+    }
+
+    /**
+     * At MPI_Finalize, inside the gate: the twins compare everything they sent since the last comparison (the
+     * replica compares; its twin does not wait). Nothing for a process that compares nothing.
+     */
+    public static void atFinalize(Engine engine) {
+        TwinComparison c = engine != null && engine.running() ? of(engine) : null;
+        if (c != null) {
+            c.compare(-1, -1);
+        }
     }
 
     /**
@@ -62,7 +87,7 @@ final class TwinComparison {
      * checkpoints ({@code state} &lt; 0: messages only, the computational copy does not wait). Returns whether the
      * piece may be written (agreed, or nothing to compare with); on a difference it does not return.
      */
-    boolean compare(long epoch, long state) {
+    public boolean compare(long epoch, long state) {
         CommStructure world = engine.world().get().current();
         TwinLink twin = world.twin();
         if (twin == null) {
