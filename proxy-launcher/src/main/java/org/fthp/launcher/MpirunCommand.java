@@ -38,8 +38,8 @@ public final class MpirunCommand {
     static final String CHECKPOINT_EPOCH_ENV = "FTHP_CHECKPOINT_EPOCH";
     static final String CHECKPOINT_FIRST_EPOCH_ENV = "FTHP_CHECKPOINT_FIRST_EPOCH";
     static final String CHECKPOINT_DIR_ENV = "FTHP_CHECKPOINT_DIR";
-    static final List<String> JOB_ENV = java.util.stream.Stream.concat(java.util.stream.Stream.of(ABI_ENV,
-            LOGICAL_SIZE_ENV, REPLICAS_ENV, SHOW_REPLICA_OUTPUT_ENV, STATS_DIR_ENV), SdcOptions.ENV.stream()).toList();
+    static final List<String> JOB_ENV = List.of(ABI_ENV, LOGICAL_SIZE_ENV, REPLICAS_ENV, SHOW_REPLICA_OUTPUT_ENV,
+            STATS_DIR_ENV);
 
     /**
      * The JDK's class-file generator compiled late in every rank. The EMPI binding's downcall handles make the JDK
@@ -96,6 +96,10 @@ public final class MpirunCommand {
         List<String> names = new ArrayList<>(JOB_ENV);
         if (!options.kills().callKills().isEmpty()) {
             names.add(KILL_AT_CALL_ENV);
+        }
+        if (options.replicas() > 0 || options.checkpoint().wanted()) {
+            // twin comparison and injected corruption (SdcOptions): only where a replica or a checkpoint is
+            names.addAll(SdcOptions.ENV);
         }
         if (options.checkpoint().wanted()) {
             names.addAll(List.of(CHECKPOINT_ENABLED_ENV, CHECKPOINT_RESTART_ENV, CHECKPOINT_EPOCH_ENV,

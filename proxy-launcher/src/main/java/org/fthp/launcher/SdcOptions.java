@@ -83,6 +83,9 @@ record SdcOptions(String mode, String intervalSeconds, List<CorruptionSpec> corr
                         + ", which has none (--replicas " + options.replicas() + ")");
             }
         }
+        if ((!corruptions.isEmpty() || ratePerHour > 0) && options.replicas() == 0 && !options.checkpoint().wanted()) {
+            throw LaunchException.usage("--corrupt and --sdc-rate need --replicas M or a checkpointed job");
+        }
         if (ratePerHour > 0 && !options.kills().weibull().isPresent()) {
             throw LaunchException.usage("--sdc-rate needs --inject weibull (it draws beside the kills)");
         }
