@@ -80,13 +80,30 @@ class SdcTest {
         assertTrue(off.stderr().contains("twin comparison off"), off.stderr());
     }
 
-    /** The flipped message reaches its receiver too; a kill of the sender's replica later is survived alike. */
+    /**
+     * Rank 1's computational copy sends a flipped message (call 100); rank 0's replica dies before the next
+     * checkpoint (call 110), so rank 0 is unchecked there and must not wait for its twin; rank 1's twins differ in
+     * their messages at the checkpoint of iteration 30, and the job rolls back.
+     */
     @Test
-    void aFlipInAMessagePayloadIsDetectedAndRolledBackThroughAKill() {
-        MpiJob.Result r = run(with(ROLLBACK, "--corrupt", "1:cmp:msg#100", "--kill", "1:rep#150")).assertSuccess();
+    void aFlipInAMessagePayloadIsDetectedAndRolledBackBesideAKill() throws IOException {
+        Path events = Files.createTempFile("fthp-sdc-", ".events");
+        MpiJob.Result r;
+        String log;
+        try {
+            r = run(with(ROLLBACK, "--events", events.toString(), "--corrupt", "1:cmp:msg#100", "--kill",
+                    "0:rep#110")).assertSuccess();
+            log = Files.readString(events);
+        } finally {
+            Files.deleteIfExists(events);
+        }
+        assertTrue(log.contains("\"event\":\"failure-detected\"")
+                && log.contains("\"logicalRank\":0,\"role\":\"REP\""), log);
+        assertTrue(log.contains("\"event\":\"sdc-detected\",\"logicalRank\":1"), log);
         assertEquals(failureFree(), FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n"
                 + r.stderr());
-        assertTrue(r.stderr().contains("differ (silent data corruption), rolled back"), r.stderr());
+        assertTrue(r.stderr().contains("the twins of rank 1 differ (silent data corruption), rolled back"),
+                r.stderr());
         assertTrue(r.stderr().contains("flips bit"), r.stderr());
     }
 

@@ -42,12 +42,13 @@ final class RankOutputRelay implements AutoCloseable {
     static final String VERIFIED = "verified-";
 
     /**
-     * A rollback after a difference between twins: the output files of ranks below {@code verifiedRanks} lose what
-     * their twins did not agree on (never printed); the rerun prints from there.
+     * A rollback after a difference between twins to {@code epoch} (-1: the beginning): the output files of ranks
+     * below {@code verifiedRanks} lose what they hold past that epoch's positions (never printed: the relay prints
+     * only up to a committed epoch's); the rerun prints from there.
      */
-    static void truncateToVerified(Path dir, int verifiedRanks) {
+    static void truncateToEpoch(Path dir, int verifiedRanks, long epoch) {
         for (int r = 0; r < verifiedRanks; r++) {
-            long[] at = verified(dir.resolve(VERIFIED + r));
+            long[] at = positionsAt(dir.resolve("positions-" + r), epoch);
             for (int s = 0; s < 2; s++) {
                 Path f = dir.resolve((s == 0 ? "stdout-" : "stderr-") + r);
                 try (FileChannel c = FileChannel.open(f, StandardOpenOption.WRITE)) {
@@ -59,6 +60,21 @@ final class RankOutputRelay implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** The positions {@code positions-<rank>} lists for {@code epoch}; zeros for none (the beginning). */
+    static long[] positionsAt(Path file, long epoch) {
+        try {
+            for (String line : Files.readAllLines(file)) {
+                String[] v = line.trim().split(" ");
+                if (v.length == 3 && Long.parseLong(v[0]) == epoch) {
+                    return new long[] {Long.parseLong(v[1]), Long.parseLong(v[2])};
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // none: from the beginning
+        }
+        return new long[2];
     }
 
     /** The positions in a {@code verified-<rank>} file; zeros when there is none yet. */

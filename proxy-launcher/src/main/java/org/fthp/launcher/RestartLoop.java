@@ -118,10 +118,7 @@ final class RestartLoop {
             if (SdcReport.detected(abortLine)) {
                 SdcReport.event(abortLine, options.coordinators().events(), sdcRollback ? "rollback" : "abort");
             }
-            if (sdcRollback && jobEnv.containsKey(RankOutputRelay.DIR_ENV)) {
-                // what the twins did not agree on was never printed: the rerun prints it again from there
-                RankOutputRelay.truncateToVerified(Path.of(jobEnv.get(RankOutputRelay.DIR_ENV)), replicas);
-            }
+
             if (programCode.isPresent() && !sdcRollback) {
                 return programCode.getAsInt();   // the program's own verdict: a restart would end the same way
             }
@@ -132,6 +129,10 @@ final class RestartLoop {
             Coordinators.RestartPoint point = coordinators.newIncarnation(nextReplicas);
             restartEpoch = point.epoch();
             firstEpoch = point.firstEpoch();
+            if (sdcRollback && jobEnv.containsKey(RankOutputRelay.DIR_ENV)) {
+                // what followed the restart epoch was never printed: the rerun prints it again from there
+                RankOutputRelay.truncateToEpoch(Path.of(jobEnv.get(RankOutputRelay.DIR_ENV)), replicas, restartEpoch);
+            }
             trace("coordinators reset", abortSeen.get());
             abortedAt = abortSeen.get() != 0 ? abortSeen.get() : System.nanoTime();
             OptionalLong lastCommit = coordinators.checkpoints().lastCommitNanos();

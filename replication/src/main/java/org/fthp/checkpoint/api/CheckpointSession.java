@@ -27,6 +27,7 @@ import org.fthp.replication.runtime.Gate;
 import org.fthp.replication.runtime.Incarnation;
 import org.fthp.replication.sdc.SendDigest;
 import org.fthp.replication.verify.TwinComparison;
+import org.fthp.replication.verify.VerifiedOutput;
 
 /**
  * The checkpoint state of one process for one run of MPI: what the program
@@ -80,6 +81,8 @@ final class CheckpointSession {
     /** Between checkpoints the twins compare their sends this often (the computational copy's timer). */
     private final long sdcIntervalNanos;
     private long lastComparedNanos = System.nanoTime();
+    /** How far this rank's output may be printed (a committed epoch's positions); null without output files. */
+    private final VerifiedOutput verifiedOutput;
     private long nextEpoch;
     private boolean recovered;
     /** The last timer sequence this process has acted on. */
@@ -93,6 +96,7 @@ final class CheckpointSession {
         this.killInEpoch = incarnation.restart() > 0 ? 0
                 : CallKill.callFor(engine.nativeRank(), System.getenv(KILL_ENV));
         this.comparison = TwinComparison.of(engine);
+        this.verifiedOutput = VerifiedOutput.forRank(engine.logicalRank(), engine.nativeRank());
         this.sdcIntervalNanos = sdcInterval();
         SendDigest digest = SendDigest.active();
         if (digest != null && digest.corruption() != null) {
@@ -286,6 +290,10 @@ final class CheckpointSession {
         gate.enter();
         try {
             long due = client.checkpointDueSequence();
+            RankOutput output = engine.output();
+            if (verifiedOutput != null && output != null) {
+                verifiedOutput.committed(client.lastCommittedEpoch(), engine.role() == Role.CMP);
+            }
             SendDigest digest = SendDigest.active();
             if (digest != null) {
                 digest.pollCorruption();
@@ -320,12 +328,16 @@ final class CheckpointSession {
                 return false;
             }
             long epoch = nextEpoch++;
+            if (verifiedOutput != null && output != null) {
+                verifiedOutput.taken(epoch, output.positions(), engine.role() == Role.CMP);
+            }
+            boolean verified = true;
             if (comparison != null) {
                 // both copies hash their state; the piece is written only once the twins agreed
                 lastComparedNanos = System.nanoTime();
-                comparison.compare(epoch, stateDigest.of(registered, uncompared));
+                verified = comparison.compare(epoch, stateDigest.of(registered, uncompared));
             }
-            if (engine.role() == Role.CMP) {
+            if (engine.role() == Role.CMP && verified) {
                 write(client, epoch);
             }
             return true;

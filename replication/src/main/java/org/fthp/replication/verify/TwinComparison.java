@@ -1,13 +1,10 @@
 package org.fthp.replication.verify;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.fthp.coordinator.event.Role;
-import org.fthp.replication.output.RankOutput;
 import org.fthp.replication.output.RuntimeMessages;
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.sdc.SendDigest;
@@ -37,8 +34,6 @@ public final class TwinComparison {
     static final String REASON = "silent data corruption detected:";
     /** Where each comparing copy leaves its tally for fthp-run's summary. */
     private static final String STATS_DIR_ENV = "FTHP_STATS_DIR";
-    /** Where the ranks' output files are (fthp-run's relay). */
-    private static final String OUTPUT_DIR_ENV = "FTHP_OUTPUT_DIR";
 
     private final Engine engine;
     private final SendDigest digest;
@@ -85,7 +80,9 @@ public final class TwinComparison {
     /**
      * Compares with the twin at a checkpoint ({@code state} is this copy's state hash; both wait) or between
      * checkpoints ({@code state} &lt; 0: messages only, the computational copy does not wait). Returns whether the
-     * piece may be written (agreed, or nothing to compare with); on a difference it does not return.
+     * piece may be written: the twins agreed, or this copy has no twin (any more); false when a repair for another
+     * rank's failure interrupted the comparison (the epoch then does not commit). On a difference it does not
+     * return.
      */
     public boolean compare(long epoch, long state) {
         CommStructure world = engine.world().get().current();
@@ -93,7 +90,6 @@ public final class TwinComparison {
         if (twin == null) {
             unchecked++;
             tally();
-            publishVerified();   // nothing to compare with: the rank is uncovered, its output is not held back
             return true;
         }
         comparisons++;
@@ -122,17 +118,15 @@ public final class TwinComparison {
         if (theirs == null) {
             unchecked++;
             tally();
-            publishVerified();
-            return true;
+            // a repair came first: with the twin dead the rank is unchecked from now on and writes; with the twin
+            // alive (another rank's failure) nothing was verified, so this epoch must not commit
+            return world.current().twin() == null || world.current().follows();
         }
         String what = theirs[2] != mine[2] || theirs[3] != mine[3] ? "messages"
                 : checkpoint && theirs[4] != mine[4] ? "state" : null;
         if (what == null) {
             agreedThrough = mine[2];
             tally();
-            if (twin.follows()) {
-                publishVerified();
-            }
             return true;
         }
         mismatch(epoch, what);
@@ -149,29 +143,6 @@ public final class TwinComparison {
                 + "]");
         engine.programEnd().aborting(EXIT_SDC, reason);
         Runtime.getRuntime().halt(EXIT_SDC);
-    }
-
-    /**
-     * {@code verified-RANK} in the output directory: the stdout and stderr positions up to which the twins agreed
-     * (or, without a twin, this copy's). fthp-run prints a replicated rank's output only that far while a rollback
-     * may come. One writer per rank: the replica (it compares at every point), or the copy without a twin.
-     */
-    private void publishVerified() {
-        String dir = System.getenv(OUTPUT_DIR_ENV);
-        RankOutput output = engine.output();
-        if (dir == null || output == null) {
-            return;
-        }
-        long[] at = output.positions();
-        ByteBuffer b = ByteBuffer.allocate(16).putLong(0, at[0]).putLong(8, at[1]);
-        Path file = Path.of(dir, "verified-" + engine.logicalRank());
-        Path temp = Path.of(dir, ".verified-" + engine.logicalRank() + "-" + engine.nativeRank());
-        try {
-            Files.write(temp, b.array());
-            Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            // the rank's output waits for the next comparison, or the end of the job
-        }
     }
 
     private void tally() {
