@@ -28,9 +28,9 @@ import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
  * line from being cut by another's, as mpirun's own forwarding does.
  *
  * <p>When a difference between twins can roll the job back (replicas, twin comparison on, restarts allowed), a
- * replicated rank's output is printed only up to what its twins last agreed on ({@code verified-<rank>}, written by
- * its computational copy at each comparison): a rollback then truncates its files there
- * ({@link #truncateToVerified}) and the rerun prints from that byte, so a corrupted copy's lines never reach the
+ * replicated rank's output is printed only up to its positions at the last committed epoch ({@code verified-<rank>},
+ * written by the copy that prints): a rollback then truncates its files at the restart epoch's positions
+ * ({@link #truncateToEpoch}) and the rerun prints from that byte, so a corrupted copy's lines never reach the
  * terminal. At the end everything left is printed.
  */
 final class RankOutputRelay implements AutoCloseable {
@@ -38,7 +38,7 @@ final class RankOutputRelay implements AutoCloseable {
     /** Read by the ranks: the directory holding {@code stdout-<rank>} and {@code stderr-<rank>}. */
     static final String DIR_ENV = "FTHP_OUTPUT_DIR";
 
-    /** {@code verified-<rank>}: two longs, the stdout and stderr positions the rank's twins last agreed at. */
+    /** {@code verified-<rank>}: two longs, the rank's stdout and stderr positions at the last committed epoch. */
     static final String VERIFIED = "verified-";
 
     /**

@@ -111,9 +111,15 @@ public final class TwinComparison {
                 tally();
                 return true;
             }
-            TwinDigestOp op = TwinDigestOp.receive(engine.ops(), world, twin.nextTag());
-            engine.duty().await(op);
-            theirs = op.values();
+            // the structure as it is now: a repair since the decision replaced the native channel
+            CommStructure now = world.current();
+            if (now.twin() == null) {
+                theirs = null;
+            } else {
+                TwinDigestOp op = TwinDigestOp.receive(engine.ops(), now, now.twin().nextTag());
+                engine.duty().await(op);
+                theirs = op.values();
+            }
         }
         if (theirs == null) {
             unchecked++;
