@@ -3,7 +3,8 @@
 # in one interleaved run. Per repetition: native C's ping-pong; PingPong --arrays (byte[]) under the before tree
 # and under the after tree; SmallExchange (iRecv, iSend, waitAll between two ranks) under both trees and, when
 # its mpi.jar is there, under the binding. Prints medians per kind, and ratios taken within each repetition
-# (to C for the ping-pong, to the binding for the exchange), their median and range. Not part of the suite.
+# (to C for the ping-pong, to the binding for the exchange), their median and range; once from each run's
+# median slice, once from its fastest (steadier when other work shares the cores). Not part of the suite.
 #
 #   bench/p2p-before-after.sh /path/to/before-tree [/path/to/after-tree]     # after: this tree
 #   REPS=5 SIZES=8,512 MPI_JAR=bench/target/ompi-java/mpi.jar bench/p2p-before-after.sh ...
@@ -45,17 +46,21 @@ done
 python3 - "$out" "$REPS" <<'PY'
 import sys, os, statistics
 out, reps = sys.argv[1], int(sys.argv[2])
-def read(kind, bench, rep):
+# column of the median slice, and of the fastest slice (a steadier figure on a busy machine)
+COLUMNS = {"pingpong": (2, 4), "exchange": (2, 3)}
+def read(kind, bench, rep, fastest):
     path = f"{out}/{kind}.{bench}.{rep}"
+    col = COLUMNS[bench][1 if fastest else 0]
     vals = {}
     if os.path.exists(path):
         for line in open(path):
             f = line.split()
-            if len(f) >= 3 and f[0] in ("pingpong", "exchange"):
-                vals[int(f[1])] = float(f[2])
+            if len(f) > col and f[0] == bench:
+                vals[int(f[1])] = float(f[col])
     return vals
-def table(bench, kinds, base):
-    runs = {k: [read(k, bench, r) for r in range(1, reps + 1)] for k in kinds}
+def table(bench, kinds, base, fastest=False):
+    print(f"{bench}, {'fastest' if fastest else 'median'} slice of each run, median over runs:")
+    runs = {k: [read(k, bench, r, fastest) for r in range(1, reps + 1)] for k in kinds}
     sizes = sorted(set().union(*[set(v) for v in runs["after"]]))
     head = " | ".join(f"{k} (µs)" for k in kinds)
     ratios = [k for k in kinds if k != base]
@@ -71,7 +76,8 @@ def table(bench, kinds, base):
             cells.append(f"{statistics.median(q):.2f} ({min(q):.2f}-{max(q):.2f})" if q else "-")
         print(f"| {s} | " + " | ".join(cells) + " |")
     print()
-table("pingpong", ["c", "before", "after"], "c")
-table("exchange", ["binding", "before", "after"], "binding")
+for fastest in (False, True):
+    table("pingpong", ["c", "before", "after"], "c", fastest)
+    table("exchange", ["binding", "before", "after"], "binding", fastest)
 PY
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Emulated hosts: 2 to 4 "hosts" as Linux network namespaces on one machine, for multi-host MPI jobs
-# without a cluster (issue 21). Needs root (ip netns).
+# without a cluster. Needs root (ip netns).
 #
 #   scripts/emulated-hosts.sh up N [ID]         # makes hosts h0..h(N-1); prints ID (default: this pid)
 #   scripts/emulated-hosts.sh exec ID HOST CMD  # runs CMD on emulated host HOST (h0.., or its address)

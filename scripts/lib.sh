@@ -73,6 +73,17 @@ fthp_ensure_openmpi() {
   fi
 }
 
+# Slurm and munge from Debian packages, for the tests that run a private Slurm on emulated nodes
+# (scripts/slurm-cluster.sh): only the programs are used; the test starts its own daemons with its own
+# configuration, never the system's services.
+fthp_ensure_slurm() {
+  if command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null \
+      && command -v munged >/dev/null && command -v mungekey >/dev/null; then
+    return 0
+  fi
+  fthp_apt_install slurmctld slurmd slurm-client munge
+}
+
 # The Debian alternatives that decide what the plain names mpicc/mpirun and <mpi.h>/libmpi.so
 # mean. Installing a second MPI may move them (each package registers itself with a priority).
 FTHP_MPI_ALTERNATIVES=(mpi mpirun mpi-x86_64-linux-gnu)

@@ -2,7 +2,7 @@
  * fthp_proxy_hydra: failure hiding for MPICH's launcher (hydra, MPICH 4.0.2),
  * the counterpart of fthp_proxy.c (Open MPI's mpirun). Built by Maven beside
  * it and preloaded by fthp-run --mpi mpich when coordinators decide about
- * deaths (NativeMpi); docs/notes/mpich.md says what it was measured to do.
+ * deaths (NativeMpi); docs/notes/mpich.md says what it does.
  * The survivors of a death leave without the native MPI_Finalize on MPICH
  * (Empi.finalizeSurvivesDeadPeers), an end this library hides like a death.
  *

@@ -57,9 +57,16 @@ public class Comm implements Freeable, Cloneable {
         this.ref = structure == null ? null : new CommRef(structure);
     }
 
+    /**
+     * The job's generation this communicator was made in: one made before a rollback in place (see {@code
+     * Checkpoint.resilient}) is stale after it. COMM_WORLD and COMM_SELF are re-attached to each new engine.
+     */
+    private int generation = Engine.currentGeneration();
+
     /** MPI.Init: COMM_WORLD and COMM_SELF take the engine's references. */
     void attach(CommRef r) {
         this.ref = r;
+        this.generation = Engine.currentGeneration();
         int id = r.get().commId();
         this.handle = id;
         if (id == CommIds.WORLD) {
@@ -87,6 +94,10 @@ public class Comm implements Freeable, Cloneable {
         CommStructure s = structure();
         if (s == null) {
             throw Errors.error(MPI.ERR_COMM, "null or freed communicator");
+        }
+        if (generation != Engine.currentGeneration()) {
+            throw Errors.error(MPI.ERR_COMM, "stale communicator: made before the job rolled back in place (only"
+                    + " MPI.COMM_WORLD and MPI.COMM_SELF carry over; make it again in the resilient body)");
         }
         return s;
     }

@@ -250,6 +250,11 @@ public final class MPI {
         }
         COMM_WORLD.attach(engine.world());
         COMM_SELF.attach(engine.self());
+        // the predefined communicators carry over a rollback in place (Checkpoint.resilient): the new engine's
+        Engine.onRebuilt(rebuilt -> {
+            COMM_WORLD.attach(rebuilt.world());
+            COMM_SELF.attach(rebuilt.self());
+        });
         return engine.threadLevel();
     }
 

@@ -19,6 +19,8 @@ public class Request implements Freeable {
 
     Comm comm;
     NativeOp[] ops;
+    /** The job's generation this request was made in: after a rollback in place it is stale. */
+    private final int generation = Engine.currentGeneration();
     private NativeOp resultOp;
 
     protected Request(long handle) {
@@ -51,6 +53,7 @@ public class Request implements Freeable {
         if (ops == null) {
             return true;
         }
+        checkCurrent();
         try {
             boolean all = true;
             for (NativeOp op : ops) {
@@ -61,6 +64,16 @@ public class Request implements Freeable {
             ops = null;
             handle = 0;
             throw failure(e);
+        }
+    }
+
+    /** A request of the old run is never waited on: its operations may wait on the dead process. */
+    private void checkCurrent() throws MPIException {
+        if (generation != Engine.currentGeneration()) {
+            ops = null;
+            handle = 0;
+            throw Errors.error(MPI.ERR_REQUEST, "stale request: made before the job rolled back in place; its"
+                    + " operation was abandoned with the old run");
         }
     }
 
@@ -96,6 +109,7 @@ public class Request implements Freeable {
         try {
             MPI.check();
             if (ops != null) {
+                checkCurrent();
                 for (NativeOp op : ops) {
                     Engine.get().orphans().adopt(op);
                 }
@@ -112,6 +126,7 @@ public class Request implements Freeable {
         try {
             MPI.check();
             if (ops != null) {
+                checkCurrent();
                 try {
                     for (NativeOp op : ops) {
                         op.cancel();

@@ -26,6 +26,8 @@ public final class Win implements Freeable {
     private final Attributes attributes = new Attributes(Attributes.WIN_KEYVALS);
     private String name = "";
     private boolean freed;
+    /** The job's generation this window was made in: after a rollback in place it is stale. */
+    private final int generation = org.fthp.replication.runtime.Engine.currentGeneration();
 
     public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) throws MPIException {
         this(comm, base, size, dispUnit);
@@ -64,6 +66,9 @@ public final class Win implements Freeable {
         MPI.check();
         if (freed) {
             throw errors.apply(Errors.error(MPI.ERR_WIN, "the window is freed"));
+        }
+        if (generation != org.fthp.replication.runtime.Engine.currentGeneration()) {
+            throw errors.apply(Errors.error(MPI.ERR_WIN, "stale window: made before the job rolled back in place"));
         }
     }
 

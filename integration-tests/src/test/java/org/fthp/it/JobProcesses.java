@@ -14,10 +14,30 @@ import java.util.concurrent.ConcurrentHashMap;
 final class JobProcesses {
 
     private final Set<ProcessHandle> seen = ConcurrentHashMap.newKeySet();
+    /** Each Java process's arguments, as first seen. */
+    private final java.util.Map<ProcessHandle, List<String>> arguments = new ConcurrentHashMap<>();
 
     /** Records the current descendants of {@code root} (they are re-parented, and lost from view, once it exits). */
     void sample(ProcessHandle root) {
-        root.descendants().forEach(seen::add);
+        root.descendants().forEach(h -> {
+            if (seen.add(h)) {
+                // read while it runs: an ended process has no arguments to show
+                ProcessHandle.Info info = h.info();
+                if (info.command().map(c -> c.endsWith("/java")).orElse(false)) {
+                    info.arguments().ifPresent(args -> arguments.put(h, java.util.Arrays.asList(args)));
+                }
+            }
+        });
+    }
+
+    /**
+     * How many of the processes seen ran the Java program {@code mainClass} (ranks and spares): a job that recovered
+     * without a relaunch started no more than its first launch did.
+     */
+    long javaProcessesRunning(String mainClass) {
+        // fthp-run's own JVM names the program too, after its launcher class
+        return arguments.values().stream().filter(args -> args.contains(mainClass)
+                && !args.contains("org.fthp.launcher.FthpRun")).count();
     }
 
     /**

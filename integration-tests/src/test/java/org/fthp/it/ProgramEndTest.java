@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A program that ends a job without MPI_Finalize (issue 18): the job ends promptly with the program's code, says
+ * A program that ends a job without MPI_Finalize: the job ends promptly with the program's code, says
  * why once per rank (not once per copy), leaves nothing running, and no death is taken for a failure to repair.
  * Each way once, spread over unreplicated and replicated jobs with and without {@code --nodes};
  * {@code scripts/program-ends.sh} runs every way in every configuration.

@@ -12,10 +12,10 @@ import org.fthp.it.programs.SsendSync;
 import org.junit.jupiter.api.Test;
 
 /**
- * A synchronous send stays synchronous through a repair (issue 18): it completes only once a live copy of its
+ * A synchronous send stays synchronous through a repair: it completes only once a live copy of its
  * destination has matched it. SsendSync's receivers probe for the message their sender sends right after its
- * sSend; seeing it before receiving the sSend's message is a violation. Before the fix the first case printed
- * about 150 violations per run: a repair took the send in flight for done.
+ * sSend; seeing it before receiving the sSend's message is a violation, as when a repair takes the send in
+ * flight for done.
  */
 class SsendThroughRepairTest {
 

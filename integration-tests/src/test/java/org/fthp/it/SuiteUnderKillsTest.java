@@ -67,7 +67,7 @@ class SuiteUnderKillsTest {
             new Target(CommsGroupsTopo.class, 61), new Target(CommsProcNull.class, 6),
             new Target(TypesAndOps.class, 55), new Target(TypesSlice.class, 9),
             new Target(TypesStructExtent.class, 3),
-            // asserts what waitAny/testSome results, isNull and persistent restarts promise on every use (issue 18)
+            // asserts what waitAny/testSome results, isNull and persistent restarts promise on every use
             new Target(RequestsThroughRepair.class, 800));
 
     @TempDir
@@ -137,10 +137,10 @@ class SuiteUnderKillsTest {
     /**
      * A repair between a matched probe and its receive: MatchedProbeRepair's rank 1 mProbes a message, then the
      * witness it told dies entering the barrier rank 1 waits in, so rank 1's mRecv comes after the repair; the
-     * sender sent the message again on the new communicators, and mRecv must receive that copy. Before the fix
-     * (session 15) every run failed: the small message's receive took the probed copy and left the copy sent
-     * again for the next ANY_TAG receive (a truncation there); the large one paired its old header with the new
-     * copy's payload (a native truncation when the header announced a pulled payload). Once with the large payload
+     * sender sent the message again on the new communicators, and mRecv must receive that copy. What goes wrong
+     * otherwise: the small message's receive takes the probed copy and leaves the copy sent again for the next
+     * ANY_TAG receive (a truncation there); the large one pairs its old header with the new copy's payload (a
+     * native truncation when the header announced a pulled payload). Once with the large payload
      * offered for pulling (its copy sent again after the repair goes natively, so nothing is counted as pulled),
      * once with every payload through the native library.
      */

@@ -33,6 +33,9 @@ final class CheckpointReport {
     private long lastOnDisk = -1;
 
     /** A line a coordinator printed; those that are not about checkpoints are ignored. */
+    /** Each rollback in place's seconds (FTHP_CHECKPOINT_ROLLED_BACK), in order. */
+    private final List<Double> rollbackSeconds = new ArrayList<>();
+
     synchronized void line(String line) {
         Map<String, String> f = fields(line);
         if (line.startsWith("FTHP_CHECKPOINT_COMMITTED")) {
@@ -53,12 +56,24 @@ final class CheckpointReport {
             int node = Integer.parseInt(f.get("node"));
             memoryByNode.put(node, new long[] {Long.parseLong(f.get("held")), Long.parseLong(f.get("peak")),
                     Long.parseLong(f.get("limit"))});
+        } else if (line.startsWith("FTHP_CHECKPOINT_ROLLED_BACK")) {
+            rollbackSeconds.add(Double.parseDouble(f.getOrDefault("seconds", "NaN")));
         } else if (line.startsWith("FTHP_CHECKPOINT_ON_DISK")) {
             lastOnDisk = Math.max(lastOnDisk, Long.parseLong(f.getOrDefault("epoch", "-1")));
         }
     }
 
     /** The newest committed epoch fthp-run has heard of, and when (System.nanoTime) it heard. */
+    /** The newest epoch committed in memory, -1 before the first. */
+    synchronized long lastCommitted() {
+        return lastEpoch;
+    }
+
+    /** The newest epoch the primary has committed to the checkpoint directory, -1 before the first. */
+    synchronized long lastOnDisk() {
+        return lastOnDisk;
+    }
+
     synchronized OptionalLong lastCommitNanos() {
         return lastEpoch < 0 ? OptionalLong.empty() : OptionalLong.of(lastCommitNanos);
     }
@@ -77,7 +92,7 @@ final class CheckpointReport {
 
     /** The checkpoint line of the exit summary, if checkpoints or restarts happened. */
     synchronized void print(PrintStream err) {
-        if (commits == 0 && restarts.isEmpty()) {
+        if (commits == 0 && restarts.isEmpty() && rollbackSeconds.isEmpty()) {
             return;
         }
         long peak = memoryByNode.values().stream().mapToLong(v -> v[1]).max().orElse(0);
@@ -100,6 +115,13 @@ final class CheckpointReport {
         }
         if (lastOnDisk >= 0) {
             b.append("; on disk up to epoch ").append(lastOnDisk);
+        }
+        if (!rollbackSeconds.isEmpty()) {
+            // rollbacks in place (spares): from the primary's decision to every process back in its body
+            b.append("; ").append(rollbackSeconds.size())
+                    .append(rollbackSeconds.size() == 1 ? " rollback in place (" : " rollbacks in place (")
+                    .append(rollbackSeconds.stream().map(s -> String.format(Locale.ROOT, "%.3f s", s))
+                            .collect(java.util.stream.Collectors.joining(", "))).append(')');
         }
         b.append("; ").append(restarts.size()).append(restarts.size() == 1 ? " restart" : " restarts");
         if (!restarts.isEmpty()) {

@@ -89,10 +89,24 @@ final class Coordinators implements AutoCloseable {
                                      RemoteAgent agent, Path wrapper, int ranks, int replicas, Path java,
                                      Path runtimeJar, CheckpointPlan checkpoint, String reportDir,
                                      String coordinatorOf) throws LaunchException {
+        return startOnHosts(plan, hosts, bind, local, agent, wrapper, ranks, replicas, java, runtimeJar, checkpoint,
+                reportDir, coordinatorOf, newSecret());
+    }
+
+    /** A new job secret (hex): every coordinator set of one fthp-run may share it, as its output sink does. */
+    static String newSecret() {
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
+        return HexFormat.of().formatHex(secret);
+    }
+
+    /** As above, with the job secret {@code secretHex} (a relaunch keeps the one its output sink knows). */
+    static Coordinators startOnHosts(CoordinatorPlan plan, HostList hosts, List<String> bind, boolean[] local,
+                                     RemoteAgent agent, Path wrapper, int ranks, int replicas, Path java,
+                                     Path runtimeJar, CheckpointPlan checkpoint, String reportDir,
+                                     String coordinatorOf, String secretHex) throws LaunchException {
         int nodes = hosts.count();
-        Coordinators c = new Coordinators(HexFormat.of().formatHex(secret), "", nodes);
+        Coordinators c = new Coordinators(secretHex, "", nodes);
         CountDownLatch ready = new CountDownLatch(nodes);
         try {
             for (int id = 0; id < nodes; id++) {
@@ -358,8 +372,28 @@ final class Coordinators implements AutoCloseable {
                     "--checkpoint-disk-every", Integer.toString(checkpoint.diskEvery())));
         });
         checkpoint.interval().ifPresent(i -> args.addAll(List.of("--checkpoint-interval", i)));
+        if (checkpoint.directory().isPresent()) {
+            checkpoint.job().ifPresent(job -> args.addAll(List.of("--checkpoint-job", job.token())));
+        }
         checkpoint.mtbfPerProcess().ifPresent(m -> args.addAll(List.of("--mtbf-per-process", Double.toString(m))));
         return args;
+    }
+
+    /**
+     * Asks the primary for a checkpoint at the ranks' next snapshot, whatever its timer says (fthp-run was told to
+     * stop); false if it cannot be reached.
+     */
+    boolean requestCheckpoint() {
+        java.io.Writer control = controls.get(0);
+        try {
+            synchronized (control) {
+                control.write("checkpoint-now\n");
+                control.flush();
+            }
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Commits, costs, memory and restarts heard so far. */
@@ -379,12 +413,20 @@ final class Coordinators implements AutoCloseable {
      * once the native job has ended.
      */
     RestartPoint newIncarnation(int replicas) throws LaunchException {
+        return newIncarnation(replicas, new RestartPoint(-1, 1));
+    }
+
+    /**
+     * As above, for a job that resumed from {@code resumed} (an earlier job's epoch in the checkpoint directory):
+     * without a commit of its own the restart reads that epoch again, and epochs stay above the directory's.
+     */
+    RestartPoint newIncarnation(int replicas, RestartPoint resumed) throws LaunchException {
         resetCommitted = -1;
         resetSeen.set(-1);
         abort = new CompletableFuture<>();
         command("new-incarnation replicas=" + replicas, "start a new incarnation");
-        long epoch = resetCommitted;
-        long first = Math.max(epoch, resetSeen.get()) + 1;
+        long epoch = Math.max(resetCommitted, resumed.epoch());
+        long first = Math.max(Math.max(epoch, resetSeen.get()) + 1, resumed.firstEpoch());
         command("settle-checkpoints committed=" + epoch + " first=" + first, "settle the checkpoints");
         return new RestartPoint(epoch, first);
     }
@@ -568,6 +610,26 @@ final class Coordinators implements AutoCloseable {
     void onHostLost(Consumer<String> action) {
         hostLostActions.add(action);
         hostsLost.forEach(action);
+    }
+
+    /**
+     * The nodes (host indices) lost so far: those the primary said it lost, and those whose coordinator process
+     * (or its remote agent) has ended.
+     */
+    java.util.Set<Integer> lostNodes() {
+        java.util.Set<Integer> lost = new java.util.TreeSet<>();
+        for (String what : hostsLost) {
+            String node = CheckpointReport.fields(what).get("node");
+            if (node != null && node.matches("\\d+")) {
+                lost.add(Integer.parseInt(node));
+            }
+        }
+        for (int id = 0; id < processes.size(); id++) {
+            if (!processes.get(id).isAlive()) {
+                lost.add(id);
+            }
+        }
+        return lost;
     }
 
     /** Whether a host was lost during the job (the primary said so). */

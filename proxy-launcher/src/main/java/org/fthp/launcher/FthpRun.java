@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import org.fthp.checkpoint.store.JobIdentity;
 import org.fthp.launcher.inject.FailureInjector;
 
 /**
@@ -53,34 +54,63 @@ public final class FthpRun {
         LaunchHost host = new LaunchHost(mpirun, java, runtimeJar,
                 RootCheck.runningAsRoot(), Runtime.getRuntime().availableProcessors(), mpi,
                 AotCache.find(runtimeJar, java, env));
+        ResumePoint start = ResumePoint.FRESH;
+        Optional<Path> outputDir = Optional.empty();
         if (options.checkpoint().directory().isPresent()) {
-            CheckpointDirectory.check(options.checkpoint().directory().get());
+            Path dir = CheckpointDirectory.check(options.checkpoint().directory().get());
+            JobIdentity identity = options.appJar().isPresent()
+                    ? JobIdentity.ofJar(options.appJar().get(), options.programArgs(), options.ranks())
+                    : JobIdentity.ofClass(program.mainClass(), options.programArgs(), options.ranks());
+            options = options.withCheckpoint(options.checkpoint().withJob(identity));
+            CheckpointResume resume = new CheckpointResume(dir, identity, options.checkpoint().resume(), System.err);
+            start = resume.decide(options.coordinators().events());
+            outputDir = Optional.of(resume.outputDirectory());
         }
 
         MultiHostLaunch hosts = MultiHostLaunch.plan(options, env, FthpHome.locate(env), mpi);
+        if (hosts != null && options.spares() > 0) {
+            throw LaunchException.usage("--spares runs on one host for now, not with --host/--hostfile");
+        }
         if (hosts != null) {
-            return launchAcrossHosts(hosts, options, program, host, env, abi, sdc);
+            return MultiHostRun.run(hosts, options, program, host, env, jobEnvironment(options, abi, start, sdc),
+                    start, sdc);
         }
         List<String> command = MpirunCommand.build(options, program, host);
         if (options.verbose()) {
             System.err.println("fthp-run: " + MpirunCommand.display(command));
         }
-        Map<String, String> jobEnv = jobEnvironment(options, abi, sdc);
+        Map<String, String> jobEnv = jobEnvironment(options, abi, start, sdc);
         jobEnv.putAll(mpi.rankEnvironment(options, env));
+        LaunchOptions launched = options;
+        ResumePoint from = start;
         try (RunSummary summary = RunSummary.create(options.ranks(), options.replicas())) {
             jobEnv.put(MpirunCommand.STATS_DIR_ENV, summary.directory().toString());
             int code;
+            // a replicated rank's output waits for its twins' agreement when a difference can roll the job back
+            int verifiedRanks = sdc.rollsBack() && !sdc.mode().equals("off") && options.checkpoint().restarts() > 0
+                    ? options.replicas() : 0;
             // with restarts every rank prints through files: a rank's output continues across incarnations
-            if (options.replicas() > 0 || options.checkpoint().restarts() > 0) {
+            // with a checkpoint directory the files live there, so a later job resumes the output too
+            if (outputDir.isPresent()) {
+                jobEnv.put(RankOutputRelay.DIR_ENV, outputDir.get().toString());
+                try (PrintedPositions printed = PrintedPositions.open(outputDir.get(), options.ranks());
+                     RankOutputRelay output = RankOutputRelay.start(outputDir.get(), options.ranks(),
+                        verifiedRanks, System.out, System.err, printed, start.outputContinues())) {
+                    code = runJob(launched, env, m -> MpirunCommand.build(launched.withReplicas(m), program, host),
+                            jobEnv, java, runtimeJar, mpi, from);
+                } catch (java.io.IOException e) {
+                    throw LaunchException.environment("cannot keep the output positions in " + outputDir.get()
+                            + ": " + e.getMessage());
+                }
+            } else if (options.replicas() > 0 || options.checkpoint().restarts() > 0) {
                 jobEnv.put(RankOutputRelay.DIR_ENV, summary.directory().toString());
                 try (RankOutputRelay output = RankOutputRelay.start(summary.directory(), options.ranks(),
-                        sdc.rollsBack() && !sdc.mode().equals("off") && options.checkpoint().restarts() > 0
-                                ? options.replicas() : 0, System.out, System.err)) {
-                    code = runJob(options, env, m -> MpirunCommand.build(options.withReplicas(m), program, host),
-                            jobEnv, java, runtimeJar, mpi);
+                        verifiedRanks, System.out, System.err, null, false)) {
+                    code = runJob(launched, env, m -> MpirunCommand.build(launched.withReplicas(m), program, host),
+                            jobEnv, java, runtimeJar, mpi, from);
                 }
             } else {
-                code = runJob(options, env, m -> command, jobEnv, java, runtimeJar, mpi);
+                code = runJob(launched, env, m -> command, jobEnv, java, runtimeJar, mpi, from);
             }
             summary.print(System.err);
             SdcReport.print(summary.directory(), options, sdc, System.err);
@@ -89,116 +119,35 @@ public final class FthpRun {
     }
 
     /** What every rank gets in its environment (through mpirun's -x): the ABI, the job's shape, kills, checkpoints. */
-    private static Map<String, String> jobEnvironment(LaunchOptions options, Path abi, SdcOptions sdc) {
+    static Map<String, String> jobEnvironment(LaunchOptions options, Path abi, ResumePoint start, SdcOptions sdc) {
         Map<String, String> jobEnv = new HashMap<>();
         sdc.addTo(jobEnv, options);
         jobEnv.put(MpirunCommand.ABI_ENV, abi.toString());
         jobEnv.put(MpirunCommand.LOGICAL_SIZE_ENV, Integer.toString(options.ranks()));
         jobEnv.put(MpirunCommand.REPLICAS_ENV, Integer.toString(options.replicas()));
         jobEnv.put(MpirunCommand.SHOW_REPLICA_OUTPUT_ENV, options.showReplicaOutput() ? "1" : "0");
+        if (options.spares() > 0) {
+            jobEnv.put(MpirunCommand.SPARES_ENV, Integer.toString(options.spares()));
+        }
         if (!options.kills().callKills().isEmpty()) {
             jobEnv.put(MpirunCommand.KILL_AT_CALL_ENV, options.kills().callKillsByNativeRank(options.ranks()));
         }
         if (options.checkpoint().wanted()) {
             jobEnv.put(MpirunCommand.CHECKPOINT_ENABLED_ENV, "1");
-            jobEnv.put(MpirunCommand.CHECKPOINT_RESTART_ENV, "0");
-            jobEnv.put(MpirunCommand.CHECKPOINT_EPOCH_ENV, "-1");
+            // a job resuming an earlier one's directory starts as a restart does: recover, print only what is new
+            jobEnv.put(MpirunCommand.CHECKPOINT_RESTART_ENV, start.resumes() ? "1" : "0");
+            jobEnv.put(MpirunCommand.CHECKPOINT_EPOCH_ENV, Long.toString(start.epoch()));
+            jobEnv.put(MpirunCommand.CHECKPOINT_FIRST_EPOCH_ENV, Long.toString(start.firstEpoch()));
             options.checkpoint().directory().ifPresent(
                     dir -> jobEnv.put(MpirunCommand.CHECKPOINT_DIR_ENV, dir.toAbsolutePath().toString()));
         }
         return jobEnv;
     }
 
-    /**
-     * A job with coordinators on several hosts (see {@link MultiHostLaunch}): the job directory's path is also
-     * where every host's coordinator makes its proxy report FIFO (each host has its own /tmp), the ranks print
-     * through the {@link RankOutputSink}, and the coordinators' verdict counts as on one host.
-     */
-    private static int launchAcrossHosts(MultiHostLaunch hosts, LaunchOptions asked, UserProgram program,
-                                         LaunchHost host, Map<String, String> env, Path abi, SdcOptions sdc)
-            throws LaunchException {
-        Map<String, String> jobEnv = jobEnvironment(asked, abi, sdc);
-        try (RunSummary summary = RunSummary.create(asked.ranks(), asked.replicas())) {
-            String jobDir = summary.directory().toString();
-            LaunchOptions options = asked.withMpirunArgs(
-                    hosts.launcherArgs(asked.mpirunArgs(), summary.directory(), jobDir),
-                    hosts.coordinatorPlan(asked.coordinators()));
-            List<String> command = MpirunCommand.build(options, program, host);
-            if (options.verbose()) {
-                for (String line : hosts.describe()) {
-                    System.err.println("fthp-run: " + line);
-                }
-                System.err.println("fthp-run: " + MpirunCommand.display(command));
-            }
-            jobEnv.put(MpirunCommand.STATS_DIR_ENV, jobDir);
-            jobEnv.put(RankOutputRelay.DIR_ENV, jobDir);
-            jobEnv.put(MultiHostLaunch.NODE_OF_ENV, hosts.placement().coordinatorOf());
-            int code;
-            try (Coordinators coordinators = hosts.startCoordinators(options.coordinators(), options.ranks(),
-                    options.replicas(), host.java(), host.runtimeJar(), options.checkpoint(), jobDir)) {
-                jobEnv.putAll(coordinators.environment());
-                // mpirun's own children are this host's ranks; every other host's orted gets the library from
-                // the launch agent (fthp-orted.sh) and reports to its own host's coordinator
-                jobEnv.put("LD_PRELOAD", FthpHome.proxyLibrary(env, host.mpi()).toString());
-                jobEnv.putAll(hosts.launcherEnvironment(jobDir));
-                jobEnv.putAll(host.mpi().rankEnvironment(options, env));
-                jobEnv.put(PROXY_REPORT_ENV, coordinators.reportPipe(0));
-                // mpirun runs in recovery mode here (a lost orted must not end the job), which ignores a rank's
-                // non-zero exit: the library reports those too, so one before registering ends the job
-                jobEnv.put("FTHP_PROXY_REPORT_EXITS", "1");
-                try (RankOutputSink output = RankOutputSink.start(hosts.launchAddress(),
-                        jobEnv.get(Coordinators.SECRET_ENV), options.ranks(), System.out, System.err)) {
-                    jobEnv.put(RankOutputSink.ADDRESS_ENV, output.address());
-                    FailureInjector injector = options.kills().injectorWanted()
-                            ? new FailureInjector(options.kills(), options.ranks(), options.processes(),
-                                    options.coordinators().events(), coordinators.killTargets(nodeOfRanks(hosts)))
-                            : null;
-                    code = MpirunJob.run(command, jobEnv, () -> coordinators.abortLine().isPresent(), job -> {
-                        if (injector != null) {
-                            injector.start(job.toHandle());
-                        }
-                        coordinators.onAbort(line -> endJob(job, line));
-                        coordinators.onHostLost(what -> hosts.hostLost(what, jobDir));
-                        coordinators.onProcessesEnded(() -> endAfterHostLoss(job, host.mpi()));
-                    });
-                }
-                code = verdict(code, coordinators);
-                if (coordinators.processesEnded() && coordinators.abortLine().isEmpty()) {
-                    // mpirun was ended by us: every process had finished or failed with its host
-                    code = 0;
-                }
-                // the other hosts' ranks left their statistics in their own host's job directory
-                coordinators.collectStats(summary.directory());
-            }
-            summary.print(System.err);
-            SdcReport.print(summary.directory(), asked, sdc, System.err);
-            return code;
-        }
-    }
-
-    /** The coordinator (node = host index) of each native rank. */
-    private static int[] nodeOfRanks(MultiHostLaunch hosts) {
-        int[] nodes = new int[hosts.placement().processes()];
-        for (int r = 0; r < nodes.length; r++) {
-            nodes[r] = hosts.placement().hostOf(r);
-        }
-        return nodes;
-    }
-
-    /** mpirun may notice a death and end first; the coordinators' verdict is what counts. */
-    private static int verdict(int code, Coordinators coordinators) {
-        boolean aborted = code != 0 ? coordinators.awaitAbort(ABORT_GRACE_SECONDS)
-                : coordinators.abortLine().isPresent();
-        if (!aborted) {
-            return code;
-        }
-        return programExitCode(coordinators.abortLine().orElse("")).orElse(EXIT_RANK_LOST);
-    }
-
     private static int runJob(LaunchOptions options, Map<String, String> env,
                               java.util.function.IntFunction<List<String>> commandFor,
-                              Map<String, String> jobEnv, Path java, Path runtimeJar, NativeMpi mpi)
-            throws LaunchException {
+                              Map<String, String> jobEnv, Path java, Path runtimeJar, NativeMpi mpi,
+                              ResumePoint start) throws LaunchException {
         List<String> command = commandFor.apply(options.replicas());
         FailureInjector injector = options.kills().injectorWanted()
                 ? new FailureInjector(options.kills(), options.ranks(), options.processes(),
@@ -220,16 +169,28 @@ public final class FthpRun {
             jobEnv.put("LD_PRELOAD", proxy.toString());
             // the proxy writes the pid of every child it hides to each of these pipes, read by the coordinators
             jobEnv.put(PROXY_REPORT_ENV, coordinators.reportPipes());
+            StopOnSignal stop = options.checkpoint().directory().isPresent()
+                    ? StopOnSignal.install(coordinators, System.err) : null;
             try {
                 if (options.checkpoint().restarts() > 0) {
-                    return new RestartLoop(options, commandFor, jobEnv, coordinators).run(injector);
+                    return new RestartLoop(options, commandFor, jobEnv, coordinators, start, stop).run(injector);
                 }
                 int code = MpirunJob.run(command, jobEnv, () -> coordinators.abortLine().isPresent(), job -> {
+                    if (stop != null) {
+                        stop.running(job);
+                    }
                     if (injector != null) {
                         injector.start(job.toHandle());
                     }
-                    coordinators.onAbort(line -> endJob(job, line));
+                    coordinators.onAbort(line -> {
+                        if (stop == null || !stop.stopped()) {
+                            endJob(job, line);
+                        }
+                    });
                 });
+                if (stop != null && stop.stopped()) {
+                    return StopOnSignal.EXIT_STOPPED;
+                }
                 // mpirun may notice the death and end first; the coordinators' verdict is what counts
                 boolean aborted = code != 0 || !completed(jobEnv, options.ranks())
                         ? coordinators.awaitAbort(ABORT_GRACE_SECONDS) : coordinators.abortLine().isPresent();

@@ -10,6 +10,8 @@ public class LaunchException extends Exception {
     public static final int USAGE = 2;
     /** The environment lacks something (mpirun, runtime jar, ABI description, JDK). */
     public static final int ENVIRONMENT = 3;
+    /** A rank lost every copy and the job cannot go on (no restart left, or no hosts to relaunch on). */
+    public static final int RANK_LOST = 4;
 
     private final int exitCode;
 
@@ -20,6 +22,11 @@ public class LaunchException extends Exception {
 
     public static LaunchException usage(String message) {
         return new LaunchException(USAGE, message);
+    }
+
+    /** The job cannot be relaunched: too few live hosts, or fthp-run's own host lost. */
+    public static LaunchException rankLost(String message) {
+        return new LaunchException(RANK_LOST, message);
     }
 
     public static LaunchException environment(String message) {

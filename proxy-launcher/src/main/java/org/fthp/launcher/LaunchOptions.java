@@ -25,6 +25,8 @@ import org.fthp.launcher.inject.KillPlan;
  * @param checkpoint     checkpoints and restarts (--checkpoint-*, --restart, --restart-replicas)
  * @param mapReplicas    on several hosts, where replicas go: {@code next} (another host than their twins',
  *                       the default) or {@code same} (their twins' host) (--map-replicas)
+ * @param spares         extra native processes after the program's, each waiting to take a lost rank's place
+ *                       (--spares S)
  */
 public record LaunchOptions(
         boolean helpRequested,
@@ -41,7 +43,8 @@ public record LaunchOptions(
         CoordinatorPlan coordinators,
         KillPlan kills,
         CheckpointPlan checkpoint,
-        String mapReplicas) {
+        String mapReplicas,
+        int spares) {
 
     public LaunchOptions {
         mpirunArgs = List.copyOf(mpirunArgs);
@@ -52,7 +55,7 @@ public record LaunchOptions(
     /** The same job with another replication degree (a restart with --restart-replicas). */
     public LaunchOptions withReplicas(int m) {
         return new LaunchOptions(helpRequested, ranks, m, showReplicaOutput, verbose, mpirunArgs, javaOptions,
-                userClasspath, appJar, mainClass, programArgs, coordinators, kills, checkpoint, mapReplicas);
+                userClasspath, appJar, mainClass, programArgs, coordinators, kills, checkpoint, mapReplicas, spares);
     }
 
     /** The same job with more options for mpirun after the user's (a multi-host job's placement and agents). */
@@ -60,13 +63,19 @@ public record LaunchOptions(
         List<String> args = new java.util.ArrayList<>(mpirunArgs);
         args.addAll(more);
         return new LaunchOptions(helpRequested, ranks, replicas, showReplicaOutput, verbose, args, javaOptions,
-                userClasspath, appJar, mainClass, programArgs, plan, kills, checkpoint, mapReplicas);
+                userClasspath, appJar, mainClass, programArgs, plan, kills, checkpoint, mapReplicas, spares);
     }
 
     /** The same job with the launcher's options {@code args} instead (several hosts on MPICH: fthp-run's own). */
     public LaunchOptions withMpirunArgs(List<String> args, CoordinatorPlan plan) {
         return new LaunchOptions(helpRequested, ranks, replicas, showReplicaOutput, verbose, List.copyOf(args),
-                javaOptions, userClasspath, appJar, mainClass, programArgs, plan, kills, checkpoint, mapReplicas);
+                javaOptions, userClasspath, appJar, mainClass, programArgs, plan, kills, checkpoint, mapReplicas, spares);
+    }
+
+    /** The same job with another checkpoint plan (the program's identity recorded). */
+    public LaunchOptions withCheckpoint(CheckpointPlan plan) {
+        return new LaunchOptions(helpRequested, ranks, replicas, showReplicaOutput, verbose, mpirunArgs, javaOptions,
+                userClasspath, appJar, mainClass, programArgs, coordinators, kills, plan, mapReplicas, spares);
     }
 
     /** Native processes the job needs: every logical rank plus the replicas. */
@@ -74,9 +83,14 @@ public record LaunchOptions(
         return ranks + replicas;
     }
 
+    /** Native processes the launcher starts: the program's, then the spares. */
+    public int nativeProcesses() {
+        return processes() + spares;
+    }
+
     static LaunchOptions help() {
         return new LaunchOptions(true, 0, 0, false, false, List.of(), List.of(),
                 Optional.empty(), Optional.empty(), Optional.empty(), List.of(), CoordinatorPlan.NONE,
-                KillPlan.NONE, CheckpointPlan.NONE, ReplicaPlacement.NEXT);
+                KillPlan.NONE, CheckpointPlan.NONE, ReplicaPlacement.NEXT, 0);
     }
 }

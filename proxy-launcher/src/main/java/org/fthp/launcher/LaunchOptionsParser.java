@@ -62,6 +62,8 @@ public final class LaunchOptionsParser {
         boolean diskEveryGiven = false;
         int restarts = 0;
         Integer restartReplicas = null;
+        int spares = 0;
+        String resume = null;
         String mapReplicas = ReplicaPlacement.NEXT;
         List<String> mpirunArgs = new ArrayList<>();
         for (int i = 0; i < launcherPart.size(); i++) {
@@ -104,6 +106,13 @@ public final class LaunchOptionsParser {
                     if (!ReplicaPlacement.MAPPINGS.contains(mapReplicas)) {
                         throw LaunchException.usage("--map-replicas knows " + ReplicaPlacement.MAPPINGS + ", not \""
                                 + mapReplicas + "\"");
+                    }
+                }
+                case "--spares" -> spares = nonNegative(token, valueOf(launcherPart, ++i, token));
+                case "--resume" -> {
+                    resume = valueOf(launcherPart, ++i, token);
+                    if (!CheckpointPlan.RESUME_MODES.contains(resume)) {
+                        throw LaunchException.usage("--resume knows auto, never and force, not \"" + resume + "\"");
                     }
                 }
                 case "--restart" -> restarts = nonNegative(token, valueOf(launcherPart, ++i, token));
@@ -164,11 +173,15 @@ public final class LaunchOptionsParser {
         if (diskEveryGiven && checkpointDir == null) {
             throw LaunchException.usage("--checkpoint-disk-every needs --checkpoint-dir DIR");
         }
+        if (resume != null && checkpointDir == null) {
+            throw LaunchException.usage("--resume needs --checkpoint-dir DIR (where the earlier job's checkpoints are)");
+        }
         OptionalDouble mtbfPerProcess = mtbf == null ? OptionalDouble.empty()
                 : OptionalDouble.of(perProcess ? mtbf : mtbf * (ranks + m));
         CheckpointPlan checkpoint = new CheckpointPlan(Optional.ofNullable(checkpointInterval),
                 Optional.ofNullable(checkpointDir), checkpointMemory, diskEvery, restarts,
-                restartReplicas == null ? OptionalInt.empty() : OptionalInt.of(restartReplicas), mtbfPerProcess);
+                restartReplicas == null ? OptionalInt.empty() : OptionalInt.of(restartReplicas), mtbfPerProcess,
+                resume == null ? CheckpointPlan.RESUME_AUTO : resume, Optional.empty());
         if (separator < 0) {
             throw LaunchException.usage("missing \"--\" between the fthp-run/mpirun options and the java command");
         }
@@ -176,14 +189,14 @@ public final class LaunchOptionsParser {
         if (javaPart.isEmpty()) {
             throw LaunchException.usage("nothing after \"--\": give a main class or -jar app.jar");
         }
-        if (nodes == 0 && (m > 0 || killPlan.wanted() || checkpoint.wanted())) {
+        if (nodes == 0 && (m > 0 || killPlan.wanted() || checkpoint.wanted() || spares > 0)) {
             // failures are survived (or reported) only with coordinators watching: one for this machine
             nodes = 1;
         }
         CoordinatorPlan plan = nodes == 0 ? new CoordinatorPlan(0, 0, events)
                 : new CoordinatorPlan(nodes, groupSize == 0 ? CoordinatorPlan.defaultGroupSize(nodes) : groupSize, events);
         return parseJavaPart(ranks, m, showReplicaOutput, verbose, mpirunArgs, javaPart, plan, killPlan, checkpoint,
-                mapReplicas);
+                mapReplicas, spares);
     }
 
     /** Seconds (a positive number) or {@code auto}. */
@@ -314,7 +327,7 @@ public final class LaunchOptionsParser {
     private static LaunchOptions parseJavaPart(int ranks, int replicas, boolean showReplicaOutput, boolean verbose,
                                                List<String> mpirunArgs,
                                                List<String> javaPart, CoordinatorPlan plan, KillPlan kills,
-                                               CheckpointPlan checkpoint, String mapReplicas)
+                                               CheckpointPlan checkpoint, String mapReplicas, int spares)
             throws LaunchException {
         List<String> javaOptions = new ArrayList<>();
         Optional<String> classpath = Optional.empty();
@@ -335,7 +348,7 @@ public final class LaunchOptionsParser {
                 Path jar = Path.of(rest.get(0));
                 return new LaunchOptions(false, ranks, replicas, showReplicaOutput, verbose, mpirunArgs, javaOptions, classpath,
                         Optional.of(jar), Optional.empty(), rest.subList(1, rest.size()), plan, kills, checkpoint,
-                        mapReplicas);
+                        mapReplicas, spares);
             } else if (MODULE_MAIN_OPTIONS.contains(token) || token.startsWith("--module=")) {
                 throw LaunchException.usage(token + " (launching a main module) is not supported; use -cp and a main class");
             } else if (JAVA_OPTIONS_WITH_SEPARATE_VALUE.contains(token)) {
@@ -348,7 +361,7 @@ public final class LaunchOptionsParser {
                 javaOptions.add(token);
             } else {
                 return new LaunchOptions(false, ranks, replicas, showReplicaOutput, verbose, mpirunArgs, javaOptions, classpath,
-                        Optional.empty(), Optional.of(token), rest, plan, kills, checkpoint, mapReplicas);
+                        Optional.empty(), Optional.of(token), rest, plan, kills, checkpoint, mapReplicas, spares);
             }
         }
         throw LaunchException.usage("no main class after \"--\": give a main class or -jar app.jar");

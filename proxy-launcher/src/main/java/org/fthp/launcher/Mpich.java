@@ -70,7 +70,7 @@ final class Mpich implements NativeMpi {
             command.add("none");
         }
         command.add("-n");
-        command.add(Integer.toString(options.processes()));
+        command.add(Integer.toString(options.nativeProcesses()));
         if (!names.isEmpty()) {
             command.add("-genvlist");
             command.add(String.join(",", names));

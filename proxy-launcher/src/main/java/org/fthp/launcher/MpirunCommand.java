@@ -28,6 +28,8 @@ public final class MpirunCommand {
     static final String STATS_DIR_ENV = "FTHP_STATS_DIR";
     /** {@code NATIVE:CALL,...}: the processes that kill themselves at their CALL-th MPI call (--kill R#CALL). */
     static final String KILL_AT_CALL_ENV = "FTHP_KILL_AT_CALL";
+    /** How many spares follow the program's processes (--spares S); set only when there are any. */
+    static final String SPARES_ENV = "FTHP_SPARES";
     /**
      * Checkpoints, set for the ranks when the job has any (--checkpoint-*, --restart): {@code 1} when the
      * coordinators hold checkpoints; which incarnation this is (0: the first run, K: the K-th restart); the epoch
@@ -100,6 +102,9 @@ public final class MpirunCommand {
         if (options.replicas() > 0 || options.checkpoint().wanted()) {
             // twin comparison and injected corruption (SdcOptions): only where a replica or a checkpoint is
             names.addAll(SdcOptions.ENV);
+        }
+        if (options.spares() > 0) {
+            names.add(SPARES_ENV);
         }
         if (options.checkpoint().wanted()) {
             names.addAll(List.of(CHECKPOINT_ENABLED_ENV, CHECKPOINT_RESTART_ENV, CHECKPOINT_EPOCH_ENV,

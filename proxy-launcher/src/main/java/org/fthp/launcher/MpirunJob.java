@@ -43,8 +43,9 @@ public final class MpirunJob {
     public static int run(List<String> command, Map<String, String> extraEnv,
                           java.util.function.BooleanSupplier explained,
                           java.util.function.Consumer<Process> started) throws LaunchException {
-        ProcessBuilder builder = new ProcessBuilder(command).inheritIO().redirectError(ProcessBuilder.Redirect.PIPE);
+        ProcessBuilder builder = new ProcessBuilder().inheritIO().redirectError(ProcessBuilder.Redirect.PIPE);
         builder.environment().putAll(extraEnv);
+        builder.command(withParentDeathSignal(command, builder.environment()));
         Process mpirun;
         try {
             mpirun = builder.start();
@@ -73,6 +74,40 @@ public final class MpirunJob {
             stop(mpirun);
             return 130;
         }
+    }
+
+    /** util-linux's setpriv: sets the parent-death signal, then execs the command (same pid). */
+    private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
+
+    /** coreutils' env: sets a variable for the command it execs (same pid). */
+    private static final Path ENV = Path.of("/usr/bin/env");
+
+    /**
+     * mpirun gets SIGTERM when fthp-run dies, even by SIGKILL (a batch system's, an OOM killer's): it then ends its
+     * ranks, rather than leaving a job that nobody relays, whose coordinators are gone, and that would still write
+     * to the output files a resumed job takes over. The signal is the kernel's (PR_SET_PDEATHSIG, kept across
+     * exec); without setpriv mpirun is started as it is.
+     *
+     * <p>The proxy library in {@code LD_PRELOAD} removes itself from the environment of the first program it is
+     * loaded into, so that the ranks do not inherit it: setpriv must not be that program. {@code env}, exec'd by
+     * setpriv, puts it back for mpirun alone; {@code environment} (the process's, before start) loses it.
+     */
+    static List<String> withParentDeathSignal(List<String> command, Map<String, String> environment) {
+        if (!java.nio.file.Files.isExecutable(SETPRIV)) {
+            return command;
+        }
+        List<String> wrapped = new java.util.ArrayList<>(List.of(SETPRIV.toString(), "--pdeathsig", "TERM"));
+        String preload = environment.get("LD_PRELOAD");
+        if (preload != null) {
+            if (!java.nio.file.Files.isExecutable(ENV)) {
+                return command;
+            }
+            environment.remove("LD_PRELOAD");
+            wrapped.add(ENV.toString());
+            wrapped.add("LD_PRELOAD=" + preload);
+        }
+        wrapped.addAll(command);
+        return wrapped;
     }
 
     /** Stops mpirun, then any of its descendants that outlive it. */

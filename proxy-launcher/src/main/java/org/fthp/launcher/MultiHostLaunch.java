@@ -38,6 +38,8 @@ final class MultiHostLaunch {
     private final RemoteAgent agent;
     private final Path home;
     private final NativeMpi mpi;
+    /** The Slurm allocation the hosts come from, or null (hosts from --host/--hostfile). */
+    private final SlurmAllocation slurm;
 
     /** hydra's options fthp-run replaces on several hosts: the hosts (it places every rank) and the launcher. */
     private static final Set<String> HYDRA_REPLACED = Set.of("--host", "-host", "-H", "-hosts", "--hosts",
@@ -45,7 +47,8 @@ final class MultiHostLaunch {
             "-launcher-exec", "--launcher-exec");
 
     private MultiHostLaunch(HostList hosts, ReplicaPlacement placement, List<String> bind, boolean[] local,
-                            RemoteAgent agent, Path home, NativeMpi mpi) {
+                            RemoteAgent agent, Path home, NativeMpi mpi, SlurmAllocation slurm) {
+        this.slurm = slurm;
         this.hosts = hosts;
         this.placement = placement;
         this.bind = bind;
@@ -67,6 +70,11 @@ final class MultiHostLaunch {
             return null;   // mpirun reads its own host options, as on one host
         }
         HostList hosts = HostList.of(options.mpirunArgs());
+        SlurmAllocation slurm = null;
+        if (hosts.count() == 0 && mpi == NativeMpi.OPEN_MPI && SlurmAllocation.of(env) != null) {
+            slurm = SlurmAllocation.of(env);
+            hosts = slurm.hosts();
+        }
         if (!hosts.several()) {
             return null;
         }
@@ -79,13 +87,6 @@ final class MultiHostLaunch {
         if (RemoteAgent.McaOptions.value(options.mpirunArgs(), "orte_launch_agent") != null) {
             throw LaunchException.usage("--mca orte_launch_agent: fthp-run sets the launch agent itself on several"
                     + " hosts (scripts/fthp-orted.sh); a launch agent of your own cannot be chained yet");
-        }
-        if (options.checkpoint().restarts() > 0) {
-            // a relaunch would need a new placement for --restart-replicas (rankfile, FTHP_COORDINATOR_OF and the
-            // coordinators' --coordinator-of per incarnation), and after a lost host a coordinator or a host list
-            // without it: more than restarting mpirun, which is all the one-host RestartLoop does
-            throw LaunchException.usage("--restart is not supported on several hosts yet (a relaunch needs a new"
-                    + " placement, and a host to replace a lost one)");
         }
         if (options.coordinators().nodes() > 1 && options.coordinators().nodes() != hosts.count()) {
             throw LaunchException.usage("--nodes " + options.coordinators().nodes() + ": on several hosts there is"
@@ -108,9 +109,72 @@ final class MultiHostLaunch {
                     + "): the primary coordinator and the ranks' output are there");
         }
         RemoteAgent agent = mpi == NativeMpi.MPICH ? RemoteAgent.ofHydra(options.mpirunArgs(), env)
-                : RemoteAgent.of(options.mpirunArgs(), env);
+                : slurm != null && RemoteAgent.McaOptions.value(options.mpirunArgs(), RemoteAgent.PARAMETER) == null
+                        ? SlurmAllocation.agent(home) : RemoteAgent.of(options.mpirunArgs(), env);
+        if (slurm != null) {
+            slurm.hintWithoutNoKill();
+        }
         return new MultiHostLaunch(hosts, ReplicaPlacement.of(hosts, options.ranks(), options.replicas(), options.mapReplicas()), bind,
-                local, agent, home, mpi);
+                local, agent, home, mpi, slurm);
+    }
+
+    /**
+     * The plan for a relaunch with {@code replicas} replicas on the hosts that are still alive: every host of this
+     * plan but {@code lost} (host indices), unused ones included (spares a user asked for). Refused (exit 4) when
+     * fthp-run's own host is lost, when one host is left for a replicated job (a replica would share its twin's
+     * host), or when the processes no longer fit the live hosts' slots and the first placement fitted.
+     */
+    MultiHostLaunch without(java.util.Set<Integer> lostNodes, int ranks, int replicas, String mapping)
+            throws LaunchException {
+        java.util.Set<Integer> lost = new java.util.TreeSet<>(lostNodes);
+        if (slurm != null) {
+            // Slurm's word on the nodes counts too: one it took down or drained is not relaunched on
+            java.util.Set<String> dead = slurm.deadNodes(hostNames());
+            for (int k = 0; k < hosts.count(); k++) {
+                if (dead.contains(hosts.get(k).name())) {
+                    lost.add(k);
+                }
+            }
+        }
+        if (lost.contains(0)) {
+            throw LaunchException.rankLost("cannot relaunch: fthp-run's own host " + hosts.get(0).name()
+                    + " is lost");
+        }
+        List<HostList.Host> live = new ArrayList<>();
+        List<String> liveBind = new ArrayList<>();
+        List<Boolean> liveLocal = new ArrayList<>();
+        List<String> gone = new ArrayList<>();
+        for (int k = 0; k < hosts.count(); k++) {
+            if (lost.contains(k)) {
+                gone.add(hosts.get(k).name());
+                continue;
+            }
+            live.add(hosts.get(k));
+            liveBind.add(bind.get(k));
+            liveLocal.add(local[k]);
+        }
+        HostList left = new HostList(live);
+        int processes = ranks + replicas;
+        if ((replicas > 0 && left.count() < 2) || (!placement.oversubscribed() && processes > left.totalSlots())) {
+            throw LaunchException.rankLost("cannot relaunch: too few hosts left (" + left.count() + " live, "
+                    + left.totalSlots() + " slots; lost " + String.join(",", gone) + ") for " + ranks + " ranks and "
+                    + replicas + " replicas on other hosts than their twins");
+        }
+        boolean[] l = new boolean[live.size()];
+        for (int k = 0; k < l.length; k++) {
+            l[k] = liveLocal.get(k);
+        }
+        return new MultiHostLaunch(left, ReplicaPlacement.of(left, ranks, replicas, mapping), liveBind, l, agent,
+                home, mpi, slurm);
+    }
+
+    /** The host names, in order. */
+    List<String> hostNames() {
+        List<String> names = new ArrayList<>();
+        for (int k = 0; k < hosts.count(); k++) {
+            names.add(hosts.get(k).name());
+        }
+        return names;
     }
 
     /** One coordinator per host, grouped as the user asked or about √hosts to a leader. */
@@ -136,6 +200,9 @@ final class MultiHostLaunch {
                 // say every process has finished or failed (docs/notes/hosts.md, section 7)
                 "--mca", "orte_enable_recovery", "1",
                 "-x", NODE_OF_ENV, "-x", RankOutputSink.ADDRESS_ENV));
+        if (slurm != null) {
+            more.addAll(SlurmAllocation.mpirunArgs());
+        }
         return more;
     }
 
@@ -148,7 +215,10 @@ final class MultiHostLaunch {
     List<String> launcherArgs(List<String> userArgs, Path dir, String reportDir) throws LaunchException {
         List<String> args = new ArrayList<>();
         if (mpi != NativeMpi.MPICH) {
-            args.addAll(userArgs);
+            // the user's host options are replaced by this plan's hosts: after a lost host mpirun must not start a
+            // daemon there
+            args.addAll(withoutHostOptions(userArgs));
+            args.addAll(List.of("--host", hostsOption()));
             args.addAll(mpirunArgs(writeRankfile(dir), reportDir));
             return args;
         }
@@ -166,6 +236,33 @@ final class MultiHostLaunch {
                 "-launcher", "rsh", "-launcher-exec", home.resolve("scripts/mpich-hydra-rsh.sh").toString(),
                 "-x", NODE_OF_ENV, "-x", RankOutputSink.ADDRESS_ENV));
         return args;
+    }
+
+    private static final Set<String> HOST_OPTIONS = Set.of("--host", "-host", "-H", "--hostfile", "-hostfile",
+            "--machinefile", "-machinefile");
+
+    private static List<String> withoutHostOptions(List<String> userArgs) {
+        List<String> args = new ArrayList<>();
+        for (int i = 0; i < userArgs.size(); i++) {
+            String token = userArgs.get(i);
+            String option = token.startsWith("--") && token.contains("=") ? token.substring(0, token.indexOf('='))
+                    : token;
+            if (HOST_OPTIONS.contains(option)) {
+                i += option.equals(token) ? 1 : 0;   // and its value
+                continue;
+            }
+            args.add(token);
+        }
+        return args;
+    }
+
+    /** {@code h0:2,h1:2}: this plan's hosts and slots, for mpirun's --host. */
+    String hostsOption() {
+        List<String> list = new ArrayList<>();
+        for (int k = 0; k < hosts.count(); k++) {
+            list.add(hosts.get(k).name() + ":" + hosts.get(k).slots());
+        }
+        return String.join(",", list);
     }
 
     /**
@@ -226,8 +323,15 @@ final class MultiHostLaunch {
 
     Coordinators startCoordinators(CoordinatorPlan plan, int ranks, int replicas, Path java, Path runtimeJar,
                                    CheckpointPlan checkpoint, String reportDir) throws LaunchException {
+        return startCoordinators(plan, ranks, replicas, java, runtimeJar, checkpoint, reportDir,
+                Coordinators.newSecret());
+    }
+
+    Coordinators startCoordinators(CoordinatorPlan plan, int ranks, int replicas, Path java, Path runtimeJar,
+                                   CheckpointPlan checkpoint, String reportDir, String secretHex)
+            throws LaunchException {
         return Coordinators.startOnHosts(plan, hosts, bind, local, agent, home.resolve("scripts/fthp-coordinator.sh"),
-                ranks, replicas, java, runtimeJar, checkpoint, reportDir, placement.coordinatorOf());
+                ranks, replicas, java, runtimeJar, checkpoint, reportDir, placement.coordinatorOf(), secretHex);
     }
 
     ReplicaPlacement placement() {
@@ -249,6 +353,9 @@ final class MultiHostLaunch {
         }
         lines.add(h.toString());
         lines.add("remote agent: " + String.join(" ", agent.words()));
+        if (slurm != null) {
+            lines.add("Slurm allocation: " + slurm.describe());
+        }
         lines.addAll(placement.table());
         return lines;
     }

@@ -42,7 +42,7 @@ final class OpenMpi implements NativeMpi {
         if (host.runningAsRoot() && !passthrough.contains("--allow-run-as-root")) {
             command.add("--allow-run-as-root");
         }
-        if (options.processes() > host.availableCores() && !passthrough.contains("--oversubscribe")) {
+        if (options.nativeProcesses() > host.availableCores() && !passthrough.contains("--oversubscribe")) {
             command.add("--oversubscribe");
         }
         // Replicated runs oversubscribe cores; binding ranks to cores would pile them up.
@@ -51,7 +51,7 @@ final class OpenMpi implements NativeMpi {
             command.add("none");
         }
         command.add("-np");
-        command.add(Integer.toString(options.processes()));
+        command.add(Integer.toString(options.nativeProcesses()));
         // Local children inherit the environment anyway; -x also carries it to remote nodes.
         for (String name : exported) {
             command.add("-x");

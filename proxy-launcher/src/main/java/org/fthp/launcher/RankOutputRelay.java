@@ -117,18 +117,29 @@ final class RankOutputRelay implements AutoCloseable {
 
     /** Creates the files of logical ranks 0..ranks-1 in {@code dir} and starts relaying them. */
     static RankOutputRelay start(Path dir, int ranks, OutputStream stdout, OutputStream stderr) throws LaunchException {
-        return start(dir, ranks, 0, stdout, stderr);
+        return start(dir, ranks, 0, stdout, stderr, null, false);
+    }
+
+    /**
+     * As above, recording how far each file is printed in {@code printed} (the checkpoint directory's); with
+     * {@code continuing} the files are an earlier job's, kept: each is relayed from where that job's printing
+     * stopped (what it wrote but never printed included), and a resumed rank appends after what they hold.
+     */
+    static RankOutputRelay start(Path dir, int ranks, OutputStream stdout, OutputStream stderr,
+                                 PrintedPositions printed, boolean continuing) throws LaunchException {
+        return start(dir, ranks, 0, stdout, stderr, printed, continuing);
     }
 
     /** As above; ranks below {@code verifiedRanks} print only what their twins agreed on, until the end. */
-    static RankOutputRelay start(Path dir, int ranks, int verifiedRanks, OutputStream stdout, OutputStream stderr)
-            throws LaunchException {
+    static RankOutputRelay start(Path dir, int ranks, int verifiedRanks, OutputStream stdout, OutputStream stderr,
+                                 PrintedPositions printed, boolean continuing) throws LaunchException {
         List<Tail> tails = new ArrayList<>();
         try {
             for (int r = 0; r < ranks; r++) {
                 Path verified = r < verifiedRanks ? dir.resolve(VERIFIED + r) : null;
-                tails.add(new Tail(dir.resolve("stdout-" + r), stdout, verified, 0));
-                tails.add(new Tail(dir.resolve("stderr-" + r), stderr, verified, 1));
+                tails.add(new Tail(dir.resolve("stdout-" + r), stdout, verified, 0, printed, 2 * r, continuing));
+                tails.add(new Tail(dir.resolve("stderr-" + r), stderr, verified, 1, printed, 2 * r + 1,
+                        continuing));
             }
             WatchService changes = dir.getFileSystem().newWatchService();
             dir.register(changes, ENTRY_MODIFY);
@@ -213,15 +224,37 @@ final class RankOutputRelay implements AutoCloseable {
         /** The rank's verified positions, or null: printed as written. */
         private volatile Path verified;
         private final int stream;
+        /** Where printing is recorded (null: nowhere), and this file's index there. */
+        private final PrintedPositions printed;
+        private final int index;
+        /** The file's bytes before this offset are printed. */
+        private long emittedTo;
         private boolean failed;
 
-        Tail(Path path, OutputStream sink, Path verified, int stream) throws IOException {
+        Tail(Path path, OutputStream sink, Path verified, int stream, PrintedPositions printed, int index,
+             boolean continuing) throws IOException {
             this.path = path;
             this.verified = verified;
             this.stream = stream;
-            // created here, before any rank starts: the ranks only append to it (and refuse to start without it)
-            Files.createFile(path);
+            this.printed = printed;
+            this.index = index;
+            long from = 0;
+            if (continuing && Files.exists(path)) {
+                from = printed.get(index);
+            } else {
+                // created here, before any rank starts: the ranks only append to it (and refuse to start without it)
+                Files.createFile(path);
+                from = continuing ? printed.get(index) : 0;
+            }
+            if (from > 0 && Files.size(path) < from) {
+                // printed further than the file holds (it was cut since): a resumed rank appends after that point
+                try (java.io.RandomAccessFile grow = new java.io.RandomAccessFile(path.toFile(), "rw")) {
+                    grow.setLength(from);
+                }
+            }
             this.file = FileChannel.open(path, StandardOpenOption.READ);
+            file.position(from);
+            this.emittedTo = from;
             this.sink = sink;
         }
 
@@ -295,7 +328,11 @@ final class RankOutputRelay implements AutoCloseable {
         private void emit() throws IOException {
             pending.writeTo(sink);
             sink.flush();
+            emittedTo += pending.size();
             pending.reset();
+            if (printed != null) {
+                printed.printed(index, emittedTo);
+            }
         }
 
         void closeQuietly() {

@@ -65,13 +65,13 @@ final class RankOutputSink implements AutoCloseable {
     private final AtomicLong gaps = new AtomicLong();
     private volatile boolean closed;
 
-    private RankOutputSink(ServerSocket server, byte[] secret, int ranks, OutputStream stdout, OutputStream stderr) {
+    private RankOutputSink(ServerSocket server, byte[] secret, int ranks, OutputStream stdout, OutputStream stderr,
+                           PrintedPositions printed, boolean continuing) {
         this.server = server;
         this.secret = secret;
         this.streams = new Stream[ranks * 2];
-        for (int r = 0; r < ranks; r++) {
-            streams[2 * r] = new Stream(stdout);
-            streams[2 * r + 1] = new Stream(stderr);
+        for (int i = 0; i < 2 * ranks; i++) {
+            streams[i] = new Stream(i % 2 == 0 ? stdout : stderr, printed, i, continuing);
         }
         this.acceptor = new Thread(this::acceptUntilClosed, "fthp-run-output-sink");
         acceptor.setDaemon(true);
@@ -80,11 +80,22 @@ final class RankOutputSink implements AutoCloseable {
     /** Listens on {@code bindAddress} (this host's address on the job's network), port chosen by the system. */
     static RankOutputSink start(String bindAddress, String secretHex, int ranks, OutputStream stdout,
                                 OutputStream stderr) throws LaunchException {
+        return start(bindAddress, secretHex, ranks, stdout, stderr, null, false);
+    }
+
+    /**
+     * As above, recording how far each stream is printed in {@code printed} (the checkpoint directory's); with
+     * {@code continuing} an earlier job printed up to there, and each stream goes on from that point (a resumed
+     * rank sends from it; if that job's last bytes were lost in flight, from the rank's checkpoint, once).
+     */
+    static RankOutputSink start(String bindAddress, String secretHex, int ranks, OutputStream stdout,
+                                OutputStream stderr, PrintedPositions printed, boolean continuing)
+            throws LaunchException {
         try {
             ServerSocket server = new ServerSocket();
             server.bind(new InetSocketAddress(InetAddress.getByName(bindAddress), 0));
             RankOutputSink sink = new RankOutputSink(server, HexFormat.of().parseHex(secretHex), ranks, stdout,
-                    stderr);
+                    stderr, printed, continuing);
             sink.acceptor.start();
             return sink;
         } catch (IOException e) {
@@ -223,10 +234,24 @@ final class RankOutputSink implements AutoCloseable {
     private static final class Stream {
         private final OutputStream sink;
         private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+        /** Where printing is recorded (null: nowhere), and this stream's index there. */
+        private final PrintedPositions printed;
+        private final int index;
         private long delivered;
+        /** The stream's bytes before this offset are printed. */
+        private long emittedTo;
+        /** An earlier job's stream continues: its first frame may start beyond what that job printed. */
+        private boolean mayJump;
 
-        Stream(OutputStream sink) {
+        Stream(OutputStream sink, PrintedPositions printed, int index, boolean continuing) {
             this.sink = sink;
+            this.printed = printed;
+            this.index = index;
+            if (continuing && printed != null) {
+                delivered = printed.get(index);
+                emittedTo = delivered;
+                mayJump = true;
+            }
         }
 
         synchronized long delivered() {
@@ -235,6 +260,13 @@ final class RankOutputSink implements AutoCloseable {
 
         /** Applies the part of a frame beyond {@code delivered}; false for a frame that starts beyond it. */
         synchronized boolean apply(long offset, byte[] bytes) {
+            if (offset > delivered && mayJump) {
+                // the earlier job printed less than its checkpoint holds (its last lines were in flight when it
+                // ended): those bytes are gone; the stream goes on from the resumed rank's position
+                delivered = offset;
+                emittedTo = offset;
+            }
+            mayJump = false;
             if (offset > delivered) {
                 return false;
             }
@@ -265,7 +297,11 @@ final class RankOutputSink implements AutoCloseable {
                     // the terminal is gone; nothing else to tell
                 }
             }
+            emittedTo += pending.size();
             pending.reset();
+            if (printed != null) {
+                printed.printed(index, emittedTo);
+            }
         }
     }
 }

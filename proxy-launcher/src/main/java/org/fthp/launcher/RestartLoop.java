@@ -40,25 +40,36 @@ final class RestartLoop {
     private final IntFunction<List<String>> commandFor;
     private final Map<String, String> jobEnv;
     private final Coordinators coordinators;
+    /** Where the job started: an earlier job's epoch it resumed, or none. */
+    private final ResumePoint start;
+    /** Told of each incarnation's mpirun; null without a checkpoint directory. */
+    private final StopOnSignal stop;
 
     RestartLoop(LaunchOptions options, IntFunction<List<String>> commandFor, Map<String, String> jobEnv,
                 Coordinators coordinators) {
+        this(options, commandFor, jobEnv, coordinators, ResumePoint.FRESH, null);
+    }
+
+    RestartLoop(LaunchOptions options, IntFunction<List<String>> commandFor, Map<String, String> jobEnv,
+                Coordinators coordinators, ResumePoint start, StopOnSignal stop) {
         this.options = options;
         this.commandFor = commandFor;
         this.jobEnv = jobEnv;
         this.coordinators = coordinators;
+        this.start = start;
+        this.stop = stop;
     }
 
     int run(FailureInjector firstInjector) throws LaunchException {
         CheckpointPlan plan = options.checkpoint();
-        long restartEpoch = -1;
-        long firstEpoch = 1;
+        long restartEpoch = start.epoch();
+        long firstEpoch = start.firstEpoch();
         long abortedAt = 0;
         Restarting pending = null;
         for (int incarnation = 0; ; incarnation++) {
             int replicas = plan.replicasOf(incarnation, options.replicas());
             jobEnv.put(MpirunCommand.REPLICAS_ENV, Integer.toString(replicas));
-            jobEnv.put(MpirunCommand.CHECKPOINT_RESTART_ENV, Integer.toString(incarnation));
+            jobEnv.put(MpirunCommand.CHECKPOINT_RESTART_ENV, Integer.toString(incarnation + (start.resumes() ? 1 : 0)));
             jobEnv.put(MpirunCommand.CHECKPOINT_EPOCH_ENV, Long.toString(restartEpoch));
             jobEnv.put(MpirunCommand.CHECKPOINT_FIRST_EPOCH_ENV, Long.toString(firstEpoch));
             if (incarnation > 0 && jobEnv.containsKey(MpirunCommand.KILL_AT_CALL_ENV)) {
@@ -78,10 +89,17 @@ final class RestartLoop {
             CompletableFuture<Void> ended = new CompletableFuture<>();
             int code = MpirunJob.run(commandFor.apply(replicas), jobEnv, () -> abortSeen.get() != 0, job -> {
                 processes.set(JobProcesses.watch(job));
+                if (stop != null) {
+                    stop.running(job);
+                }
                 if (injector != null) {
                     injector.start(job.toHandle());
                 }
                 coordinators.onAbort(line -> {
+                    if (stop != null && stop.stopped()) {
+                        ended.complete(null);
+                        return;
+                    }
                     abortSeen.set(System.nanoTime());
                     try {
                         if (lastChance || FthpRun.programExitCode(line).isPresent()) {
@@ -95,6 +113,12 @@ final class RestartLoop {
                 });
             });
             trace("mpirun ended " + code, abortSeen.get());
+            if (stop != null && stop.stopped()) {
+                if (processes.get() != null) {
+                    processes.get().endSurvivors();
+                }
+                return StopOnSignal.EXIT_STOPPED;
+            }
             // the abort decides, not mpirun's code: a job ended for a restart may well exit 0 (the proxy reports
             // the ranks killed for it as clean exits); a failing mpirun may have seen the death before the abort
             boolean aborted = abortSeen.get() != 0
@@ -126,7 +150,8 @@ final class RestartLoop {
                 return FthpRun.EXIT_RANK_LOST;
             }
             int nextReplicas = plan.replicasOf(incarnation + 1, options.replicas());
-            Coordinators.RestartPoint point = coordinators.newIncarnation(nextReplicas);
+            Coordinators.RestartPoint point = coordinators.newIncarnation(nextReplicas,
+                    new Coordinators.RestartPoint(start.epoch(), start.firstEpoch()));
             restartEpoch = point.epoch();
             firstEpoch = point.firstEpoch();
             if (sdcRollback && jobEnv.containsKey(RankOutputRelay.DIR_ENV)) {

@@ -128,6 +128,7 @@ final class RunSummary implements AutoCloseable {
                 bytes(t.peakLog()), t.trimMicros() / 1000.0,
                 t.evicted() == 0 ? "" : t.evicted() + " entries evicted at the log limit; ",
                 t.reported()[0] + t.reported()[1], ranks + replicas);
+        SpareSummary.print(directory, err);
         if (t.pulled() > 0 || t.pushed() > 0) {
             err.printf("fthp-run: summary: %d large payloads copied from the sender's memory on its node, "
                     + "%d sent by the native library on request%n", t.pulled(), t.pushed());

@@ -55,12 +55,23 @@ final class Usage {
                                     seconds after the last one, or at Daly's interval from the
                                     measured cost and the job's MTTI (auto; uses --mtbf-per-process
                                     or --mtbf if given, else the failures seen)
-              --checkpoint-dir DIR  also write committed checkpoints to DIR (checked writable now)
+              --checkpoint-dir DIR  also write committed checkpoints to DIR (checked writable now);
+                                    a DIR holding the same program's committed checkpoints (main
+                                    class or jar, arguments, N) is resumed from its newest usable
+                                    epoch, output continuing where the earlier job's stopped;
+                                    another program's is refused (exit 3). SIGUSR1 or SIGTERM:
+                                    checkpoint at the next snapshot, commit to DIR, end (exit 75)
+              --resume auto|never|force  auto (default) as above; never: start from the
+                                    beginning, the earlier epochs moved to DIR/previous-K; force:
+                                    also from checkpoints of the older format (no program recorded)
               --checkpoint-disk-every K  only every K-th committed checkpoint (default 1)
               --checkpoint-memory BYTES  piece memory per coordinator (suffix K/M/G; default 512M)
               --restart K           when a rank loses every copy, relaunch the job (at most K
                                     times) from the last committed checkpoint (default 0: exit 4)
               --restart-replicas M2 relaunch with M2 replicas instead of M
+              --spares S            start S spare processes after the program's: each completes
+                                    MPI_Init, then waits without CPU until it takes a lost rank's
+                                    place, or finalizes with the job (one host for now)
               --host H1:S1,H2:S2..., --hostfile F   (mpirun's own options) with two or more hosts
                                     and coordinators: one coordinator per host, the proxy in every
                                     host's orted, output through fthp-run; fthp-run runs on the
@@ -74,7 +85,8 @@ final class Usage {
             replicated or not, with its own code: an uncaught exception or error escaping main 1,
             System.exit(n) n (0 before Finalize: 5), a return from main without Finalize 5,
             MPI_Abort(c) c, an MPI_ERRORS_ARE_FATAL error its error class; never repaired or
-            restarted. 2: bad command line; 3: bad environment; 4: a rank lost every copy.
+            restarted. 2: bad command line; 3: bad environment; 4: a rank lost every copy;
+            75: stopped on request (SIGUSR1/SIGTERM) after committing a checkpoint: run again to resume.
 
             At exit a one-line summary goes to stderr: ranks, replicas, messages and bytes each
             side sent natively, and the largest message log a process held; with checkpoints or

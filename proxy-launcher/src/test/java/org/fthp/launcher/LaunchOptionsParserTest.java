@@ -52,6 +52,20 @@ class LaunchOptionsParserTest {
     }
 
     @Test
+    void sparesAreExtraProcessesWatchedByCoordinators() throws LaunchException {
+        LaunchOptions o = parse("-np", "4", "--replicas", "2", "--spares", "3", "--", "Main");
+        assertEquals(3, o.spares());
+        assertEquals(6, o.processes());
+        assertEquals(9, o.nativeProcesses());
+        assertTrue(o.coordinators().wanted(), "a spare waits on a coordinator");
+        assertEquals(0, parse("-np", "4", "--", "Main").spares());
+        for (String bad : List.of("-1", "x", "1.5")) {
+            assertThrows(LaunchException.class, () -> parse("-np", "4", "--spares", bad, "--", "Main"));
+        }
+        assertThrows(LaunchException.class, () -> parse("-np", "4", "--spares", "--", "Main"));
+    }
+
+    @Test
     void replicationOptions() throws LaunchException {
         LaunchOptions o = parse("-np", "4", "--replicas", "3", "--show-replica-output", "--", "Main");
         assertEquals(4, o.ranks());
@@ -215,5 +229,21 @@ class LaunchOptionsParserTest {
                 .contains("--checkpoint-dir"));
         assertTrue(usageError("-np", "2", "--mtbf-per-process", "5", "--", "Main").getMessage()
                 .contains("--inject weibull"));
+    }
+
+    @Test
+    void resumeIsAutoByDefaultAndNeedsACheckpointDirectory() throws LaunchException {
+        assertEquals(CheckpointPlan.RESUME_AUTO,
+                parse("-np", "2", "--checkpoint-dir", "d", "--", "Main").checkpoint().resume());
+        assertEquals(CheckpointPlan.RESUME_NEVER,
+                parse("-np", "2", "--checkpoint-dir", "d", "--resume", "never", "--", "Main").checkpoint().resume());
+        LaunchException noDir = assertThrows(LaunchException.class,
+                () -> parse("-np", "2", "--resume", "force", "--", "Main"));
+        assertEquals(LaunchException.USAGE, noDir.exitCode());
+        assertTrue(noDir.getMessage().contains("--resume needs --checkpoint-dir"), noDir.getMessage());
+        LaunchException bad = assertThrows(LaunchException.class,
+                () -> parse("-np", "2", "--checkpoint-dir", "d", "--resume", "always", "--", "Main"));
+        assertTrue(bad.getMessage().contains("--resume knows auto, never and force, not \"always\""),
+                bad.getMessage());
     }
 }

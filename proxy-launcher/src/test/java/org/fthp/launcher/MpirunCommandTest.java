@@ -35,6 +35,14 @@ class MpirunCommandTest {
     }
 
     @Test
+    void sparesFollowTheProgramsProcessesAndReachTheRanks() throws LaunchException {
+        List<String> command = build(USER_EIGHT_CORES, "-np", "4", "--replicas", "2", "--spares", "1", "--", "Main");
+        assertEquals("7", command.get(command.indexOf("-np") + 1));
+        assertEquals("FTHP_SPARES", command.get(command.indexOf("FTHP_SPARES")));
+        assertEquals(-1, build(USER_EIGHT_CORES, "-np", "4", "--", "Main").indexOf("FTHP_SPARES"));
+    }
+
+    @Test
     void replicasAddNativeProcesses() throws LaunchException {
         List<String> command = build(USER_EIGHT_CORES, "-np", "6", "--replicas", "3", "--", "Main");
         assertEquals("9", command.get(command.indexOf("-np") + 1));

@@ -39,7 +39,7 @@ class ImportCyclesTest {
 
     /**
      * Package dependencies a cycle may use, each with why it cannot go. A package cycle through any other edge
-     * fails the test. None today: the engine's packages form a hierarchy.
+     * fails the test. None: the engine's packages form a hierarchy.
      */
     private static final Map<String, String> ALLOWED_PACKAGE_EDGES = Map.of();
 

@@ -42,10 +42,20 @@ public final class CheckpointStore {
     private static final Pattern EPOCH_DIR = Pattern.compile("epoch-(\\d+)");
     private static final String TEMP_SUFFIX = ".tmp";
 
-    private final Path dir;
+    private static final Pattern PREVIOUS_DIR = Pattern.compile("previous-(\\d+)");
 
-    private CheckpointStore(Path dir) {
+    private final Path dir;
+    /** The job whose commits this store writes, recorded in each manifest; empty: none recorded (format 1). */
+    private final Optional<JobIdentity> job;
+
+    private CheckpointStore(Path dir, Optional<JobIdentity> job) {
         this.dir = dir;
+        this.job = job;
+    }
+
+    /** As {@link #open(Path)}, for a job whose identity every manifest it commits records. */
+    public static CheckpointStore open(Path dir, Optional<JobIdentity> job) throws IOException {
+        return new CheckpointStore(open(dir).dir, job);
     }
 
     /**
@@ -73,7 +83,7 @@ public final class CheckpointStore {
         } catch (IOException e) {
             throw new IOException("checkpoint directory " + abs + " is not writable: " + describe(e), e);
         }
-        return new CheckpointStore(abs);
+        return new CheckpointStore(abs, Optional.empty());
     }
 
     public Path directory() {
@@ -130,7 +140,8 @@ public final class CheckpointStore {
                         + " has " + size + " bytes on disk, the manifest says " + p.bytes());
             }
         }
-        writeDurably(epochDirectory(manifest.epoch()).resolve(MANIFEST), ByteBuffer.wrap(manifest.encode()));
+        Manifest stamped = job.isPresent() && manifest.job().isEmpty() ? manifest.withJob(job.get()) : manifest;
+        writeDurably(epochDirectory(manifest.epoch()).resolve(MANIFEST), ByteBuffer.wrap(stamped.encode()));
         prune(manifest.epoch());
     }
 
@@ -144,6 +155,48 @@ public final class CheckpointStore {
         }
         out.sort(Comparator.reverseOrder());
         return out;
+    }
+
+    /** The highest epoch with a directory here, committed or not; -1 when there is none. */
+    public long highestEpoch() throws IOException {
+        return epochs().stream().mapToLong(Long::longValue).max().orElse(-1);
+    }
+
+    /**
+     * Moves every epoch (and the other entries named in {@code alsoMove}, when present) into a new
+     * {@code previous-K} directory here, K one above the highest there is, and returns it; nothing is deleted.
+     * Empty when there was nothing to move.
+     */
+    public Optional<Path> moveAside(List<String> alsoMove) throws IOException {
+        List<Path> moving = new ArrayList<>();
+        for (long e : epochs()) {
+            moving.add(epochDirectory(e));
+        }
+        for (String name : alsoMove) {
+            if (Files.exists(dir.resolve(name))) {
+                moving.add(dir.resolve(name));
+            }
+        }
+        if (moving.isEmpty()) {
+            return Optional.empty();
+        }
+        long k = 1;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                Matcher m = PREVIOUS_DIR.matcher(p.getFileName().toString());
+                if (m.matches()) {
+                    k = Math.max(k, Long.parseLong(m.group(1)) + 1);
+                }
+            }
+        }
+        Path aside = dir.resolve("previous-" + k);
+        Files.createDirectory(aside);
+        for (Path p : moving) {
+            Files.move(p, aside.resolve(p.getFileName()), StandardCopyOption.ATOMIC_MOVE);
+        }
+        forceDirectory(aside);
+        forceDirectory(dir);
+        return Optional.of(aside);
     }
 
     /** The highest committed epoch whose manifest and pieces all verify; why each newer one was passed over goes to {@code skipped}. */
@@ -164,6 +217,37 @@ public final class CheckpointStore {
 
     public Optional<Manifest> latestUsable() throws IOException {
         return latestUsable(reason -> { });
+    }
+
+    /**
+     * Checks every piece of a committed epoch against its manifest (size and CRC32C), reading each file once in
+     * blocks, without holding a piece in memory; the first piece that fails is the exception.
+     */
+    public Manifest verifyEpoch(long epoch) throws IOException {
+        Manifest m = readManifest(epoch);
+        ByteBuffer block = ByteBuffer.allocateDirect(1 << 20);
+        for (PieceEntry p : m.pieces()) {
+            Path file = piecePath(epoch, p.rank());
+            CRC32C crc = new CRC32C();
+            long size = 0;
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+                while (ch.read(block.clear()) > 0) {
+                    size += block.flip().remaining();
+                    crc.update(block);
+                }
+            } catch (NoSuchFileException e) {
+                throw new IOException("piece of rank " + p.rank() + " is missing (" + file + ")");
+            }
+            if (size != p.bytes()) {
+                throw new IOException("piece of rank " + p.rank() + " has " + size + " bytes, the manifest says "
+                        + p.bytes());
+            }
+            if ((int) crc.getValue() != p.crc32c()) {
+                throw new IOException(String.format("piece of rank %d fails its checksum (%08x, manifest %08x)",
+                        p.rank(), (int) crc.getValue(), p.crc32c()));
+            }
+        }
+        return m;
     }
 
     public Manifest readManifest(long epoch) throws IOException {

@@ -136,4 +136,63 @@ class CheckpointStoreTest {
         IOException notDir = assertThrows(IOException.class, () -> CheckpointStore.open(file));
         assertTrue(notDir.getMessage().contains(file.toString()), notDir.getMessage());
     }
+    private static final JobIdentity JOB = JobIdentity.ofClass("org.example.Solver", List.of("100", "a b/c*"), RANKS);
+
+    @Test
+    void aStoreOfAJobRecordsItInEveryManifestAndAnOlderManifestRecordsNone() throws IOException {
+        CheckpointStore store = CheckpointStore.open(dir, java.util.Optional.of(JOB));
+        writeEpoch(store, 1);
+        assertEquals(java.util.Optional.of(JOB), store.readManifest(1).job());
+        assertTrue(Files.readString(store.epochDirectory(1).resolve(CheckpointStore.MANIFEST))
+                .startsWith("fthp-checkpoint-manifest 2\n"));
+        CheckpointStore plain = CheckpointStore.open(dir.resolve("old"));
+        writeEpoch(plain, 1);
+        assertTrue(plain.readManifest(1).job().isEmpty());
+        assertTrue(Files.readString(plain.epochDirectory(1).resolve(CheckpointStore.MANIFEST))
+                .startsWith("fthp-checkpoint-manifest 1\n"));
+    }
+
+    @Test
+    void aJobIdentityTravelsAsOneShellSafeTokenAndSaysWhatDiffers() {
+        String token = JOB.token();
+        assertTrue(token.matches("[A-Za-z0-9._%/-]+"), token);
+        assertEquals(JOB, JobIdentity.fromToken(token));
+        JobIdentity other = JobIdentity.ofClass("org.example.Solver", List.of("100", "a b/c*"), RANKS + 1);
+        assertEquals("3 ranks there, 4 asked", JOB.difference(other));
+        assertEquals("", JOB.difference(JobIdentity.fromToken(token)));
+    }
+
+    @Test
+    void verifyingAnEpochFindsADamagedPieceAndTheHighestEpochCountsUncommittedOnes() throws IOException {
+        CheckpointStore store = CheckpointStore.open(dir, java.util.Optional.of(JOB));
+        writeEpoch(store, 1);
+        writeEpoch(store, 2);
+        store.writePiece(3, 0, piece(3, 0));
+        assertEquals(3, store.highestEpoch());
+        assertEquals(2, store.verifyEpoch(2).epoch());
+        Path p = store.piecePath(2, 1);
+        byte[] b = Files.readAllBytes(p);
+        b[b.length / 2] ^= 1;
+        Files.write(p, b);
+        IOException e = assertThrows(IOException.class, () -> store.verifyEpoch(2));
+        assertTrue(e.getMessage().contains("rank 1"), e.getMessage());
+        assertEquals(1, store.verifyEpoch(1).epoch());
+    }
+
+    @Test
+    void movingAsideKeepsEveryFileUnderANewPreviousDirectory() throws IOException {
+        CheckpointStore store = CheckpointStore.open(dir);
+        writeEpoch(store, 1);
+        writeEpoch(store, 2);
+        Files.createDirectories(dir.resolve("output"));
+        Files.writeString(dir.resolve("output/stdout-0"), "hello\n");
+        Path first = store.moveAside(List.of("output")).orElseThrow();
+        assertEquals(dir.resolve("previous-1"), first);
+        assertTrue(Files.exists(first.resolve("epoch-2/MANIFEST")));
+        assertEquals("hello\n", Files.readString(first.resolve("output/stdout-0")));
+        assertEquals(-1, store.highestEpoch());
+        assertTrue(store.moveAside(List.of("output")).isEmpty());
+        writeEpoch(store, 1);
+        assertEquals(dir.resolve("previous-2"), store.moveAside(List.of()).orElseThrow());
+    }
 }

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 
+import org.fthp.checkpoint.store.JobIdentity;
+
 /**
  * A coordinator's checkpoint settings.
  *
@@ -11,9 +13,10 @@ import java.util.Optional;
  * @param directory         where committed epochs are written, if anywhere
  * @param diskEvery         write every k-th committed epoch to the directory (1: every one)
  * @param interval          the primary's timer: when a checkpoint is due (unused on other nodes)
+ * @param job               the program the directory's manifests record (a later job resumes only its own)
  */
 public record CheckpointConfig(long memoryLimitBytes, Optional<Path> directory, int diskEvery,
-                               IntervalPolicy interval) {
+                               IntervalPolicy interval, Optional<JobIdentity> job) {
     /**
      * 512 MiB per coordinator: two epochs of an 8-rank job of 32 MiB per rank with their partner copies, well
      * within the memory of a node that runs the job. The launcher sizes the coordinator's heap from it.
@@ -26,11 +29,13 @@ public record CheckpointConfig(long memoryLimitBytes, Optional<Path> directory, 
     public static final int DEFAULT_DISK_EVERY = 1;
 
     public static final CheckpointConfig DEFAULT =
-            new CheckpointConfig(DEFAULT_MEMORY_BYTES, Optional.empty(), DEFAULT_DISK_EVERY, IntervalPolicy.NEVER);
+            new CheckpointConfig(DEFAULT_MEMORY_BYTES, Optional.empty(), DEFAULT_DISK_EVERY, IntervalPolicy.NEVER,
+                    Optional.empty());
 
     public CheckpointConfig {
         Objects.requireNonNull(directory, "directory");
         Objects.requireNonNull(interval, "interval");
+        Objects.requireNonNull(job, "job");
         if (memoryLimitBytes <= 0 || diskEvery <= 0) {
             throw new IllegalArgumentException("need memory limit > 0 and disk-every > 0: " + memoryLimitBytes
                     + ", " + diskEvery);
@@ -38,11 +43,11 @@ public record CheckpointConfig(long memoryLimitBytes, Optional<Path> directory, 
     }
 
     public CheckpointConfig withInterval(IntervalPolicy policy) {
-        return new CheckpointConfig(memoryLimitBytes, directory, diskEvery, policy);
+        return new CheckpointConfig(memoryLimitBytes, directory, diskEvery, policy, job);
     }
 
     public CheckpointConfig withMemoryLimit(long bytes) {
-        return new CheckpointConfig(bytes, directory, diskEvery, interval);
+        return new CheckpointConfig(bytes, directory, diskEvery, interval, job);
     }
 
     /** Where this host's pieces live in memory: {@link PieceDirectory#hostDefault()}. */
@@ -51,6 +56,10 @@ public record CheckpointConfig(long memoryLimitBytes, Optional<Path> directory, 
     }
 
     public CheckpointConfig withDirectory(Path dir, int every) {
-        return new CheckpointConfig(memoryLimitBytes, Optional.of(dir), every, interval);
+        return new CheckpointConfig(memoryLimitBytes, Optional.of(dir), every, interval, job);
+    }
+
+    public CheckpointConfig withJob(JobIdentity identity) {
+        return new CheckpointConfig(memoryLimitBytes, directory, diskEvery, interval, Optional.of(identity));
     }
 }

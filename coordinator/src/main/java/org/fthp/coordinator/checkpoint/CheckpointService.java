@@ -127,7 +127,7 @@ public final class CheckpointService implements AutoCloseable {
         this.config = config;
         this.memory = new PieceMemory(config.memoryLimitBytes());
         this.store = config.directory().isPresent()
-                ? Optional.of(CheckpointStore.open(config.directory().get())) : Optional.empty();
+                ? Optional.of(CheckpointStore.open(config.directory().get(), config.job())) : Optional.empty();
         this.tree = tree;
         this.io = io;
         this.addresses = addresses;
@@ -621,6 +621,18 @@ public final class CheckpointService implements AutoCloseable {
             }
             timer = io.schedule((Runnable) this::fireDue, (long) (d.seconds() * 1e6), TimeUnit.MICROSECONDS);
         });
+    }
+
+    /**
+     * The launcher was told to stop (a batch job's time limit is near): a checkpoint is due at every rank's next
+     * snapshot, whatever the timer says. The primary only (false elsewhere); runs on the I/O thread.
+     */
+    public boolean requestNow() {
+        if (tracker == null) {
+            return false;
+        }
+        io.execute(this::fireDue);
+        return true;
     }
 
     private void fireDue() {

@@ -153,6 +153,19 @@ public final class CoordinatorClient implements AutoCloseable {
     }
 
     /**
+     * This process entered its resilient body ({@code Checkpoint.resilient}) in generation {@code generation} of the
+     * job: from here on a lost rank may be rolled back in place instead of relaunched.
+     */
+    public void bodyEntered(int nativeRank, int generation) {
+        channel.writeAndFlush(new Message.ProcessState(nativeRank, Message.ProcessState.State.IN_BODY, generation));
+    }
+
+    /** This process's resilient body returned: it cannot be rolled back any more. */
+    public void bodyLeft(int nativeRank) {
+        channel.writeAndFlush(new Message.ProcessState(nativeRank, Message.ProcessState.State.BODY_LEFT, 0));
+    }
+
+    /**
      * This copy's program ends the job with {@code exitCode} (non-zero) for {@code reason}: sent and flushed (at most
      * {@code timeout}); the coordinators answer with the job's abort, which the listener hears. The disconnect that
      * follows is not a failure.
@@ -318,6 +331,8 @@ public final class CoordinatorClient implements AutoCloseable {
                             }
                         }
                     }
+                    case Message.SparesRelease r -> listener.onSparesReleased();
+                    case Message.Rollback r -> listener.onRollback(r);
                     default -> {
                         if (!pieces.accept(message)) {
                             LOG.log(Level.WARNING, "coordinator client: ignoring unexpected {0}", message.type());

@@ -32,4 +32,15 @@ public interface FailureListener {
     default void onProgramEnded(String reason, int rank, int exitCode) {
         onJobAbort(reason, rank);
     }
+
+    /**
+     * The job rolls back in place ({@code Message.Rollback}): a survivor unwinds to its resilient body, the spare it
+     * names takes the lost rank.
+     */
+    default void onRollback(org.fthp.coordinator.wire.Message.Rollback rollback) {
+    }
+
+    /** A spare's only news while it waits: the job's program has ended everywhere, so the spare finalizes too. */
+    default void onSparesReleased() {
+    }
 }

@@ -66,4 +66,11 @@ public interface JobEvents {
 
     /** Every copy of {@code lostRank} is dead (or a process died unregistered: {@link #NO_RANK}): the job cannot go on. */
     void jobAborted(String reason, int lostRank);
+
+    /**
+     * Logical rank {@code rank} lost every copy and the job rolled back in place: spare {@code spare} took it, every
+     * process resumed from {@code epoch}, all back in their resilient bodies {@code seconds} after the decision.
+     */
+    default void jobRolledBack(long epoch, int rank, int spare, double seconds) {
+    }
 }

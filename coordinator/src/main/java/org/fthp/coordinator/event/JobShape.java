@@ -45,6 +45,9 @@ public record JobShape(int logicalRanks, int replicated) {
     public List<Integer> lostRanks(Collection<FailedProcess> failed) {
         Map<Integer, Set<Role>> deadCopies = new TreeMap<>();
         for (FailedProcess p : failed) {
+            if (p.role() == Role.SPARE) {
+                continue;   // a spare holds no rank: losing it loses none
+            }
             Set<Role> roles = deadCopies.get(p.logicalRank());
             if (roles == null) {
                 roles = EnumSet.noneOf(Role.class);

@@ -2,10 +2,14 @@ package org.fthp.coordinator.event;
 
 import java.util.Optional;
 
-/** Which copy of a logical rank a process is: the computational copy or its replica. Codes are wire values. */
+/**
+ * Which copy of a logical rank a process is: the computational copy or its replica; or a spare, which holds no rank
+ * until the coordinators give it one. Codes are wire values.
+ */
 public enum Role {
     CMP((byte) 0),
-    REP((byte) 1);
+    REP((byte) 1),
+    SPARE((byte) 2);
 
     private final byte code;
 

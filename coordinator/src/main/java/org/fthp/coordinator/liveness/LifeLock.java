@@ -27,8 +27,8 @@ import org.fthp.coordinator.wire.JobSecret;
  * waited for by its node's coordinator.
  *
  * <p>Why: a SIGKILLed JVM's socket closes, and its parent reaps it, only after the kernel has unmapped its whole
- * address space (exit_mmap, then exit_files, then the exit notification). For a rank of ~120 MB that took
- * 25-150 ms here, most of the detection time. A robust mutex is released by the kernel when its owner thread
+ * address space (exit_mmap, then exit_files, then the exit notification). For a rank of a hundred megabytes
+ * or more that is most of the detection time. A robust mutex is released by the kernel when its owner thread
  * exits (the robust list is walked before the thread drops its memory), so the waiter's
  * {@code pthread_mutex_lock} returns {@code EOWNERDEAD} within a few milliseconds of the kill.
  *

@@ -31,9 +31,9 @@ public record CoordinatorConfig(int nodeId, HierarchyLayout layout, List<NodeAdd
                                 CheckpointConfig checkpoint, Heartbeats heartbeats) {
     public static final String LOOPBACK = "127.0.0.1";
     /**
-     * Generous: a rank's JVM answers the challenge only after loading Netty and the MAC classes, and
-     * 8 JVMs starting at once on a loaded 2-core machine took more than 5 s (every rank then failed
-     * to register). An unauthenticated connection costs only a socket until then.
+     * Generous: a rank's JVM answers the challenge only after loading Netty and the MAC classes, which
+     * for many JVMs starting at once on a loaded machine takes seconds (a rank too late fails to
+     * register). An unauthenticated connection costs only a socket until then.
      */
     public static final Duration DEFAULT_AUTH_TIMEOUT = Duration.ofSeconds(30);
 

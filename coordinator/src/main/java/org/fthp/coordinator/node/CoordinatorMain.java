@@ -27,7 +27,7 @@ import org.fthp.coordinator.wire.NodeAddress;
  * FTHP_JOB_SECRET=&lt;hex&gt; java ... org.fthp.coordinator.node.CoordinatorMain \
  *     --node-id I --nodes h0:p0,h1:p1,... --group-size G --ranks N --replicas M [--bind HOST] [--events FILE]
  *     [--checkpoint-memory BYTES] [--checkpoint-dir DIR] [--checkpoint-disk-every K]
- *     [--checkpoint-interval S|auto|none] [--mtbf-per-process S]
+ *     [--checkpoint-interval S|auto|none] [--mtbf-per-process S] [--checkpoint-job TOKEN]
  * </pre>
  * Every node gets the same {@code --nodes} list and listens on the port its own entry names; {@code --bind}
  * defaults to loopback and must name an interface the other hosts can reach on a multi-host run. The secret is
@@ -48,7 +48,10 @@ import org.fthp.coordinator.wire.NodeAddress;
  * settle-checkpoints committed=E first=F} settles the checkpoints the restart reads and writes
  * ({@link NodeCoordinator#settleCheckpoints}), answered with {@code FTHP_COORDINATOR_SETTLED node=I}. With
  * {@code --lifeline stdin} (fthp-run on one host) the end of input ends the coordinator: the launcher is gone;
- * without it, end of input changes nothing.
+ * without it, end of input changes nothing. {@code checkpoint-now} (the launcher was told to stop) makes a
+ * checkpoint due at the ranks' next snapshot on the primary, answered with {@code FTHP_CHECKPOINT_REQUESTED
+ * node=I}. {@code --checkpoint-job} is the program the directory's manifests record
+ * ({@link org.fthp.checkpoint.store.JobIdentity#token}).
  *
  * <p>Several hosts ({@code fthp-run --host/--hostfile}): {@code --nodes stdin --node-count K --bind ADDR}: the
  * node binds an ephemeral port on its host's address, and its first control line is {@code nodes
@@ -271,6 +274,9 @@ public final class CoordinatorMain {
                     java.util.OptionalLong pid = rank.matches("\\d{1,9}")
                             ? node.killRegistered(Integer.parseInt(rank)) : java.util.OptionalLong.empty();
                     say("FTHP_KILLED native=" + rank + " pid=" + (pid.isPresent() ? pid.getAsLong() : "-"));
+                } else if (line.equals("checkpoint-now")) {
+                    boolean primary = node.checkpoints().requestNow();
+                    say("FTHP_CHECKPOINT_REQUESTED node=" + config.nodeId() + " primary=" + primary);
                 } else if (line.equals("collect-stats")) {
                     collectStats(reportDir, config.nodeId());
                 } else if (!line.isEmpty()) {
@@ -414,6 +420,18 @@ public final class CoordinatorMain {
         }
 
         @Override
+        public void jobRolledBack(long epoch, int rank, int spare, double seconds) {
+            if (log != null) {
+                log.jobRolledBack(epoch, rank, spare, seconds);
+            }
+            System.err.printf(java.util.Locale.ROOT, "fthp-coordinator: rank %d lost every copy; spare %d took its"
+                    + " place and the job rolled back in place to checkpoint epoch %d in %.3f s%n", rank, spare, epoch,
+                    seconds);
+            say(String.format(java.util.Locale.ROOT, "FTHP_CHECKPOINT_ROLLED_BACK epoch=%d rank=%d spare=%d"
+                    + " seconds=%.6f", epoch, rank, spare, seconds));
+        }
+
+        @Override
         public void checkpointCommitted(long epoch, long bytes, double costSeconds) {
             if (log != null) {
                 log.checkpointCommitted(epoch, bytes, costSeconds);
@@ -494,6 +512,9 @@ public final class CoordinatorMain {
             c = c.withDirectory(Path.of(opts.get("checkpoint-dir")),
                     Integer.parseInt(opts.getOrDefault("checkpoint-disk-every",
                             Integer.toString(CheckpointConfig.DEFAULT_DISK_EVERY))));
+        }
+        if (opts.containsKey("checkpoint-job")) {
+            c = c.withJob(org.fthp.checkpoint.store.JobIdentity.fromToken(opts.get("checkpoint-job")));
         }
         if (opts.containsKey("checkpoint-interval")) {
             c = c.withInterval(IntervalPolicy.fromArgument(opts.get("checkpoint-interval"),

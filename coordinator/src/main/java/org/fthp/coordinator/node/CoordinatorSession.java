@@ -82,6 +82,8 @@ final class CoordinatorSession extends ChannelInboundHandlerAdapter {
                     node.checkpoints().cost(c);
                 } else if (m instanceof Message.ProgramEnded e) {
                     node.programEnded(ctx.channel(), e);
+                } else if (m instanceof Message.ProcessState s) {
+                    node.toPrimary(s);
                 } else {
                     drop(ctx, "process sent " + m.type());
                 }
@@ -96,7 +98,7 @@ final class CoordinatorSession extends ChannelInboundHandlerAdapter {
                 } else if (m instanceof Message.ProgramEnded e) {
                     node.programEnded(null, e);
                 } else if (m instanceof Message.PieceHeld || m instanceof Message.PiecesOnDisk
-                        || m instanceof Message.CheckpointCost) {
+                        || m instanceof Message.CheckpointCost || m instanceof Message.ProcessState) {
                     node.toPrimary(m);
                 } else {
                     drop(ctx, "child coordinator sent " + m.type());

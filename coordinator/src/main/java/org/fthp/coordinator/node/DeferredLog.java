@@ -13,14 +13,13 @@ import io.netty.channel.EventLoopGroup;
 /**
  * INFO lines about a failure, written a moment after it instead of at once. A coordinator runs without an
  * ahead-of-time cache and says nothing at INFO before a job's first failure, so a failure's line is its JVM's first:
- * java.util.logging then sets up its console handler and formatter (dates, locale data, message formats), some
- * 60 ms of CPU, just when the survivors repair on the same cores. Measured with {@code perf sched} at 2+2 on 2 cores:
- * the coordinator's I/O thread ran 31 of the 93 ms between a kill and the last survivor's return to user code.
+ * java.util.logging then sets up its console handler and formatter (dates, locale data, message formats), tens of
+ * milliseconds of CPU, just when the survivors repair on the same cores, taking a large share of the repair's time.
  * Each line keeps the time and place it was made at; held lines are written at {@link #flush} (close) at the latest.
  */
 final class DeferredLog {
 
-    /** Long enough for a repair at 2+2 or 8+8 here (tens of milliseconds), short enough to read as prompt. */
+    /** Long enough for a repair to be over (tens of milliseconds), short enough to read as prompt. */
     static final long DELAY_MILLIS = 500;
 
     private final Logger log;

@@ -1,40 +1,65 @@
 package org.fthp.coordinator.node;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
 
+import io.netty.channel.EventLoopGroup;
 import org.fthp.coordinator.checkpoint.CheckpointService;
 import org.fthp.coordinator.event.FailedProcess;
 import org.fthp.coordinator.event.FailureLedger;
 import org.fthp.coordinator.event.FailureSnapshot;
 import org.fthp.coordinator.event.Role;
+import org.fthp.coordinator.spares.LocalSpares;
+import org.fthp.coordinator.spares.RollbackPlanner;
 import org.fthp.coordinator.wire.Message;
 
 /**
  * The job's verdicts, decided by the primary and passed up to it by every other node: failures become epochs
- * (FAILURE_SET, always the whole set, down the tree), a rank whose every copy failed or a program that ended the job
- * becomes the JOB_ABORT, a pid no node owns ends the job, and after a host loss the launcher hears when every
- * process has finished or failed.
+ * (FAILURE_SET, always the whole set, down the tree), a rank whose every copy failed becomes a ROLLBACK in place
+ * when the planner (spares.RollbackPlanner) allows one, else, as a program that ended the job, the JOB_ABORT; a pid
+ * no node owns ends the job; after a host loss the launcher hears when every process has finished or failed; once
+ * the program has ended, the spares are released.
  */
 final class FailureEpochs {
     private static final Logger LOG = Logger.getLogger(FailureEpochs.class.getName());
 
+    /**
+     * How long the survivors of a rollback and its spare have to be back in their resilient body before the job is
+     * relaunched instead (a process that swallowed the rollback, or is stuck where the unwinding cannot reach).
+     */
+    static final Duration ROLLBACK_DEADLINE = Duration.ofSeconds(rollbackDeadlineSeconds());
+
+    /** {@code FTHP_ROLLBACK_DEADLINE_SECONDS} from fthp-run's environment, else 30. */
+    private static long rollbackDeadlineSeconds() {
+        String v = System.getenv("FTHP_ROLLBACK_DEADLINE_SECONDS");
+        try {
+            return v == null || v.isBlank() ? 30 : Math.max(1, Long.parseLong(v.strip()));
+        } catch (NumberFormatException e) {
+            return 30;
+        }
+    }
+
     private final CoordinatorConfig config;
     private final NodeState state;
+    private final EventLoopGroup ioGroup;
     private final TreeLinks links;
     private final CheckpointService checkpoints;
     /** A failure's INFO lines, written once the survivors have repaired. */
     private final DeferredLog failureLog;
 
-    FailureEpochs(CoordinatorConfig config, NodeState state, TreeLinks links, CheckpointService checkpoints,
-                  DeferredLog failureLog) {
+    FailureEpochs(CoordinatorConfig config, NodeState state, EventLoopGroup ioGroup, TreeLinks links,
+                  CheckpointService checkpoints, DeferredLog failureLog) {
         this.config = config;
         this.state = state;
+        this.ioGroup = ioGroup;
         this.links = links;
         this.checkpoints = checkpoints;
         this.failureLog = failureLog;
@@ -103,14 +128,64 @@ final class FailureEpochs {
         // message, CPU the survivors need for their repair on the same cores
         failureLog.info("publishNewEpoch", "coordinator primary: epoch {0}, {1} failed", snapshot.epoch(),
                 snapshot.failed().size());
-        List<Integer> lost = state.jobShape.lostRanks(snapshot.failed());
-        if (lost.size() == 1) {
-            abortJob("logical rank " + lost.get(0) + " lost all its copies", lost.get(0));
-        } else if (!lost.isEmpty()) {
-            abortJob("logical ranks " + lost.stream().map(String::valueOf)
-                    .collect(Collectors.joining(", ")) + " lost all their copies", lost.get(0));
+        RollbackPlanner planner = state.rollbacks();
+        List<Integer> lost = state.jobShape.lostRanks(planner.counted(snapshot.failed()));
+        RollbackPlanner.Decision decision = lost.isEmpty() || state.abort != null ? null
+                : planner.decide(lost, snapshot.epoch(), snapshot.failed(), state.jobShape,
+                        checkpoints.lastCommitted(), checkpoints.highestEpochSeen(), System.nanoTime());
+        if (decision instanceof RollbackPlanner.RollBack r) {
+            startRollback(r.message());
+        } else if (decision instanceof RollbackPlanner.Relaunch why) {
+            // with spares the user expects a rollback in place: say why there is none
+            String instead = planner.sparesSeen() ? " (no rollback in place: " + why.reason() + ")" : "";
+            if (lost.size() == 1) {
+                abortJob("logical rank " + lost.get(0) + " lost all its copies" + instead, lost.get(0));
+            } else {
+                abortJob("logical ranks " + lost.stream().map(String::valueOf)
+                        .collect(Collectors.joining(", ")) + " lost all their copies" + instead, lost.get(0));
+            }
         }
         sayIfProcessesEnded();
+        releaseSparesIfEnded();
+    }
+
+    /**
+     * Primary, under lock: every process and the chosen spare are told; the spare's node hands it the message. If
+     * the processes are not all back in their bodies by {@link #ROLLBACK_DEADLINE}, the job is relaunched.
+     */
+    private void startRollback(Message.Rollback r) {
+        LOG.log(Level.INFO, "coordinator primary: logical rank {0} lost all its copies; spare {1} takes it, the job"
+                + " rolls back in place to epoch {2} (generation {3})",
+                new Object[] {r.lostRank(), r.spareNative(), r.epoch(), r.generation()});
+        links.rollingBack(r);
+        try {
+            ioGroup.schedule(() -> rollbackDeadline(r), ROLLBACK_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // shutting down
+        }
+    }
+
+    /** Primary, on the I/O thread: a rollback still under way at its deadline ends in a relaunch. */
+    private void rollbackDeadline(Message.Rollback r) {
+        synchronized (state.lock) {
+            RollbackPlanner planner = state.rollbacksIfAny();
+            if (planner == null || planner.underWay() != r || state.abort != null) {
+                return;
+            }
+            List<Integer> lagging = planner.lagging(state.failedNativeRanks());
+            abortJob("logical rank " + r.lostRank() + " lost all its copies (the rollback in place did not complete:"
+                    + " native process(es) " + lagging + " did not reach Checkpoint.resilient within "
+                    + ROLLBACK_DEADLINE.toSeconds() + " s)", r.lostRank());
+        }
+    }
+
+    /** Primary, under lock: once every program process has finished or failed, the spares finalize too. */
+    private void releaseSparesIfEnded() {
+        if (!state.isPrimary() || state.spares.released() || !LocalSpares.programEnded(
+                state.rollbacks().programNatives(), state.doneRanks, state.failedNativeRanks())) {
+            return;
+        }
+        links.releaseSpares();
     }
 
     /** Those of {@code now} not in {@code before}; a plain loop, as NodeState#nativeRanksOf. */
@@ -167,6 +242,7 @@ final class FailureEpochs {
             state.doneRanks.addAll(nativeRanks);
             if (state.isPrimary()) {
                 sayIfProcessesEnded();
+                releaseSparesIfEnded();
             } else {
                 links.sendUp(new Message.ProcessesDone(nativeRanks));
             }

@@ -13,6 +13,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import org.fthp.coordinator.checkpoint.CheckpointService;
 import org.fthp.coordinator.event.FailedProcess;
+import org.fthp.coordinator.event.Role;
 import org.fthp.coordinator.liveness.LifeLock;
 import org.fthp.coordinator.wire.Message;
 
@@ -50,6 +51,10 @@ final class LocalProcesses {
     }
 
     void registered(Channel channel, LocalProcess process) {
+        if (process.role() == Role.SPARE) {
+            spareRegistered(channel, process);
+            return;
+        }
         boolean alreadyReportedDead;
         synchronized (state.lock) {
             state.liveProcesses.put(channel, process);
@@ -82,6 +87,18 @@ final class LocalProcesses {
         }
     }
 
+    /** A spare: owned here (its pid is no stranger), told nothing but its release; its loss is no failure. */
+    private void spareRegistered(Channel channel, LocalProcess spare) {
+        synchronized (state.lock) {
+            state.registeredPids.add(spare.pid());
+            state.unclaimedPids.remove(spare.pid());
+            channel.writeAndFlush(new Message.Registered(nodeId()));
+            state.spares.registered(channel, spare.nativeRank());
+        }
+        links.toPrimary(new Message.ProcessState(spare.nativeRank(), Message.ProcessState.State.SPARE_READY, 0));
+        LOG.log(Level.FINE, "coordinator node {0}: registered {1}", new Object[] {nodeId(), spare});
+    }
+
     private void boardGone(Channel channel) {
         synchronized (state.lock) {
             state.boards.remove(channel);
@@ -103,6 +120,9 @@ final class LocalProcesses {
     /** The process said PROCESS_DONE: it finished normally. */
     void done(Channel channel) {
         synchronized (state.lock) {
+            if (state.spares.gone(channel) != null) {
+                return;
+            }
             LocalProcess done = state.liveProcesses.remove(channel);
             if (done != null) {
                 epochs.processesDone(List.of(done.nativeRank()));
@@ -122,6 +142,12 @@ final class LocalProcesses {
         LocalProcess process;
         boolean teardown;
         synchronized (state.lock) {
+            Integer spare = state.spares.gone(channel);
+            if (spare != null) {
+                LOG.log(Level.INFO, "coordinator node {0}: spare {1} is gone", new Object[] {nodeId(), spare});
+                links.toPrimary(new Message.ProcessState(spare, Message.ProcessState.State.SPARE_GONE, 0));
+                return;
+            }
             process = state.liveProcesses.remove(channel);
             if (state.endedProcesses.remove(channel)) {
                 return;   // it ended the job itself: the end of its connection is that, not a failure

@@ -52,8 +52,9 @@ import org.fthp.coordinator.wire.ServerAuthHandler;
  * from other threads.
  *
  * <p>This class builds the node's parts and hands each what it uses: {@link TreeLinks} (the parent, the children,
- * sending up and down), {@link FailureEpochs} (the verdicts), {@link LocalProcesses} (registrations and the
- * detectors), {@link HostLoss} (a lost child coordinator), and the {@link CheckpointService}.
+ * sending up and down, a rollback's way down), {@link FailureEpochs} (the verdicts, a rollback in place among
+ * them), {@link LocalProcesses} (registrations, spares apart, and the detectors), {@link HostLoss} (a lost child
+ * coordinator), and the {@link CheckpointService}.
  */
 public final class NodeCoordinator implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(NodeCoordinator.class.getName());
@@ -102,7 +103,7 @@ public final class NodeCoordinator implements AutoCloseable {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
         this.links = new TreeLinks(config, state, ioGroup, checkpoints);
-        this.epochs = new FailureEpochs(config, state, links, checkpoints, failureLog);
+        this.epochs = new FailureEpochs(config, state, ioGroup, links, checkpoints, failureLog);
         this.processes = new LocalProcesses(config, state, ioGroup, links, epochs, checkpoints, failureLog);
         this.hostLoss = new HostLoss(config, state, ioGroup, epochs);
         FailureEpochs.warmFailurePath();

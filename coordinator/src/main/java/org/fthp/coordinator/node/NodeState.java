@@ -17,6 +17,8 @@ import org.fthp.coordinator.event.FailureSnapshot;
 import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.event.JobShape;
 import org.fthp.coordinator.liveness.LifeLock;
+import org.fthp.coordinator.spares.LocalSpares;
+import org.fthp.coordinator.spares.RollbackPlanner;
 import org.fthp.coordinator.wire.Message;
 import org.fthp.coordinator.wire.NodeAddress;
 
@@ -56,6 +58,8 @@ final class NodeState {
     final Set<Integer> adopted = new HashSet<>();
     /** Primary: nodes whose processes were failed with their host; such a node may not register again. */
     final Set<Integer> lostNodes = new HashSet<>();
+    /** This node's waiting spares (fthp-run --spares): apart from the program's processes. */
+    final LocalSpares spares = new LocalSpares();
 
     Channel uplink;
     /** The node this one is registered with, or -1. */
@@ -65,6 +69,8 @@ final class NodeState {
     UnownedPidVotes unownedVotes;
     FailureSnapshot latest;
     Message.JobAbort abort;
+    /** Primary: what a rollback in place needs, and its decisions; made at first use, dropped at a new incarnation. */
+    private RollbackPlanner rollbacks;
     /** Primary: a host was lost, so the native launcher may wait for ever for processes it can no longer see. */
     boolean hostLost;
     boolean processesEndedSaid;
@@ -104,6 +110,19 @@ final class NodeState {
         return ledger != null;
     }
 
+    /** Primary, under lock: the planner of rollbacks in place for this incarnation. */
+    RollbackPlanner rollbacks() {
+        if (rollbacks == null) {
+            rollbacks = new RollbackPlanner(jobShape.logicalRanks() + jobShape.replicated());
+        }
+        return rollbacks;
+    }
+
+    /** Under lock: the planner if this incarnation has one yet, else null. */
+    RollbackPlanner rollbacksIfAny() {
+        return rollbacks;
+    }
+
     /** Under lock: the native ranks in the latest failure set this node knows. */
     Set<Integer> failedNativeRanks() {
         return latest == null ? Set.of()
@@ -138,6 +157,8 @@ final class NodeState {
         hostLost = false;
         processesEndedSaid = false;
         jobShape = shape;
+        spares.reset();
+        rollbacks = null;
         if (ledger != null) {
             ledger = new FailureLedger();
             unownedVotes = new UnownedPidVotes(unownedVoters);

@@ -17,6 +17,7 @@ import org.fthp.coordinator.checkpoint.CheckpointService;
 import org.fthp.coordinator.event.FailedProcess;
 import org.fthp.coordinator.event.FailureSnapshot;
 import org.fthp.coordinator.liveness.LifeLock;
+import org.fthp.coordinator.spares.RollbackPlanner;
 import org.fthp.coordinator.wire.LinkHeartbeat;
 import org.fthp.coordinator.wire.Message;
 import org.fthp.coordinator.wire.NodeAddress;
@@ -132,6 +133,8 @@ final class TreeLinks {
                     checkpoints.committed(c.epoch());
                     sendDown(c);
                 }
+                case Message.SparesRelease r -> releaseSpares();
+                case Message.Rollback r -> rollingBack(r);
                 default -> {
                     LOG.log(Level.WARNING, "coordinator node {0}: parent sent {1}; closing uplink",
                             new Object[] {nodeId(), message.type()});
@@ -253,7 +256,7 @@ final class TreeLinks {
     }
 
     /**
-     * A checkpoint report for the primary (PIECE_HELD, PIECES_ON_DISK, CHECKPOINT_COST), from this node, a child
+     * A report for the primary (PIECE_HELD, PIECES_ON_DISK, CHECKPOINT_COST, PROCESS_STATE), from this node, a child
      * or a local process: the primary handles it on its I/O thread, everyone else passes it up.
      */
     void toPrimary(Message message) {
@@ -268,9 +271,41 @@ final class TreeLinks {
                 case Message.PieceHeld h -> checkpoints.pieceHeld(h);
                 case Message.PiecesOnDisk d -> checkpoints.piecesOnDisk(d);
                 case Message.CheckpointCost c -> checkpoints.costReported(c);
-                default -> LOG.log(Level.WARNING, "coordinator primary: {0} is not a checkpoint report", message.type());
+                case Message.ProcessState s -> processStateReported(s);
+                default -> LOG.log(Level.WARNING, "coordinator primary: {0} is not a report for the primary",
+                        message.type());
             }
         });
+    }
+
+    /** Primary, on the I/O thread: a process reported to the rollback planner (a spare's state, a body entered). */
+    private void processStateReported(Message.ProcessState s) {
+        synchronized (state.lock) {
+            RollbackPlanner planner = state.rollbacks();
+            Message.Rollback under = planner.underWay();
+            planner.stateReported(s);
+            if (under != null && s.state() == Message.ProcessState.State.IN_BODY) {
+                double seconds = planner.completedAt(state.failedNativeRanks(), System.nanoTime());
+                if (seconds >= 0) {
+                    state.events.jobRolledBack(under.epoch(), under.lostRank(), under.spareNative(), seconds);
+                }
+            }
+        }
+    }
+
+    /** Under lock: the spares finalize, this node's and every child's. */
+    void releaseSpares() {
+        if (state.spares.release()) {
+            for (Channel child : state.children.keySet()) {
+                child.writeAndFlush(new Message.SparesRelease());
+            }
+        }
+    }
+
+    /** Under lock: a rollback reaches this node's processes, its children and, if it waits here, the spare. */
+    void rollingBack(Message.Rollback r) {
+        state.spares.assign(r.spareNative(), r);
+        sendDown(r);
     }
 
     /** Under lock: to the parent, or kept until the parent has acknowledged this node. */

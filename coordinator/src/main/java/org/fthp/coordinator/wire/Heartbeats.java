@@ -9,10 +9,9 @@ import java.util.Objects;
  *
  * <p>The defaults, 250 ms × 8, take a host cut off from the network for lost 2 to 2.25 s after its last message
  * on an idle machine, later on a loaded one (a check late on the listening side counts once however late it is:
- * {@link LinkLiveness}). Chosen from {@code HeartbeatGapBench} on this project's 2-core machine
- * (docs/notes/hosts.md §10): at load average 31 to 33 the longest gap between two heartbeats was 0.7 s; at 33 to 40
- * it was 1.2 s, with up to 5 checks in a row hearing nothing. 6 misses (1.5 s) would have left one check of margin
- * there; 8 leave 3, a timeout 1.65 times the worst gap seen.
+ * {@link LinkLiveness}). The margin is for a heavily loaded machine, where a JVM's heartbeats can be held up for
+ * several intervals in a row: {@code HeartbeatGapBench} measures those gaps (docs/notes/hosts.md §10), and the
+ * timeout is kept well above the worst of them.
  *
  * @param interval time between two heartbeats of one end (and between two checks of the other end's silence)
  * @param misses   silent checks in a row after which the link is lost; 0 with a zero interval: no heartbeats

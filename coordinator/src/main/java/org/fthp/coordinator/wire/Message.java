@@ -147,6 +147,82 @@ public sealed interface Message {
         @Override public MessageType type() { return MessageType.HEARTBEAT; }
     }
 
+    /** No payload: the job's program processes have all finished or failed (see {@link MessageType#SPARES_RELEASE}). */
+    record SparesRelease() implements Message {
+        @Override public MessageType type() { return MessageType.SPARES_RELEASE; }
+    }
+
+    /**
+     * What the primary's rollback planner hears of one native process ({@link MessageType#PROCESS_STATE}).
+     *
+     * @param generation for {@link State#IN_BODY}: the job's generation the body runs in (0 before any rollback)
+     */
+    record ProcessState(int nativeRank, State state, int generation) implements Message {
+        /** Codes are wire values. */
+        public enum State {
+            SPARE_READY((byte) 0),
+            SPARE_GONE((byte) 1),
+            IN_BODY((byte) 2),
+            /** The body returned: a failure from now on cannot roll this process back. */
+            BODY_LEFT((byte) 3);
+
+            private final byte code;
+
+            State(byte code) {
+                this.code = code;
+            }
+
+            public byte code() {
+                return code;
+            }
+
+            public static java.util.Optional<State> fromCode(byte code) {
+                for (State s : values()) {
+                    if (s.code == code) {
+                        return java.util.Optional.of(s);
+                    }
+                }
+                return java.util.Optional.empty();
+            }
+        }
+
+        public ProcessState {
+            Objects.requireNonNull(state, "state");
+            if (nativeRank < 0 || generation < 0) {
+                throw new IllegalArgumentException("native rank and generation must be >= 0");
+            }
+        }
+        @Override public MessageType type() { return MessageType.PROCESS_STATE; }
+    }
+
+    /**
+     * A rollback in place ({@link MessageType#ROLLBACK}): generation {@code generation} of the job begins; native
+     * process {@code spareNative} takes logical rank {@code lostRank}, whose last copy was {@code deadNative}; every
+     * process resumes from committed epoch {@code epoch}, and numbers its next checkpoints from {@code firstEpoch}.
+     * {@code cmpNatives} and {@code repNatives} (-1: none) are the job's layout from then on, logical rank by logical
+     * rank: every process builds the new communicators from this one answer. It reflects every failure up to
+     * failure set {@code failureEpoch}: no process repairs for those.
+     */
+    record Rollback(int generation, long epoch, long firstEpoch, int lostRank, int deadNative, int spareNative,
+                    List<Integer> cmpNatives, List<Integer> repNatives, long failureEpoch)
+            implements Message {
+        public Rollback {
+            cmpNatives = List.copyOf(cmpNatives);
+            repNatives = List.copyOf(repNatives);
+            if (cmpNatives.size() != repNatives.size() || lostRank >= cmpNatives.size()
+                    || cmpNatives.get(lostRank) != spareNative) {
+                throw new IllegalArgumentException("bad rollback layout: " + cmpNatives + " " + repNatives);
+            }
+            if (generation < 1 || epoch < 1 || firstEpoch <= epoch || lostRank < 0 || deadNative < 0
+                    || spareNative < 0) {
+                throw new IllegalArgumentException("bad rollback: generation " + generation + " epoch " + epoch
+                        + " first " + firstEpoch + " rank " + lostRank + " dead " + deadNative + " spare "
+                        + spareNative);
+            }
+        }
+        @Override public MessageType type() { return MessageType.ROLLBACK; }
+    }
+
     record Registered(int nodeId) implements Message {
         @Override public MessageType type() { return MessageType.REGISTERED; }
     }

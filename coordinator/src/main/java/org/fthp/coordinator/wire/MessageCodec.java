@@ -62,6 +62,26 @@ public final class MessageCodec {
             }
             case Message.ProcessDone d -> { }
             case Message.Heartbeat h -> { }
+            case Message.SparesRelease r -> { }
+            case Message.ProcessState p -> {
+                out.writeInt(p.nativeRank());
+                out.writeByte(p.state().code());
+                out.writeInt(p.generation());
+            }
+            case Message.Rollback r -> {
+                out.writeInt(r.generation());
+                out.writeLong(r.epoch());
+                out.writeLong(r.firstEpoch());
+                out.writeInt(r.lostRank());
+                out.writeInt(r.deadNative());
+                out.writeInt(r.spareNative());
+                out.writeInt(r.cmpNatives().size());
+                for (int i = 0; i < r.cmpNatives().size(); i++) {
+                    out.writeInt(r.cmpNatives().get(i));
+                    out.writeInt(r.repNatives().get(i));
+                }
+                out.writeLong(r.failureEpoch());
+            }
             case Message.ProcessesDone d -> {
                 out.writeInt(d.nativeRanks().size());
                 for (int r : d.nativeRanks()) {
@@ -179,6 +199,48 @@ public final class MessageCodec {
             }
             case PROCESS_DONE -> new Message.ProcessDone();
             case HEARTBEAT -> new Message.Heartbeat();
+            case SPARES_RELEASE -> new Message.SparesRelease();
+            case PROCESS_STATE -> {
+                int nativeRank = readRank(in, "native rank");
+                need(in, 1, "state");
+                byte stateCode = in.readByte();
+                Message.ProcessState.State state = Message.ProcessState.State.fromCode(stateCode)
+                        .orElseThrow(() -> new MalformedFrameException("unknown process state " + stateCode));
+                yield new Message.ProcessState(nativeRank, state, readRank(in, "generation"));
+            }
+            case ROLLBACK -> {
+                int generation = readRank(in, "generation");
+                long epoch = readEpoch(in);
+                long firstEpoch = readEpoch(in);
+                int lostRank = readRank(in, "lost rank");
+                int deadNative = readRank(in, "dead native rank");
+                int spareNative = readRank(in, "spare native rank");
+                if (generation < 1 || epoch < 1 || firstEpoch <= epoch) {
+                    throw new MalformedFrameException("bad rollback: generation " + generation + " epoch " + epoch
+                            + " first epoch " + firstEpoch);
+                }
+                need(in, 4, "ranks");
+                int ranks = in.readInt();
+                if (ranks <= lostRank || ranks > in.readableBytes() / 8) {
+                    throw new MalformedFrameException("impossible rank count " + ranks);
+                }
+                List<Integer> cmp = new ArrayList<>(ranks);
+                List<Integer> rep = new ArrayList<>(ranks);
+                for (int i = 0; i < ranks; i++) {
+                    cmp.add(readRank(in, "native rank"));
+                    int r = in.readInt();
+                    if (r < -1) {
+                        throw new MalformedFrameException("bad replica native rank " + r);
+                    }
+                    rep.add(r);
+                }
+                if (cmp.get(lostRank) != spareNative) {
+                    throw new MalformedFrameException("the rollback's layout does not give rank " + lostRank
+                            + " to spare " + spareNative);
+                }
+                yield new Message.Rollback(generation, epoch, firstEpoch, lostRank, deadNative, spareNative, cmp,
+                        rep, readEpoch(in));
+            }
             case REGISTERED -> new Message.Registered(readRank(in, "node id"));
             case UNOWNED_PID -> {
                 need(in, 8, "pid");

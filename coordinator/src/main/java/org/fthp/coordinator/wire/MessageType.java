@@ -78,7 +78,23 @@ public enum MessageType {
      * that stays silent for the configured number of intervals is taken for lost, as if its connection had closed
      * (a host cut off from the network keeps its connections open: only silence shows it).
      */
-    HEARTBEAT(26);
+    HEARTBEAT(26),
+    /**
+     * downward from the primary to every node and from each node to its spares: every process of the program has
+     * finished or failed, so an unused spare enters MPI_Finalize with them (the native Finalize waits for all).
+     */
+    SPARES_RELEASE(27),
+    /**
+     * upward to the primary: what a rollback needs to know of a process: a spare is ready (registered) or gone, or
+     * a program process entered its resilient body ({@code Checkpoint.resilient}) in a generation of the job.
+     */
+    PROCESS_STATE(28),
+    /**
+     * downward from the primary to every process and to the spare it names: a rank lost every copy, and the job
+     * rolls back in place: generation {@code g} begins, the spare takes the lost rank, every survivor unwinds to its
+     * resilient body and every process resumes from the committed epoch.
+     */
+    ROLLBACK(29);
 
     private final byte code;
 

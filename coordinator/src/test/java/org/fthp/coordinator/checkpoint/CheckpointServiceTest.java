@@ -305,10 +305,9 @@ class CheckpointServiceTest {
     }
 
     /**
-     * Issue 22's intermittent restart ("epoch 4 rank 1 is in none of: node 0's memory"), step by step: the relaunched
-     * job's computational copies recover, compute and commit a newer epoch (a commit needs only their pieces) before
-     * a replica slow to start has asked for its piece of the restart's epoch. That piece must still be there, by name
-     * (the shared file) and by bytes; the next relaunch lets it go.
+     * A restart where the relaunched job's computational copies recover, compute and commit a newer epoch (a commit
+     * needs only their pieces) before a replica slow to start has asked for its piece of the restart's epoch. That
+     * piece must still be there, by name (the shared file) and by bytes; the next relaunch lets it go.
      */
     @Test
     void aCopyThatRecoversAfterTheRelaunchedJobCommittedStillFindsTheRestartEpoch() throws Exception {

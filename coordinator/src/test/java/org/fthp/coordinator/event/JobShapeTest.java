@@ -31,6 +31,13 @@ class JobShapeTest {
     }
 
     @Test
+    void aDeadSpareLosesNoRank() {
+        // spare 0 is native rank 6 of a 4 + 2 job; its "logical rank" is its index among the spares
+        assertTrue(new JobShape(4, 2).lostRanks(List.of(dead(6, 0, Role.SPARE))).isEmpty());
+        assertTrue(new JobShape(4, 0).lostRanks(List.of(dead(4, 0, Role.SPARE))).isEmpty());
+    }
+
+    @Test
     void ledgerAdvancesEpochOnlyWhenTheSetGrows() {
         FailureLedger ledger = new FailureLedger();
         assertEquals(1, ledger.record(List.of(dead(1, 1, Role.CMP))).orElseThrow().epoch());

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A group leader lost with its host (issue 21): its members are alive and must not go down with it. 4 nodes in
+ * A group leader lost with its host: its members are alive and must not go down with it. 4 nodes in
  * groups of 2 (node 2 leads node 3), N=M=4, two native ranks per node: 0, 1 on node 0 ... 6, 7 on node 3.
  */
 @Timeout(60)

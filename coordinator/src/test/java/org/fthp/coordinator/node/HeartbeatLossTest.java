@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class HeartbeatLossTest {
     // fast beats, but 1.5 s of silence before a link counts as lost: the suite runs this on 2 loaded cores,
-    // where a JVM can stall for half a second (seen: a false alarm with 4 misses of 100 ms)
+    // where a JVM can stall for half a second
     private static final Heartbeats FAST = new Heartbeats(Duration.ofMillis(100), 15);
 
     @Test

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A child coordinator lost with its host (issue 21 item 5): the primary fails every unfinished process placed on
+ * A child coordinator lost with its host: the primary fails every unfinished process placed on
  * it at once, leaves out what finished there, names every rank that lost all its copies, and says when every
  * process has finished or failed.
  */

@@ -47,6 +47,10 @@ class MessageCodecTest {
                 new Message.ProgramEnded(1, 77, "rank 1 called System.exit(77) before MPI_Finalize"),
                 new Message.ProcessDone(),
                 new Message.Heartbeat(),
+                new Message.SparesRelease(),
+                new Message.ProcessState(7, Message.ProcessState.State.SPARE_READY, 0),
+                new Message.ProcessState(3, Message.ProcessState.State.IN_BODY, 2),
+                new Message.Rollback(1, 4, 6, 1, 1, 5, List.of(0, 5, 2), List.of(3, -1, -1), 2),
                 new Message.ProcessesDone(List.of(0, 5, 3)),
                 new Message.ProcessesDone(List.of()),
                 new Message.Registered(0),
@@ -107,7 +111,8 @@ class MessageCodecTest {
         for (int cut = 0; cut < whole.length; cut++) {
             ByteBuf prefix = Unpooled.wrappedBuffer(whole, 0, cut);
             // A body of just the type byte is complete for PROCESS_DONE and HEARTBEAT; every other cut must fail.
-            if ((message instanceof Message.ProcessDone || message instanceof Message.Heartbeat) && cut == 1) {
+            if ((message instanceof Message.ProcessDone || message instanceof Message.Heartbeat
+                    || message instanceof Message.SparesRelease) && cut == 1) {
                 continue;
             }
             assertThrows(MalformedFrameException.class, () -> MessageCodec.decode(prefix),

@@ -9,7 +9,7 @@ import mpi.Prequest;
 import mpi.Request;
 
 /**
- * Buffered mode as in Open MPI's binding (issue 17): with a buffer attached,
+ * Buffered mode as in Open MPI's binding: with a buffer attached,
  * partners rank^1 that each bSend a large message to the other and only then
  * receive do not deadlock; the program may reuse its send buffer at once;
  * the attached buffer's size is honoured (MPI.BSEND_OVERHEAD per message,

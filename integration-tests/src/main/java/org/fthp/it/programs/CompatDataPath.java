@@ -13,8 +13,8 @@ import mpi.Request;
 import mpi.Status;
 
 /**
- * Data-path behaviours of Open MPI's Java binding that programs rely on
- * (issue 17): a buffer's Java type need not match the datatype (raw bytes in
+ * Data-path behaviours of Open MPI's Java binding that programs rely on:
+ * a buffer's Java type need not match the datatype (raw bytes in
  * native order); datatypes reaching before a sliced buffer's offset; basic
  * element counts and Status setters; testSome/waitSome with no active
  * request; then buffered mode ({@link CompatBsend}). Each exchange is

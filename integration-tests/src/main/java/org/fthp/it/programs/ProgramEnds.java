@@ -7,7 +7,7 @@ import mpi.MPI;
 import mpi.MPIException;
 
 /**
- * Each way a program can end a job without reaching MPI_Finalize (issue 18), chosen by the arguments
+ * Each way a program can end a job without reaching MPI_Finalize, chosen by the arguments
  * {@code <how> <rank|all> [code]}: after MPI_Init and a barrier the chosen rank(s) end that way, while every other
  * rank waits in a receive nobody will match (only the job's end stops it) and would then finalize.
  * <ul>

@@ -10,7 +10,7 @@ import mpi.Status;
 
 /**
  * What a request promises, checked on every use while processes die
- * (issue 18: a repair must not treat as done what is not): every iteration
+ * (a repair must not treat as done what is not): every iteration
  * each rank posts a receive from every other rank and sends to each, then
  * completes the receives with {@code waitAny} (odd iterations) or
  * {@code testSome} (even ones) and persistent requests restarted every

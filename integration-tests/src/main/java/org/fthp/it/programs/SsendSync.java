@@ -5,7 +5,7 @@ import mpi.MPIException;
 import mpi.Status;
 
 /**
- * sSend's guarantee, checked by the receiver (issue 18): each even rank sSends tag 1 and then sends tag 2 to the
+ * sSend's guarantee, checked by the receiver: each even rank sSends tag 1 and then sends tag 2 to the
  * next rank, which probes for tag 2 a few times before it receives tag 1. A synchronous send completes only once
  * its receive is matched, so tag 2 cannot exist yet: a probe that sees it is a violation. Repeated
  * {@code iterations} times (default 4) with {@code probes} probes 5 ms apart (default 100), so a kill at the

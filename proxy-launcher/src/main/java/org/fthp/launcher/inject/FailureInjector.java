@@ -165,13 +165,13 @@ public final class FailureInjector {
             System.err.println("fthp-run: no live process for native rank " + nativeRank + " (" + cause + ")");
             return;
         }
-        // built before the signal: this JVM's first run of that concatenation links it (~10 ms of CPU), which the
-        // survivors, repairing on the same cores, would pay (perf sched at 2+2)
+        // built before the signal: this JVM's first run of that concatenation links it, CPU time the survivors,
+        // repairing on the same cores, would pay
         String said = "fthp-run: injected failure: killed native rank " + nativeRank + " (pid " + target.pid()
                 + ", " + cause + ")";
         // the kill's time is read last before the signal: the recovery benchmark counts every step from it. The
-        // line is logged before the signal (the primary logs the detection to the same file, after it); warmed
-        // (warmUp), building and writing it takes 0.2-0.3 ms
+        // line is logged before the signal (the primary logs the detection to the same file, after it), built and
+        // written by code warmUp has already run
         Instant at = Instant.now();
         log(injectedLine(at, target.pid(), nativeRank, cause));
         target.destroyForcibly();   // SIGKILL
@@ -204,8 +204,8 @@ public final class FailureInjector {
     /**
      * Runs what lies between a kill's time and its signal once before the first kill, and opens the event log
      * for the job: the line's first build links its string concatenation and formats the first Instant, and a
-     * log kept open makes each line one write. Cold, with the file opened per line, 8-21 ms lay between the
-     * time logged and the signal, all counted as recovery; now 0.2-0.3 ms (this rarely run code interpreted).
+     * log kept open makes each line one write. Cold, with the file opened per line, milliseconds would lie between
+     * the time logged and the signal, all counted as recovery.
      */
     private void warmUp() {
         lineBytes(injectedLine(Instant.now(), 0, 0, "warm-up"));

@@ -163,6 +163,31 @@ public final class Checkpoint {
         return FOREIGN_MPI ? -1 : session().lastCommittedEpoch();
     }
 
+    /**
+     * Runs {@code body}, the program's resilient part (in the spirit of Reinit++'s {@code MPI_Reinit}), and runs it
+     * again when the job rolls back in place: a rank lost every copy, a spare of the job ({@code fthp-run --spares})
+     * takes its place, and every survivor unwinds from wherever it is in the body (the next MPI or checkpoint call
+     * throws an {@link Error} that {@code catch (Exception)} lets through) back to here. Before the body runs again,
+     * everything MPI of the old run is gone: its communicators, requests, windows and groups (a handle kept from it
+     * is an error when used), its messages, and what it printed after the checkpoint is not printed twice. Only the
+     * predefined {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF} carry over. The body must rebuild, or register and
+     * recover, all the state it uses: what it keeps elsewhere (static fields it does not reset) is as the failure
+     * left it.
+     *
+     * <p>Without spares, or before the first checkpoint commits, or when the program does not call this method, a
+     * lost rank relaunches the job as before ({@code --restart}).
+     *
+     * @throws CheckpointException when called again from inside a body
+     */
+    public static void resilient(ResilientBody body) throws mpi.MPIException {
+        if (FOREIGN_MPI) {
+            body.run(ResilientBody.Start.FIRST);
+            return;
+        }
+        session();
+        Resilience.run(body);
+    }
+
     private static CheckpointSession session() {
         Engine engine = Engine.get();
         if (engine == null || !engine.running()) {

@@ -131,7 +131,13 @@ final class CheckpointSession {
             synchronized (CheckpointSession.class) {
                 s = current;
                 if (s == null || s.engine != engine) {
+                    CheckpointSession before = s;
                     s = new CheckpointSession(engine);
+                    if (before != null && engine.generation() > before.engine.generation()) {
+                        // a rollback in place: what the program registered before its resilient body stays
+                        // registered (the body registering again replaces it by name)
+                        s.registered.putAll(before.registered);
+                    }
                     current = s;
                 }
             }

@@ -71,8 +71,9 @@ public final class StructureBuilder {
     private BlockingCallEntry repairRound = BlockingCallEntry.NONE;
 
     public StructureBuilder(Membership membership, OpContext ops, MessageRecords records, BlockingCalls blockingCalls,
-                            DutyCycle duty, CommCreation creation, int twinSlots) {
+                            DutyCycle duty, CommCreation creation, int twinSlots, boolean nativeWorldHasSpares) {
         this.membership = membership;
+        this.nativeWorldHasSpares = nativeWorldHasSpares;
         this.ops = ops;
         this.records = records;
         this.blockingCalls = blockingCalls;
@@ -208,6 +209,17 @@ public final class StructureBuilder {
     private static final int INITIAL_WORLD = -2;
 
     /**
+     * Whether the native COMM_WORLD also holds spares (fthp-run --spares): then the first eworld is a group of the
+     * program's processes, which are the native ranks before the spares, so it numbers them as COMM_WORLD would.
+     */
+    private final boolean nativeWorldHasSpares;
+
+    /** The first COMM_WORLD's eworld: the native COMM_WORLD itself unless spares are in it too. */
+    private long initialEworld(int[] copies, int id) {
+        return nativeWorldHasSpares ? createGroup(Empi.COMM_WORLD, copies, id) : Empi.COMM_WORLD;
+    }
+
+    /**
      * Takes a twin slot for a communicator about to be made; -1 when this
      * process has no twin (a computational copy without a replica, or a
      * replica promoted after its twin died): it forwards and awaits nothing.
@@ -266,7 +278,8 @@ public final class StructureBuilder {
             }
         }
         if (layout.replicas() == 0) {
-            long eworld = twinSlot == INITIAL_WORLD ? Empi.COMM_WORLD : createGroup(Empi.COMM_WORLD, copies, id);
+            long eworld = twinSlot == INITIAL_WORLD ? initialEworld(copies, id)
+                    : createGroup(Empi.COMM_WORLD, copies, id);
             if (isWorld) {
                 worldTwin = null;
             }
@@ -293,7 +306,7 @@ public final class StructureBuilder {
         long cmpRep = 0;
         TwinChannel twin;
         if (isWorld) {
-            eworld = twinSlot == INITIAL_WORLD ? Empi.COMM_WORLD : createGroup(Empi.COMM_WORLD, copies, id);
+            eworld = twinSlot == INITIAL_WORLD ? initialEworld(copies, id) : createGroup(Empi.COMM_WORLD, copies, id);
             cmpRep = intercomm(side, eworld, role == Role.CMP ? n : 0, InternalTags.INTERCOMM_CMP_REP.first(), copies);
             twin = TwinChannel.ofWorld(cmpRep, layout, self, role);
             worldTwin = twin;

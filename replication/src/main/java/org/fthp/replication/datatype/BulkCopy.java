@@ -13,9 +13,8 @@ import java.lang.invoke.MethodHandle;
  * faster. A critical downcall may read and write a heap array in place: the array cannot move for the length of
  * the call, since no garbage collection can start in it.
  *
- * <p>Measured in a 2-rank ping-pong of {@code byte[]} on the idle machine (interleaved, medians of 5 runs,
- * one-way µs; JDK copy, then memmove): 1 MiB 129.7 / 136.8, 2 MiB 263.8 / 265.4, 4 MiB 912.1 / 635.6. Below
- * {@link #THRESHOLD_BYTES} the JDK's copy is as fast or faster. A copy is cut in pieces of {@link #PIECE_BYTES},
+ * <p>Below {@link #THRESHOLD_BYTES} the JDK's copy is as fast or faster; above it {@code memmove} wins, the
+ * more the larger the copy (bench's PingPong of {@code byte[]} shows it). A copy is cut in pieces of {@link #PIECE_BYTES},
  * so a safepoint (a collection) never waits on more than one piece: a few hundred microseconds at memory speed.
  */
 final class BulkCopy {

@@ -2,6 +2,7 @@ package org.fthp.replication.failure;
 
 import java.util.List;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 import org.fthp.coordinator.client.CoordinatorClient;
 import org.fthp.coordinator.client.FailureListener;
@@ -9,6 +10,7 @@ import org.fthp.coordinator.event.FailedProcess;
 import org.fthp.coordinator.event.Role;
 import org.fthp.coordinator.liveness.LifeLock;
 import org.fthp.coordinator.wire.JobSecret;
+import org.fthp.coordinator.wire.Message;
 import org.fthp.coordinator.wire.NodeAddress;
 
 /**
@@ -109,6 +111,39 @@ public final class CoordinatorLink implements FailureListener {
     @Override
     public void onFailureSet(long epoch, List<FailedProcess> failed) {
         watch.onFailureSet(epoch, failed);
+    }
+
+    /** Who hears a rollback the coordinators announce (the running engine). */
+    private volatile Consumer<Message.Rollback> rollbacks = r -> { };
+    /** The latest rollback announced, or null: one may come before its listener is set. */
+    private volatile Message.Rollback latestRollback;
+
+    /**
+     * {@code listener} hears every rollback from now on, and at once the latest one announced before (a listener
+     * tells a new one from one it has acted on by its generation).
+     */
+    public void onRollback(Consumer<Message.Rollback> listener) {
+        rollbacks = listener;
+        Message.Rollback r = latestRollback;
+        if (r != null) {
+            listener.accept(r);
+        }
+    }
+
+    @Override
+    public void onRollback(Message.Rollback rollback) {
+        latestRollback = rollback;
+        rollbacks.accept(rollback);
+    }
+
+    /** This process's resilient body returned. */
+    public void bodyLeft(int nativeRank) {
+        client.bodyLeft(nativeRank);
+    }
+
+    /** This process entered its resilient body in generation {@code generation} of the job. */
+    public void bodyEntered(int nativeRank, int generation) {
+        client.bodyEntered(nativeRank, generation);
     }
 
     @Override

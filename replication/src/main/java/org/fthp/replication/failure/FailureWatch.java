@@ -37,8 +37,8 @@ public final class FailureWatch {
 
     /**
      * On the connection's thread. Plain loops on the way to the unpark (here and in the wedge check): a
-     * stream's first run links its lambdas and loads its classes, and this runs once per failure, cold (the
-     * stream took 1-2 ms here between the failure set's arrival and its install).
+     * stream's first run links its lambdas and loads its classes, and this runs once per failure, cold, between
+     * the failure set's arrival and its install.
      */
     void onFailureSet(long epoch, List<FailedProcess> failed) {
         java.util.HashSet<Integer> dead = new java.util.HashSet<>();
@@ -50,8 +50,7 @@ public final class FailureWatch {
 
     /**
      * Reads failure sets off {@code lifeLock}'s board from now on. The read is made once here, at start-up: its
-     * first run links var handles and loads classes, which at the failure would hold every survivor up at once
-     * (measured: the first survivor read the board 100-280 ms after the coordinator posted it).
+     * first run links var handles and loads classes, which at the failure would hold every survivor up at once.
      */
     void readBoard(org.fthp.coordinator.liveness.LifeLock lifeLock) {
         long[] epoch = new long[1];

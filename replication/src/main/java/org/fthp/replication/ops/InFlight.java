@@ -24,6 +24,9 @@ public final class InFlight {
 
         /** Settles it if it only waits to hand its outcome to the replica. */
         abstract void settleIfForwarding();
+
+        /** Asks the native library to cancel it (a rollback abandons the run it belongs to). */
+        abstract void cancelForRollback();
     }
 
     private Entry oldest;
@@ -120,6 +123,26 @@ public final class InFlight {
             op.settleIfForwarding();
             op = next;
         }
+    }
+
+    /**
+     * A rollback in place abandons this run: every operation is asked to cancel (a receive not matched yet
+     * then completes as cancelled; a send is not cancelled by the native library) and all are progressed until
+     * complete or {@code deadlineNanos}, so no receive of the old run writes program memory once the body runs
+     * again. What is left (a send to the dead process) is never waited on again. Whether all completed.
+     */
+    public boolean cancelAll(long deadlineNanos) {
+        forEachStartedBefore(op -> {
+            try {
+                op.cancelForRollback();
+            } catch (RuntimeException e) {
+                // already failed or complete: the polls below settle it
+            }
+        });
+        while (oldest != null && System.nanoTime() < deadlineNanos) {
+            pollAll();
+        }
+        return oldest == null;
     }
 
     /** How many operations are in flight (for tests and statistics). */

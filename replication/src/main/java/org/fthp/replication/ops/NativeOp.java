@@ -422,6 +422,11 @@ public abstract class NativeOp extends InFlight.Entry implements BooleanSupplier
     /** Returns extra staging memory to the pool (the message log will keep send payloads instead). */
     protected abstract void releaseBuffers();
 
+    @Override
+    void cancelForRollback() {
+        cancel();
+    }
+
     /** Requests cancellation of the native operation (receives only, in practice). */
     public void cancel() {
         if (!complete) {

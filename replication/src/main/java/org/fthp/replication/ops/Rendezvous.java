@@ -11,7 +11,7 @@ import org.fthp.msglog.MessageHeader;
  * it will match is known, so it may be shorter than that message (the
  * program's error, which must end in {@code MPI_ERR_TRUNCATE}). Open MPI
  * 4.1.4's shared-memory transport handles that only within its eager limit
- * (4 KiB): above it, measured here with a plain C program, it writes the
+ * (4 KiB): above it (a plain C program shows it) it writes the
  * whole message past the end of the receive buffer, or crashes. So no native
  * message above {@link #EAGER_BYTES} is ever received except with its exact
  * size, which the header announces. A payload apart from its header is also

@@ -132,6 +132,22 @@ public final class RankOutput {
     }
 
     /**
+     * The job rolls back in place: what the program prints from now until it recovers the checkpoint was printed
+     * before, so nothing counts until {@link #resumeAt} gives the checkpoint's positions (as at a restart).
+     */
+    public void rollBack() {
+        System.out.flush();
+        System.err.flush();
+        for (int s = 0; s < STREAMS; s++) {
+            if (positioned[s] != null) {
+                positioned[s].hold();
+            } else {
+                rings[s].hold();
+            }
+        }
+    }
+
+    /**
      * The replica's twin died and it computes now: what it prints is the
      * rank's output, from the byte its twin reached.
      */
@@ -246,6 +262,10 @@ public final class RankOutput {
             } else if (show != null) {
                 show.flush();
             }
+        }
+
+        synchronized void hold() {
+            holding = true;
         }
 
         /** A restart recovered its checkpoint: the program goes on from logical position {@code at}. */

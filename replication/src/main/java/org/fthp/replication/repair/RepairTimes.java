@@ -38,8 +38,8 @@ public final class RepairTimes {
             return;
         }
         Repair r = repairs.get(repairs.size() - 1);
-        // a StringBuilder, not String.format: a JVM's first Formatter loads the locale data (~60 classes, 15-20 ms
-        // measured), on this survivor's way back to user code and on the core the other survivors still repair on
+        // a StringBuilder, not String.format: a JVM's first Formatter loads the locale data (dozens of classes),
+        // on this survivor's way back to user code and on the core the other survivors still repair on
         String line = new StringBuilder(192).append("{\"epoch\":").append(epoch)
                 .append(",\"nativeRank\":").append(nativeRank)
                 .append(",\"pid\":").append(ProcessHandle.current().pid())

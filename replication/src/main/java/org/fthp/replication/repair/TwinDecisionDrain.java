@@ -31,10 +31,10 @@ import org.fthp.replication.twins.TwinChannel;
  * <p>The twin's messages are taken in the order they came, one probe for any
  * tag each, as long as they belong to the moved communicators; only when a
  * message of a communicator that keeps the channel heads it are the rest
- * looked up by number. (Looking up by number alone cost a repair's replica
- * 20-35 ms here: every probe of an absent number is a pass of the library's
- * progress engine, and the scan only ends after 256 of them, while every
- * other survivor waits for it in the next readiness round.)
+ * looked up by number. (Looking up by number alone is slow: every probe of
+ * an absent number is a pass of the library's progress engine, and the scan
+ * only ends after 256 of them, while every other survivor waits for it in
+ * the next readiness round.)
  */
 final class TwinDecisionDrain {
 

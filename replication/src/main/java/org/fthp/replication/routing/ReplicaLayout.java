@@ -81,6 +81,27 @@ public final class ReplicaLayout {
         return new ReplicaLayout(cmp, rep);
     }
 
+    /**
+     * The layout a rollback in place gives the job (the coordinators' one answer): logical rank {@code l}'s
+     * computational copy is {@code cmp[l]}, its replica {@code rep[l]} (-1: none).
+     */
+    public static ReplicaLayout of(List<Integer> cmp, List<Integer> rep) {
+        int n = cmp.size();
+        if (n < 1 || rep.size() != n) {
+            throw new IllegalArgumentException("a layout needs as many replicas (or -1) as ranks: " + cmp + " " + rep);
+        }
+        int[] c = new int[n];
+        int[] r = new int[n];
+        for (int l = 0; l < n; l++) {
+            c[l] = cmp.get(l);
+            r[l] = rep.get(l);
+            if (c[l] < 0 || r[l] < -1) {
+                throw new IllegalArgumentException("bad native rank in layout: " + cmp + " " + rep);
+            }
+        }
+        return new ReplicaLayout(c, r);
+    }
+
     /** The number of replicas needed for a fraction {@code degree} of {@code n} ranks (1 = dual redundancy). */
     public static int replicasForDegree(int n, double degree) {
         if (!(degree >= 0 && degree <= 1)) {

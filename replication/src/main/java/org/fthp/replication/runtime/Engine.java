@@ -4,9 +4,11 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 import org.fthp.coordinator.client.CoordinatorClient;
 import org.fthp.coordinator.event.Role;
+import org.fthp.coordinator.wire.Message;
 import org.fthp.empi.Empi;
 import org.fthp.empi.EmpiException;
 import org.fthp.replication.collective.InlineAllreduce;
@@ -20,6 +22,7 @@ import org.fthp.replication.failure.CallKill;
 import org.fthp.replication.failure.Coordination;
 import org.fthp.replication.failure.CoordinatorLink;
 import org.fthp.replication.failure.FailureWatch;
+import org.fthp.replication.failure.Fatal;
 import org.fthp.replication.log.Acknowledgements;
 import org.fthp.replication.log.MessageRecords;
 import org.fthp.replication.log.RunStatistics;
@@ -104,8 +107,19 @@ public final class Engine {
     private final FinalizeBarrier finalizeBarrier;
     /** The link to the coordinators, once start-up connected it. */
     private final Coordination coordination = new Coordination();
-    /** Which run of the job this is: the first, or a restart (from a checkpoint or the beginning). */
-    private final Incarnation incarnation = Incarnation.fromEnvironment();
+    /** Which run of the job this is: the first, a restart (from a checkpoint or the beginning), or a rollback. */
+    private final Incarnation incarnation;
+    /**
+     * How many rollbacks in place the job had when this engine was built (0: none): an engine of an earlier
+     * generation is abandoned, and handles made in it are stale.
+     */
+    private final int generation;
+    /** Whether this process was a spare that took a lost rank in this generation. */
+    private final boolean replacement;
+    /** A replacement: the failure set its rollback reflects (set before start-up). */
+    private long replacedAfterFailureEpoch;
+    /** Told of every engine a rollback builds (the facade re-attaches its predefined communicators). */
+    private static volatile Consumer<Engine> rebuilt = e -> { };
     /** Where this copy's stdout and stderr go when fthp-run relays the rank's output; null otherwise. */
     private final RankOutput output;
     private RepairThread repairThread;
@@ -116,14 +130,18 @@ public final class Engine {
     private final TagBound tagBound;
 
     private Engine(int nativeRank, int nativeSize, ReplicaLayout layout, int threadLevel, StagingPool pool,
-                   long controlComm, TagBound tagBound) {
+                   long controlComm, TagBound tagBound, boolean withSpares, Incarnation incarnation,
+                   RankOutput output, int generation, boolean replacement) {
         this.nativeRank = nativeRank;
+        this.incarnation = incarnation;
+        this.generation = generation;
+        this.replacement = replacement;
         this.tagBound = tagBound;
         this.nativeSize = nativeSize;
         this.blockingCalls = new BlockingCalls(nativeRank);
         this.membership = new Membership(nativeRank, layout);
         this.logicalRank = membership.logicalRank();
-        this.output = installOutput(membership, incarnation);
+        this.output = output;
         this.threadLevel = threadLevel;
         this.mainThread = Thread.currentThread();
         this.pool = pool;
@@ -140,7 +158,7 @@ public final class Engine {
         this.inlineAllreduce = new InlineAllreduce(ops, duty);
         this.creation = new CommCreation(membership, controlComm, coordination, duty);
         this.structures = new StructureBuilder(membership, ops, records, blockingCalls, duty, creation,
-                tagBound.twinSlots());
+                tagBound.twinSlots(), withSpares);
         this.release = new CommRelease(nativeRank, controlComm, coordination, comms, ops, structures, duty);
         this.ports = new OpenPorts(logicalRank);
         this.repair = new Repair(membership, ops, records, orphans, comms, controlComm, coordination, structures,
@@ -220,7 +238,24 @@ public final class Engine {
             // guarded for concurrent calls: promise no more than one thread at a time
             int level = Math.min(provided, Math.min(Math.max(required, single), serialized));
             long control = layout.replicas() > 0 ? StructureBuilder.dupBlocking(Empi.COMM_WORLD) : 0;
-            Engine e = new Engine(nativeRank, nativeSize, layout, level, pool, control, tagBound);
+            int programProcesses = layout.size() + layout.replicas();
+            Incarnation incarnation = Incarnation.fromEnvironment();
+            int generation = 0;
+            long replacedAfter = 0;
+            boolean replacement = nativeRank >= programProcesses;
+            if (replacement) {
+                // after the one collective over the whole native world every process makes at start
+                Message.Rollback role =
+                        Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
+                layout = ReplicaLayout.of(role.cmpNatives(), role.repNatives());
+                incarnation = incarnation.rolledBack(role.epoch(), role.firstEpoch());
+                generation = role.generation();
+                replacedAfter = role.failureEpoch();
+            }
+            RankOutput output = installOutput(new Membership(nativeRank, layout), incarnation);
+            Engine e = new Engine(nativeRank, nativeSize, layout, level, pool, control, tagBound,
+                    nativeSize > programProcesses, incarnation, output, generation, replacement);
+            e.replacedAfterFailureEpoch = replacedAfter;
             e.startUp(provided >= serialized);
             current = e;
             return e;
@@ -261,6 +296,45 @@ public final class Engine {
     }
 
     private void startUp(boolean repairThreadAllowed) {
+        buildWorld();
+        CoordinatorLink coordinator = connectCoordinator();
+        coordination.connected(coordinator);
+        // the engine running now: after a rollback in place another engine than this one
+        programEnd = ProgramEnd.install(membership, mainThread, () -> {
+            Engine now = current;
+            return now == null ? running() : now.running();
+        }, coordinator);
+        if (coordinator != null) {
+            coordinator.onRollback(this::rollbackAnnounced);
+            if (replacement) {
+                // the failures up to the rollback's are reflected in this spare's layout (their set may reach
+                // this new connection later)
+                membership.applied(replacedAfterFailureEpoch);
+            }
+        }
+        if (coordinator != null && replicated()) {
+            repair.warmUp();
+            if (repairThreadAllowed) {
+                repairThread = RepairThread.start(repair, gate, coordinator.watch());
+            }
+        }
+        if (replacement) {
+            return;
+        }
+        RunStatistics.markReady(nativeRank);
+        try {
+            gate.killAtCall(nativeRank, CallKill.callFor(nativeRank, System.getenv(CallKill.ENV)));
+            SendDigest.install(SendDigest.forProcess(nativeRank,
+                    replicated() && membership.layout().hasReplica(logicalRank), incarnation.restart() == 0,
+                    gate::entries));
+            blockingCalls.killAtEntry(CallKill.callFor(nativeRank, System.getenv(BlockingCalls.KILL_ENV)));
+        } catch (IllegalArgumentException e) {
+            throw new MpiError(MpiError.ERR_OTHER, e.getMessage());
+        }
+    }
+
+    /** COMM_WORLD's and COMM_SELF's structures, and with replicas the acknowledgements over the control comm. */
+    private void buildWorld() {
         world.repoint(structures.world(CommIds.WORLD));
         self.repoint(structures.self(CommIds.SELF));
         comms.add(world);
@@ -273,25 +347,6 @@ public final class Engine {
                                     through)));
             records.acknowledgeWith(acks);
             ops.acknowledgeTwinWith(acks::twinReceived);
-        }
-        CoordinatorLink coordinator = connectCoordinator();
-        coordination.connected(coordinator);
-        programEnd = ProgramEnd.install(membership, mainThread, this::running, coordinator);
-        if (coordinator != null && replicated()) {
-            repair.warmUp();
-            if (repairThreadAllowed) {
-                repairThread = RepairThread.start(repair, gate, coordinator.watch());
-            }
-        }
-        RunStatistics.markReady(nativeRank);
-        try {
-            gate.killAtCall(nativeRank, CallKill.callFor(nativeRank, System.getenv(CallKill.ENV)));
-            SendDigest.install(SendDigest.forProcess(nativeRank,
-                    replicated() && membership.layout().hasReplica(logicalRank), incarnation.restart() == 0,
-                    gate::entries));
-            blockingCalls.killAtEntry(CallKill.callFor(nativeRank, System.getenv(BlockingCalls.KILL_ENV)));
-        } catch (IllegalArgumentException e) {
-            throw new MpiError(MpiError.ERR_OTHER, e.getMessage());
         }
     }
 
@@ -360,6 +415,117 @@ public final class Engine {
         }
     }
 
+    // ---- rollback in place ----
+
+    /** The coordinators announced a rollback (on their connection's thread): every MPI call throws it from now on. */
+    private void rollbackAnnounced(Message.Rollback r) {
+        if (r.generation() > generation) {
+            gate.trip(new RollbackSignal(r));
+        }
+    }
+
+    /**
+     * How long a rollback waits for the old run's operations to complete once cancelled: a cancelled receive
+     * completes at once, a send at once or never (its peer is dead).
+     */
+    private static final long OLD_RUN_SETTLE_NANOS = 100_000_000L;
+
+    /** {@code hook} is told of every engine a rollback builds. */
+    public static void onRebuilt(Consumer<Engine> hook) {
+        rebuilt = hook;
+    }
+
+    /**
+     * At the resilient entry, the program unwound from its body: abandons this engine (nothing of it is waited on
+     * again: the old natives may wait on the dead process) and builds the next generation's, every part from its
+     * start, with new native communicators that have the spare in the lost rank's place. Its run resumes from the
+     * rollback's epoch (the program recovers it), its output positions wait for that recovery.
+     */
+    public static synchronized Engine rollBack(RollbackSignal signal) {
+        Engine old = current;
+        Message.Rollback r = signal.rollback();
+        if (old == null || old.generation >= r.generation()) {
+            throw new IllegalStateException("no engine of an earlier generation to roll back");
+        }
+        // nothing of the old engine runs from here: its repair thread could otherwise enter the native library
+        // while the new engine uses it
+        old.gate.takeForGood();
+        if (old.repairThread != null) {
+            old.repairThread.stop();
+        }
+        old.ops.inFlight().cancelAll(System.nanoTime() + OLD_RUN_SETTLE_NANOS);
+        ReplicaLayout layout = ReplicaLayout.of(r.cmpNatives(), r.repNatives());
+        if (layout.copyOf(old.nativeRank) == null) {
+            Fatal.dieAsFailed("the coordinators consider native rank " + old.nativeRank
+                    + " dead; it stops");
+        }
+        if (old.output != null) {
+            old.output.rollBack();
+        }
+        Engine e = new Engine(old.nativeRank, old.nativeSize, layout, old.threadLevel,
+                new StagingPool(Empi.HANDLE_BYTES, Empi.STATUS_BYTES), old.controlComm, old.tagBound, true,
+                old.incarnation.rolledBack(r.epoch(), r.firstEpoch()), old.output, r.generation(), false);
+        e.gate.continueFrom(old.gate);
+        e.resume(old, old.repairThread != null, r.failureEpoch());
+        current = e;
+        rebuilt.accept(e);
+        return e;
+    }
+
+    /**
+     * A rollback's engine: its communicators and acknowledgements, the old engine's coordinator link and program
+     * end, and a repair thread of its own if the old one had one.
+     */
+    private void resume(Engine old, boolean repairThreadWanted, long failureEpoch) {
+        buildWorld();
+        CoordinatorLink coordinator = old.coordination.link();
+        coordination.connected(coordinator);
+        programEnd = old.programEnd;
+        // the twins unwound at different sends: both hash again from the epoch they run the body from
+        SendDigest.install(SendDigest.restarted(SendDigest.active(),
+                replicated() && membership.layout().hasReplica(logicalRank)));
+        if (coordinator != null) {
+            // the failures up to the rollback's are reflected in this engine's layout; a later one is repaired
+            membership.applied(failureEpoch);
+            coordinator.onRollback(this::rollbackAnnounced);
+            if (replicated() && repairThreadWanted) {
+                repairThread = RepairThread.start(repair, gate, coordinator.watch());
+            }
+        }
+    }
+
+    /** Tells the coordinators the program's resilient body returned: no rollback can reach it any more. */
+    public void bodyLeft() {
+        CoordinatorLink link = coordination.link();
+        if (link != null) {
+            link.bodyLeft(nativeRank);
+        }
+    }
+
+    /** The running engine's generation: what a handle made now belongs to (0 before MPI_Init). */
+    public static int currentGeneration() {
+        Engine e = current;
+        return e == null ? 0 : e.generation;
+    }
+
+    /** The job's generation this engine runs in (0 until the first rollback in place). */
+    public int generation() {
+        return generation;
+    }
+
+    /** Whether this process was a spare that took a lost rank (its body runs as a replacement). */
+    public boolean replacement() {
+        return replacement;
+    }
+
+    /** Tells the coordinators the program entered its resilient body in this engine's generation. */
+    public void bodyEntered() {
+        CoordinatorLink link = coordination.link();
+        if (link != null) {
+            link.bodyEntered(nativeRank, generation);
+        }
+    }
+
     // ---- the duty cycle ----
 
     /**
@@ -369,6 +535,11 @@ public final class Engine {
      * of work done (0: an idle turn).
      */
     public int doWork() {
+        RollbackSignal rollback = gate.tripped();
+        if (rollback != null && Thread.currentThread() == mainThread) {
+            // at once in the call the program waits in: its peer may be the dead process
+            throw rollback;
+        }
         int work = orphans.progress();
         Acknowledgements acks = records.acknowledgements();
         if (acks != null) {

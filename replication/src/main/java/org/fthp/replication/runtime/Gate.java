@@ -67,6 +67,11 @@ public final class Gate {
     private int nativeRank;
 
     public void enter() {
+        RollbackSignal rollback = tripped;
+        if (rollback != null) {
+            // nothing of the old run may block or communicate while the program unwinds to its resilient body
+            throw rollback;
+        }
         Thread me = Thread.currentThread();
         Thread first = yieldTo;
         if (first != null && first != me && OWNER.getOpaque(this) != me) {
@@ -78,6 +83,40 @@ public final class Gate {
         if (++entries == killAt) {
             org.fthp.replication.failure.CallKill.now(nativeRank, killAt);
         }
+    }
+
+    /** Set once the coordinators announce a rollback: every later call throws it. */
+    private volatile RollbackSignal tripped;
+
+    /** From now on every call into MPI throws {@code rollback} (see {@link RollbackSignal}). */
+    void trip(RollbackSignal rollback) {
+        tripped = rollback;
+    }
+
+    /**
+     * A rollback abandons this gate's engine: taken by the calling thread and never given back, so that no other
+     * thread (its repair thread) enters the engine again, whatever is tripped.
+     */
+    void takeForGood() {
+        Thread me = Thread.currentThread();
+        if (!tryTake(me)) {
+            await(me, Long.MAX_VALUE);
+        }
+    }
+
+    /**
+     * A rollback's gate goes on counting where {@code old} stopped: a {@code --kill R#C} names the process's C-th MPI
+     * call of its life, whichever engine makes it.
+     */
+    void continueFrom(Gate old) {
+        entries = old.entries;
+        killAt = old.killAt;
+        nativeRank = old.nativeRank;
+    }
+
+    /** The rollback every call throws, or null. */
+    RollbackSignal tripped() {
+        return tripped;
     }
 
     public long entries() {

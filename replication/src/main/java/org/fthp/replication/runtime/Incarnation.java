@@ -27,6 +27,14 @@ public record Incarnation(int restart, long epoch, long firstEpoch, boolean chec
                 Math.max(number(FIRST_EPOCH_ENV, 1), Math.max(epoch, 0) + 1), "1".equals(System.getenv(ENABLED_ENV)));
     }
 
+    /**
+     * The run after a rollback in place: it resumes from committed {@code epoch} and numbers its checkpoints from
+     * {@code firstEpoch}, as a restart would, with the same processes but the lost rank's spare.
+     */
+    public Incarnation rolledBack(long epoch, long firstEpoch) {
+        return new Incarnation(restart + 1, epoch, firstEpoch, true);
+    }
+
     /** Whether this run resumes from a checkpoint the program must recover. */
     public boolean fromCheckpoint() {
         return restart > 0 && epoch >= 0;

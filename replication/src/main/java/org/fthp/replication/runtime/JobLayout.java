@@ -13,18 +13,26 @@ public final class JobLayout {
     public static final String LOGICAL_SIZE_ENV = "FTHP_LOGICAL_SIZE";
     public static final String REPLICAS_ENV = "FTHP_REPLICAS";
     public static final String SHOW_REPLICA_OUTPUT_ENV = "FTHP_SHOW_REPLICA_OUTPUT";
+    /** How many spares follow the program's N + M processes in the native COMM_WORLD (fthp-run --spares). */
+    public static final String SPARES_ENV = "FTHP_SPARES";
 
     private JobLayout() {}
 
     public static ReplicaLayout fromEnvironment(int nativeSize) {
         int n = intEnv(LOGICAL_SIZE_ENV, nativeSize);
         int m = intEnv(REPLICAS_ENV, 0);
-        if (n < 1 || m < 0 || m > n || n + m != nativeSize) {
+        int s = spares();
+        if (n < 1 || m < 0 || m > n || s < 0 || n + m + s != nativeSize) {
             throw new MpiError(MpiError.ERR_OTHER, "the job has " + nativeSize + " native processes, but "
-                    + LOGICAL_SIZE_ENV + "=" + n + " and " + REPLICAS_ENV + "=" + m
-                    + " need N + M of them with 0 <= M <= N (start the job with fthp-run)");
+                    + LOGICAL_SIZE_ENV + "=" + n + ", " + REPLICAS_ENV + "=" + m + " and " + SPARES_ENV + "=" + s
+                    + " need N + M + S of them with 0 <= M <= N (start the job with fthp-run)");
         }
         return ReplicaLayout.launch(n, m);
+    }
+
+    /** The spares after the program's processes in the native COMM_WORLD; 0 without fthp-run's --spares. */
+    public static int spares() {
+        return intEnv(SPARES_ENV, 0);
     }
 
     public static boolean showReplicaOutput() {

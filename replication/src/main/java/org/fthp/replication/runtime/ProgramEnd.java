@@ -80,6 +80,13 @@ public final class ProgramEnd {
     }
 
     private void uncaught(Thread thread, Throwable error) {
+        if (error instanceof RollbackSignal && running.getAsBoolean()) {
+            // the program let the rollback out of main instead of through Checkpoint.resilient: this process cannot
+            // take part, and fails like a dead one (the coordinators relaunch the job); not the program's own end
+            org.fthp.replication.failure.Fatal.dieAsFailed("rank " + membership.logicalRank() + " cannot roll back in"
+                    + " place: the rollback reached the end of " + thread.getName() + " without passing"
+                    + " Checkpoint.resilient");
+        }
         // printed exactly as the JVM would (a program's default handler included), on the program's stderr
         thread.getThreadGroup().uncaughtException(thread, error);
         if (!running.getAsBoolean() || !ending.compareAndSet(false, true)) {

@@ -51,6 +51,19 @@ public final class SendDigest {
         return comparing || corruption != null ? new SendDigest(comparing, corruption) : null;
     }
 
+    /**
+     * The digest after a rollback in place: hashing from nothing again (the twins may have unwound at different
+     * sends), comparing if {@code was} compared and the copy still has a twin, the injection kept (it fires once);
+     * null when neither.
+     */
+    public static SendDigest restarted(SendDigest was, boolean hasTwin) {
+        if (was == null) {
+            return null;
+        }
+        boolean comparing = was.comparing && hasTwin;
+        return comparing || was.corruption != null ? new SendDigest(comparing, was.corruption) : null;
+    }
+
     /** The corruption injected into this process, or null. */
     public Corruption corruption() {
         return corruption;

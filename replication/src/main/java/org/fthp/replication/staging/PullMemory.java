@@ -34,17 +34,15 @@ import org.fthp.msglog.PullDescriptor;
  * two apart, from a bump pointer, and go back to idle lists of their class;
  * idle blocks beyond a budget (at least {@link #KEEP_BYTES}) give their pages
  * back to the kernel and keep their addresses, the longest idle first, whatever
- * their class. The budget is shared by the classes: when it went to the block
- * just released, the idle blocks of a size the program no longer sends held
- * it for good (a replicated ping-pong's warm-up left 64 MiB of 8 KiB blocks
- * idle), and every block of the size it did send gave its pages back and
- * faulted them in again, on the sender and on each receiver (2 + 2 with
- * {@code --log-limit 32M}: 1 MiB one-way 0.96 ms, 0.16 since). With replicas
- * the budget is what the send log may hold anyway: its acknowledgements
- * release dozens of entries at once, and a block whose pages went back costs
- * a fault per page to the sender that packs into it again and to every
- * receiver that maps it (measured at 2 + 2: 4 MiB ping-pong ~5 ms one-way with
- * 64 MiB kept, under 1 ms with every idle page kept). The file's first page
+ * their class. The budget is shared by the classes: were it kept for the
+ * class of the block just released, idle blocks of a size the program does
+ * not send any more (a replicated ping-pong's warm-up leaves many small ones)
+ * would hold it for good, and every block of the size it does send would
+ * give its pages back and fault them in again, on the sender and on each
+ * receiver. With replicas the budget is what the send log may hold anyway:
+ * its acknowledgements release dozens of entries at once, and a block whose
+ * pages went back costs a fault per page to the sender that packs into it
+ * again and to every receiver that maps it. The file's first page
  * says whose it is: a magic number, a random token every descriptor repeats,
  * and the region's length.
  *

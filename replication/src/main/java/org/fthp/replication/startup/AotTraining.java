@@ -19,8 +19,7 @@ import org.fthp.checkpoint.api.Checkpoint;
  * <p>The rounds are where scripts/aot-cache.sh kills a computational copy ({@code --kill 1:cmp#CALL}): the
  * survivors' repair (agreement, rebuild, record exchange, a replica's promotion) is then in the record as well.
  * Untrained, every repair is its job's first run of that code: its classes loaded and linked, its lambdas spun
- * while all survivors wait for the slowest (measured: 60-120 classes per survivor between the kill and the
- * return to user code).
+ * while all survivors wait for the slowest.
  */
 public final class AotTraining {
 

@@ -1,0 +1,138 @@
+package org.fthp.coordinator.spares;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Set;
+
+import org.fthp.coordinator.event.FailedProcess;
+import org.fthp.coordinator.event.JobShape;
+import org.fthp.coordinator.event.Role;
+import org.fthp.coordinator.wire.Message;
+import org.fthp.coordinator.wire.Message.ProcessState.State;
+import org.junit.jupiter.api.Test;
+
+/** The primary's rollback decisions: when a spare takes a lost rank, and the layout every process builds. */
+class RollbackPlannerTest {
+
+    private static FailedProcess dead(int nativeRank, int logical, Role role) {
+        return new FailedProcess(1000 + nativeRank, nativeRank, logical, role, "test");
+    }
+
+    private static void report(RollbackPlanner p, int nativeRank, State state, int generation) {
+        p.stateReported(new Message.ProcessState(nativeRank, state, generation));
+    }
+
+    /** 2 ranks + 2 replicas (natives 0, 1 and 2, 3), spare native 4, every process in its body of generation 0. */
+    private static RollbackPlanner replicatedJob() {
+        RollbackPlanner p = new RollbackPlanner(4);
+        report(p, 4, State.SPARE_READY, 0);
+        for (int n = 0; n < 4; n++) {
+            report(p, n, State.IN_BODY, 0);
+        }
+        return p;
+    }
+
+    @Test
+    void aSpareTakesARankWhoseCopiesDiedAndTheLayoutKeepsTheOthersReplicas() {
+        RollbackPlanner p = replicatedJob();
+        List<FailedProcess> failed = List.of(dead(1, 1, Role.CMP), dead(3, 1, Role.REP));
+        RollbackPlanner.Decision d = p.decide(List.of(1), 2, failed, new JobShape(2, 2), 4, 5, 0);
+        Message.Rollback r = assertInstanceOf(RollbackPlanner.RollBack.class, d).message();
+        assertEquals(1, r.generation());
+        assertEquals(4, r.epoch());
+        assertEquals(7, r.firstEpoch(), "above every epoch seen, and the one that may be in flight");
+        assertEquals(4, r.spareNative());
+        assertEquals(List.of(0, 4), r.cmpNatives());
+        assertEquals(List.of(2, -1), r.repNatives());
+        assertEquals(2, r.failureEpoch());
+        assertEquals(List.of(0, 4, 2, 3), p.programNatives());
+        // the spare's copy now counts for rank 1; the dead computational copy no longer does
+        assertEquals(List.of(dead(3, 1, Role.REP)), p.counted(failed));
+        assertEquals(List.of(0, 2), p.lagging(Set.of(1, 3)), "the survivors, before the spare");
+    }
+
+    @Test
+    void aPromotedReplicaLostAfterItsTwinGivesTheLayoutWithThePromotion() {
+        RollbackPlanner p = replicatedJob();
+        // rank 0's computational copy died earlier (its replica, native 2, computes), then both copies of rank 1
+        List<FailedProcess> failed = List.of(dead(0, 0, Role.CMP), dead(1, 1, Role.CMP), dead(3, 1, Role.REP));
+        Message.Rollback r = assertInstanceOf(RollbackPlanner.RollBack.class,
+                p.decide(List.of(1), 3, failed, new JobShape(2, 2), 4, 4, 0)).message();
+        assertEquals(List.of(2, 4), r.cmpNatives());
+        assertEquals(List.of(-1, -1), r.repNatives());
+    }
+
+    @Test
+    void theRollbackCompletesWhenEveryLiveProcessIsBackInItsBody() {
+        RollbackPlanner p = replicatedJob();
+        Set<Integer> dead = Set.of(1, 3);
+        p.decide(List.of(1), 2, List.of(dead(1, 1, Role.CMP), dead(3, 1, Role.REP)), new JobShape(2, 2), 4, 4,
+                1_000_000_000L);
+        report(p, 0, State.IN_BODY, 1);
+        report(p, 2, State.IN_BODY, 1);
+        assertEquals(-1, p.completedAt(dead, 2_000_000_000L));
+        assertEquals(List.of(4), p.lagging(dead), "only the spare is left to come");
+        report(p, 4, State.IN_BODY, 1);
+        assertEquals(1.5, p.completedAt(dead, 2_500_000_000L), 1e-9);
+        assertEquals(null, p.underWay());
+    }
+
+    @Test
+    void otherwiseTheJobRelaunchesAndTheReasonSaysWhy() {
+        JobShape unreplicated = new JobShape(2, 0);
+        List<FailedProcess> one = List.of(dead(1, 1, Role.CMP));
+        RollbackPlanner noSpare = new RollbackPlanner(2);
+        report(noSpare, 0, State.IN_BODY, 0);
+        assertReason("no spare left", noSpare.decide(List.of(1), 1, one, unreplicated, 4, 4, 0));
+
+        RollbackPlanner noCommit = new RollbackPlanner(2);
+        report(noCommit, 2, State.SPARE_READY, 0);
+        report(noCommit, 0, State.IN_BODY, 0);
+        assertReason("no checkpoint committed yet", noCommit.decide(List.of(1), 1, one, unreplicated, -1, 0, 0));
+
+        RollbackPlanner noBody = new RollbackPlanner(2);
+        report(noBody, 2, State.SPARE_READY, 0);
+        assertReason("native process 0 is not inside Checkpoint.resilient",
+                noBody.decide(List.of(1), 1, one, unreplicated, 4, 4, 0));
+
+        RollbackPlanner left = new RollbackPlanner(2);
+        report(left, 2, State.SPARE_READY, 0);
+        report(left, 0, State.IN_BODY, 0);
+        report(left, 0, State.BODY_LEFT, 0);
+        assertReason("native process 0 is not inside", left.decide(List.of(1), 1, one, unreplicated, 4, 4, 0));
+
+        RollbackPlanner gone = new RollbackPlanner(2);
+        report(gone, 2, State.SPARE_READY, 0);
+        report(gone, 2, State.SPARE_GONE, 0);
+        report(gone, 0, State.IN_BODY, 0);
+        assertReason("no spare left", gone.decide(List.of(1), 1, one, unreplicated, 4, 4, 0));
+        assertTrue(gone.sparesSeen());
+
+        RollbackPlanner two = new RollbackPlanner(3);
+        assertReason("at once", two.decide(List.of(1, 2), 1, List.of(dead(1, 1, Role.CMP), dead(2, 2, Role.CMP)),
+                new JobShape(3, 0), 4, 4, 0));
+    }
+
+    @Test
+    void aLossDuringARollbackRelaunches() {
+        RollbackPlanner p = new RollbackPlanner(3);
+        report(p, 3, State.SPARE_READY, 0);
+        report(p, 4, State.SPARE_READY, 0);
+        for (int n = 0; n < 3; n++) {
+            report(p, n, State.IN_BODY, 0);
+        }
+        JobShape shape = new JobShape(3, 0);
+        assertInstanceOf(RollbackPlanner.RollBack.class,
+                p.decide(List.of(1), 1, List.of(dead(1, 1, Role.CMP)), shape, 4, 4, 0));
+        assertReason("during the rollback of generation 1", p.decide(List.of(2), 2,
+                List.of(dead(1, 1, Role.CMP), dead(2, 2, Role.CMP)), shape, 4, 4, 0));
+    }
+
+    private static void assertReason(String part, RollbackPlanner.Decision d) {
+        RollbackPlanner.Relaunch r = assertInstanceOf(RollbackPlanner.Relaunch.class, d);
+        assertTrue(r.reason().contains(part), r.reason());
+    }
+}

@@ -1,0 +1,118 @@
+package org.fthp.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.fthp.it.programs.ResilientIterations;
+import org.fthp.it.programs.RestartIterations;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Rollback in place (fthp-run --spares, Checkpoint.resilient): a rank that loses every copy is taken by a spare,
+ * the survivors unwind to their resilient body and every process resumes from the last committed checkpoint,
+ * without a relaunch (no process starts after the first launch), and stdout is that of the failure-free run.
+ * Without the entry point, or without a spare, the job relaunches as before and says why. The programs checkpoint
+ * when forced every 10 of their 50 iterations, so where a kill lands decides the epoch, not the machine's load.
+ */
+class RollbackTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(180);
+    private static final String[] WORKLOAD = {"50", "20", "--force", "10"};
+    /** About iteration 42 of 50 (four MPI calls an iteration): the forced checkpoint of iteration 40 is committed. */
+    private static final int LATE_CALL = 170;
+
+    private static List<String> failureFree(Class<?> program) {
+        return FailureFreeRuns.sortedLines(program, 2, TIMEOUT, WORKLOAD);
+    }
+
+    @Test
+    void anUnreplicatedRankLostIsTakenByASpareWithoutARelaunch() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "1#" + LATE_CALL), Map.of(), 2, TIMEOUT, ResilientIterations.class, WORKLOAD)
+                .assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(r),
+                "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("rank 1 lost every copy; spare 2 took its place and the job rolled back in"
+                + " place to checkpoint epoch 4"), r.stderr());
+        assertTrue(r.stderr().contains("1 spares, 1 used"), r.stderr());
+        assertTrue(r.stderr().contains("; 1 rollback in place ("), r.stderr());
+        assertFalse(r.stderr().contains("restart 1 of 1"), r.stderr());
+        assertEquals(3, r.processes().javaProcessesRunning(ResilientIterations.class.getName()),
+                "2 ranks and 1 spare, none started after them\n" + r.stderr());
+    }
+
+    @Test
+    void bothCopiesOfAReplicatedRankLostAreReplacedByASpare() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--spares", "1", "--checkpoint-interval", "600",
+                "--restart", "1", "--kill", "1:cmp#" + LATE_CALL, "--kill", "1:rep#" + LATE_CALL), Map.of(), 2,
+                TIMEOUT, ResilientIterations.class, WORKLOAD).assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(r),
+                "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("rank 1 lost every copy; spare 4 took its place and the job rolled back in"
+                + " place to checkpoint epoch 4"), r.stderr());
+        assertFalse(r.stderr().contains("restart 1 of 1"), r.stderr());
+        assertEquals(5, r.processes().javaProcessesRunning(ResilientIterations.class.getName()),
+                "2 ranks, 2 replicas and 1 spare, none started after them\n" + r.stderr());
+    }
+
+    /**
+     * One spare, two ranks lost one after the other: the first is rolled back in place, the second relaunches the
+     * job (no spare left), which then completes from the checkpoint the rerun committed.
+     */
+    @Test
+    void moreFailuresThanSparesRollBackThenRelaunch() {
+        String[] longer = {"100", "20", "--force", "10"};
+        MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "1#" + LATE_CALL, "--kill", "0#300"), Map.of(), 2, TIMEOUT, ResilientIterations.class,
+                longer).assertSuccess();
+        assertEquals(FailureFreeRuns.sortedLines(ResilientIterations.class, 2, TIMEOUT, longer),
+                FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("spare 2 took its place and the job rolled back in place"), r.stderr());
+        assertTrue(r.stderr().contains("restart 1 of 1: rank 0 lost every copy"), r.stderr());
+        assertTrue(r.stderr().contains("no rollback in place: no spare left"), r.stderr());
+    }
+
+    @Test
+    void aCommunicatorKeptAcrossARollbackIsAClearError() {
+        String[] stale = {"50", "20", "--force", "10", "--stale"};
+        MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "1#" + (LATE_CALL + 1)), Map.of(), 2, TIMEOUT, ResilientIterations.class, stale)
+                .assertSuccess();
+        assertEquals(FailureFreeRuns.sortedLines(ResilientIterations.class, 2, TIMEOUT, stale),
+                FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("ResilientIterations rank 0: stale communicator: made before the job rolled"
+                + " back in place"), r.stderr());
+    }
+
+    /** A survivor that swallows the rollback never reaches the rollback point: at the deadline the job relaunches. */
+    @Test
+    void aSwallowedRollbackFallsBackToARelaunchNamingTheProcess() {
+        String[] swallow = {"50", "20", "--force", "10", "--swallow"};
+        MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "1#" + LATE_CALL), Map.of("FTHP_ROLLBACK_DEADLINE_SECONDS", "3"), 2, TIMEOUT,
+                ResilientIterations.class, swallow).assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(r),
+                "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("ResilientIterations rank 0 swallows"), r.stderr());
+        assertTrue(r.stderr().contains("native process(es) [0] did not reach Checkpoint.resilient within 3 s"),
+                r.stderr());
+        assertTrue(r.stderr().contains("restart 1 of 1: rank 1 lost every copy"), r.stderr());
+    }
+
+    @Test
+    void aProgramWithoutTheEntryPointRelaunchesAndSaysWhy() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "1#" + LATE_CALL), Map.of(), 2, TIMEOUT, RestartIterations.class, WORKLOAD)
+                .assertSuccess();
+        assertEquals(failureFree(RestartIterations.class), FailureFreeRuns.sorted(r),
+                "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("restart 1 of 1: rank 1 lost every copy"), r.stderr());
+        assertTrue(r.stderr().contains("no rollback in place: native process 0 is not inside Checkpoint.resilient"),
+                r.stderr());
+    }
+}

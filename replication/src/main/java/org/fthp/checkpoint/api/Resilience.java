@@ -1,0 +1,63 @@
+package org.fthp.checkpoint.api;
+
+import mpi.MPIException;
+
+import org.fthp.replication.runtime.Engine;
+import org.fthp.replication.runtime.RollbackSignal;
+
+/**
+ * The resilient entry's loop: tells the coordinators the body is entered (a rollback is possible from then on),
+ * runs it, and on a rollback rebuilds the engine and runs it again.
+ */
+final class Resilience {
+
+    /** Whether a body runs on this process now (one at a time, not nested). */
+    private static boolean inBody;
+
+    private Resilience() {}
+
+    static void run(ResilientBody body) throws MPIException {
+        if (inBody) {
+            throw new CheckpointException("Checkpoint.resilient called from inside a resilient body");
+        }
+        Engine engine = Engine.get();
+        ResilientBody.Start start = engine.replacement() ? ResilientBody.Start.REPLACEMENT
+                : engine.generation() > 0 ? ResilientBody.Start.ROLLBACK : ResilientBody.Start.FIRST;
+        inBody = true;
+        try {
+            while (true) {
+                engine.bodyEntered();
+                RollbackSignal rollback;
+                try {
+                    body.run(start);
+                    engine.bodyLeft();
+                    return;
+                } catch (RollbackSignal s) {
+                    rollback = s;
+                } catch (RuntimeException | MPIException | Error e) {
+                    // a program that wrapped the signal in its own exception still unwound to here
+                    rollback = causeOf(e);
+                    if (rollback == null) {
+                        throw e;
+                    }
+                }
+                engine = Engine.rollBack(rollback);
+                start = ResilientBody.Start.ROLLBACK;
+            }
+        } finally {
+            inBody = false;
+        }
+    }
+
+    private static RollbackSignal causeOf(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof RollbackSignal s) {
+                return s;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,97 @@
+package org.fthp.replication.runtime;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.fthp.coordinator.wire.Message;
+import org.fthp.empi.Empi;
+import org.fthp.replication.error.MpiError;
+import org.fthp.replication.failure.SpareLink;
+import org.fthp.replication.log.RunStatistics;
+import org.fthp.replication.output.RuntimeMessages;
+
+/**
+ * The life of a spare (fthp-run --spares): a native rank after the program's N + M that completed MPI_Init with
+ * everyone and holds no logical rank. It waits inside {@code MPI.Init} on its coordinator connection, without a
+ * single MPI call (so without polling: no CPU), and when the program has ended everywhere it enters MPI_Finalize
+ * with the others (the native Finalize waits for every process of COMM_WORLD) and exits 0 without running the
+ * program. It leaves what its wait cost in the run's statistics directory for the summary.
+ */
+final class Spare {
+
+    /** Bound on a native Finalize that cannot survive a dead peer (MPICH's), as for the program's processes. */
+    private static final long NATIVE_FINALIZE_BOUND_MILLIS = 10_000;
+
+    private Spare() {}
+
+    /**
+     * Runs spare {@code nativeRank}'s wait: returns the rollback that gives it a lost rank, or never (the job ended
+     * without needing it: it finalizes and exits).
+     */
+    static Message.Rollback live(int nativeRank, int nativeSize, int spareIndex) {
+        SpareLink link;
+        try {
+            link = SpareLink.connectIfConfigured(nativeRank, nativeSize, spareIndex);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MpiError(MpiError.ERR_OTHER, "interrupted while connecting to the coordinator");
+        } catch (java.util.concurrent.TimeoutException | RuntimeException e) {
+            throw new MpiError(MpiError.ERR_OTHER, "cannot reach this node's coordinator: " + e);
+        }
+        if (link == null) {
+            throw new MpiError(MpiError.ERR_OTHER, "native rank " + nativeRank + " is a spare, but the job has no"
+                    + " coordinators to give it a role (start the job with fthp-run --spares)");
+        }
+        long startNanos = System.nanoTime();
+        Duration cpuBefore = processCpu();
+        SpareLink.Outcome outcome;
+        try {
+            outcome = link.await();
+        } catch (InterruptedException e) {
+            outcome = SpareLink.Outcome.JOB_ENDED;
+        }
+        Duration cpuWaiting = processCpu().minus(cpuBefore);
+        double waited = (System.nanoTime() - startNanos) / 1e9;
+        if (outcome == SpareLink.Outcome.ROLE) {
+            // registers again as the rank's copy (its engine's own link); this connection was only the spare's
+            writeStatistics(nativeRank, 1, waited, cpuWaiting);
+            link.finish();
+            return link.role();
+        }
+        if (outcome != SpareLink.Outcome.RELEASED) {
+            // the launcher is ending the native job; a Finalize now would wait for processes that are gone
+            Runtime.getRuntime().halt(1);
+        }
+        writeStatistics(nativeRank, 0, waited, cpuWaiting);
+        link.finish();
+        if (Empi.finalizeSurvivesDeadPeers()) {
+            Empi.finalizeMpi();
+        } else if (!Empi.finalizeMpiWithin(NATIVE_FINALIZE_BOUND_MILLIS)) {
+            RuntimeMessages.say("fthp: spare " + nativeRank + " left MPI_Finalize unfinished after "
+                    + NATIVE_FINALIZE_BOUND_MILLIS + " ms: it waits forever on a peer that died during it");
+        }
+        System.exit(0);
+        return null;
+    }
+
+    /** This JVM's CPU time so far, every thread; zero where the system does not say. */
+    private static Duration processCpu() {
+        return ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
+    }
+
+    /** {@code spare-R.spare}: {@code used waitedSeconds cpuSecondsWaiting} (used: 1 if it took a lost rank). */
+    private static void writeStatistics(int nativeRank, int used, double waited, Duration cpu) {
+        String dir = System.getenv(RunStatistics.DIR_ENV);
+        if (dir == null || dir.isBlank()) {
+            return;
+        }
+        try {
+            Files.writeString(Path.of(dir, "spare-" + nativeRank + ".spare"),
+                    String.format(java.util.Locale.ROOT, "%d %.3f %.4f%n", used, waited, cpu.toNanos() / 1e9));
+        } catch (IOException e) {
+            RuntimeMessages.say("fthp: cannot write to " + dir + ": " + e.getMessage());
+        }
+    }
+}
