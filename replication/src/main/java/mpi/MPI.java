@@ -20,6 +20,7 @@ import org.fthp.replication.error.MpiError;
 import org.fthp.replication.error.NativeConstants;
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.runtime.Gate;
+import org.fthp.replication.verify.TwinComparison;
 
 /**
  * Entry point of the {@code mpi} API, compatible with Open MPI's Java binding.
@@ -271,6 +272,8 @@ public final class MPI {
         Gate gate = MPI.gate();
         gate.enter();
         try {
+            // the twins' last comparison, before anything of the finalize
+            TwinComparison.atFinalize(Engine.get());
             Engine.get().finish();
         } finally {
             gate.exit();

@@ -71,6 +71,7 @@ final class JitWarmup {
             long after = jit.getTotalCompilationTime();
             busy[0] = after != before ? 1 : 0;
             before = after;
+            Uncompared.nextContribution();   // each copy's own JIT: twins of a rank differ here
             comm.allReduce(busy, anyBusy, 1, MPI.DOUBLE, MPI.SUM);
             quiet = anyBusy[0] == 0 ? quiet + 1 : 0;
             if (quiet >= QUIET_ROUNDS && rounds >= minRounds) {

@@ -53,6 +53,7 @@ class CheckpointRestartTest {
                 + r.stderr());
         assertTrue(r.stderr().contains("restart 1 of 2: rank 1 lost every copy"), r.stderr());
         assertTrue(resumedEpoch(r) >= 3, r.stderr());
+        SdcTest.assertTwinsAgreed(r, 2, 2);
     }
 
     @Test

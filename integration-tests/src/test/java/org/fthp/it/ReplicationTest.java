@@ -68,6 +68,7 @@ class ReplicationTest {
                 + "\n--- stderr ---\n" + r.stderr());
         assertTrue(r.stderr().contains("summary: " + np + " logical ranks, " + replicas + " replicas"),
                 "no run summary on stderr:\n" + r.stderr());
+        SdcTest.assertTwinsAgreed(r, replicas, np);
     }
 
     /**
@@ -112,6 +113,7 @@ class ReplicationTest {
         MpiJob.Result r = MpiJob.runWith(List.of("--replicas", Integer.toString(replicas), "--show-replica-output"),
                 np, TIMEOUT, ReplicaDeterminism.class).assertSuccess();
         assertTrue(r.stdout().contains("ReplicaDeterminism OK np=" + np), r.stdout() + r.stderr());
+        SdcTest.assertTwinsAgreed(r, replicas, np);
         Map<Integer, String> cmp = new HashMap<>();
         Map<Integer, String> rep = new HashMap<>();
         for (String line : r.lines()) {

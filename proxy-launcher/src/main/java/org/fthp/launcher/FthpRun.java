@@ -36,11 +36,14 @@ public final class FthpRun {
 
     static int launch(List<String> args, Map<String, String> env) throws LaunchException {
         MpiChoice mpiChoice = MpiChoice.extract(args);
-        LaunchOptions options = new LaunchOptionsParser().parse(mpiChoice.rest());
+        SdcOptions.Extracted sdcOptions = SdcOptions.extract(mpiChoice.rest());
+        LaunchOptions options = new LaunchOptionsParser().parse(sdcOptions.rest());
         if (options.helpRequested()) {
             System.out.print(Usage.TEXT);
             return 0;
         }
+        SdcOptions sdc = sdcOptions.options();
+        sdc.check(options);
         UserProgram program = new UserProgramResolver(Optional.ofNullable(env.get("CLASSPATH"))).resolve(options);
 
         Path java = JdkCheck.rankJava(env);
@@ -69,26 +72,30 @@ public final class FthpRun {
             throw LaunchException.usage("--spares runs on one host for now, not with --host/--hostfile");
         }
         if (hosts != null) {
-            return MultiHostRun.run(hosts, options, program, host, env, jobEnvironment(options, abi, start), start);
+            return MultiHostRun.run(hosts, options, program, host, env, jobEnvironment(options, abi, start, sdc),
+                    start, sdc);
         }
         List<String> command = MpirunCommand.build(options, program, host);
         if (options.verbose()) {
             System.err.println("fthp-run: " + MpirunCommand.display(command));
         }
-        Map<String, String> jobEnv = jobEnvironment(options, abi, start);
+        Map<String, String> jobEnv = jobEnvironment(options, abi, start, sdc);
         jobEnv.putAll(mpi.rankEnvironment(options, env));
         LaunchOptions launched = options;
         ResumePoint from = start;
         try (RunSummary summary = RunSummary.create(options.ranks(), options.replicas())) {
             jobEnv.put(MpirunCommand.STATS_DIR_ENV, summary.directory().toString());
             int code;
+            // a replicated rank's output waits for its twins' agreement when a difference can roll the job back
+            int verifiedRanks = sdc.rollsBack() && !sdc.mode().equals("off") && options.checkpoint().restarts() > 0
+                    ? options.replicas() : 0;
             // with restarts every rank prints through files: a rank's output continues across incarnations
             // with a checkpoint directory the files live there, so a later job resumes the output too
             if (outputDir.isPresent()) {
                 jobEnv.put(RankOutputRelay.DIR_ENV, outputDir.get().toString());
                 try (PrintedPositions printed = PrintedPositions.open(outputDir.get(), options.ranks());
                      RankOutputRelay output = RankOutputRelay.start(outputDir.get(), options.ranks(),
-                        System.out, System.err, printed, start.outputContinues())) {
+                        verifiedRanks, System.out, System.err, printed, start.outputContinues())) {
                     code = runJob(launched, env, m -> MpirunCommand.build(launched.withReplicas(m), program, host),
                             jobEnv, java, runtimeJar, mpi, from);
                 } catch (java.io.IOException e) {
@@ -98,7 +105,7 @@ public final class FthpRun {
             } else if (options.replicas() > 0 || options.checkpoint().restarts() > 0) {
                 jobEnv.put(RankOutputRelay.DIR_ENV, summary.directory().toString());
                 try (RankOutputRelay output = RankOutputRelay.start(summary.directory(), options.ranks(),
-                        System.out, System.err)) {
+                        verifiedRanks, System.out, System.err, null, false)) {
                     code = runJob(launched, env, m -> MpirunCommand.build(launched.withReplicas(m), program, host),
                             jobEnv, java, runtimeJar, mpi, from);
                 }
@@ -106,13 +113,15 @@ public final class FthpRun {
                 code = runJob(launched, env, m -> command, jobEnv, java, runtimeJar, mpi, from);
             }
             summary.print(System.err);
+            SdcReport.print(summary.directory(), options, sdc, System.err);
             return code;
         }
     }
 
     /** What every rank gets in its environment (through mpirun's -x): the ABI, the job's shape, kills, checkpoints. */
-    static Map<String, String> jobEnvironment(LaunchOptions options, Path abi, ResumePoint start) {
+    static Map<String, String> jobEnvironment(LaunchOptions options, Path abi, ResumePoint start, SdcOptions sdc) {
         Map<String, String> jobEnv = new HashMap<>();
+        sdc.addTo(jobEnv, options);
         jobEnv.put(MpirunCommand.ABI_ENV, abi.toString());
         jobEnv.put(MpirunCommand.LOGICAL_SIZE_ENV, Integer.toString(options.ranks()));
         jobEnv.put(MpirunCommand.REPLICAS_ENV, Integer.toString(options.replicas()));
@@ -188,7 +197,12 @@ public final class FthpRun {
                 if (!aborted) {
                     return code;
                 }
-                return programExitCode(coordinators.abortLine().orElse("")).orElse(EXIT_RANK_LOST);
+                String line = coordinators.abortLine().orElse("");
+                if (SdcReport.detected(line)) {
+                    // no restart to roll back with: the job ends as under --sdc abort
+                    SdcReport.event(line, options.coordinators().events(), "abort");
+                }
+                return programExitCode(line).orElse(EXIT_RANK_LOST);
             } finally {
                 coordinators.checkpoints().print(System.err);
             }

@@ -99,6 +99,10 @@ public final class MpirunCommand {
         if (!options.kills().callKills().isEmpty()) {
             names.add(KILL_AT_CALL_ENV);
         }
+        if (options.replicas() > 0 || options.checkpoint().wanted()) {
+            // twin comparison and injected corruption (SdcOptions): only where a replica or a checkpoint is
+            names.addAll(SdcOptions.ENV);
+        }
         if (options.spares() > 0) {
             names.add(SPARES_ENV);
         }

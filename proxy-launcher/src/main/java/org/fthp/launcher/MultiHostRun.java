@@ -30,10 +30,12 @@ final class MultiHostRun {
     private final String secret = Coordinators.newSecret();
     /** SIGUSR1/SIGTERM with a checkpoint directory: checkpoint, then end (null without a directory). */
     private final StopOnSignal stop;
+    private final SdcOptions sdc;
 
     private MultiHostRun(LaunchOptions asked, UserProgram program, LaunchHost host, Map<String, String> env,
-                         Map<String, String> jobEnv) {
+                         Map<String, String> jobEnv, SdcOptions sdc) {
         this.asked = asked;
+        this.sdc = sdc;
         this.program = program;
         this.host = host;
         this.env = env;
@@ -42,8 +44,9 @@ final class MultiHostRun {
     }
 
     static int run(MultiHostLaunch first, LaunchOptions asked, UserProgram program, LaunchHost host,
-                   Map<String, String> env, Map<String, String> jobEnv, ResumePoint start) throws LaunchException {
-        return new MultiHostRun(asked, program, host, env, jobEnv).run(first, start);
+                   Map<String, String> env, Map<String, String> jobEnv, ResumePoint start, SdcOptions sdc)
+            throws LaunchException {
+        return new MultiHostRun(asked, program, host, env, jobEnv, sdc).run(first, start);
     }
 
     /** One incarnation's end: its exit code, and whether a relaunch may help. */
@@ -87,11 +90,11 @@ final class MultiHostRun {
                     boolean lastChance = incarnation >= plan.restarts();
                     Outcome o = runOnce(hosts, replicas, incarnation, summary.directory(), lastChance);
                     if (stop != null && stop.stopped()) {
-                        summary.print(System.err);
+                        printSummary(summary);
                         return StopOnSignal.EXIT_STOPPED;
                     }
                     if (lastChance || !o.rankLost()) {
-                        summary.print(System.err);
+                        printSummary(summary);
                         return o.code();
                     }
                     int nextReplicas = plan.replicasOf(incarnation + 1, asked.replicas());
@@ -100,7 +103,7 @@ final class MultiHostRun {
                         next = hosts.without(o.lostNodes(), asked.ranks(), nextReplicas, asked.mapReplicas());
                     } catch (LaunchException e) {
                         System.err.println("fthp-run: " + e.getMessage());
-                        summary.print(System.err);
+                        printSummary(summary);
                         return e.exitCode();
                     }
                     from = plan.directory().isPresent()
@@ -124,6 +127,11 @@ final class MultiHostRun {
                 throw LaunchException.environment("cannot keep the output positions: " + e.getMessage());
             }
         }
+    }
+
+    private void printSummary(RunSummary summary) {
+        summary.print(System.err);
+        SdcReport.print(summary.directory(), asked, sdc, System.err);
     }
 
     private static String what(String abortLine) {
@@ -199,6 +207,10 @@ final class MultiHostRun {
                         abortNanos.get() != 0 ? abortNanos.get() : System.nanoTime());
             }
             if (aborted) {
+                if (SdcReport.detected(abortLine)) {
+                    // a difference between twins is not rolled back across hosts: the job ends as under --sdc abort
+                    SdcReport.event(abortLine, options.coordinators().events(), "abort");
+                }
                 code = FthpRun.programExitCode(abortLine).orElse(FthpRun.EXIT_RANK_LOST);
             } else if (coordinators.processesEnded()) {
                 // mpirun was ended by us: every process had finished or failed with its host

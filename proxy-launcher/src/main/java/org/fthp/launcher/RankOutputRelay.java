@@ -26,11 +26,70 @@ import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
  * exactly where its dead twin's last write ended (see the replication
  * module's {@code RankOutputFiles}). Whole lines per write keep one rank's
  * line from being cut by another's, as mpirun's own forwarding does.
+ *
+ * <p>When a difference between twins can roll the job back (replicas, twin comparison on, restarts allowed), a
+ * replicated rank's output is printed only up to its positions at the last committed epoch ({@code verified-<rank>},
+ * written by the copy that prints): a rollback then truncates its files at the restart epoch's positions
+ * ({@link #truncateToEpoch}) and the rerun prints from that byte, so a corrupted copy's lines never reach the
+ * terminal. At the end everything left is printed.
  */
 final class RankOutputRelay implements AutoCloseable {
 
     /** Read by the ranks: the directory holding {@code stdout-<rank>} and {@code stderr-<rank>}. */
     static final String DIR_ENV = "FTHP_OUTPUT_DIR";
+
+    /** {@code verified-<rank>}: two longs, the rank's stdout and stderr positions at the last committed epoch. */
+    static final String VERIFIED = "verified-";
+
+    /**
+     * A rollback after a difference between twins to {@code epoch} (-1: the beginning): the output files of ranks
+     * below {@code verifiedRanks} lose what they hold past that epoch's positions (never printed: the relay prints
+     * only up to a committed epoch's); the rerun prints from there.
+     */
+    static void truncateToEpoch(Path dir, int verifiedRanks, long epoch) {
+        for (int r = 0; r < verifiedRanks; r++) {
+            long[] at = positionsAt(dir.resolve("positions-" + r), epoch);
+            for (int s = 0; s < 2; s++) {
+                Path f = dir.resolve((s == 0 ? "stdout-" : "stderr-") + r);
+                try (FileChannel c = FileChannel.open(f, StandardOpenOption.WRITE)) {
+                    if (c.size() > at[s]) {
+                        c.truncate(at[s]);
+                    }
+                } catch (IOException e) {
+                    System.err.println("fthp-run: cannot roll back " + f + ": " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** The positions {@code positions-<rank>} lists for {@code epoch}; zeros for none (the beginning). */
+    static long[] positionsAt(Path file, long epoch) {
+        try {
+            for (String line : Files.readAllLines(file)) {
+                String[] v = line.trim().split(" ");
+                if (v.length == 3 && Long.parseLong(v[0]) == epoch) {
+                    return new long[] {Long.parseLong(v[1]), Long.parseLong(v[2])};
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // none: from the beginning
+        }
+        return new long[2];
+    }
+
+    /** The positions in a {@code verified-<rank>} file; zeros when there is none yet. */
+    static long[] verified(Path file) {
+        try {
+            byte[] b = Files.readAllBytes(file);
+            if (b.length >= 16) {
+                ByteBuffer v = ByteBuffer.wrap(b);
+                return new long[] {v.getLong(0), v.getLong(8)};
+            }
+        } catch (IOException e) {
+            // none yet
+        }
+        return new long[2];
+    }
 
     /** A line longer than this (a progress bar without newlines, say) is printed in pieces. */
     private static final int MAX_PENDING = 64 << 10;
@@ -58,7 +117,7 @@ final class RankOutputRelay implements AutoCloseable {
 
     /** Creates the files of logical ranks 0..ranks-1 in {@code dir} and starts relaying them. */
     static RankOutputRelay start(Path dir, int ranks, OutputStream stdout, OutputStream stderr) throws LaunchException {
-        return start(dir, ranks, stdout, stderr, null, false);
+        return start(dir, ranks, 0, stdout, stderr, null, false);
     }
 
     /**
@@ -68,11 +127,19 @@ final class RankOutputRelay implements AutoCloseable {
      */
     static RankOutputRelay start(Path dir, int ranks, OutputStream stdout, OutputStream stderr,
                                  PrintedPositions printed, boolean continuing) throws LaunchException {
+        return start(dir, ranks, 0, stdout, stderr, printed, continuing);
+    }
+
+    /** As above; ranks below {@code verifiedRanks} print only what their twins agreed on, until the end. */
+    static RankOutputRelay start(Path dir, int ranks, int verifiedRanks, OutputStream stdout, OutputStream stderr,
+                                 PrintedPositions printed, boolean continuing) throws LaunchException {
         List<Tail> tails = new ArrayList<>();
         try {
             for (int r = 0; r < ranks; r++) {
-                tails.add(new Tail(dir.resolve("stdout-" + r), stdout, printed, 2 * r, continuing));
-                tails.add(new Tail(dir.resolve("stderr-" + r), stderr, printed, 2 * r + 1, continuing));
+                Path verified = r < verifiedRanks ? dir.resolve(VERIFIED + r) : null;
+                tails.add(new Tail(dir.resolve("stdout-" + r), stdout, verified, 0, printed, 2 * r, continuing));
+                tails.add(new Tail(dir.resolve("stderr-" + r), stderr, verified, 1, printed, 2 * r + 1,
+                        continuing));
             }
             WatchService changes = dir.getFileSystem().newWatchService();
             dir.register(changes, ENTRY_MODIFY);
@@ -136,6 +203,7 @@ final class RankOutputRelay implements AutoCloseable {
         }
         // whole lines of every rank first, so an unterminated last line cannot glue itself to another's
         for (Tail t : tails) {
+            t.ungate();
             t.drain(chunk, Integer.MAX_VALUE);
         }
         for (Tail t : tails) {
@@ -153,6 +221,9 @@ final class RankOutputRelay implements AutoCloseable {
         private final FileChannel file;
         private final OutputStream sink;
         private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+        /** The rank's verified positions, or null: printed as written. */
+        private volatile Path verified;
+        private final int stream;
         /** Where printing is recorded (null: nowhere), and this file's index there. */
         private final PrintedPositions printed;
         private final int index;
@@ -160,9 +231,11 @@ final class RankOutputRelay implements AutoCloseable {
         private long emittedTo;
         private boolean failed;
 
-        Tail(Path path, OutputStream sink, PrintedPositions printed, int index, boolean continuing)
-                throws IOException {
+        Tail(Path path, OutputStream sink, Path verified, int stream, PrintedPositions printed, int index,
+             boolean continuing) throws IOException {
             this.path = path;
+            this.verified = verified;
+            this.stream = stream;
             this.printed = printed;
             this.index = index;
             long from = 0;
@@ -191,8 +264,17 @@ final class RankOutputRelay implements AutoCloseable {
                 return;
             }
             try {
+                Path gate = verified;
+                long limit = gate == null ? Long.MAX_VALUE : verified(gate)[stream];
                 for (int r = 0; r < reads; r++) {
                     chunk.clear();
+                    long room = limit - file.position();
+                    if (room <= 0) {
+                        break;
+                    }
+                    if (room < chunk.capacity()) {
+                        chunk.limit((int) room);
+                    }
                     if (file.read(chunk) <= 0) {
                         break;
                     }
@@ -201,6 +283,11 @@ final class RankOutputRelay implements AutoCloseable {
             } catch (IOException e) {
                 fail(e);
             }
+        }
+
+        /** The job is over: whatever the rank wrote is printed. */
+        void ungate() {
+            verified = null;
         }
 
         /** The rank is gone: its unterminated last line, as it is. */

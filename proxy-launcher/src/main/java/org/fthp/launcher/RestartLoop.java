@@ -137,7 +137,13 @@ final class RestartLoop {
             trace("survivors ended " + survivors, abortSeen.get());
             String abortLine = coordinators.abortLine().orElse("");
             java.util.OptionalInt programCode = FthpRun.programExitCode(abortLine);
-            if (programCode.isPresent()) {
+            boolean sdcRollback = SdcReport.detected(abortLine) && !lastChance
+                    && !"abort".equals(jobEnv.get(SdcOptions.MODE_ENV));
+            if (SdcReport.detected(abortLine)) {
+                SdcReport.event(abortLine, options.coordinators().events(), sdcRollback ? "rollback" : "abort");
+            }
+
+            if (programCode.isPresent() && !sdcRollback) {
                 return programCode.getAsInt();   // the program's own verdict: a restart would end the same way
             }
             if (lastChance) {
@@ -148,6 +154,10 @@ final class RestartLoop {
                     new Coordinators.RestartPoint(start.epoch(), start.firstEpoch()));
             restartEpoch = point.epoch();
             firstEpoch = point.firstEpoch();
+            if (sdcRollback && jobEnv.containsKey(RankOutputRelay.DIR_ENV)) {
+                // what followed the restart epoch was never printed: the rerun prints it again from there
+                RankOutputRelay.truncateToEpoch(Path.of(jobEnv.get(RankOutputRelay.DIR_ENV)), replicas, restartEpoch);
+            }
             trace("coordinators reset", abortSeen.get());
             abortedAt = abortSeen.get() != 0 ? abortSeen.get() : System.nanoTime();
             OptionalLong lastCommit = coordinators.checkpoints().lastCommitNanos();
@@ -171,7 +181,9 @@ final class RestartLoop {
                               int replicas, int survivorsEnded) {}
 
     private String notice(Restarting r) {
-        String what = r.lostRank() >= 0 ? "rank " + r.lostRank() + " lost every copy"
+        String what = SdcReport.detected(r.abortLine()) ? "the twins of rank " + r.lostRank() + " differ (silent data"
+                + " corruption), rolled back"
+                : r.lostRank() >= 0 ? "rank " + r.lostRank() + " lost every copy"
                 : "a process died before it registered";
         String from = r.epoch() >= 0 ? "from checkpoint epoch " + r.epoch()
                 : "from the beginning (no checkpoint was committed)";

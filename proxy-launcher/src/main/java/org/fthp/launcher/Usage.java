@@ -39,6 +39,17 @@ final class Usage {
                 --mtbf S            system mean time between failures, or
                 --mtbf-per-process S  per-process MTBF (divided by the process count)
                 --shape K           Weibull shape (default 0.7)   --seed N  (default 1)
+                --sdc-rate R        also flip one bit per process at exponential times,
+                                    R per process per hour (silent data corruption)
+              --sdc on|off|abort    twins of replicated ranks compare their sends and, at each
+                                    checkpoint, their state (on by default); a difference rolls
+                                    the job back to the last verified checkpoint (needs
+                                    --restart), or ends it with exit code 6 (abort, no restart)
+              --sdc-interval S      compare sends between checkpoints every S seconds (default 1)
+              --corrupt R[:cmp|rep][:state|msg]@S or #C
+                                    flip one seeded bit of that copy of rank R, in a registered
+                                    array (state) or its next message (msg), S seconds after
+                                    MPI_Init or at its C-th MPI call (repeatable)
               --checkpoint-interval S|auto
                                     the primary coordinator says a checkpoint is due every S
                                     seconds after the last one, or at Daly's interval from the

@@ -71,6 +71,34 @@ public final class Checkpoint {
         session().register(name, state);
     }
 
+    /**
+     * Registers {@code state} like {@link #register}, but the twins of a replicated rank do not compare it: values
+     * that legitimately differ between the two copies (a copy's own timers, {@code System.nanoTime} read outside
+     * MPI, a host name). It is checkpointed and recovered as any other.
+     *
+     * @throws CheckpointException as {@link #register}
+     */
+    public static void registerUncompared(String name, Object state) {
+        if (FOREIGN_MPI) {
+            CheckpointSession.checkRegistration(name, state);
+            return;
+        }
+        session().registerUncompared(name, state);
+    }
+
+    /**
+     * The program's next send or contribution to a collective (this process's own, e.g. an allreduce of a
+     * wall-clock reading) legitimately differs between the twins of a replicated rank: they do not compare it.
+     * Call it right before that call; it applies to that one call only. Outside MPI (before Init, after
+     * Finalize, a program run without it) it does nothing: nothing is compared there.
+     */
+    public static void nextContributionUncompared() {
+        Engine engine = Engine.get();
+        if (!FOREIGN_MPI && engine != null && engine.running()) {
+            CheckpointSession.of(engine).nextContributionUncompared();
+        }
+    }
+
     /** Forgets the state registered under {@code name} (nothing if none is). */
     public static void unregister(String name) {
         if (!FOREIGN_MPI) {

@@ -6,8 +6,10 @@ import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 import org.fthp.checkpoint.piece.CorruptPieceException;
 import org.fthp.checkpoint.piece.PieceReader;
@@ -23,6 +25,9 @@ import org.fthp.replication.output.RuntimeMessages;
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.runtime.Gate;
 import org.fthp.replication.runtime.Incarnation;
+import org.fthp.replication.sdc.SendDigest;
+import org.fthp.replication.verify.TwinComparison;
+import org.fthp.replication.verify.VerifiedOutput;
 
 /**
  * The checkpoint state of one process for one run of MPI: what the program
@@ -49,6 +54,10 @@ final class CheckpointSession {
      */
     static final String KILL_ENV = "FTHP_KILL_IN_CHECKPOINT";
 
+    /** Seconds between twin comparisons outside checkpoints (fthp-run's --sdc-interval). */
+    static final String SDC_INTERVAL_ENV = "FTHP_SDC_INTERVAL";
+    static final double DEFAULT_SDC_INTERVAL_SECONDS = 1.0;
+
     /** With FTHP_TRACE_CHECKPOINT set, each piece's encode and put times on stderr. */
     private static final boolean TRACE = System.getenv("FTHP_TRACE_CHECKPOINT") != null;
 
@@ -64,6 +73,16 @@ final class CheckpointSession {
     /** The epoch whose piece this process dies writing (KILL_ENV, first run only); 0: none. */
     private final long killInEpoch;
     private final Map<String, Object> registered = new LinkedHashMap<>();
+    /** Registrations the twins do not compare (a copy's own timers): written, never hashed. */
+    private final Set<String> uncompared = new HashSet<>();
+    /** Null: this copy compares nothing (no twin at start, or --sdc off). */
+    private final TwinComparison comparison;
+    private final StateDigest stateDigest = new StateDigest();
+    /** Between checkpoints the twins compare their sends this often (the computational copy's timer). */
+    private final long sdcIntervalNanos;
+    private long lastComparedNanos = System.nanoTime();
+    /** How far this rank's output may be printed (a committed epoch's positions); null without output files. */
+    private final VerifiedOutput verifiedOutput;
     private long nextEpoch;
     private boolean recovered;
     /** The last timer sequence this process has acted on. */
@@ -76,6 +95,34 @@ final class CheckpointSession {
         this.nextEpoch = incarnation.firstEpoch();
         this.killInEpoch = incarnation.restart() > 0 ? 0
                 : CallKill.callFor(engine.nativeRank(), System.getenv(KILL_ENV));
+        this.comparison = TwinComparison.of(engine);
+        this.verifiedOutput = VerifiedOutput.forRank(engine.logicalRank(), engine.nativeRank());
+        this.sdcIntervalNanos = sdcInterval();
+        SendDigest digest = SendDigest.active();
+        if (digest != null && digest.corruption() != null) {
+            digest.corruption().stateFrom(this::comparedArrays);
+        }
+    }
+
+    /** {@code FTHP_SDC_INTERVAL} seconds (fthp-run's --sdc-interval), {@link #DEFAULT_SDC_INTERVAL_SECONDS} if unset. */
+    private static long sdcInterval() {
+        String v = System.getenv(SDC_INTERVAL_ENV);
+        double seconds = DEFAULT_SDC_INTERVAL_SECONDS;
+        try {
+            if (v != null && !v.isBlank()) {
+                seconds = Double.parseDouble(v);
+            }
+        } catch (NumberFormatException e) {
+            // fthp-run checked it; a hand-set wrong value keeps the default
+        }
+        return (long) (seconds * 1e9);
+    }
+
+    /** The primitive arrays registered for comparison, which an injected state corruption may hit. */
+    private synchronized Object[] comparedArrays() {
+        return registered.entrySet().stream()
+                .filter(e -> !uncompared.contains(e.getKey()) && e.getValue().getClass().isArray())
+                .map(Map.Entry::getValue).toArray();
     }
 
     static CheckpointSession of(Engine engine) {
@@ -101,6 +148,21 @@ final class CheckpointSession {
     synchronized void register(String name, Object state) {
         checkRegistration(name, state);
         registered.put(name, state);
+        uncompared.remove(name);
+    }
+
+    synchronized void registerUncompared(String name, Object state) {
+        checkRegistration(name, state);
+        registered.put(name, state);
+        uncompared.add(name);
+    }
+
+    /** The program's next send or contribution to a collective differs legitimately between the twins. */
+    void nextContributionUncompared() {
+        SendDigest digest = SendDigest.active();
+        if (digest != null) {
+            digest.skipNext();
+        }
     }
 
     /** What registering {@code state} under {@code name} requires, checked alike with or without a session. */
@@ -117,6 +179,7 @@ final class CheckpointSession {
 
     synchronized void unregister(String name) {
         registered.remove(name);
+        uncompared.remove(name);
     }
 
     synchronized boolean isRestart() {
@@ -233,16 +296,28 @@ final class CheckpointSession {
         gate.enter();
         try {
             long due = client.checkpointDueSequence();
+            RankOutput output = engine.output();
+            if (verifiedOutput != null && output != null) {
+                verifiedOutput.committed(client.lastCommittedEpoch(), engine.role() == Role.CMP);
+            }
+            SendDigest digest = SendDigest.active();
+            if (digest != null) {
+                digest.pollCorruption();
+            }
+            boolean compareDue = comparison != null && System.nanoTime() - lastComparedNanos >= sdcIntervalNanos;
             engine.orphans().progress();
             // what the program started and has not completed (the engine's own background operations aside)
             boolean pending = engine.ops().inFlight().count() > engine.orphans().size();
-            int[] all = engine.structures().allGatherInts(engine.world().get(), due > dueActedOn ? 1 : 0,
-                    pending ? 1 : 0);
+            // bit 0: a checkpoint is due; bit 1: a twin comparison is (every rank then compares alike)
+            int[] all = engine.structures().allGatherInts(engine.world().get(),
+                    (due > dueActedOn ? 1 : 0) | (compareDue ? 2 : 0), pending ? 1 : 0);
             dueActedOn = Math.max(dueActedOn, due);
             StringBuilder pendingRanks = new StringBuilder();
             boolean anyDue = false;
+            boolean anyCompareDue = false;
             for (int r = 0; r < all.length / 2; r++) {
-                anyDue |= all[2 * r] != 0;
+                anyDue |= (all[2 * r] & 1) != 0;
+                anyCompareDue |= (all[2 * r] & 2) != 0;
                 if (all[2 * r + 1] != 0) {
                     pendingRanks.append(pendingRanks.isEmpty() ? "" : ", ").append(r);
                 }
@@ -252,10 +327,23 @@ final class CheckpointSession {
                         + "): complete them before the safe point, a checkpoint of them would be inconsistent");
             }
             if (!forced && !anyDue) {
+                if (anyCompareDue && comparison != null) {
+                    lastComparedNanos = System.nanoTime();
+                    comparison.compare(nextEpoch, -1);
+                }
                 return false;
             }
             long epoch = nextEpoch++;
-            if (engine.role() == Role.CMP) {
+            if (verifiedOutput != null && output != null) {
+                verifiedOutput.taken(epoch, output.positions(), engine.role() == Role.CMP);
+            }
+            boolean verified = true;
+            if (comparison != null) {
+                // both copies hash their state; the piece is written only once the twins agreed
+                lastComparedNanos = System.nanoTime();
+                verified = comparison.compare(epoch, stateDigest.of(registered, uncompared));
+            }
+            if (engine.role() == Role.CMP && verified) {
                 write(client, epoch);
             }
             return true;

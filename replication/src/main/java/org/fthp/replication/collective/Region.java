@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
+import org.fthp.replication.sdc.SendDigest;
 
 /**
  * A region of a program's buffer that a collective reads or writes:
@@ -23,6 +24,11 @@ public record Region(UserBuffer buf, long start, int count, TypeLayout type) {
     public void packInto(MemorySegment seg, long at) {
         if (buf != null) {
             Packer.pack(buf, start, count, type, seg, at);
+        }
+        // every contribution to a collective is packed here, by both twins alike: the twin hash takes it
+        SendDigest d = SendDigest.active();
+        if (d != null) {
+            d.contributed(seg, at, buf == null ? 0 : bytes());
         }
     }
 

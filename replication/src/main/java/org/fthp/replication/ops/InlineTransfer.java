@@ -17,6 +17,7 @@ import org.fthp.replication.structure.ArrivedMessages;
 import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.Endpoint;
+import org.fthp.replication.sdc.SendDigest;
 
 /**
  * A small blocking send or receive of a job without replicas, done inside the
@@ -90,6 +91,11 @@ public final class InlineTransfer implements BooleanSupplier {
         MemorySegment message = block.staging();
         SendHeader.write(message, comm, sendId, t.channel(), SendMode.STANDARD, payloadBytes, 0);
         Packer.pack(t.buf(), t.startByte(), t.count(), t.type(), message, MessageHeader.BYTES);
+        SendDigest digest = SendDigest.active();
+        if (digest != null) {
+            // no twin in such a job: only an injected corruption (--corrupt) acts here
+            digest.sent(t.comm().commId(), dest, t.tag(), message, MessageHeader.BYTES, payloadBytes);
+        }
         Empi.isend(message, bytes, Empi.BYTE, to.rank(), t.tag(), to.comm(t.channel()), block.request());
         records.sent(bytes);
         boolean done;

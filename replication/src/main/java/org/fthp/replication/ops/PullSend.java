@@ -14,6 +14,7 @@ import org.fthp.replication.staging.SharedMessage;
 import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.Endpoint;
 import org.fthp.replication.tags.InternalTags;
+import org.fthp.replication.sdc.SendDigest;
 
 /**
  * A large send whose payload its receiver copies out of this process's
@@ -102,6 +103,10 @@ final class PullSend extends NativeOp {
             return null;
         }
         Packer.pack(t.buf(), t.startByte(), t.count(), t.type(), block.segment(), 0);
+        SendDigest digest = SendDigest.active();
+        if (digest != null) {
+            digest.sent(t.comm().commId(), t.peer(), t.tag(), block.segment(), 0, t.payloadBytes());
+        }
         return new PullSend(context, records, t, to, sendId, memory, block, null);
     }
 

@@ -8,6 +8,7 @@ import org.fthp.msglog.SendLog;
 import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.log.MessageRecords;
+import org.fthp.replication.sdc.SendDigest;
 import org.fthp.replication.staging.SharedMessage;
 import org.fthp.replication.structure.Channel;
 import org.fthp.replication.structure.CommStructure;
@@ -65,7 +66,7 @@ public final class SendOp extends NativeOp {
         }
         if (primary == null) {
             if (log != null) {
-                SendOp staged = new SendOp(context, records, t, null, sendId);
+                SendOp staged = new SendOp(context, records, t, null, sendId, true);
                 log.record(comm.commId(), dest, sendId, t.tag(), staged.header(), staged.payload());
                 staged.completeLocally();
                 if (mode == SendMode.SYNCHRONOUS && records.acknowledgements() != null) {
@@ -90,7 +91,7 @@ public final class SendOp extends NativeOp {
         if (extra != null && comm.alreadyHas(dest, true, sendId)) {
             extra = null;
         }
-        SendOp first = new SendOp(context, records, t, primary, sendId);
+        SendOp first = new SendOp(context, records, t, primary, sendId, true);
         long bytes = MessageHeader.BYTES + first.payloadBytes;
         if (log != null) {
             log.record(comm.commId(), dest, sendId, t.tag(), first.header(), first.payload());
@@ -104,7 +105,7 @@ public final class SendOp extends NativeOp {
             return new NativeOp[] {first};
         }
         records.sent(bytes);
-        return new NativeOp[] {first, new SendOp(context, records, t, extra, sendId)};
+        return new NativeOp[] {first, new SendOp(context, records, t, extra, sendId, false)};
     }
 
     /**
@@ -148,7 +149,7 @@ public final class SendOp extends NativeOp {
         // a pulled payload is read by its receivers as soon as they have the descriptor: packed before
         boolean inPlace = !pulled && sendsInPlace(t);
         if (!inPlace) {
-            writeMessage(message.message(), t, sendId, true);
+            writeMessage(message.message(), t, sendId, true, true);
         }
         NativeOp[] ops = n == 0 ? null : new NativeOp[n];
         int i = 0;
@@ -160,13 +161,13 @@ public final class SendOp extends NativeOp {
             if (pulled) {
                 ops[i++] = PullSend.offerLogged(context, records, t, to, message.retain(), sendId);
             } else if (inPlace) {
-                ops[i++] = new SendOp(context, records, t, to, sendId);
+                ops[i++] = new SendOp(context, records, t, to, sendId, false);
             } else {
                 ops[i++] = new SendOp(context, records, t, to, message.retain(), sendId);
             }
         }
         if (inPlace) {
-            writeMessage(message.message(), t, sendId, true);
+            writeMessage(message.message(), t, sendId, true, true);
         }
         log.adopt(comm.commId(), dest, sendId, t.tag(), message.message(), message);
         if (ops != null) {
@@ -244,8 +245,11 @@ public final class SendOp extends NativeOp {
         }
     }
 
-    /** Stages one message and, unless {@code to} is null (log only), starts sending it. */
-    private SendOp(OpContext context, MessageRecords records, Transfer t, Endpoint to, long sendId) {
+    /**
+     * Stages one message and, unless {@code to} is null (log only), starts sending it; {@code digest}: the first
+     * message of the send, which the twin hash takes (SendDigest), not a second copy for the destination's other copy.
+     */
+    private SendOp(OpContext context, MessageRecords records, Transfer t, Endpoint to, long sendId, boolean digest) {
         super(context, stagingBytes(t));
         this.comm = t.comm();
         this.records = records;
@@ -256,7 +260,7 @@ public final class SendOp extends NativeOp {
         this.rendezvous = !EagerLimit.fits(payloadBytes);
         this.shared = null;
         boolean inPlace = sendsInPlace(t);
-        writeMessage(staging(), t, sendId, !inPlace);
+        writeMessage(staging(), t, sendId, !inPlace, digest);
         this.inPlacePayload = inPlace ? t.buf().directSegment().asSlice(t.startByte(), payloadBytes) : null;
         if (to != null) {
             start(to, t.channel(), t.tag(), staging());
@@ -279,11 +283,23 @@ public final class SendOp extends NativeOp {
         start(to, t.channel(), t.tag(), shared.message());
     }
 
-    /** The header and, unless {@code pack} is false (sent in place), the packed payload after it. */
-    private static void writeMessage(MemorySegment into, Transfer t, long sendId, boolean pack) {
+    /**
+     * The header and, unless {@code pack} is false (sent in place), the packed payload after it; with
+     * {@code digest}, the payload folded into this copy's twin hash right after the pack (SendDigest).
+     */
+    private static void writeMessage(MemorySegment into, Transfer t, long sendId, boolean pack, boolean digest) {
         SendHeader.write(into, t.comm(), sendId, t.channel(), t.mode(), t.payloadBytes(), 0);
         if (pack) {
             Packer.pack(t.buf(), t.startByte(), t.count(), t.type(), into, MessageHeader.BYTES);
+        }
+        SendDigest d = digest ? SendDigest.active() : null;
+        if (d != null) {
+            if (pack) {
+                d.sent(t.comm().commId(), t.peer(), t.tag(), into, MessageHeader.BYTES, t.payloadBytes());
+            } else {
+                d.sent(t.comm().commId(), t.peer(), t.tag(), t.buf().directSegment(), t.startByte(),
+                        t.payloadBytes());
+            }
         }
     }
 

@@ -46,6 +46,7 @@ import org.fthp.replication.structure.CommStructure;
 import org.fthp.replication.structure.LiveComms;
 import org.fthp.replication.structure.OpenPorts;
 import org.fthp.replication.tags.InternalTags;
+import org.fthp.replication.sdc.SendDigest;
 import org.fthp.replication.tags.TagBound;
 
 /**
@@ -323,6 +324,9 @@ public final class Engine {
         RunStatistics.markReady(nativeRank);
         try {
             gate.killAtCall(nativeRank, CallKill.callFor(nativeRank, System.getenv(CallKill.ENV)));
+            SendDigest.install(SendDigest.forProcess(nativeRank,
+                    replicated() && membership.layout().hasReplica(logicalRank), incarnation.restart() == 0,
+                    gate::entries));
             blockingCalls.killAtEntry(CallKill.callFor(nativeRank, System.getenv(BlockingCalls.KILL_ENV)));
         } catch (IllegalArgumentException e) {
             throw new MpiError(MpiError.ERR_OTHER, e.getMessage());
@@ -477,6 +481,9 @@ public final class Engine {
         CoordinatorLink coordinator = old.coordination.link();
         coordination.connected(coordinator);
         programEnd = old.programEnd;
+        // the twins unwound at different sends: both hash again from the epoch they run the body from
+        SendDigest.install(SendDigest.restarted(SendDigest.active(),
+                replicated() && membership.layout().hasReplica(logicalRank)));
         if (coordinator != null) {
             // the failures up to the rollback's are reflected in this engine's layout; a later one is repaired
             membership.applied(failureEpoch);

@@ -53,6 +53,9 @@ class CloverLeafRestartTest {
                 "--summary-file", dir.resolve("restart.sum").toString()).assertSuccess();
 
         assertTrue(r.stderr().contains("restart 1 of 1: rank 1 lost every copy"), r.stderr());
+        // twin comparison is on by default: the copies' own timers are marked uncompared, nothing else differs
+        assertTrue(r.stderr().matches(
+                "(?s).*twin comparison covered 2 of 2 ranks; [1-9][0-9]* comparisons, .* 0 mismatches.*"), r.stderr());
         Matcher m = RESUMED.matcher(r.stderr());
         assertTrue(m.find() && Long.parseLong(m.group(1)) >= 1, "a restart from a checkpoint:\n" + r.stderr());
 
