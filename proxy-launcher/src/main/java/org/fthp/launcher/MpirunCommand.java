@@ -46,13 +46,11 @@ public final class MpirunCommand {
     /**
      * The JDK's class-file generator compiled late in every rank. The EMPI binding's downcall handles make the JDK
      * generate some 400 classes in {@code MPI.Init} (downcall stubs and their lambda forms); generating that many
-     * takes the generator past the JIT's thresholds, and C1 and C2 then spent ~0.6 s of CPU per rank compiling it
-     * ({@code -XX:+LogCompilation}, HPCG at 2 ranks), on cores the ranks share, for code that runs once. At ten
-     * times the usual counts it stays interpreted through start-up: CPU per rank to MPI.Init's return 0.39 to 0.30
-     * s at {@code -np 2}, 0.69 to 0.55 s at 4 + 4 replicas, that job's total CPU 7.2 to 5.5 s (bench/start.sh,
-     * bench/README.md, session 17). A program's own {@code -XX:CompileCommand} comes later and wins. {@code quiet}
-     * first: else the JVM announces each command on the program's stdout (a program's own commands are then not
-     * announced either).
+     * takes the generator past the JIT's thresholds, and C1 and C2 would compile it, on cores the ranks share, for
+     * code that runs once. At ten times the usual counts it stays interpreted through start-up (bench/start.sh
+     * measures a rank's CPU to MPI.Init's return). A program's own {@code -XX:CompileCommand} comes later and
+     * wins. {@code quiet} first: else the JVM announces each command on the program's stdout (a program's own
+     * commands are then not announced either).
      */
     static final List<String> CLASS_FILE_API_LATE = List.of("-XX:CompileCommand=quiet",
             "-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0");

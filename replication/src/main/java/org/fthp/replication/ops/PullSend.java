@@ -46,8 +46,7 @@ final class PullSend extends NativeOp {
      * apart from its header ({@link Rendezvous#THRESHOLD_BYTES}): even at 4 KiB
      * the native library's transfer of such a message (a cross-process copy
      * that pins pages) costs more than the descriptor, the copy and the reply
-     * (2-rank byte[] ping-pong, fastest of 5 runs, one-way: 4 KiB 3.15 -> 1.05 µs,
-     * 16 KiB 5.8 -> 3.0, 32 KiB 9.2 -> 5.2; 2 + 2, median of 3: 4 KiB 9.4 -> 4.1 µs).
+     * (bench/run.sh's ping-pong with FTHP_PULL_BYTES=0 shows the other way).
      */
     static final long THRESHOLD_BYTES = threshold();
 
