@@ -1,15 +1,10 @@
 package org.fthp.it.programs;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
-
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 
 import org.fthp.checkpoint.api.Checkpoint;
-import org.fthp.checkpoint.api.Checkpointable;
 import org.fthp.checkpoint.api.ResilientBody;
 
 /**
@@ -21,24 +16,6 @@ import org.fthp.checkpoint.api.ResilientBody;
  * there (a program that swallows it), so the job must fall back to a relaunch.
  */
 public final class ResilientIterations {
-
-    /** The main loop's scalars, saved as an object. */
-    static final class Loop implements Checkpointable {
-        int iteration;
-        long history;
-
-        @Override
-        public void write(DataOutput out) throws IOException {
-            out.writeInt(iteration);
-            out.writeLong(history);
-        }
-
-        @Override
-        public void read(DataInput in) throws IOException {
-            iteration = in.readInt();
-            history = in.readLong();
-        }
-    }
 
     /** With --stale: a communicator made by the body's first run, kept across a rollback (which makes it stale). */
     private static Intracomm kept;
@@ -70,7 +47,7 @@ public final class ResilientIterations {
         for (int i = 0; i < field.length; i++) {
             field[i] = rank + i * 1e-3;
         }
-        Loop loop = new Loop();
+        RestartIterations.Loop loop = new RestartIterations.Loop();
         Checkpoint.register("field", field);
         Checkpoint.register("loop", loop);
         if (rank == 0) {
@@ -90,38 +67,8 @@ public final class ResilientIterations {
                 System.err.println("ResilientIterations rank " + world.getRank() + ": " + e.getMessage());
             }
         }
-        double[] left = new double[1];
-        double[] right = new double[1];
-        double[] sum = new double[1];
         try {
-            while (loop.iteration < iterations) {
-                int next = (rank + 1) % size;
-                int prev = (rank + size - 1) % size;
-                world.sendRecv(new double[] {field[field.length - 1]}, 1, MPI.DOUBLE, next, 1, left, 1, MPI.DOUBLE,
-                        prev, 1);
-                world.sendRecv(new double[] {field[0]}, 1, MPI.DOUBLE, prev, 2, right, 1, MPI.DOUBLE, next, 2);
-                double local = 0;
-                for (int i = 0; i < field.length; i++) {
-                    double l = i == 0 ? left[0] : field[i - 1];
-                    double r = i == field.length - 1 ? right[0] : field[i + 1];
-                    field[i] = 0.25 * l + 0.5 * field[i] + 0.25 * r + 1e-3 * Math.sin(loop.iteration + i);
-                    local += field[i];
-                }
-                world.allReduce(new double[] {local}, sum, 1, MPI.DOUBLE, MPI.SUM);
-                loop.history = RepairWorkload.mix(loop.history, Double.doubleToLongBits(sum[0]));
-                if (rank == 0) {
-                    System.out.printf("iteration %d sum %016x history %016x%n", loop.iteration,
-                            Double.doubleToLongBits(sum[0]), loop.history);
-                }
-                RepairWorkload.compute(0, busyNanos);
-                // the iteration is done: a restart from here goes on with the next one
-                loop.iteration++;
-                if (forceEvery > 0 && loop.iteration % forceEvery == 0) {
-                    Checkpoint.checkpoint();
-                } else {
-                    Checkpoint.snapshot();
-                }
-            }
+            RestartIterations.iterate(world, field, loop, iterations, busyNanos, forceEvery);
         } catch (Error e) {
             if (!swallow || rank != 0) {
                 throw e;
@@ -134,10 +81,7 @@ public final class ResilientIterations {
             }
             throw e;
         }
-        long state = loop.history;
-        for (double v : field) {
-            state = RepairWorkload.mix(state, Double.doubleToLongBits(v));
-        }
+        long state = RestartIterations.finalState(loop, field);
         RepairWorkload.reportStates(world, "ResilientIterations", state);
     }
 }

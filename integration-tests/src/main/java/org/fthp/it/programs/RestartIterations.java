@@ -67,6 +67,19 @@ public final class RestartIterations {
         if (Checkpoint.isRestart()) {
             Checkpoint.recover();
         }
+        iterate(world, field, loop, iterations, busyNanos, forceEvery);
+        RepairWorkload.reportStates(world, "RestartIterations", finalState(loop, field));
+        MPI.Finalize();
+    }
+
+    /**
+     * The main loop from {@code loop.iteration} on: a ring exchange, a smoothing step, an allreduce whose sum rank 0
+     * prints with the running history, and a snapshot (a forced checkpoint every {@code forceEvery} iterations).
+     */
+    static void iterate(Intracomm world, double[] field, Loop loop, int iterations, long busyNanos, int forceEvery)
+            throws MPIException {
+        int rank = world.getRank();
+        int size = world.getSize();
         double[] left = new double[1];
         double[] right = new double[1];
         double[] sum = new double[1];
@@ -98,11 +111,14 @@ public final class RestartIterations {
                 Checkpoint.snapshot();
             }
         }
+    }
+
+    /** What every rank reports at the end: its history mixed with its field. */
+    static long finalState(Loop loop, double[] field) {
         long state = loop.history;
         for (double v : field) {
             state = RepairWorkload.mix(state, Double.doubleToLongBits(v));
         }
-        RepairWorkload.reportStates(world, "RestartIterations", state);
-        MPI.Finalize();
+        return state;
     }
 }
