@@ -14,12 +14,19 @@ public final class RollbackSignal extends Error {
     private static final long serialVersionUID = 1L;
 
     private final transient Message.Rollback rollback;
+    /** When this process heard of the rollback (wall clock, to set beside the coordinators' events). */
+    private final long announcedAtMillis = System.currentTimeMillis();
 
     RollbackSignal(Message.Rollback rollback) {
         super("the job rolls back to checkpoint epoch " + rollback.epoch() + " (generation " + rollback.generation()
                 + "): rank " + rollback.lostRank() + " lost every copy and a spare takes it; unwinding to"
                 + " Checkpoint.resilient", null, false, false);
         this.rollback = rollback;
+    }
+
+    /** When this process heard of the rollback, in milliseconds since the epoch. */
+    public long announcedAtMillis() {
+        return announcedAtMillis;
     }
 
     /** What the coordinators announced. */
