@@ -98,16 +98,25 @@ public final class CheckpointBench {
             int iterations = Integer.parseInt(args[2]);
             long nanos = Long.parseLong(args[3]) * 1_000_000L;
             while (iteration[0] < iterations) {
-                long end = System.nanoTime() + nanos;
-                while (System.nanoTime() < end) {
-                    state[iteration[0] % state.length] += 1;
-                }
+                work(state, iteration[0], nanos);
                 MPI.COMM_WORLD.barrier();
                 iteration[0]++;
                 Checkpoint.snapshot();
             }
         }
         MPI.Finalize();
+    }
+
+    /**
+     * An iteration's work: busy for {@code nanos}, and one change to the state that depends on the iteration alone
+     * (the twins of a replicated rank compare their state at every checkpoint: how far each got in the time is theirs).
+     */
+    private static void work(double[] state, int iteration, long nanos) {
+        long end = System.nanoTime() + nanos;
+        while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+        state[iteration % state.length] += 1;
     }
 
     /**
@@ -139,10 +148,7 @@ public final class CheckpointBench {
                 }
             }
             while (iteration[0] < iterations) {
-                long end = System.nanoTime() + nanos;
-                while (System.nanoTime() < end) {
-                    state[iteration[0] % state.length] += 1;
-                }
+                work(state, iteration[0], nanos);
                 MPI.COMM_WORLD.barrier();
                 iteration[0]++;
                 Checkpoint.snapshot();
