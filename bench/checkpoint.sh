@@ -38,7 +38,9 @@
 # Rollback in place against relaunch (PARTS=rollback): the same program (CheckpointBench resilient: the loop inside
 # Checkpoint.resilient, ROLLBACK_MIB MiB per rank allocated and registered by the body), R ranks + R replicas on 2
 # nodes for R in ROLLBACK_RANKS, both copies of rank 1 (rank 0 when R = 1) killed ROLLBACK_KILL_AT seconds after
-# MPI_Init, a checkpoint due every second; with --spares 1 (rollback in place) and without (--restart 1, relaunch),
+# MPI_Init (default 8: a loaded machine may not have committed a checkpoint of 64 MiB by 4 s, and then the run
+# relaunches; such runs are left out and listed), ROLLBACK_LOOP iterations and milliseconds (70 200), a checkpoint
+# due every second; with --spares 1 (rollback in place) and without (--restart 1, relaunch),
 # ROLLBACK_REPS repetitions, each running every configuration and both recoveries once, in a rotating order. From
 # the kill of the last copy (the launcher's failure-injected event) to every process, replicas and spare included,
 # back in its main loop, with the split (FTHP_TRACE_ROLLBACK and the program's timings, the coordinators' events):
@@ -48,7 +50,8 @@
 #             body setup (to the last state registered), state load (to the last process back in the loop)
 #   relaunch: detection, abort (to the primary's job-aborted), relaunch (to job-restarted), start (JVM, MPI_Init:
 #             to the last MPI_Init returned), body setup, state load
-# Medians of the repetitions, and the median of the ratios rollback/relaunch within each repetition.
+# Medians of the repetitions, and the median of the ratios rollback/relaunch within each repetition. ROLLBACK_RAW=DIR
+# keeps every run's output, stderr and events there (bench/rollback_report.py DIR REPS "RANKS" "MIBS" reads them).
 #
 # Idle spare (PARTS=spare): 1 rank + 1 spare, the loop for SPARE_SECONDS + 10 s without a failure; the spare's CPU
 # (user + system from /proc) over SPARE_SECONDS from 5 s after the job started, and its RSS then.
@@ -69,7 +72,8 @@ RESTART_RANKS="${RESTART_RANKS:-4}"
 ROLLBACK_RANKS="${ROLLBACK_RANKS:-1 2 4}"
 ROLLBACK_MIB="${ROLLBACK_MIB:-1 64}"
 ROLLBACK_REPS="${ROLLBACK_REPS:-5}"
-ROLLBACK_KILL_AT="${ROLLBACK_KILL_AT:-4}"
+ROLLBACK_KILL_AT="${ROLLBACK_KILL_AT:-8}"
+ROLLBACK_LOOP="${ROLLBACK_LOOP:-70 200}"
 SPARE_SECONDS="${SPARE_SECONDS:-60}"
 part() { [[ " $PARTS " == *" $1 "* ]]; }
 jar="$root/bench/target/fthp-bench-0.1.0-SNAPSHOT.jar"
@@ -283,13 +287,13 @@ fi
 
 rollback_run() { # ranks mib rollback|relaunch rep
   local ranks=$1 mb=$2 how=$3 rep=$4 extra=()
-  local out="$work/rb.$ranks.$mb.$how.$rep"
+  local out="$rb_dir/rb.$ranks.$mb.$how.$rep"
   local victim=$(( ranks > 1 ? 1 : 0 ))
   [ "$how" = rollback ] && extra=(--spares 1)
   FTHP_TRACE_ROLLBACK=1 timeout 300 "$root/bin/fthp-run" -np "$ranks" --replicas "$ranks" --nodes 2 "${extra[@]}" \
       --checkpoint-interval 1 --restart 1 --checkpoint-memory 2G --events "$out.events" \
       --kill "$victim:cmp@$ROLLBACK_KILL_AT" --kill "$victim:rep@$ROLLBACK_KILL_AT" -x FTHP_TRACE_ROLLBACK \
-      -- -Xmx1g -cp "$jar" org.fthp.bench.CheckpointBench resilient "$mb" 40 200 >"$out" 2>"$out.err" \
+      -- -Xmx1g -cp "$jar" org.fthp.bench.CheckpointBench resilient "$mb" $ROLLBACK_LOOP >"$out" 2>"$out.err" \
     || echo "rollback run failed ($ranks+$ranks, $mb MiB, $how, rep $rep): $(tail -1 "$out.err")" >&2
 }
 
@@ -297,6 +301,8 @@ if part rollback; then
 echo "## Rollback in place against relaunch ($ROLLBACK_REPS repetitions interleaved; R ranks + R replicas, 2 nodes)"
 echo
 l_before=$(load)
+rb_dir="${ROLLBACK_RAW:-$work}"
+mkdir -p "$rb_dir"
 configs=()
 for r in $ROLLBACK_RANKS; do for mb in $ROLLBACK_MIB; do
   configs+=("$r $mb rollback" "$r $mb relaunch")
@@ -310,7 +316,7 @@ for rep in $(seq 1 "$ROLLBACK_REPS"); do
   done
   echo "load after repetition $rep: $(load)" >&2
 done
-python3 "$here/rollback_report.py" "$work" "$ROLLBACK_REPS" "$ROLLBACK_RANKS" "$ROLLBACK_MIB"
+python3 "$here/rollback_report.py" "$rb_dir" "$ROLLBACK_REPS" "$ROLLBACK_RANKS" "$ROLLBACK_MIB"
 echo
 echo "load average before: $l_before; after: $(load)"
 echo

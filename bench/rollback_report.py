@@ -50,10 +50,11 @@ def run(base, how):
             return None, "relaunched instead of rolling back"
         traces = [tuple(int(g) / 1e3 for g in m[1:]) for m in TRACE.findall(err)]
         spare = [int(m[1]) / 1e3 for m in SPARE.findall(err)]
-        if not traces or not spare:
-            return None, "no FTHP_TRACE_ROLLBACK lines"
+        if not spare:
+            return None, "no FTHP_TRACE_ROLLBACK line from the spare"
+        # at 1 + 1 the spare is the only process left: nothing unwinds
         told = max([t[0] for t in traces] + spare)
-        unwound = max(t[1] for t in traces)
+        unwound = max([t[1] for t in traces] + [told])
         # the spare's engine is built when its MPI_Init returns
         spare_init = [r[3] for r in resumed if r[5] == "REPLACEMENT"]
         rebuilt = max([t[2] for t in traces] + spare_init)
