@@ -40,7 +40,7 @@
 # nodes for R in ROLLBACK_RANKS, both copies of rank 1 (rank 0 when R = 1) killed ROLLBACK_KILL_AT seconds after
 # MPI_Init (default 8: a loaded machine may not have committed a checkpoint of 64 MiB by 4 s, and then the run
 # relaunches; such runs are left out and listed), ROLLBACK_LOOP iterations and milliseconds (70 200), a checkpoint
-# due every second; with --spares 1 (rollback in place) and without (--restart 1, relaunch),
+# due every ROLLBACK_INTERVAL seconds (1); with --spares 1 (rollback in place) and without (--restart 1, relaunch),
 # ROLLBACK_REPS repetitions, each running every configuration and both recoveries once, in a rotating order. From
 # the kill of the last copy (the launcher's failure-injected event) to every process, replicas and spare included,
 # back in its main loop, with the split (FTHP_TRACE_ROLLBACK and the program's timings, the coordinators' events):
@@ -74,6 +74,7 @@ ROLLBACK_MIB="${ROLLBACK_MIB:-1 64}"
 ROLLBACK_REPS="${ROLLBACK_REPS:-5}"
 ROLLBACK_KILL_AT="${ROLLBACK_KILL_AT:-8}"
 ROLLBACK_LOOP="${ROLLBACK_LOOP:-70 200}"
+ROLLBACK_INTERVAL="${ROLLBACK_INTERVAL:-1}"
 SPARE_SECONDS="${SPARE_SECONDS:-60}"
 part() { [[ " $PARTS " == *" $1 "* ]]; }
 jar="$root/bench/target/fthp-bench-0.1.0-SNAPSHOT.jar"
@@ -291,7 +292,7 @@ rollback_run() { # ranks mib rollback|relaunch rep
   local victim=$(( ranks > 1 ? 1 : 0 ))
   [ "$how" = rollback ] && extra=(--spares 1)
   FTHP_TRACE_ROLLBACK=1 timeout 300 "$root/bin/fthp-run" -np "$ranks" --replicas "$ranks" --nodes 2 "${extra[@]}" \
-      --checkpoint-interval 1 --restart 1 --checkpoint-memory 2G --events "$out.events" \
+      --checkpoint-interval "$ROLLBACK_INTERVAL" --restart 1 --checkpoint-memory 2G --events "$out.events" \
       --kill "$victim:cmp@$ROLLBACK_KILL_AT" --kill "$victim:rep@$ROLLBACK_KILL_AT" -x FTHP_TRACE_ROLLBACK \
       -- -Xmx1g -cp "$jar" org.fthp.bench.CheckpointBench resilient "$mb" $ROLLBACK_LOOP >"$out" 2>"$out.err" \
     || echo "rollback run failed ($ranks+$ranks, $mb MiB, $how, rep $rep): $(tail -1 "$out.err")" >&2
