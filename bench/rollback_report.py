@@ -23,7 +23,7 @@ def ts(e):
     return datetime.datetime.fromisoformat(e["time"].replace("Z", "+00:00")).timestamp()
 
 
-def run(base, how):
+def run(base, how, ranks):
     """The run's total (kill of the last copy to the last process back in its loop) and its steps, or a reason."""
     try:
         events = [json.loads(l) for l in open(base + ".events")]
@@ -42,6 +42,12 @@ def run(base, how):
                for m in RESUMED.findall(err)]
     if not detected or not resumed:
         return None, "no detection or no process resumed"
+    # every process must be back: the survivors and the spare (2R - 1), or every relaunched process (2R)
+    expected = 2 * ranks - 1 if how == "rollback" else 2 * ranks
+    if len(resumed) < expected:
+        failed = re.search(r"cannot fetch its piece[^\n]*", err)
+        return None, f"{len(resumed)} of {expected} processes back in the loop" + (
+            f" ({failed.group(0)[:90]})" if failed else "")
     detect = max(detected)
     back = max(r[0] for r in resumed)
     registered = max(r[2] for r in resumed)
@@ -88,7 +94,7 @@ def main():
             got = {"rollback": {}, "relaunch": {}}
             for how in got:
                 for rep in range(1, reps + 1):
-                    res, why = run(f"{work}/rb.{r}.{mb}.{how}.{rep}", how)
+                    res, why = run(f"{work}/rb.{r}.{mb}.{how}.{rep}", how, int(r))
                     if res is None:
                         failures.append(f"{r}+{r}, {mb} MiB, {how}, repetition {rep}: {why}")
                     else:
