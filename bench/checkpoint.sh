@@ -6,6 +6,7 @@
 #   SIZES="1 64" REPS=5 RESTARTS=3 bench/checkpoint.sh
 #   CKPT_DIR=/some/fs bench/checkpoint.sh                 # the disk runs' --checkpoint-dir (default under /tmp)
 #   PARTS=restart RESTARTS=5 bench/checkpoint.sh          # only some parts: any of yardsticks cost restart auto
+#   PARTS="rollback spare" ROLLBACK_REPS=5 bench/checkpoint.sh   # rollback in place against relaunch; an idle spare
 #   PARTS=restart RESTART_FROM=memory RESTART_VARIANTS=$'cache;\nno-cache;FTHP_AOT_CACHE=off' bench/checkpoint.sh
 #   PARTS=restart RESTART_KILL=checkpoint RESTART_LOOP="20 100" bench/checkpoint.sh    # a loaded machine, quicker
 #
