@@ -68,9 +68,6 @@ public final class FthpRun {
         }
 
         MultiHostLaunch hosts = MultiHostLaunch.plan(options, env, FthpHome.locate(env), mpi);
-        if (hosts != null && options.spares() > 0) {
-            throw LaunchException.usage("--spares runs on one host for now, not with --host/--hostfile");
-        }
         if (hosts != null) {
             return MultiHostRun.run(hosts, options, program, host, env, jobEnvironment(options, abi, start, sdc),
                     start, sdc);

@@ -96,6 +96,10 @@ final class FailureEpochs {
                 return;
             }
             if (state.isPrimary()) {
+                failed = state.rollbacks().asHeld(failed, state.jobShape.logicalRanks());
+                if (failed.isEmpty()) {
+                    return;
+                }
                 int[] placed = state.nodeOfRank;
                 for (FailedProcess f : failed) {
                     if (NodeCoordinator.HOST_LOST.equals(f.cause()) && placed != null
@@ -145,8 +149,8 @@ final class FailureEpochs {
                         .collect(Collectors.joining(", ")) + " lost all their copies" + instead, lost.get(0));
             }
         }
-        sayIfProcessesEnded();
         releaseSparesIfEnded();
+        sayIfProcessesEnded();
     }
 
     /**
@@ -241,8 +245,8 @@ final class FailureEpochs {
         synchronized (state.lock) {
             state.doneRanks.addAll(nativeRanks);
             if (state.isPrimary()) {
-                sayIfProcessesEnded();
                 releaseSparesIfEnded();
+                sayIfProcessesEnded();
             } else {
                 links.sendUp(new Message.ProcessesDone(nativeRanks));
             }
@@ -281,7 +285,8 @@ final class FailureEpochs {
             return;
         }
         Set<Integer> failed = state.failedNativeRanks();
-        for (int rank = 0; rank < placed.length; rank++) {
+        // the program's processes: a waiting spare finalizes once they have, and one on a lost host never reports
+        for (int rank : state.rollbacks().programNatives()) {
             if (!state.doneRanks.contains(rank) && !failed.contains(rank)) {
                 return;
             }

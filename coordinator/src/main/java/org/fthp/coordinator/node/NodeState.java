@@ -113,7 +113,7 @@ final class NodeState {
     /** Primary, under lock: the planner of rollbacks in place for this incarnation. */
     RollbackPlanner rollbacks() {
         if (rollbacks == null) {
-            rollbacks = new RollbackPlanner(jobShape.logicalRanks() + jobShape.replicated());
+            rollbacks = new RollbackPlanner(jobShape.logicalRanks() + jobShape.replicated(), nodeOfRank);
         }
         return rollbacks;
     }

@@ -9,6 +9,7 @@ import java.util.Set;
 
 import org.fthp.coordinator.event.FailedProcess;
 import org.fthp.coordinator.event.JobShape;
+import org.fthp.coordinator.event.Role;
 import org.fthp.coordinator.wire.Message;
 
 /**
@@ -30,6 +31,8 @@ public final class RollbackPlanner {
     public record Relaunch(String reason) implements Decision { }
 
     private final int programProcesses;
+    /** The node each native process was launched on (fthp-run's placement), or null when all share one. */
+    private final int[] nodeOf;
     /** Dead native process to the spare that took its place. */
     private final Map<Integer, Integer> replacedBy = new HashMap<>();
     private final Set<Integer> readySpares = new LinkedHashSet<>();
@@ -42,7 +45,13 @@ public final class RollbackPlanner {
     private long underWaySince;
 
     public RollbackPlanner(int programProcesses) {
+        this(programProcesses, null);
+    }
+
+    /** {@code nodeOf}: the node of each native process, spares included; null when they all share one node. */
+    public RollbackPlanner(int programProcesses, int[] nodeOf) {
         this.programProcesses = programProcesses;
+        this.nodeOf = nodeOf == null ? null : nodeOf.clone();
     }
 
     public void stateReported(Message.ProcessState s) {
@@ -115,7 +124,7 @@ public final class RollbackPlanner {
                         + " marks no rollback point)");
             }
         }
-        int spare = readySpares.iterator().next();
+        int spare = spareFor(deadNative);
         readySpares.remove(spare);
         generation++;
         replacedBy.put(deadNative, spare);
@@ -137,6 +146,53 @@ public final class RollbackPlanner {
                 deadNative, spare, cmp, rep, failureEpoch);
         underWaySince = nowNanos;
         return new RollBack(underWay);
+    }
+
+    /**
+     * The ready spare to take {@code deadNative}'s place: the first on another node than it, where a failure of that
+     * node's hardware is less likely to follow; else the first.
+     */
+    private int spareFor(int deadNative) {
+        if (nodeOf != null && deadNative < nodeOf.length) {
+            for (int spare : readySpares) {
+                if (spare < nodeOf.length && nodeOf[spare] != nodeOf[deadNative]) {
+                    return spare;
+                }
+            }
+        }
+        return readySpares.iterator().next();
+    }
+
+    /**
+     * A batch of failures as they count for the program: a process failed as a {@link Role#SPARE} (it was launched
+     * as one, and the node that saw it fail cannot tell whether a rollback gave it a rank since: a whole host lost)
+     * is the computational copy of the rank it took if it took one; else it was a waiting spare, which is no longer
+     * ready and is left out (its loss is nobody's failure).
+     */
+    public List<FailedProcess> asHeld(List<FailedProcess> failed, int logicalRanks) {
+        List<FailedProcess> out = null;
+        List<Integer> natives = null;
+        for (int k = 0; k < failed.size(); k++) {
+            FailedProcess p = failed.get(k);
+            if (p.role() != Role.SPARE) {
+                if (out != null) {
+                    out.add(p);
+                }
+                continue;
+            }
+            if (out == null) {
+                out = new ArrayList<>(failed.subList(0, k));
+                natives = programNatives();
+            }
+            int slot = natives.indexOf(p.nativeRank());
+            if (slot >= 0) {
+                out.add(new FailedProcess(p.pid(), p.nativeRank(),
+                        slot < logicalRanks ? slot : slot - logicalRanks, Role.CMP, p.cause()));
+            } else {
+                readySpares.remove(p.nativeRank());
+            }
+        }
+        return out == null ? failed : out;
     }
 
     /** The rollback under way, or null. */

@@ -66,6 +66,41 @@ class RollbackPlannerTest {
     }
 
     @Test
+    void aSpareOnAnotherNodeThanTheDeadCopyIsPreferred() {
+        // unreplicated ranks 0, 1 on nodes 0, 1; spare 2 on node 1, spare 3 on node 2
+        RollbackPlanner p = new RollbackPlanner(2, new int[] {0, 1, 1, 2});
+        report(p, 2, State.SPARE_READY, 0);
+        report(p, 3, State.SPARE_READY, 0);
+        report(p, 0, State.IN_BODY, 0);
+        report(p, 1, State.IN_BODY, 0);
+        Message.Rollback r = assertInstanceOf(RollbackPlanner.RollBack.class,
+                p.decide(List.of(1), 1, List.of(dead(1, 1, Role.CMP)), new JobShape(2, 0), 3, 3, 0)).message();
+        assertEquals(3, r.spareNative(), "not the spare on the dead copy's node");
+    }
+
+    @Test
+    void aHostLossCountsASpareByWhatItHolds() {
+        // unreplicated ranks 0, 1; spares 2 and 3; spare 2 took rank 1
+        RollbackPlanner p = new RollbackPlanner(2, new int[] {0, 1, 2, 2});
+        report(p, 2, State.SPARE_READY, 0);
+        report(p, 3, State.SPARE_READY, 0);
+        report(p, 0, State.IN_BODY, 0);
+        report(p, 1, State.IN_BODY, 0);
+        p.decide(List.of(1), 1, List.of(dead(1, 1, Role.CMP)), new JobShape(2, 0), 3, 3, 0);
+        // node 2 is lost: the node that saw it fails both processes as spares, not knowing what they hold
+        List<FailedProcess> held = p.asHeld(List.of(dead(2, 0, Role.SPARE), dead(3, 0, Role.SPARE)), 2);
+        assertEquals(List.of(dead(2, 1, Role.CMP)), held, "the spare holding rank 1 is rank 1's copy");
+        report(p, 0, State.IN_BODY, 1);
+        report(p, 2, State.IN_BODY, 1);
+        p.completedAt(Set.of(1), 0);
+        assertInstanceOf(RollbackPlanner.Relaunch.class, p.decide(List.of(1), 2,
+                List.of(dead(1, 1, Role.CMP), dead(2, 1, Role.CMP)), new JobShape(2, 0), 3, 3, 0),
+                "the waiting spare was lost with the node: none is left");
+        List<FailedProcess> plain = List.of(dead(0, 0, Role.CMP));
+        assertTrue(plain == p.asHeld(plain, 2), "a batch without spares is returned as it is");
+    }
+
+    @Test
     void theRollbackCompletesWhenEveryLiveProcessIsBackInItsBody() {
         RollbackPlanner p = replicatedJob();
         Set<Integer> dead = Set.of(1, 3);
