@@ -352,7 +352,7 @@ final class CheckpointSession {
                 write(client, epoch);
             }
             if (restorationDue) {
-                RestorationWait.awaitCommit(engine, client, epoch);
+                RestorationWait.awaitCommit(engine, client, epoch, TRACE);
             }
             return true;
         } finally {

@@ -2,6 +2,7 @@ package org.fthp.checkpoint.api;
 
 import org.fthp.coordinator.client.CoordinatorClient;
 import org.fthp.replication.failure.FailureWatch;
+import org.fthp.replication.output.RuntimeMessages;
 import org.fthp.replication.runtime.Engine;
 
 /**
@@ -19,13 +20,21 @@ final class RestorationWait {
 
     private RestorationWait() {}
 
-    /** Waits as described for {@code epoch}, then throws the rollback if the coordinators announced one. */
-    static void awaitCommit(Engine engine, CoordinatorClient client, long epoch) {
+    /**
+     * Waits as described for {@code epoch}, then throws the rollback if the coordinators announced one; with
+     * {@code trace}, says how long it waited on stderr.
+     */
+    static void awaitCommit(Engine engine, CoordinatorClient client, long epoch, boolean trace) {
         FailureWatch watch = engine.failureWatch();
         long failuresAtStart = watch == null ? 0 : watch.epoch();
-        long deadline = System.nanoTime() + BOUND_NANOS;
+        long start = System.nanoTime();
+        long deadline = start + BOUND_NANOS;
         engine.await(() -> client.lastCommittedEpoch() >= epoch || !client.restorationDue()
                 || watch != null && watch.epoch() != failuresAtStart || System.nanoTime() - deadline > 0);
+        if (trace) {
+            RuntimeMessages.say("fthp-checkpoint[" + engine.logicalRank() + "] epoch " + epoch + ": waited "
+                    + (System.nanoTime() - start) / 1000 + " us for the commit a replica's restoration is due at");
+        }
         engine.rollbackPoint();
     }
 }
