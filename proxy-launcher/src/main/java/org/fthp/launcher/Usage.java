@@ -72,6 +72,8 @@ final class Usage {
               --spares S            start S spare processes after the program's: each completes
                                     MPI_Init, then waits without CPU until it takes a lost rank's
                                     place, or finalizes with the job (one host for now)
+              --restore-replicas on|off  a rank that lost one of its copies gets a free spare as its
+                                    replica again at the next checkpoint (default on with spares)
               --host H1:S1,H2:S2..., --hostfile F   (mpirun's own options) with two or more hosts
                                     and coordinators: one coordinator per host, the proxy in every
                                     host's orted, output through fthp-run; fthp-run runs on the

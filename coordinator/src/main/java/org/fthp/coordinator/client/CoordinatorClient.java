@@ -147,6 +147,14 @@ public final class CoordinatorClient implements AutoCloseable {
         return pieces.lastCommitted();
     }
 
+    /**
+     * Whether the primary last said a replica is due to be restored from a spare: the next checkpoint then waits for
+     * its commit, at which the job rolls back in place to it with the spare as the replica.
+     */
+    public boolean restorationDue() {
+        return pieces.restorationDue();
+    }
+
     /** Waits until {@code epoch} (or a later one) has committed; false on timeout. */
     public boolean awaitCommitted(long epoch, Duration timeout) throws InterruptedException {
         return pieces.awaitCommitted(epoch, timeout);

@@ -65,6 +65,13 @@ public final class EventLog implements JobEvents, AutoCloseable {
     }
 
     @Override
+    public synchronized void replicaRestored(long epoch, int rank, int spare, double seconds) {
+        write("{\"time\":\"" + clock.instant() + "\",\"event\":\"replica-restored\",\"epoch\":" + epoch
+                + ",\"logicalRank\":" + rank + ",\"spareNativeRank\":" + spare + ",\"seconds\":"
+                + number(seconds) + "}");
+    }
+
+    @Override
     public synchronized void programEnded(String reason, int rank, int exitCode) {
         write("{\"time\":\"" + clock.instant() + "\",\"event\":\"program-ended\",\"logicalRank\":" + rank
                 + ",\"exitCode\":" + exitCode + ",\"reason\":" + quote(reason) + "}");

@@ -73,4 +73,12 @@ public interface JobEvents {
      */
     default void jobRolledBack(long epoch, int rank, int spare, double seconds) {
     }
+
+    /**
+     * Logical rank {@code rank} had lost one of its copies and spare {@code spare} became its replica: the job rolled
+     * back in place to {@code epoch}, just committed, every process back in its resilient body {@code seconds} after
+     * the decision.
+     */
+    default void replicaRestored(long epoch, int rank, int spare, double seconds) {
+    }
 }

@@ -432,6 +432,18 @@ public final class CoordinatorMain {
         }
 
         @Override
+        public void replicaRestored(long epoch, int rank, int spare, double seconds) {
+            if (log != null) {
+                log.replicaRestored(epoch, rank, spare, seconds);
+            }
+            System.err.printf(java.util.Locale.ROOT, "fthp-coordinator: rank %d had lost a copy; spare %d is its"
+                    + " replica again, the job rolled back in place to checkpoint epoch %d in %.3f s%n", rank, spare,
+                    epoch, seconds);
+            say(String.format(java.util.Locale.ROOT, "FTHP_CHECKPOINT_REPLICA_RESTORED epoch=%d rank=%d spare=%d"
+                    + " seconds=%.6f", epoch, rank, spare, seconds));
+        }
+
+        @Override
         public void checkpointCommitted(long epoch, long bytes, double costSeconds) {
             if (log != null) {
                 log.checkpointCommitted(epoch, bytes, costSeconds);
@@ -515,6 +527,9 @@ public final class CoordinatorMain {
         }
         if (opts.containsKey("checkpoint-job")) {
             c = c.withJob(org.fthp.checkpoint.store.JobIdentity.fromToken(opts.get("checkpoint-job")));
+        }
+        if (opts.containsKey("restore-replicas")) {
+            c = c.withReplicaRestoration(!"off".equals(opts.get("restore-replicas")));
         }
         if (opts.containsKey("checkpoint-interval")) {
             c = c.withInterval(IntervalPolicy.fromArgument(opts.get("checkpoint-interval"),

@@ -151,6 +151,28 @@ final class FailureEpochs {
         }
         releaseSparesIfEnded();
         sayIfProcessesEnded();
+        links.restorationDueCheck();
+    }
+
+    /**
+     * Primary, on the I/O thread: checkpoint {@code epoch} commits, before any process hears it. If a replica is due
+     * to be restored from a spare, the job rolls back in place to this epoch with the spare as the replica; the
+     * processes, waiting in that checkpoint for its commit, hear the rollback first.
+     */
+    void committing(long epoch) {
+        synchronized (state.lock) {
+            if (!state.isPrimary() || state.abort != null) {
+                return;
+            }
+            List<FailedProcess> failed = state.latest == null ? List.of() : state.latest.failed();
+            Message.Rollback r = state.restoration().atCommit(epoch, state.rollbacks(), failed, state.jobShape,
+                    state.latest == null ? 0 : state.latest.epoch(), checkpoints.highestEpochSeen(),
+                    System.nanoTime());
+            if (r != null) {
+                startRollback(r);
+                links.restorationDueCheck();
+            }
+        }
     }
 
     /**
@@ -158,9 +180,15 @@ final class FailureEpochs {
      * the processes are not all back in their bodies by {@link #ROLLBACK_DEADLINE}, the job is relaunched.
      */
     private void startRollback(Message.Rollback r) {
-        LOG.log(Level.INFO, "coordinator primary: logical rank {0} lost all its copies; spare {1} takes it, the job"
-                + " rolls back in place to epoch {2} (generation {3})",
-                new Object[] {r.lostRank(), r.spareNative(), r.epoch(), r.generation()});
+        if (r.restoresReplica()) {
+            LOG.log(Level.INFO, "coordinator primary: logical rank {0} lost its copy {1}; spare {2} becomes its"
+                    + " replica, the job rolls back in place to epoch {3} (generation {4})",
+                    new Object[] {r.lostRank(), r.deadNative(), r.spareNative(), r.epoch(), r.generation()});
+        } else {
+            LOG.log(Level.INFO, "coordinator primary: logical rank {0} lost all its copies; spare {1} takes it, the"
+                    + " job rolls back in place to epoch {2} (generation {3})",
+                    new Object[] {r.lostRank(), r.spareNative(), r.epoch(), r.generation()});
+        }
         links.rollingBack(r);
         try {
             ioGroup.schedule(() -> rollbackDeadline(r), ROLLBACK_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
@@ -177,9 +205,12 @@ final class FailureEpochs {
                 return;
             }
             List<Integer> lagging = planner.lagging(state.failedNativeRanks());
-            abortJob("logical rank " + r.lostRank() + " lost all its copies (the rollback in place did not complete:"
-                    + " native process(es) " + lagging + " did not reach Checkpoint.resilient within "
-                    + ROLLBACK_DEADLINE.toSeconds() + " s)", r.lostRank());
+            String late = "native process(es) " + lagging + " did not reach Checkpoint.resilient within "
+                    + ROLLBACK_DEADLINE.toSeconds() + " s";
+            abortJob(r.restoresReplica()
+                    ? "the restoration of logical rank " + r.lostRank() + "'s replica did not complete: " + late
+                    : "logical rank " + r.lostRank() + " lost all its copies (the rollback in place did not complete: "
+                    + late + ")", r.lostRank());
         }
     }
 

@@ -129,6 +129,11 @@ public final class NodeCoordinator implements AutoCloseable {
         public void onIoThread(Runnable task) {
             ioGroup.execute(task);
         }
+
+        @Override
+        public void committing(long epoch) {
+            epochs.committing(epoch);
+        }
     }
 
     public CheckpointService checkpoints() {

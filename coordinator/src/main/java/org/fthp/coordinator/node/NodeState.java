@@ -18,6 +18,7 @@ import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.event.JobShape;
 import org.fthp.coordinator.liveness.LifeLock;
 import org.fthp.coordinator.spares.LocalSpares;
+import org.fthp.coordinator.spares.ReplicaRestoration;
 import org.fthp.coordinator.spares.RollbackPlanner;
 import org.fthp.coordinator.wire.Message;
 import org.fthp.coordinator.wire.NodeAddress;
@@ -71,6 +72,10 @@ final class NodeState {
     Message.JobAbort abort;
     /** Primary: what a rollback in place needs, and its decisions; made at first use, dropped at a new incarnation. */
     private RollbackPlanner rollbacks;
+    /** Primary: lost replicas restored from spares; made at first use, dropped at a new incarnation. */
+    private ReplicaRestoration restoration;
+    /** What this node last heard from the primary: a replica is due to be restored (told to late registrations). */
+    boolean restorationDue;
     /** Primary: a host was lost, so the native launcher may wait for ever for processes it can no longer see. */
     boolean hostLost;
     boolean processesEndedSaid;
@@ -96,6 +101,8 @@ final class NodeState {
     volatile Runnable parentLost = () -> { };
     /** Told the native rank of each process that registers here (fthp-run counts them before timed kills). */
     volatile IntConsumer registrations = rank -> { };
+    /** fthp-run's --restore-replicas. */
+    private final boolean restoreReplicas;
 
     NodeState(CoordinatorConfig config) {
         this.ledger = config.isPrimary() ? new FailureLedger() : null;
@@ -104,6 +111,7 @@ final class NodeState {
         this.unownedVotes = config.isPrimary() ? new UnownedPidVotes(unownedVoters) : null;
         this.jobShape = config.jobShape();
         this.addresses = config.nodes();
+        this.restoreReplicas = config.checkpoint().restoreReplicas();
     }
 
     boolean isPrimary() {
@@ -116,6 +124,14 @@ final class NodeState {
             rollbacks = new RollbackPlanner(jobShape.logicalRanks() + jobShape.replicated(), nodeOfRank);
         }
         return rollbacks;
+    }
+
+    /** Primary, under lock: the restoration of lost replicas from spares for this incarnation. */
+    ReplicaRestoration restoration() {
+        if (restoration == null) {
+            restoration = new ReplicaRestoration(restoreReplicas);
+        }
+        return restoration;
     }
 
     /** Under lock: the planner if this incarnation has one yet, else null. */
@@ -159,6 +175,8 @@ final class NodeState {
         jobShape = shape;
         spares.reset();
         rollbacks = null;
+        restoration = null;
+        restorationDue = false;
         if (ledger != null) {
             ledger = new FailureLedger();
             unownedVotes = new UnownedPidVotes(unownedVoters);

@@ -135,6 +135,10 @@ final class TreeLinks {
                 }
                 case Message.SparesRelease r -> releaseSpares();
                 case Message.Rollback r -> rollingBack(r);
+                case Message.RestorationDue d -> {
+                    state.restorationDue = d.due();
+                    sendDown(d);
+                }
                 default -> {
                     LOG.log(Level.WARNING, "coordinator node {0}: parent sent {1}; closing uplink",
                             new Object[] {nodeId(), message.type()});
@@ -286,10 +290,30 @@ final class TreeLinks {
             planner.stateReported(s);
             if (under != null && s.state() == Message.ProcessState.State.IN_BODY) {
                 double seconds = planner.completedAt(state.failedNativeRanks(), System.nanoTime());
-                if (seconds >= 0) {
+                if (seconds >= 0 && under.restoresReplica()) {
+                    state.events.replicaRestored(under.epoch(), under.lostRank(), under.spareNative(), seconds);
+                } else if (seconds >= 0) {
                     state.events.jobRolledBack(under.epoch(), under.lostRank(), under.spareNative(), seconds);
                 }
             }
+            restorationDueCheck();
+        }
+    }
+
+    /**
+     * Primary, under lock: tells every process whether a replica is due to be restored from a spare, when that
+     * changed (a copy lost, a spare ready or gone, a rollback begun or complete).
+     */
+    void restorationDueCheck() {
+        if (!config.isPrimary() || state.abort != null) {
+            return;
+        }
+        List<FailedProcess> failed = state.latest == null ? List.of() : state.latest.failed();
+        Message.RestorationDue changed = state.restoration().changed(state.rollbacks(), failed, state.jobShape,
+                checkpoints.highestEpochSeen());
+        if (changed != null) {
+            state.restorationDue = changed.due();
+            sendDown(changed);
         }
     }
 
@@ -342,6 +366,9 @@ final class TreeLinks {
         }
         if (state.abort != null) {
             channel.write(state.abort);
+        }
+        if (state.restorationDue) {
+            channel.write(new Message.RestorationDue(true));
         }
         channel.flush();
     }

@@ -18,8 +18,9 @@ import org.fthp.coordinator.wire.Message;
  * live process of the program inside its resilient body ({@code Checkpoint.resilient}) of the current generation,
  * so that each can unwind to it; otherwise the job falls back to a relaunch, and the planner says why.
  *
- * <p>After a rollback the spare holds the lost rank: the dead process is retired (its failure no longer counts
- * against its rank) and the spare is one of the program's processes, whose end the spares' release waits for.
+ * <p>After a rollback the spare holds the lost rank (or, when it restores a replica ({@link ReplicaRestoration}),
+ * the lost copy's place): the dead process is retired (its failure no longer counts against its rank) and the spare
+ * is one of the program's processes, whose end the spares' release waits for.
  */
 public final class RollbackPlanner {
 
@@ -43,6 +44,8 @@ public final class RollbackPlanner {
     /** The rollback under way (until every live process is back in its body), or null. */
     private Message.Rollback underWay;
     private long underWaySince;
+    /** The layout the last rollback told every process (null: the launch's, made at first use). */
+    private CopyLayout layout;
 
     public RollbackPlanner(int programProcesses) {
         this(programProcesses, null);
@@ -113,39 +116,76 @@ public final class RollbackPlanner {
         if (committed < 1) {
             return new Relaunch("no checkpoint committed yet");
         }
-        Set<Integer> dead = new java.util.HashSet<>();
-        for (FailedProcess p : failed) {
-            dead.add(p.nativeRank());
+        Set<Integer> dead = nativeRanksOf(failed);
+        String outside = notInBody(dead);
+        if (outside != null) {
+            return new Relaunch(outside);
         }
-        int deadNative = programNatives().get(rank);
-        for (int n : programNatives()) {
-            if (!dead.contains(n) && inBody.getOrDefault(n, -1) != generation) {
-                return new Relaunch("native process " + n + " is not inside Checkpoint.resilient (the program"
-                        + " marks no rollback point)");
-            }
-        }
+        return new RollBack(begin(rank, programNatives().get(rank), dead, shape, committed,
+                Math.max(committed, highestEpochSeen) + 2, failureEpoch, nowNanos));
+    }
+
+    /**
+     * Starts a rollback in place (the checks made): the first ready spare takes native {@code deadNative}'s place
+     * among the program's processes and fills rank {@code rank}'s hole in the layout (its only copy, or its replica);
+     * every process resumes from {@code epoch}.
+     */
+    Message.Rollback begin(int rank, int deadNative, Set<Integer> dead, JobShape shape, long epoch, long firstEpoch,
+                           long failureEpoch, long nowNanos) {
         int spare = spareFor(deadNative);
         readySpares.remove(spare);
         generation++;
         replacedBy.put(deadNative, spare);
-        List<Integer> natives = programNatives();
-        int n = shape.logicalRanks();
-        List<Integer> cmp = new ArrayList<>(n);
-        List<Integer> rep = new ArrayList<>(n);
-        for (int l = 0; l < n; l++) {
-            // as the survivors' repairs left it: a replica whose computational copy died computes, a dead replica
-            // is gone; the lost rank is the spare's alone
-            int c = natives.get(l);
-            int r = l < shape.replicated() ? natives.get(n + l) : -1;
-            boolean cAlive = !dead.contains(c);
-            boolean rAlive = r >= 0 && !dead.contains(r);
-            cmp.add(cAlive ? c : r);
-            rep.add(cAlive && rAlive ? r : -1);
-        }
-        underWay = new Message.Rollback(generation, committed, Math.max(committed, highestEpochSeen) + 2, rank,
-                deadNative, spare, cmp, rep, failureEpoch);
+        layout = layoutNow(shape).after(dead, rank, spare);
+        underWay = new Message.Rollback(generation, epoch, firstEpoch, rank, deadNative, spare, layout.cmp(),
+                layout.rep(), failureEpoch);
         underWaySince = nowNanos;
-        return new RollBack(underWay);
+        return underWay;
+    }
+
+    /** The first live program process not inside its body of the current generation, said as a reason; else null. */
+    String notInBody(Set<Integer> dead) {
+        for (int n : programNatives()) {
+            if (!dead.contains(n) && inBody.getOrDefault(n, -1) != generation) {
+                return "native process " + n + " is not inside Checkpoint.resilient (the program"
+                        + " marks no rollback point)";
+            }
+        }
+        return null;
+    }
+
+    /** The layout the processes were last told (the launch's before any rollback). */
+    CopyLayout layoutNow(JobShape shape) {
+        if (layout == null) {
+            layout = CopyLayout.launch(shape);
+        }
+        return layout;
+    }
+
+    /** Whether a spare is ready to take a role. */
+    boolean hasReadySpare() {
+        return !readySpares.isEmpty();
+    }
+
+    /**
+     * The dead process among the ones that hold rank {@code rank}'s copies now ({@code rank} and {@code N + rank}
+     * at launch, each replaced by its spare), or -1 if both live.
+     */
+    int deadCopyOf(int rank, JobShape shape, Set<Integer> dead) {
+        List<Integer> natives = programNatives();
+        if (dead.contains(natives.get(rank))) {
+            return natives.get(rank);
+        }
+        int replicaAt = shape.logicalRanks() + rank;
+        return rank < shape.replicated() && dead.contains(natives.get(replicaAt)) ? natives.get(replicaAt) : -1;
+    }
+
+    static Set<Integer> nativeRanksOf(List<FailedProcess> failed) {
+        Set<Integer> dead = new java.util.HashSet<>();
+        for (FailedProcess p : failed) {
+            dead.add(p.nativeRank());
+        }
+        return dead;
     }
 
     /**
@@ -166,7 +206,7 @@ public final class RollbackPlanner {
     /**
      * A batch of failures as they count for the program: a process failed as a {@link Role#SPARE} (it was launched
      * as one, and the node that saw it fail cannot tell whether a rollback gave it a rank since: a whole host lost)
-     * is the computational copy of the rank it took if it took one; else it was a waiting spare, which is no longer
+     * is the copy of the rank it took (its only copy, or a restored replica) if it took one; else it was a waiting spare, which is no longer
      * ready and is left out (its loss is nobody's failure).
      */
     public List<FailedProcess> asHeld(List<FailedProcess> failed, int logicalRanks) {
@@ -186,8 +226,9 @@ public final class RollbackPlanner {
             }
             int slot = natives.indexOf(p.nativeRank());
             if (slot >= 0) {
+                Role role = layout != null && layout.rep().contains(p.nativeRank()) ? Role.REP : Role.CMP;
                 out.add(new FailedProcess(p.pid(), p.nativeRank(),
-                        slot < logicalRanks ? slot : slot - logicalRanks, Role.CMP, p.cause()));
+                        slot < logicalRanks ? slot : slot - logicalRanks, role, p.cause()));
             } else {
                 readySpares.remove(p.nativeRank());
             }

@@ -201,7 +201,9 @@ public sealed interface Message {
      * process resumes from committed epoch {@code epoch}, and numbers its next checkpoints from {@code firstEpoch}.
      * {@code cmpNatives} and {@code repNatives} (-1: none) are the job's layout from then on, logical rank by logical
      * rank: every process builds the new communicators from this one answer. It reflects every failure up to
-     * failure set {@code failureEpoch}: no process repairs for those.
+     * failure set {@code failureEpoch}: no process repairs for those. When the spare is {@code lostRank}'s replica in
+     * that layout ({@link #restoresReplica()}), the rank did not lose every copy: {@code deadNative} is the copy it
+     * lost, and the spare restores its replica at the epoch just committed (nothing is lost).
      */
     record Rollback(int generation, long epoch, long firstEpoch, int lostRank, int deadNative, int spareNative,
                     List<Integer> cmpNatives, List<Integer> repNatives, long failureEpoch)
@@ -210,7 +212,7 @@ public sealed interface Message {
             cmpNatives = List.copyOf(cmpNatives);
             repNatives = List.copyOf(repNatives);
             if (cmpNatives.size() != repNatives.size() || lostRank >= cmpNatives.size()
-                    || cmpNatives.get(lostRank) != spareNative) {
+                    || cmpNatives.get(lostRank) != spareNative && repNatives.get(lostRank) != spareNative) {
                 throw new IllegalArgumentException("bad rollback layout: " + cmpNatives + " " + repNatives);
             }
             if (generation < 1 || epoch < 1 || firstEpoch <= epoch || lostRank < 0 || deadNative < 0
@@ -220,7 +222,17 @@ public sealed interface Message {
                         + spareNative);
             }
         }
+
+        /** Whether the spare becomes the rank's replica (a restoration), not the rank's only copy. */
+        public boolean restoresReplica() {
+            return repNatives.get(lostRank) == spareNative;
+        }
         @Override public MessageType type() { return MessageType.ROLLBACK; }
+    }
+
+    /** A replica is (or no longer is) due to be restored from a spare ({@link MessageType#RESTORATION_DUE}). */
+    record RestorationDue(boolean due) implements Message {
+        @Override public MessageType type() { return MessageType.RESTORATION_DUE; }
     }
 
     record Registered(int nodeId) implements Message {

@@ -63,6 +63,7 @@ public final class MessageCodec {
             case Message.ProcessDone d -> { }
             case Message.Heartbeat h -> { }
             case Message.SparesRelease r -> { }
+            case Message.RestorationDue d -> out.writeByte(d.due() ? 1 : 0);
             case Message.ProcessState p -> {
                 out.writeInt(p.nativeRank());
                 out.writeByte(p.state().code());
@@ -200,6 +201,14 @@ public final class MessageCodec {
             case PROCESS_DONE -> new Message.ProcessDone();
             case HEARTBEAT -> new Message.Heartbeat();
             case SPARES_RELEASE -> new Message.SparesRelease();
+            case RESTORATION_DUE -> {
+                need(in, 1, "due");
+                byte due = in.readByte();
+                if (due != 0 && due != 1) {
+                    throw new MalformedFrameException("restoration due must be 0 or 1, not " + due);
+                }
+                yield new Message.RestorationDue(due == 1);
+            }
             case PROCESS_STATE -> {
                 int nativeRank = readRank(in, "native rank");
                 need(in, 1, "state");
@@ -234,7 +243,7 @@ public final class MessageCodec {
                     }
                     rep.add(r);
                 }
-                if (cmp.get(lostRank) != spareNative) {
+                if (cmp.get(lostRank) != spareNative && rep.get(lostRank) != spareNative) {
                     throw new MalformedFrameException("the rollback's layout does not give rank " + lostRank
                             + " to spare " + spareNative);
                 }

@@ -319,6 +319,9 @@ public final class Engine {
             }
         }
         if (replacement) {
+            // a spare that restored a replica compares with its twin from the body's start, as the twin does
+            SendDigest.install(SendDigest.restarted(null,
+                    replicated() && membership.layout().hasReplica(logicalRank)));
             return;
         }
         RunStatistics.markReady(nativeRank);
@@ -491,6 +494,17 @@ public final class Engine {
             if (replicated() && repairThreadWanted) {
                 repairThread = RepairThread.start(repair, gate, coordinator.watch());
             }
+        }
+    }
+
+    /**
+     * Throws the rollback the coordinators announced, if any: a wait outside the native library (a checkpoint that
+     * waits for its commit) ends with it at once, as a call would.
+     */
+    public void rollbackPoint() {
+        RollbackSignal rollback = gate.tripped();
+        if (rollback != null) {
+            throw rollback;
         }
     }
 

@@ -54,15 +54,13 @@ public final class SendDigest {
 
     /**
      * The digest after a rollback in place: hashing from nothing again (the twins may have unwound at different
-     * sends), comparing if {@code was} compared and the copy still has a twin, the injection kept (it fires once);
-     * null when neither.
+     * sends), comparing if the copy has a twin in the new layout (a spare that restored its replica is one) and the
+     * comparison is not off, as at a start, the injection kept (it fires once); null when neither.
      */
     public static SendDigest restarted(SendDigest was, boolean hasTwin) {
-        if (was == null) {
-            return null;
-        }
-        boolean comparing = was.comparing && hasTwin;
-        return comparing || was.corruption != null ? new SendDigest(comparing, was.corruption) : null;
+        boolean comparing = hasTwin && !"off".equals(System.getenv(MODE_ENV));
+        Corruption corruption = was == null ? null : was.corruption;
+        return comparing || corruption != null ? new SendDigest(comparing, corruption) : null;
     }
 
     /** The corruption injected into this process, or null. */
