@@ -69,14 +69,7 @@ public final class TwinComparison {
         synchronized (TwinComparison.class) {
             TwinComparison c = current;
             if (c == null || c.engine != engine) {
-                TwinComparison before = c;
                 c = new TwinComparison(engine, d);
-                if (before != null) {
-                    // a rollback in place built a new engine: the tally is the process's, one file per incarnation
-                    c.comparisons = before.comparisons;
-                    c.unchecked = before.unchecked;
-                    c.mismatches = before.mismatches;
-                }
                 current = c;
             }
             return c;
@@ -206,8 +199,9 @@ public final class TwinComparison {
     }
 
     /**
-     * {@code sdc-INCARNATION-NATIVE}: logical rank, role, comparisons, unchecked, mismatches (a line fthp-run sums;
-     * one file per incarnation, so a rolled-back run's mismatch stays counted).
+     * {@code sdc-INCARNATION.GENERATION-NATIVE}: logical rank, role, comparisons, unchecked, mismatches (a line
+     * fthp-run sums; one file per engine, a relaunch's or a rollback in place's, so a rolled-back run's mismatch stays
+     * counted).
      */
     private void write() {
         String dir = System.getenv(STATS_DIR_ENV);
@@ -215,7 +209,8 @@ public final class TwinComparison {
             return;
         }
         try {
-            Files.writeString(Path.of(dir, "sdc-" + engine.incarnation().restart() + "-" + engine.nativeRank()),
+            Files.writeString(Path.of(dir, "sdc-" + engine.incarnation().restart() + "." + engine.generation() + "-"
+                            + engine.nativeRank()),
                     engine.logicalRank() + " " + engine.role() + " " + comparisons + " " + unchecked + " "
                             + mismatches + "\n");
         } catch (IOException e) {
