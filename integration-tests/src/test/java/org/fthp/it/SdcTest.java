@@ -118,6 +118,26 @@ class SdcTest {
     }
 
     /**
+     * A flipped message from rank 1's computational copy, compared between checkpoints too (where only the replica
+     * compares and its twin runs on until the rollback reaches it), in a job without --restart: the rollback in
+     * place needs neither a relaunch nor a spare.
+     */
+    @Test
+    void aFlippedMessageRollsBackInPlaceWithoutARestart() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--checkpoint-interval", "600", "--sdc-interval",
+                "0.1", "--corrupt", "1:cmp:msg#100"), Map.of(), 2, TIMEOUT, ResilientIterations.class, WORKLOAD)
+                .assertSuccess();
+        assertEquals(FailureFreeRuns.sortedLines(ResilientIterations.class, 2, TIMEOUT, WORKLOAD),
+                FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("the twins of rank 1 differed (silent data corruption); the job rolled back in"
+                + " place to checkpoint epoch 2"), r.stderr());
+        assertTrue(r.stderr().contains("; 1 rollback in place ("), r.stderr());
+        assertTrue(r.stderr().contains("; 0 restarts") && !r.stderr().contains("relaunching"), r.stderr());
+        assertEquals(4, r.processes().javaProcessesRunning(ResilientIterations.class.getName()),
+                "2 ranks and 2 replicas, none started after them\n" + r.stderr());
+    }
+
+    /**
      * Rank 1's computational copy sends a flipped message (call 100); rank 0's replica dies before the next
      * checkpoint (call 110), so rank 0 is unchecked there and must not wait for its twin; rank 1's twins differ in
      * their messages at the checkpoint of iteration 30, and the job rolls back.
