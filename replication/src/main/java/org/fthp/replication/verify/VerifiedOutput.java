@@ -20,6 +20,7 @@ public final class VerifiedOutput {
 
     /** Where the ranks' output files are (fthp-run's relay). */
     private static final String OUTPUT_DIR_ENV = "FTHP_OUTPUT_DIR";
+
     private final Path file;
     private final Path temp;
     private final Path byEpoch;
