@@ -168,6 +168,14 @@ public final class CoordinatorClient implements AutoCloseable {
         channel.writeAndFlush(new Message.ProcessState(nativeRank, Message.ProcessState.State.IN_BODY, generation));
     }
 
+    /**
+     * The twins of logical rank {@code logicalRank} differ, as this process found in generation {@code generation}:
+     * the primary rolls the job back in place, or ends it with {@code reason}.
+     */
+    public void sdcDetected(int nativeRank, int logicalRank, int generation, String reason) {
+        channel.writeAndFlush(new Message.SdcDetected(nativeRank, logicalRank, generation, reason));
+    }
+
     /** This process's resilient body returned: it cannot be rolled back any more. */
     public void bodyLeft(int nativeRank) {
         channel.writeAndFlush(new Message.ProcessState(nativeRank, Message.ProcessState.State.BODY_LEFT, 0));

@@ -443,6 +443,32 @@ public final class CoordinatorMain {
                     + " seconds=%.6f", epoch, rank, spare, seconds));
         }
 
+        /** A rollback in place is logged; a job that cannot roll back in place says why, then ends with the reason. */
+        @Override
+        public void sdcDetected(String reason, String notInPlace) {
+            if (log != null) {
+                log.sdcDetected(reason, notInPlace);
+            }
+            if (notInPlace != null) {
+                System.err.println("fthp-coordinator: no rollback in place after a difference between twins: "
+                        + notInPlace);
+                System.err.flush();
+            }
+        }
+
+        @Override
+        public void sdcRolledBack(long epoch, int rank, double seconds) {
+            if (log != null) {
+                log.sdcRolledBack(epoch, rank, seconds);
+            }
+            System.err.printf(java.util.Locale.ROOT, "fthp-coordinator: the twins of rank %d differed (silent data"
+                    + " corruption); the job rolled back in place to checkpoint epoch %d in %.3f s%n", rank, epoch,
+                    seconds);
+            // counted with the rollbacks in place of the summary
+            say(String.format(java.util.Locale.ROOT, "FTHP_CHECKPOINT_ROLLED_BACK epoch=%d rank=%d spare=none"
+                    + " seconds=%.6f", epoch, rank, seconds));
+        }
+
         @Override
         public void checkpointCommitted(long epoch, long bytes, double costSeconds) {
             if (log != null) {

@@ -19,6 +19,7 @@ import org.fthp.coordinator.event.FailureSnapshot;
 import org.fthp.coordinator.event.Role;
 import org.fthp.coordinator.spares.LocalSpares;
 import org.fthp.coordinator.spares.RollbackPlanner;
+import org.fthp.coordinator.spares.SdcRollback;
 import org.fthp.coordinator.wire.Message;
 
 /**
@@ -176,11 +177,43 @@ final class FailureEpochs {
     }
 
     /**
+     * A copy found that its twin differs (or a child coordinator passed that up): the primary rolls the job back in
+     * place to the last committed epoch when it can (spares.SdcRollback), else ends the job with the copy's reason and
+     * exit code 6, as the copy would have (fthp-run then relaunches it or ends); everyone else passes it up.
+     */
+    void sdcDetected(Message.SdcDetected report) {
+        synchronized (state.lock) {
+            if (!state.isPrimary()) {
+                links.sendUp(report);
+                return;
+            }
+            if (state.abort != null) {
+                return;
+            }
+            List<FailedProcess> failed = state.latest == null ? List.of() : state.latest.failed();
+            RollbackPlanner.Decision decision = state.sdcRollback().decide(report, state.rollbacks(), failed,
+                    state.jobShape, checkpoints.lastCommitted(), checkpoints.highestEpochSeen(),
+                    state.latest == null ? 0 : state.latest.epoch(), System.nanoTime());
+            if (decision instanceof RollbackPlanner.RollBack r) {
+                state.events.sdcDetected(report.reason(), null);
+                startRollback(r.message());
+                links.restorationDueCheck();
+            } else if (decision instanceof RollbackPlanner.Relaunch why) {
+                state.events.sdcDetected(report.reason(), why.reason());
+                abortJob(report.reason(), report.logicalRank(), SdcRollback.EXIT_SDC);
+            }
+        }
+    }
+
+    /**
      * Primary, under lock: every process and the chosen spare are told; the spare's node hands it the message. If
      * the processes are not all back in their bodies by {@link #ROLLBACK_DEADLINE}, the job is relaunched.
      */
     private void startRollback(Message.Rollback r) {
-        if (r.restoresReplica()) {
+        if (r.afterSdc()) {
+            LOG.log(Level.INFO, "coordinator primary: the twins of logical rank {0} differ; the job rolls back in"
+                    + " place to epoch {1} (generation {2})", new Object[] {r.lostRank(), r.epoch(), r.generation()});
+        } else if (r.restoresReplica()) {
             LOG.log(Level.INFO, "coordinator primary: logical rank {0} lost its copy {1}; spare {2} becomes its"
                     + " replica, the job rolls back in place to epoch {3} (generation {4})",
                     new Object[] {r.lostRank(), r.deadNative(), r.spareNative(), r.epoch(), r.generation()});
@@ -207,6 +240,13 @@ final class FailureEpochs {
             List<Integer> lagging = planner.lagging(state.failedNativeRanks());
             String late = "native process(es) " + lagging + " did not reach Checkpoint.resilient within "
                     + ROLLBACK_DEADLINE.toSeconds() + " s";
+            Message.SdcDetected sdc = state.sdcRollback().reportOf(r);
+            if (sdc != null) {
+                // as the copy would have ended it: fthp-run relaunches from the verified epoch, or ends with 6
+                abortJob(sdc.reason() + " (the rollback in place did not complete: " + late + ")", r.lostRank(),
+                        SdcRollback.EXIT_SDC);
+                return;
+            }
             abortJob(r.restoresReplica()
                     ? "the restoration of logical rank " + r.lostRank() + "'s replica did not complete: " + late
                     : "logical rank " + r.lostRank() + " lost all its copies (the rollback in place did not complete: "

@@ -320,6 +320,13 @@ public final class NodeCoordinator implements AutoCloseable {
         }
     }
 
+    /** A process found its twin differs from it, or a child coordinator passed that up. */
+    void sdcDetected(Message.SdcDetected detected) {
+        if (!state.closed) {
+            epochs.sdcDetected(detected);
+        }
+    }
+
     void unownedPidReported(long pid, int claimingNode) {
         epochs.unownedPidReported(pid, claimingNode);
     }

@@ -20,6 +20,7 @@ import org.fthp.coordinator.liveness.LifeLock;
 import org.fthp.coordinator.spares.LocalSpares;
 import org.fthp.coordinator.spares.ReplicaRestoration;
 import org.fthp.coordinator.spares.RollbackPlanner;
+import org.fthp.coordinator.spares.SdcRollback;
 import org.fthp.coordinator.wire.Message;
 import org.fthp.coordinator.wire.NodeAddress;
 
@@ -74,6 +75,8 @@ final class NodeState {
     private RollbackPlanner rollbacks;
     /** Primary: lost replicas restored from spares; made at first use, dropped at a new incarnation. */
     private ReplicaRestoration restoration;
+    /** Primary: rollbacks in place after a difference between twins; made at first use, dropped at a new incarnation. */
+    private SdcRollback sdcRollback;
     /** What this node last heard from the primary: a replica is due to be restored (told to late registrations). */
     boolean restorationDue;
     /** Primary: a host was lost, so the native launcher may wait for ever for processes it can no longer see. */
@@ -134,6 +137,14 @@ final class NodeState {
         return restoration;
     }
 
+    /** Primary, under lock: the rollbacks in place after differences between twins, for this incarnation. */
+    SdcRollback sdcRollback() {
+        if (sdcRollback == null) {
+            sdcRollback = new SdcRollback();
+        }
+        return sdcRollback;
+    }
+
     /** Under lock: the planner if this incarnation has one yet, else null. */
     RollbackPlanner rollbacksIfAny() {
         return rollbacks;
@@ -176,6 +187,7 @@ final class NodeState {
         spares.reset();
         rollbacks = null;
         restoration = null;
+        sdcRollback = null;
         restorationDue = false;
         if (ledger != null) {
             ledger = new FailureLedger();

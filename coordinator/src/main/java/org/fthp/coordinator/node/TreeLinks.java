@@ -290,7 +290,9 @@ final class TreeLinks {
             planner.stateReported(s);
             if (under != null && s.state() == Message.ProcessState.State.IN_BODY) {
                 double seconds = planner.completedAt(state.failedNativeRanks(), System.nanoTime());
-                if (seconds >= 0 && under.restoresReplica()) {
+                if (seconds >= 0 && under.afterSdc()) {
+                    state.events.sdcRolledBack(under.epoch(), under.lostRank(), seconds);
+                } else if (seconds >= 0 && under.restoresReplica()) {
                     state.events.replicaRestored(under.epoch(), under.lostRank(), under.spareNative(), seconds);
                 } else if (seconds >= 0) {
                     state.events.jobRolledBack(under.epoch(), under.lostRank(), under.spareNative(), seconds);

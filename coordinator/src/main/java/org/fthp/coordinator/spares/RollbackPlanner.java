@@ -143,6 +143,20 @@ public final class RollbackPlanner {
         return underWay;
     }
 
+    /**
+     * Starts a rollback in place after the twins of rank {@code rank} differed (the checks made, {@link SdcRollback}):
+     * no process taken or retired, the layout as the repairs left it; every process resumes from {@code epoch}.
+     */
+    Message.Rollback beginInPlace(int rank, Set<Integer> dead, JobShape shape, long epoch, long firstEpoch,
+                                  long failureEpoch, long nowNanos) {
+        generation++;
+        layout = layoutNow(shape).without(dead);
+        underWay = new Message.Rollback(generation, epoch, firstEpoch, rank, Message.Rollback.NO_PROCESS,
+                Message.Rollback.NO_PROCESS, layout.cmp(), layout.rep(), failureEpoch);
+        underWaySince = nowNanos;
+        return underWay;
+    }
+
     /** The first live program process not inside its body of the current generation, said as a reason; else null. */
     String notInBody(Set<Integer> dead) {
         for (int n : programNatives()) {

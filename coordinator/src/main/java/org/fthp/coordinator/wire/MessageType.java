@@ -101,7 +101,12 @@ public enum MessageType {
      * lost one of its copies and a spare is free), so the next checkpoint waits for its commit, at which the job
      * rolls back in place with the spare as that rank's replica. One byte: 1 due, 0 not (any more).
      */
-    RESTORATION_DUE(30);
+    RESTORATION_DUE(30),
+    /**
+     * process → its node → the primary: the twins of a replicated rank differ (silent data corruption); the copy that
+     * found it waits for the job's rollback in place to the last committed epoch, or for its end.
+     */
+    SDC_DETECTED(31);
 
     private final byte code;
 

@@ -463,7 +463,9 @@ public final class Engine {
                     + " dead; it stops");
         }
         if (old.output != null) {
-            old.output.rollBack();
+            // after a difference between twins, what the rank printed since the epoch was never shown (fthp-run
+            // prints a gated rank's output only up to a committed epoch) and may be a corrupted copy's: it goes
+            old.output.rollBack(r.afterSdc() && old.logicalRank < RankOutput.gatedRanks());
         }
         Engine e = new Engine(old.nativeRank, old.nativeSize, layout, old.threadLevel,
                 new StagingPool(Empi.HANDLE_BYTES, Empi.STATUS_BYTES), old.controlComm, old.tagBound, true,
@@ -598,6 +600,11 @@ public final class Engine {
     // ---- who this process is ----
 
     public int nativeRank() { return nativeRank; }
+
+    /** The link to the coordinators, or null when the job has none. */
+    public CoordinatorLink coordinatorLink() {
+        return coordination.link();
+    }
     public int logicalRank() { return logicalRank; }
     public Role role() { return membership.role(); }
     public boolean replicated() { return membership.replicated(); }
