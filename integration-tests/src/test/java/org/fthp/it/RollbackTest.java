@@ -61,6 +61,26 @@ class RollbackTest {
     }
 
     /**
+     * A rollback, then a second failure in the new generation handled by promotion: the repair's rounds and the
+     * acknowledgements that trimmed the send logs it replays from travel on the new generation's control
+     * communicator, where nothing of the run that rolled back can be taken for the new run's.
+     */
+    @Test
+    void aPromotionAfterARollbackKeepsTheFailureFreeResult() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--spares", "1", "--checkpoint-interval", "600",
+                "--restart", "1", "--kill", "1:cmp#" + LATE_CALL, "--kill", "1:rep#" + LATE_CALL, "--kill",
+                "0:cmp#" + (LATE_CALL + 30)), Map.of(), 2, TIMEOUT, ResilientIterations.class, WORKLOAD)
+                .assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(r),
+                "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("rank 1 lost every copy; spare 4 took its place and the job rolled back in"
+                + " place to checkpoint epoch 4"), r.stderr());
+        assertFalse(r.stderr().contains("restart 1 of 1"), r.stderr());
+        assertEquals(5, r.processes().javaProcessesRunning(ResilientIterations.class.getName()),
+                "2 ranks, 2 replicas and 1 spare, none started after them\n" + r.stderr());
+    }
+
+    /**
      * One spare, two ranks lost one after the other: the first is rolled back in place, the second relaunches the
      * job (no spare left), which then completes from the checkpoint the rerun committed.
      */

@@ -23,7 +23,9 @@ import org.fthp.replication.twins.TwinSlots;
  *   <li>{@link Space#TWIN}: COMM_WORLD's CMP_REP_INTERCOMM, where every
  *       communicator's twin decisions travel, each in its own slot;
  *   <li>{@link Space#PEER}: the tags of the engine's own
- *       {@code MPI_Intercomm_create} calls on their peer communicator.
+ *       {@code MPI_Intercomm_create} calls on their peer communicator;
+ *   <li>{@link Space#GROUP}: the tags of the engine's
+ *       {@code MPI_Comm_create_group} calls on the native COMM_WORLD.
  * </ul>
  * Every tag stays below {@link #LIMIT}.
  */
@@ -36,7 +38,7 @@ public final class InternalTags {
     public static final int LIMIT = 1 << 30;
 
     /** Which communicator a range of tags lives on. */
-    public enum Space { CONTROL, INTERNAL, TWIN, PEER }
+    public enum Space { CONTROL, INTERNAL, TWIN, PEER, GROUP }
 
     /**
      * {@code size} consecutive tags from {@code first}; a numbered message
@@ -133,16 +135,29 @@ public final class InternalTags {
 
     /** COMM_WORLD's CMP_REP_INTERCOMM. */
     public static final Range INTERCOMM_CMP_REP = new Range("CMP_REP_INTERCOMM creation", Space.PEER, 101, 1);
-    /** A communicator's CMP_NO_REP_INTERCOMM. */
-    public static final Range INTERCOMM_NO_REP = new Range("CMP_NO_REP_INTERCOMM creation", Space.PEER, 102, 1);
+    /**
+     * A communicator's CMP_NO_REP_INTERCOMM: its leaders meet over the generation's control communicator, where no
+     * leaders' exchange of a generation that rolled back can be in flight.
+     */
+    public static final Range INTERCOMM_NO_REP = new Range("CMP_NO_REP_INTERCOMM creation", Space.CONTROL, 102, 1);
     /** The computational copies' native intercommunicator of an intercommunicator. */
     public static final Range INTERCOMM_COLLECTIVE = new Range("intercommunicator collectives", Space.PEER, 103, 1);
+
+    // ---- the engine's MPI_Comm_create_group calls on the native COMM_WORLD ----
+
+    /** A communicator's native communicators, by its id. */
+    public static final Range COMM_GROUPS = new Range("communicator groups", Space.GROUP, 0, 0x4000);
+    /**
+     * A generation's control communicator (control.ControlComm), by generation: apart from every communicator's,
+     * so a creation a survivor was in when the job rolled back never meets it.
+     */
+    public static final Range CONTROL_GROUPS = new Range("control communicator", Space.GROUP, 0x4000, 0x4000);
 
     /** Every range, for the disjointness check. */
     public static final List<Range> ALL = List.of(ACKNOWLEDGEMENT, REPAIR_AGREE, REPAIR_READY, REPAIR_BLOBS,
             FINALIZE_ENTERED, FINALIZE_LEFT, CREATION_READY, CREATION_DONE, CREATION_ABORT, COMM_FREE, NEIGHBOURS, INTERCOMM_LEADERS,
             PORT_REQUEST, PORT_REPLY, ALLREDUCE, PAYLOAD, PULL_REPLY, TWIN_DECISIONS, INTERCOMM_CMP_REP, INTERCOMM_NO_REP,
-            INTERCOMM_COLLECTIVE);
+            INTERCOMM_COLLECTIVE, COMM_GROUPS, CONTROL_GROUPS);
 
     /** The first tag of allreduce number {@code sequence}; its steps take the next {@link #ALLREDUCE_STEPS}. */
     public static int allreduceBase(long sequence) {
