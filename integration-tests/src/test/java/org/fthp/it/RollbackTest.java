@@ -80,6 +80,21 @@ class RollbackTest {
                 "2 ranks, 2 replicas and 1 spare, none started after them\n" + r.stderr());
     }
 
+    /** A spare killed while it waits is no failure of the program: the job goes on with one spare fewer. */
+    @Test
+    void aSpareKilledWhileItWaitsLeavesTheOtherForTheRollback() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--spares", "2", "--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "spare:0@0.5", "--kill", "1#" + LATE_CALL), Map.of(), 2, TIMEOUT,
+                ResilientIterations.class, WORKLOAD).assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(r),
+                "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("spare 2 died while it waited; the job goes on with 1 spare"), r.stderr());
+        assertTrue(r.stderr().contains("rank 1 lost every copy; spare 3 took its place and the job rolled back in"
+                + " place"), r.stderr());
+        assertTrue(r.stderr().contains("1 spare lost while waiting"), r.stderr());
+        assertFalse(r.stderr().contains("restart 1 of 1"), r.stderr());
+    }
+
     /**
      * One spare, two ranks lost one after the other: the first is rolled back in place, the second relaunches the
      * job (no spare left), which then completes from the checkpoint the rerun committed.
@@ -98,7 +113,7 @@ class RollbackTest {
     }
 
     @Test
-    void aCommunicatorKeptAcrossARollbackIsAClearError() {
+    void aCommunicatorOrGroupKeptAcrossARollbackIsAClearError() {
         String[] stale = {"50", "20", "--force", "10", "--stale"};
         MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1",
                 "--kill", "1#" + (LATE_CALL + 1)), Map.of(), 2, TIMEOUT, ResilientIterations.class, stale)
@@ -107,6 +122,8 @@ class RollbackTest {
                 FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n" + r.stderr());
         assertTrue(r.stderr().contains("ResilientIterations rank 0: stale communicator: made before the job rolled"
                 + " back in place"), r.stderr());
+        assertTrue(r.stderr().contains("ResilientIterations rank 0: stale group: made before the job rolled back in"
+                + " place"), r.stderr());
     }
 
     /** A survivor that swallows the rollback never reaches the rollback point: at the deadline the job relaunches. */

@@ -73,4 +73,8 @@ public interface JobEvents {
      */
     default void jobRolledBack(long epoch, int rank, int spare, double seconds) {
     }
+
+    /** Spare {@code spare} (native rank) died while it waited: the job goes on with {@code sparesLeft}. */
+    default void spareLost(int spare, int sparesLeft) {
+    }
 }

@@ -283,7 +283,13 @@ final class TreeLinks {
         synchronized (state.lock) {
             RollbackPlanner planner = state.rollbacks();
             Message.Rollback under = planner.underWay();
+            boolean wasReady = planner.isReadySpare(s.nativeRank());
             planner.stateReported(s);
+            if (s.state() == Message.ProcessState.State.SPARE_GONE && wasReady && state.abort == null
+                    && !state.spares.released()) {
+                // a waiting spare's connection ended before its release: it died, and is no failure of the program
+                state.events.spareLost(s.nativeRank(), planner.readySpares());
+            }
             if (under != null && s.state() == Message.ProcessState.State.IN_BODY) {
                 double seconds = planner.completedAt(state.failedNativeRanks(), System.nanoTime());
                 if (seconds >= 0) {

@@ -178,6 +178,16 @@ public final class RollbackPlanner {
         return out;
     }
 
+    /** Whether spare {@code nativeRank} is ready to take a lost rank. */
+    public boolean isReadySpare(int nativeRank) {
+        return readySpares.contains(nativeRank);
+    }
+
+    /** How many spares are ready to take a lost rank. */
+    public int readySpares() {
+        return readySpares.size();
+    }
+
     /** Whether the job has had spares at all (a relaunch is then worth a word on why). */
     public boolean sparesSeen() {
         return sparesSeen;
