@@ -310,6 +310,7 @@ final class TreeLinks {
 
     /** Under lock: a rollback reaches this node's processes, its children and, if it waits here, the spare. */
     void rollingBack(Message.Rollback r) {
+        state.lastRollback = r;
         state.spares.assign(r.spareNative(), r);
         sendDown(r);
     }
@@ -345,6 +346,9 @@ final class TreeLinks {
     void catchUp(Channel channel) {
         if (state.latest != null) {
             channel.write(new Message.FailureSet(state.latest.epoch(), state.latest.failed()));
+        }
+        if (state.lastRollback != null) {
+            channel.write(state.lastRollback);
         }
         if (state.abort != null) {
             channel.write(state.abort);

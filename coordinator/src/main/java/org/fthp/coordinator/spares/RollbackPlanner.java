@@ -19,6 +19,11 @@ import org.fthp.coordinator.wire.Message;
  *
  * <p>After a rollback the spare holds the lost rank: the dead process is retired (its failure no longer counts
  * against its rank) and the spare is one of the program's processes, whose end the spares' release waits for.
+ *
+ * <p>A process of the rollback under way that fails before every process is back in its body (a survivor, or the
+ * spare that took the rank) supersedes it with another rollback to the same epoch, of the next generation, whose
+ * layout leaves the dead out: a rank it leaves without a copy takes another spare, else the job relaunches. The
+ * processes still on their way abandon the superseded one before its blocking calls (runtime.Engine#rollBack).
  */
 public final class RollbackPlanner {
 
@@ -85,21 +90,38 @@ public final class RollbackPlanner {
     }
 
     /**
-     * Rank {@code lost} lost every copy ({@code failed}: the job-wide failed set). A rollback when it can be,
-     * resuming from {@code committed} and numbering new checkpoints above {@code highestEpochSeen}.
+     * Whether a process of {@code newlyFailed} is one of the rollback under way's (then it must be superseded, even
+     * if no rank lost every copy: the others would wait for the dead one in the rollback's blocking calls).
+     */
+    public boolean failsRollbackUnderWay(List<FailedProcess> newlyFailed) {
+        if (underWay == null) {
+            return false;
+        }
+        List<Integer> natives = programNatives();
+        for (FailedProcess p : newlyFailed) {
+            if (natives.contains(p.nativeRank())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Rank {@code lost} lost every copy ({@code failed}: the job-wide failed set), or, during a rollback, a process
+     * of it failed ({@code lost} then may be empty). A rollback when it can be, resuming from {@code committed}
+     * and numbering new checkpoints above {@code highestEpochSeen}.
      */
     public Decision decide(List<Integer> lost, long failureEpoch, List<FailedProcess> failed, JobShape shape,
                            long committed, long highestEpochSeen, long nowNanos) {
-        if (lost.size() != 1) {
+        Message.Rollback superseded = underWay;
+        if (lost.size() > 1 || (lost.isEmpty() && superseded == null)) {
             return new Relaunch("ranks " + lost + " lost every copy at once (a rollback replaces one rank)");
         }
-        int rank = lost.get(0);
-        if (underWay != null) {
-            return new Relaunch("rank " + rank + " lost every copy during the rollback of generation "
-                    + underWay.generation());
-        }
-        if (readySpares.isEmpty()) {
-            return new Relaunch("no spare left");
+        int rank = lost.isEmpty() ? superseded.lostRank() : lost.get(0);
+        String during = superseded == null ? "" : " (during the rollback of generation " + superseded.generation()
+                + ")";
+        if (!lost.isEmpty() && readySpares.isEmpty()) {
+            return new Relaunch("no spare left" + during);
         }
         if (committed < 1) {
             return new Relaunch("no checkpoint committed yet");
@@ -110,15 +132,23 @@ public final class RollbackPlanner {
         }
         int deadNative = programNatives().get(rank);
         for (int n : programNatives()) {
-            if (!dead.contains(n) && inBody.getOrDefault(n, -1) != generation) {
+            // during a rollback every live process is on its way back to its body, or already there
+            if (superseded == null && !dead.contains(n) && inBody.getOrDefault(n, -1) != generation) {
                 return new Relaunch("native process " + n + " is not inside Checkpoint.resilient (the program"
                         + " marks no rollback point)");
             }
         }
-        int spare = readySpares.iterator().next();
-        readySpares.remove(spare);
+        int spare;
+        if (lost.isEmpty()) {
+            // no rank lost every copy: the superseded rollback's spare keeps the rank it took
+            spare = superseded.spareNative();
+            deadNative = superseded.deadNative();
+        } else {
+            spare = readySpares.iterator().next();
+            readySpares.remove(spare);
+            replacedBy.put(deadNative, spare);
+        }
         generation++;
-        replacedBy.put(deadNative, spare);
         List<Integer> natives = programNatives();
         int n = shape.logicalRanks();
         List<Integer> cmp = new ArrayList<>(n);
@@ -135,7 +165,10 @@ public final class RollbackPlanner {
         }
         underWay = new Message.Rollback(generation, committed, Math.max(committed, highestEpochSeen) + 2, rank,
                 deadNative, spare, cmp, rep, failureEpoch);
-        underWaySince = nowNanos;
+        if (superseded == null) {
+            // a superseding rollback's time counts from the first decision: the job was rolling back since
+            underWaySince = nowNanos;
+        }
         return new RollBack(underWay);
     }
 

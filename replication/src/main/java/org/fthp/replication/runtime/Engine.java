@@ -25,6 +25,7 @@ import org.fthp.replication.failure.Coordination;
 import org.fthp.replication.failure.CoordinatorLink;
 import org.fthp.replication.failure.FailureWatch;
 import org.fthp.replication.failure.Fatal;
+import org.fthp.replication.failure.SpareLink;
 import org.fthp.replication.log.Acknowledgements;
 import org.fthp.replication.log.MessageRecords;
 import org.fthp.replication.log.RunStatistics;
@@ -249,10 +250,19 @@ public final class Engine {
             int generation = 0;
             long replacedAfter = 0;
             boolean replacement = nativeRank >= programProcesses;
+            CoordinatorLink link = null;
             if (replacement) {
                 // after the one collective over the whole native world every process makes at start
-                Message.Rollback role =
-                        Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
+                SpareLink spare = Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
+                Message.Rollback role = spare.role();
+                // registered as the rank's copy before its spare's connection ends, so that from now on its
+                // death is a failure of that rank, and it hears a rollback that supersedes this one
+                ReplicaLayout given = ReplicaLayout.of(role.cmpNatives(), role.repNatives());
+                link = connectCoordinator(nativeRank, nativeSize, given.copyOf(nativeRank).logical(),
+                        given.copyOf(nativeRank).role(), blockingCalls);
+                spare.finish();
+                CallKill.inRollback(nativeRank, role.generation());
+                role = readyForRollback(role, nativeRank, link::latestRollback);
                 layout = ReplicaLayout.of(role.cmpNatives(), role.repNatives());
                 incarnation = incarnation.rolledBack(role.epoch(), role.firstEpoch());
                 generation = role.generation();
@@ -266,7 +276,7 @@ public final class Engine {
             Engine e = new Engine(nativeRank, nativeSize, layout, level, pool, control, blockingCalls, tagBound,
                     nativeSize > programProcesses, incarnation, output, generation, replacement);
             e.replacedAfterFailureEpoch = replacedAfter;
-            e.startUp(provided >= serialized);
+            e.startUp(provided >= serialized, link);
             current = e;
             return e;
         } catch (EmpiException e) {
@@ -305,9 +315,11 @@ public final class Engine {
         }
     }
 
-    private void startUp(boolean repairThreadAllowed) {
+    /** {@code connected}: a replacement's link, registered before its rollback's communicators; else null. */
+    private void startUp(boolean repairThreadAllowed, CoordinatorLink connected) {
         buildWorld();
-        CoordinatorLink coordinator = connectCoordinator();
+        CoordinatorLink coordinator = connected != null ? connected
+                : connectCoordinator(nativeRank, nativeSize, logicalRank, membership.role(), blockingCalls);
         coordination.connected(coordinator);
         // the engine running now: after a rollback in place another engine than this one
         programEnd = ProgramEnd.install(membership, mainThread, () -> {
@@ -360,10 +372,11 @@ public final class Engine {
         }
     }
 
-    private CoordinatorLink connectCoordinator() {
+    private static CoordinatorLink connectCoordinator(int nativeRank, int nativeSize, int logicalRank, Role role,
+                                                      BlockingCalls blockingCalls) {
         try {
-            return CoordinatorLink.connectIfConfigured(nativeRank, nativeSize, logicalRank,
-                    membership.role() == Role.REP, blockingCalls);
+            return CoordinatorLink.connectIfConfigured(nativeRank, nativeSize, logicalRank, role == Role.REP,
+                    blockingCalls);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new MpiError(MpiError.ERR_OTHER, "interrupted while connecting to the coordinator");
@@ -457,6 +470,7 @@ public final class Engine {
         if (old == null || old.generation >= r.generation()) {
             throw new IllegalStateException("no engine of an earlier generation to roll back");
         }
+        CallKill.inRollback(old.nativeRank, r.generation());
         // nothing of the old engine runs from here: its repair thread could otherwise enter the native library
         // while the new engine uses it
         old.gate.takeForGood();
@@ -464,11 +478,16 @@ public final class Engine {
             old.repairThread.stop();
         }
         old.ops.inFlight().cancelAll(System.nanoTime() + OLD_RUN_SETTLE_NANOS);
-        ReplicaLayout layout = ReplicaLayout.of(r.cmpNatives(), r.repNatives());
-        if (layout.copyOf(old.nativeRank) == null) {
-            Fatal.dieAsFailed("the coordinators consider native rank " + old.nativeRank
-                    + " dead; it stops");
+        // the newest rollback the coordinators announced (one may have superseded the signal's meanwhile)
+        RollbackSignal newest = old.gate.tripped();
+        if (newest != null && newest.rollback().generation() > r.generation()) {
+            r = newest.rollback();
         }
+        r = readyForRollback(r, old.nativeRank, () -> {
+            RollbackSignal s = old.gate.tripped();
+            return s == null ? null : s.rollback();
+        });
+        ReplicaLayout layout = ReplicaLayout.of(r.cmpNatives(), r.repNatives());
         if (old.output != null) {
             old.output.rollBack();
         }
@@ -486,6 +505,25 @@ public final class Engine {
         current = e;
         rebuilt.accept(e);
         return e;
+    }
+
+    /**
+     * Waits until every copy of {@code r}'s layout is ready for its blocking calls (RollbackReadiness), moving on to
+     * each newer rollback {@code newest} tells of meanwhile (a process of the one before failed); returns the one
+     * every copy is ready for. A process the rollback leaves out is dead to the coordinators: it stops.
+     */
+    private static Message.Rollback readyForRollback(Message.Rollback r, int nativeRank,
+                                                     java.util.function.Supplier<Message.Rollback> newest) {
+        while (true) {
+            if (ReplicaLayout.of(r.cmpNatives(), r.repNatives()).copyOf(nativeRank) == null) {
+                Fatal.dieAsFailed("the coordinators consider native rank " + nativeRank + " dead; it stops");
+            }
+            Message.Rollback newer = RollbackReadiness.await(r, nativeRank, newest);
+            if (newer == null) {
+                return r;
+            }
+            r = newer;
+        }
     }
 
     /**
