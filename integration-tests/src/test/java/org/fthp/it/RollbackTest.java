@@ -80,6 +80,40 @@ class RollbackTest {
                 "2 ranks, 2 replicas and 1 spare, none started after them\n" + r.stderr());
     }
 
+    /**
+     * A copy killed as it begins the rollback (rank 0's replica, FTHP_KILL_IN_ROLLBACK): the others, waiting for it
+     * before the rollback's blocking creations, leave for the rollback that supersedes it, without that copy.
+     */
+    @Test
+    void aCopyKilledDuringARollbackRollsBackAgainWithoutIt() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--spares", "1", "--checkpoint-interval", "600",
+                "--restart", "1", "--kill", "1:cmp#" + LATE_CALL, "--kill", "1:rep#" + LATE_CALL),
+                Map.of("FTHP_KILL_IN_ROLLBACK", "2:1"), 2, TIMEOUT, ResilientIterations.class, WORKLOAD)
+                .assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(r),
+                "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("native rank 2 kills itself beginning the rollback in place to generation 1"),
+                r.stderr());
+        assertTrue(r.stderr().contains("failed during it; the job rolls back again, without it (generation 2)"),
+                r.stderr());
+        assertTrue(r.stderr().contains("rank 1 lost every copy; spare 4 took its place and the job rolled back in"
+                + " place to checkpoint epoch 4"), r.stderr());
+        assertFalse(r.stderr().contains("restart 1 of 1"), r.stderr());
+    }
+
+    /** The spare that takes the lost rank killed as it begins: the rank is lost again, and the next spare takes it. */
+    @Test
+    void aSpareKilledDuringItsRollbackIsReplacedByTheNext() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--spares", "2", "--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "1#" + LATE_CALL), Map.of("FTHP_KILL_IN_ROLLBACK", "2:1,3:1"), 2, TIMEOUT,
+                ResilientIterations.class, WORKLOAD).assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(r),
+                "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("the job rolls back again, without it (generation 2)"), r.stderr());
+        assertTrue(r.stderr().contains("2 spares, 2 used"), r.stderr());
+        assertFalse(r.stderr().contains("restart 1 of 1"), r.stderr());
+    }
+
     /** A spare killed while it waits is no failure of the program: the job goes on with one spare fewer. */
     @Test
     void aSpareKilledWhileItWaitsLeavesTheOtherForTheRollback() {
