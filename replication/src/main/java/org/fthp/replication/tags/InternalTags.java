@@ -12,9 +12,10 @@ import org.fthp.replication.twins.TwinSlots;
  * <p>Three kinds of communicator carry the engine's own messages
  * (docs/DESIGN.md §16):
  * <ul>
- *   <li>{@link Space#CONTROL}: the private duplicate of the native
- *       COMM_WORLD (repair agreement and readiness, Finalize, communicator
- *       creation rounds, acknowledgements);
+ *   <li>{@link Space#CONTROL}: the engine's control communicator, a
+ *       private duplicate of the native COMM_WORLD and a new one at each
+ *       rollback in place (repair agreement and readiness, Finalize,
+ *       communicator creation rounds, acknowledgements);
  *   <li>{@link Space#INTERNAL}: each communicator's internal twin, next to
  *       the program's own traffic (neighbourhood collectives, the
  *       intercommunicator leaders' exchange, small allreduces, the payloads
