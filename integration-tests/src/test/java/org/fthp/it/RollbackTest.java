@@ -10,6 +10,7 @@ import java.util.Map;
 
 import org.fthp.it.programs.ResilientIterations;
 import org.fthp.it.programs.RestartIterations;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -112,6 +113,40 @@ class RollbackTest {
         assertTrue(r.stderr().contains("the job rolls back again, without it (generation 2)"), r.stderr());
         assertTrue(r.stderr().contains("2 spares, 2 used"), r.stderr());
         assertFalse(r.stderr().contains("restart 1 of 1"), r.stderr());
+    }
+
+    /** Outside CI: the only spare killed as it begins its rollback: no spare left, the job relaunches and says why. */
+    @Test
+    @Tag("outside-ci")
+    void aSpareKilledDuringItsRollbackWithNoneLeftRelaunchesSayingWhy() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "1#" + LATE_CALL), Map.of("FTHP_KILL_IN_ROLLBACK", "2:1"), 2, TIMEOUT,
+                ResilientIterations.class, WORKLOAD).assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(r),
+                "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("no rollback in place: no spare left (during the rollback of generation 1)"),
+                r.stderr());
+        assertTrue(r.stderr().contains("restart 1 of 1: rank 1 lost every copy"), r.stderr());
+    }
+
+    /** Outside CI: on MPICH, a copy killed during a rollback, then a promotion in the generation after. */
+    @Test
+    @Tag("outside-ci")
+    void onMpichACopyKilledDuringARollbackAndAPromotionAfterOne() {
+        MpiJob.Result during = MpiJob.runWith(List.of("--mpi", "mpich", "--replicas", "2", "--spares", "1",
+                "--checkpoint-interval", "600", "--restart", "1", "--kill", "1:cmp#" + LATE_CALL, "--kill",
+                "1:rep#" + LATE_CALL), Map.of("FTHP_KILL_IN_ROLLBACK", "2:1"), 2, TIMEOUT, ResilientIterations.class,
+                WORKLOAD).assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(during),
+                "stdout differs from the failure-free run\n" + during.stderr());
+        assertTrue(during.stderr().contains("the job rolls back again, without it (generation 2)"), during.stderr());
+        MpiJob.Result after = MpiJob.runWith(List.of("--mpi", "mpich", "--replicas", "2", "--spares", "1",
+                "--checkpoint-interval", "600", "--restart", "1", "--kill", "1:cmp#" + LATE_CALL, "--kill",
+                "1:rep#" + LATE_CALL, "--kill", "0:cmp#" + (LATE_CALL + 30)), Map.of(), 2, TIMEOUT,
+                ResilientIterations.class, WORKLOAD).assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(after),
+                "stdout differs from the failure-free run\n" + after.stderr());
+        assertFalse(after.stderr().contains("restart 1 of 1"), after.stderr());
     }
 
     /** A spare killed while it waits is no failure of the program: the job goes on with one spare fewer. */
