@@ -262,7 +262,7 @@ public final class Engine {
                         given.copyOf(nativeRank).role(), blockingCalls);
                 spare.finish();
                 CallKill.inRollback(nativeRank, role.generation());
-                role = readyForRollback(role, nativeRank, link::latestRollback);
+                role = RollbackReadiness.settle(role, nativeRank, link::latestRollback);
                 layout = ReplicaLayout.of(role.cmpNatives(), role.repNatives());
                 incarnation = incarnation.rolledBack(role.epoch(), role.firstEpoch());
                 generation = role.generation();
@@ -483,7 +483,7 @@ public final class Engine {
         if (newest != null && newest.rollback().generation() > r.generation()) {
             r = newest.rollback();
         }
-        r = readyForRollback(r, old.nativeRank, () -> {
+        r = RollbackReadiness.settle(r, old.nativeRank, () -> {
             RollbackSignal s = old.gate.tripped();
             return s == null ? null : s.rollback();
         });
@@ -505,25 +505,6 @@ public final class Engine {
         current = e;
         rebuilt.accept(e);
         return e;
-    }
-
-    /**
-     * Waits until every copy of {@code r}'s layout is ready for its blocking calls (RollbackReadiness), moving on to
-     * each newer rollback {@code newest} tells of meanwhile (a process of the one before failed); returns the one
-     * every copy is ready for. A process the rollback leaves out is dead to the coordinators: it stops.
-     */
-    private static Message.Rollback readyForRollback(Message.Rollback r, int nativeRank,
-                                                     java.util.function.Supplier<Message.Rollback> newest) {
-        while (true) {
-            if (ReplicaLayout.of(r.cmpNatives(), r.repNatives()).copyOf(nativeRank) == null) {
-                Fatal.dieAsFailed("the coordinators consider native rank " + nativeRank + " dead; it stops");
-            }
-            Message.Rollback newer = RollbackReadiness.await(r, nativeRank, newest);
-            if (newer == null) {
-                return r;
-            }
-            r = newer;
-        }
     }
 
     /**

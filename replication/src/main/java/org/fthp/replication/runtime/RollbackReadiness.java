@@ -6,6 +6,7 @@ import org.fthp.coordinator.wire.Message;
 import org.fthp.empi.Empi;
 import org.fthp.replication.control.ControlComm;
 import org.fthp.replication.creation.ControlExchange;
+import org.fthp.replication.failure.Fatal;
 import org.fthp.replication.progress.BackoffIdleStrategy;
 import org.fthp.replication.progress.IdleStrategy;
 import org.fthp.replication.routing.ReplicaLayout;
@@ -28,10 +29,28 @@ final class RollbackReadiness {
     private RollbackReadiness() {}
 
     /**
+     * Waits until every copy of {@code r}'s layout is ready for its blocking calls, moving on to each newer
+     * rollback {@code newest} tells of meanwhile (a process of the one before failed); returns the one every copy
+     * is ready for. A process the rollback leaves out is dead to the coordinators: it stops.
+     */
+    static Message.Rollback settle(Message.Rollback r, int nativeRank, Supplier<Message.Rollback> newest) {
+        while (true) {
+            if (ReplicaLayout.of(r.cmpNatives(), r.repNatives()).copyOf(nativeRank) == null) {
+                Fatal.dieAsFailed("the coordinators consider native rank " + nativeRank + " dead; it stops");
+            }
+            Message.Rollback newer = await(r, nativeRank, newest);
+            if (newer == null) {
+                return r;
+            }
+            r = newer;
+        }
+    }
+
+    /**
      * Waits until every copy of {@code rollback}'s layout is here; returns null then, or the newer rollback
      * {@code newest} tells of first (this round is left: its receives cancelled, nothing waited on).
      */
-    static Message.Rollback await(Message.Rollback rollback, int nativeRank, Supplier<Message.Rollback> newest) {
+    private static Message.Rollback await(Message.Rollback rollback, int nativeRank, Supplier<Message.Rollback> newest) {
         int[] copies = ReplicaLayout.of(rollback.cmpNatives(), rollback.repNatives()).eworld();
         IdleStrategy idle = new BackoffIdleStrategy();
         try (ControlExchange round = new ControlExchange(WORLD, nativeRank, copies,
