@@ -102,7 +102,10 @@ class RollbackTest {
         assertFalse(r.stderr().contains("restart 1 of 1"), r.stderr());
     }
 
-    /** The spare that takes the lost rank killed as it begins: the rank is lost again, and the next spare takes it. */
+    /**
+     * The spare that takes the lost rank killed as it begins, before it registered as the rank's copy (its node counts
+     * the loss of its spare connection as that rank's failure): the rank is lost again, and the next spare takes it.
+     */
     @Test
     void aSpareKilledDuringItsRollbackIsReplacedByTheNext() {
         MpiJob.Result r = MpiJob.runWith(List.of("--spares", "2", "--checkpoint-interval", "600", "--restart", "1",

@@ -255,13 +255,13 @@ public final class Engine {
                 // after the one collective over the whole native world every process makes at start
                 SpareLink spare = Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
                 Message.Rollback role = spare.role();
-                // registered as the rank's copy before its spare's connection ends, so that from now on its
-                // death is a failure of that rank, and it hears a rollback that supersedes this one
+                CallKill.inRollback(nativeRank, role.generation());
+                // registered as the rank's copy before its spare's connection ends (whose loss until then is also
+                // that rank's failure), so that it hears a rollback that supersedes this one
                 ReplicaLayout given = ReplicaLayout.of(role.cmpNatives(), role.repNatives());
                 link = connectCoordinator(nativeRank, nativeSize, given.copyOf(nativeRank).logical(),
                         given.copyOf(nativeRank).role(), blockingCalls);
                 spare.finish();
-                CallKill.inRollback(nativeRank, role.generation());
                 role = RollbackReadiness.settle(role, nativeRank, link::latestRollback);
                 layout = ReplicaLayout.of(role.cmpNatives(), role.repNatives());
                 incarnation = incarnation.rolledBack(role.epoch(), role.firstEpoch());
