@@ -325,7 +325,7 @@ final class Coordinators implements AutoCloseable {
                         statsLine(line);
                     } else if (line.startsWith(STATS_DONE)) {
                         statsDone.countDown();
-                    } else if (line.startsWith("FTHP_CHECKPOINT_")) {
+                    } else if (line.startsWith("FTHP_CHECKPOINT_") || line.startsWith("FTHP_SPARE_LOST")) {
                         checkpoints.line(line);
                     }
                 }

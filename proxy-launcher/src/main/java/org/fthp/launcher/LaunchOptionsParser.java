@@ -162,6 +162,13 @@ public final class LaunchOptionsParser {
                     + " ranks: each rank has at most one replica");
         }
         for (KillPlan.Kill k : kills) {
+            if (k instanceof KillPlan.ScheduledKill t && t.spare()) {
+                if (t.logicalRank() >= spares) {
+                    throw LaunchException.usage("--kill names spare " + t.logicalRank() + ", but the job has "
+                            + spares + " spares (--spares)");
+                }
+                continue;
+            }
             if (k.logicalRank() >= ranks) {
                 throw LaunchException.usage("--kill names rank " + k.logicalRank() + ", but the job has ranks 0.."
                         + (ranks - 1));

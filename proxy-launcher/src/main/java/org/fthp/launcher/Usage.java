@@ -33,6 +33,7 @@ final class Usage {
                                     failures the coordinators detect
               --kill R[:cmp|rep]@S  SIGKILL that copy of logical rank R S seconds after every
                                     process finished MPI_Init (repeatable)
+              --kill spare:S@S      SIGKILL spare S (0..--spares - 1) S seconds after that
               --kill R[:cmp|rep]#C  that copy SIGKILLs itself as it enters its C-th MPI call
                                     after MPI_Init: the same point of the program every run
               --inject weibull      random SIGKILLs at Weibull inter-arrival times, with

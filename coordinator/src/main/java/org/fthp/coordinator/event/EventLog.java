@@ -110,6 +110,12 @@ public final class EventLog implements JobEvents, AutoCloseable {
     }
 
     @Override
+    public synchronized void spareLost(int spare, int sparesLeft) {
+        write("{\"time\":\"" + clock.instant() + "\",\"event\":\"spare-lost\",\"spareNativeRank\":" + spare
+                + ",\"sparesLeft\":" + sparesLeft + "}");
+    }
+
+    @Override
     public synchronized void programEnded(String reason, int rank, int exitCode) {
         write("{\"time\":\"" + clock.instant() + "\",\"event\":\"program-ended\",\"logicalRank\":" + rank
                 + ",\"exitCode\":" + exitCode + ",\"reason\":" + quote(reason) + "}");

@@ -96,4 +96,8 @@ public interface JobEvents {
      */
     default void sdcRolledBack(long epoch, int rank, double seconds) {
     }
+
+    /** Spare {@code spare} (native rank) died while it waited: the job goes on with {@code sparesLeft}. */
+    default void spareLost(int spare, int sparesLeft) {
+    }
 }

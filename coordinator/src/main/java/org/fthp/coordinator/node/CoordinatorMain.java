@@ -470,6 +470,16 @@ public final class CoordinatorMain {
         }
 
         @Override
+        public void spareLost(int spare, int sparesLeft) {
+            if (log != null) {
+                log.spareLost(spare, sparesLeft);
+            }
+            System.err.printf(java.util.Locale.ROOT, "fthp-coordinator: spare %d died while it waited; the job goes on"
+                    + " with %d spare%s%n", spare, sparesLeft, sparesLeft == 1 ? "" : "s");
+            say("FTHP_SPARE_LOST native=" + spare + " left=" + sparesLeft);
+        }
+
+        @Override
         public void checkpointCommitted(long epoch, long bytes, double costSeconds) {
             if (log != null) {
                 log.checkpointCommitted(epoch, bytes, costSeconds);

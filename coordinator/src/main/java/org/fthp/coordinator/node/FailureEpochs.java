@@ -135,15 +135,26 @@ final class FailureEpochs {
                 snapshot.failed().size());
         RollbackPlanner planner = state.rollbacks();
         List<Integer> lost = state.jobShape.lostRanks(planner.counted(snapshot.failed()));
-        RollbackPlanner.Decision decision = lost.isEmpty() || state.abort != null ? null
+        // a process of the rollback under way that failed supersedes it, whether or not a rank lost every copy
+        boolean rollbackFailed = planner.failsRollbackUnderWay(newlyFailed);
+        RollbackPlanner.Decision decision = (lost.isEmpty() && !rollbackFailed) || state.abort != null ? null
                 : planner.decide(lost, snapshot.epoch(), snapshot.failed(), state.jobShape,
                         checkpoints.lastCommitted(), checkpoints.highestEpochSeen(), System.nanoTime());
         if (decision instanceof RollbackPlanner.RollBack r) {
+            if (rollbackFailed) {
+                LOG.log(Level.INFO, "coordinator primary: a process of the rollback in place of generation {0}"
+                        + " failed during it; the job rolls back again, without it (generation {1})",
+                        new Object[] {r.message().generation() - 1, r.message().generation()});
+            }
             startRollback(r.message());
         } else if (decision instanceof RollbackPlanner.Relaunch why) {
             // with spares the user expects a rollback in place: say why there is none
             String instead = planner.sparesSeen() ? " (no rollback in place: " + why.reason() + ")" : "";
-            if (lost.size() == 1) {
+            if (lost.isEmpty()) {
+                Message.Rollback r = planner.underWay();
+                abortJob("a process failed during the rollback in place of generation " + r.generation() + instead,
+                        r.lostRank());
+            } else if (lost.size() == 1) {
                 abortJob("logical rank " + lost.get(0) + " lost all its copies" + instead, lost.get(0));
             } else {
                 abortJob("logical ranks " + lost.stream().map(String::valueOf)

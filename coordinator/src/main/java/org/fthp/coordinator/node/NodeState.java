@@ -71,6 +71,11 @@ final class NodeState {
     UnownedPidVotes unownedVotes;
     FailureSnapshot latest;
     Message.JobAbort abort;
+    /**
+     * The newest rollback in place sent down from here, or null: a process that registers during a rollback (the
+     * spare that takes the lost rank) hears it, or the one that superseded it, as it registers.
+     */
+    Message.Rollback lastRollback;
     /** Primary: what a rollback in place needs, and its decisions; made at first use, dropped at a new incarnation. */
     private RollbackPlanner rollbacks;
     /** Primary: lost replicas restored from spares; made at first use, dropped at a new incarnation. */
@@ -178,6 +183,7 @@ final class NodeState {
         unclaimedPids.clear();
         latest = null;
         abort = null;
+        lastRollback = null;
         doneRanks.clear();
         reportedUp.clear();
         lostNodes.clear();

@@ -287,7 +287,13 @@ final class TreeLinks {
         synchronized (state.lock) {
             RollbackPlanner planner = state.rollbacks();
             Message.Rollback under = planner.underWay();
+            boolean wasReady = planner.isReadySpare(s.nativeRank());
             planner.stateReported(s);
+            if (s.state() == Message.ProcessState.State.SPARE_GONE && wasReady && state.abort == null
+                    && !state.spares.released()) {
+                // a waiting spare's connection ended before its release: it died, and is no failure of the program
+                state.events.spareLost(s.nativeRank(), planner.readySpares());
+            }
             if (under != null && s.state() == Message.ProcessState.State.IN_BODY) {
                 double seconds = planner.completedAt(state.failedNativeRanks(), System.nanoTime());
                 if (seconds >= 0 && under.afterSdc()) {
@@ -330,6 +336,7 @@ final class TreeLinks {
 
     /** Under lock: a rollback reaches this node's processes, its children and, if it waits here, the spare. */
     void rollingBack(Message.Rollback r) {
+        state.lastRollback = r;
         state.spares.assign(r.spareNative(), r);
         sendDown(r);
     }
@@ -365,6 +372,9 @@ final class TreeLinks {
     void catchUp(Channel channel) {
         if (state.latest != null) {
             channel.write(new Message.FailureSet(state.latest.epoch(), state.latest.failed()));
+        }
+        if (state.lastRollback != null) {
+            channel.write(state.lastRollback);
         }
         if (state.abort != null) {
             channel.write(state.abort);

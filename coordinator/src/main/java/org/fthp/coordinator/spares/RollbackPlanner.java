@@ -21,6 +21,11 @@ import org.fthp.coordinator.wire.Message;
  * <p>After a rollback the spare holds the lost rank (or, when it restores a replica ({@link ReplicaRestoration}),
  * the lost copy's place): the dead process is retired (its failure no longer counts against its rank) and the spare
  * is one of the program's processes, whose end the spares' release waits for.
+ *
+ * <p>A process of the rollback under way that fails before every process is back in its body (a survivor, or the
+ * spare that took the rank) supersedes it with another rollback to the same epoch, of the next generation, whose
+ * layout leaves the dead out: a rank it leaves without a copy takes another spare, else the job relaunches. The
+ * processes still on their way abandon the superseded one before its blocking calls (runtime.Engine#rollBack).
  */
 public final class RollbackPlanner {
 
@@ -97,32 +102,71 @@ public final class RollbackPlanner {
     }
 
     /**
-     * Rank {@code lost} lost every copy ({@code failed}: the job-wide failed set). A rollback when it can be,
-     * resuming from {@code committed} and numbering new checkpoints above {@code highestEpochSeen}.
+     * Whether a process of {@code newlyFailed} is one of the rollback under way's (then it must be superseded, even
+     * if no rank lost every copy: the others would wait for the dead one in the rollback's blocking calls).
+     */
+    public boolean failsRollbackUnderWay(List<FailedProcess> newlyFailed) {
+        if (underWay == null) {
+            return false;
+        }
+        List<Integer> natives = programNatives();
+        for (FailedProcess p : newlyFailed) {
+            if (natives.contains(p.nativeRank())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Rank {@code lost} lost every copy ({@code failed}: the job-wide failed set), or, during a rollback, a process
+     * of it failed ({@code lost} then may be empty). A rollback when it can be, resuming from {@code committed}
+     * and numbering new checkpoints above {@code highestEpochSeen}.
      */
     public Decision decide(List<Integer> lost, long failureEpoch, List<FailedProcess> failed, JobShape shape,
                            long committed, long highestEpochSeen, long nowNanos) {
-        if (lost.size() != 1) {
+        Message.Rollback superseded = underWay;
+        if (lost.size() > 1 || (lost.isEmpty() && superseded == null)) {
             return new Relaunch("ranks " + lost + " lost every copy at once (a rollback replaces one rank)");
         }
-        int rank = lost.get(0);
-        if (underWay != null) {
-            return new Relaunch("rank " + rank + " lost every copy during the rollback of generation "
-                    + underWay.generation());
-        }
-        if (readySpares.isEmpty()) {
-            return new Relaunch("no spare left");
+        int rank = lost.isEmpty() ? superseded.lostRank() : lost.get(0);
+        String during = superseded == null ? "" : " (during the rollback of generation " + superseded.generation()
+                + ")";
+        if (!lost.isEmpty() && readySpares.isEmpty()) {
+            return new Relaunch("no spare left" + during);
         }
         if (committed < 1) {
             return new Relaunch("no checkpoint committed yet");
         }
         Set<Integer> dead = nativeRanksOf(failed);
-        String outside = notInBody(dead);
+        // during a rollback every live process is on its way back to its body, or already there
+        String outside = superseded == null ? notInBody(dead) : null;
         if (outside != null) {
             return new Relaunch(outside);
         }
-        return new RollBack(begin(rank, programNatives().get(rank), dead, shape, committed,
-                Math.max(committed, highestEpochSeen) + 2, failureEpoch, nowNanos));
+        long firstEpoch = Math.max(committed, highestEpochSeen) + 2;
+        if (lost.isEmpty()) {
+            return new RollBack(again(superseded, dead, shape, committed, firstEpoch, failureEpoch));
+        }
+        return new RollBack(begin(rank, programNatives().get(rank), dead, shape, committed, firstEpoch, failureEpoch,
+                nowNanos));
+    }
+
+    /**
+     * Supersedes the rollback under way when one of its processes failed and no rank lost every copy: the next
+     * generation, the same epoch, the layout without the dead. Its spare keeps the rank it took; a spare that was
+     * restoring a replica and died leaves the rank as the repairs leave it (no process taken).
+     */
+    private Message.Rollback again(Message.Rollback superseded, Set<Integer> dead, JobShape shape, long epoch,
+                                   long firstEpoch, long failureEpoch) {
+        generation++;
+        layout = layoutNow(shape).without(dead);
+        int spare = superseded.spareNative();
+        boolean kept = spare != Message.Rollback.NO_PROCESS && !dead.contains(spare);
+        underWay = new Message.Rollback(generation, epoch, firstEpoch, superseded.lostRank(),
+                kept ? superseded.deadNative() : Message.Rollback.NO_PROCESS,
+                kept ? spare : Message.Rollback.NO_PROCESS, layout.cmp(), layout.rep(), failureEpoch);
+        return underWay;
     }
 
     /**
@@ -137,9 +181,13 @@ public final class RollbackPlanner {
         generation++;
         replacedBy.put(deadNative, spare);
         layout = layoutNow(shape).after(dead, rank, spare);
+        boolean superseding = underWay != null;
         underWay = new Message.Rollback(generation, epoch, firstEpoch, rank, deadNative, spare, layout.cmp(),
                 layout.rep(), failureEpoch);
-        underWaySince = nowNanos;
+        if (!superseding) {
+            // a superseding rollback's time counts from the first decision: the job was rolling back since
+            underWaySince = nowNanos;
+        }
         return underWay;
     }
 
@@ -287,6 +335,16 @@ public final class RollbackPlanner {
             out.remove(Integer.valueOf(underWay.spareNative()));
         }
         return out;
+    }
+
+    /** Whether spare {@code nativeRank} is ready to take a lost rank. */
+    public boolean isReadySpare(int nativeRank) {
+        return readySpares.contains(nativeRank);
+    }
+
+    /** How many spares are ready to take a lost rank. */
+    public int readySpares() {
+        return readySpares.size();
     }
 
     /** Whether the job has had spares at all (a relaunch is then worth a word on why). */

@@ -1,6 +1,7 @@
 package org.fthp.coordinator.spares;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -152,7 +153,7 @@ class RollbackPlannerTest {
     }
 
     @Test
-    void aLossDuringARollbackRelaunches() {
+    void aLossDuringARollbackSupersedesItWithTheNextSpareThenRelaunches() {
         RollbackPlanner p = new RollbackPlanner(3);
         report(p, 3, State.SPARE_READY, 0);
         report(p, 4, State.SPARE_READY, 0);
@@ -162,8 +163,41 @@ class RollbackPlannerTest {
         JobShape shape = new JobShape(3, 0);
         assertInstanceOf(RollbackPlanner.RollBack.class,
                 p.decide(List.of(1), 1, List.of(dead(1, 1, Role.CMP)), shape, 4, 4, 0));
-        assertReason("during the rollback of generation 1", p.decide(List.of(2), 2,
-                List.of(dead(1, 1, Role.CMP), dead(2, 2, Role.CMP)), shape, 4, 4, 0));
+        // rank 2 lost before anyone is back in its body: the next generation, with the other spare for it
+        List<FailedProcess> failed = List.of(dead(1, 1, Role.CMP), dead(2, 2, Role.CMP));
+        assertTrue(p.failsRollbackUnderWay(List.of(dead(2, 2, Role.CMP))));
+        Message.Rollback r = assertInstanceOf(RollbackPlanner.RollBack.class,
+                p.decide(List.of(2), 2, failed, shape, 4, 4, 0)).message();
+        assertEquals(2, r.generation());
+        assertEquals(4, r.epoch());
+        assertEquals(List.of(0, 3, 4), r.cmpNatives());
+        assertEquals(List.of(0, 3, 4), p.programNatives());
+        // the spare that took rank 1 lost too: no spare left
+        assertReason("no spare left (during the rollback of generation 2)", p.decide(List.of(1), 3,
+                List.of(dead(1, 1, Role.CMP), dead(2, 2, Role.CMP), dead(3, 1, Role.CMP)), shape, 4, 4, 0));
+    }
+
+    @Test
+    void aCopyLostDuringARollbackSupersedesItWithoutThatCopyAndWithTheSameSpare() {
+        RollbackPlanner p = replicatedJob();
+        List<FailedProcess> failed = List.of(dead(1, 1, Role.CMP), dead(3, 1, Role.REP));
+        p.decide(List.of(1), 2, failed, new JobShape(2, 2), 4, 4, 1_000_000_000L);
+        assertFalse(p.failsRollbackUnderWay(List.of(new FailedProcess(1099, 99, 0, Role.SPARE, "test"))),
+                "an idle spare is no process of the rollback");
+        // rank 0's replica dies on its way: no rank lost, but the others must not wait for it
+        List<FailedProcess> more = List.of(dead(1, 1, Role.CMP), dead(3, 1, Role.REP), dead(2, 0, Role.REP));
+        assertTrue(p.failsRollbackUnderWay(List.of(dead(2, 0, Role.REP))));
+        Message.Rollback r = assertInstanceOf(RollbackPlanner.RollBack.class,
+                p.decide(List.of(), 3, more, new JobShape(2, 2), 4, 4, 2_000_000_000L)).message();
+        assertEquals(2, r.generation());
+        assertEquals(4, r.spareNative());
+        assertEquals(1, r.lostRank());
+        assertEquals(List.of(0, 4), r.cmpNatives());
+        assertEquals(List.of(-1, -1), r.repNatives());
+        assertEquals(3, r.failureEpoch());
+        report(p, 0, State.IN_BODY, 2);
+        report(p, 4, State.IN_BODY, 2);
+        assertEquals(2.0, p.completedAt(Set.of(1, 2, 3), 3_000_000_000L), 1e-9, "timed from the first decision");
     }
 
     private static void assertReason(String part, RollbackPlanner.Decision d) {

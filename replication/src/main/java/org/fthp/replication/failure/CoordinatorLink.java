@@ -130,6 +130,11 @@ public final class CoordinatorLink implements FailureListener {
         }
     }
 
+    /** The newest rollback announced so far, or null. */
+    public Message.Rollback latestRollback() {
+        return latestRollback;
+    }
+
     @Override
     public void onRollback(Message.Rollback rollback) {
         latestRollback = rollback;
