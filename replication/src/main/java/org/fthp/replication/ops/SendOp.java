@@ -234,10 +234,6 @@ public final class SendOp extends NativeOp {
         }
 
         @Override
-        protected void onComplete() {
-        }
-
-        @Override
         protected void releaseBuffers() {
             if (shared != null) {
                 shared.release();
@@ -385,10 +381,6 @@ public final class SendOp extends NativeOp {
     @Override
     protected CommStructure structure() {
         return comm;
-    }
-
-    @Override
-    protected void onComplete() {
     }
 
     /** The staging bytes go back with the operation's block; a shared message loses this send's reference. */
