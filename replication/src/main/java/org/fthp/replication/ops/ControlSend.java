@@ -28,12 +28,4 @@ public final class ControlSend extends NativeOp {
     protected NativeOp reissue() {
         return null;
     }
-
-    @Override
-    protected void onComplete() {
-    }
-
-    @Override
-    protected void releaseBuffers() {
-    }
 }

@@ -241,10 +241,6 @@ public final class SendOp extends NativeOp {
         }
 
         @Override
-        protected void onComplete() {
-        }
-
-        @Override
         protected void releaseBuffers() {
             if (shared != null) {
                 shared.release();
@@ -392,10 +388,6 @@ public final class SendOp extends NativeOp {
     @Override
     protected CommStructure structure() {
         return comm;
-    }
-
-    @Override
-    protected void onComplete() {
     }
 
     /** The staging bytes go back with the operation's block; a shared message loses this send's reference. */

@@ -627,11 +627,6 @@ public final class Engine {
         duty.awaitAll(ops);
     }
 
-    /** If the send log is over its limit, waits until acknowledgements trim it (PointToPoint#awaitLogRoom). */
-    public void awaitLogRoom() {
-        pointToPoint.awaitLogRoom();
-    }
-
     // ---- who this process is ----
 
     public int nativeRank() { return nativeRank; }
