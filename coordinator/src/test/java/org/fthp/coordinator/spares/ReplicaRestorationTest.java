@@ -1,5 +1,8 @@
 package org.fthp.coordinator.spares;
 
+import static org.fthp.coordinator.spares.PlannedJobs.dead;
+import static org.fthp.coordinator.spares.PlannedJobs.replicatedJob;
+import static org.fthp.coordinator.spares.PlannedJobs.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -24,28 +27,9 @@ class ReplicaRestorationTest {
 
     private static final JobShape SHAPE = new JobShape(2, 2);
 
-    private static FailedProcess dead(int nativeRank, int logical, Role role) {
-        return new FailedProcess(1000 + nativeRank, nativeRank, logical, role, "test");
-    }
-
-    private static void report(RollbackPlanner p, int nativeRank, State state, int generation) {
-        p.stateReported(new Message.ProcessState(nativeRank, state, generation));
-    }
-
-    /** 2 ranks + 2 replicas (natives 0, 1 and 2, 3), spares natives 4 and 5, every process in its body. */
-    private static RollbackPlanner replicatedJob() {
-        RollbackPlanner p = new RollbackPlanner(4);
-        report(p, 4, State.SPARE_READY, 0);
-        report(p, 5, State.SPARE_READY, 0);
-        for (int n = 0; n < 4; n++) {
-            report(p, n, State.IN_BODY, 0);
-        }
-        return p;
-    }
-
     @Test
     void aDeadReplicaIsRestoredAtTheFirstCommitAfterTheProcessesKnew() {
-        RollbackPlanner p = replicatedJob();
+        RollbackPlanner p = replicatedJob(4, 5);
         ReplicaRestoration r = new ReplicaRestoration(true);
         assertNull(r.changed(p, List.of(), SHAPE, 3), "every rank has its replica: nothing due, nothing to say");
         List<FailedProcess> failed = List.of(dead(3, 1, Role.REP));
@@ -72,7 +56,7 @@ class ReplicaRestorationTest {
 
     @Test
     void aPromotedReplicaKeepsComputingAndTheSpareBecomesItsReplica() {
-        RollbackPlanner p = replicatedJob();
+        RollbackPlanner p = replicatedJob(4, 5);
         ReplicaRestoration r = new ReplicaRestoration(true);
         List<FailedProcess> failed = List.of(dead(1, 1, Role.CMP));
         assertTrue(r.changed(p, failed, SHAPE, 0).due());
@@ -101,7 +85,7 @@ class ReplicaRestorationTest {
     @Test
     void nothingIsDueWhenOffWithoutASpareOrOutsideTheBody() {
         List<FailedProcess> failed = List.of(dead(3, 1, Role.REP));
-        RollbackPlanner p = replicatedJob();
+        RollbackPlanner p = replicatedJob(4, 5);
         ReplicaRestoration off = new ReplicaRestoration(false);
         assertNull(off.changed(p, failed, SHAPE, 0));
         assertNull(off.atCommit(5, p, failed, SHAPE, 1, 5, 0));

@@ -1,5 +1,8 @@
 package org.fthp.coordinator.spares;
 
+import static org.fthp.coordinator.spares.PlannedJobs.dead;
+import static org.fthp.coordinator.spares.PlannedJobs.replicatedJob;
+import static org.fthp.coordinator.spares.PlannedJobs.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -18,27 +21,9 @@ import org.junit.jupiter.api.Test;
 /** The primary's rollback decisions: when a spare takes a lost rank, and the layout every process builds. */
 class RollbackPlannerTest {
 
-    private static FailedProcess dead(int nativeRank, int logical, Role role) {
-        return new FailedProcess(1000 + nativeRank, nativeRank, logical, role, "test");
-    }
-
-    private static void report(RollbackPlanner p, int nativeRank, State state, int generation) {
-        p.stateReported(new Message.ProcessState(nativeRank, state, generation));
-    }
-
-    /** 2 ranks + 2 replicas (natives 0, 1 and 2, 3), spare native 4, every process in its body of generation 0. */
-    private static RollbackPlanner replicatedJob() {
-        RollbackPlanner p = new RollbackPlanner(4);
-        report(p, 4, State.SPARE_READY, 0);
-        for (int n = 0; n < 4; n++) {
-            report(p, n, State.IN_BODY, 0);
-        }
-        return p;
-    }
-
     @Test
     void aSpareTakesARankWhoseCopiesDiedAndTheLayoutKeepsTheOthersReplicas() {
-        RollbackPlanner p = replicatedJob();
+        RollbackPlanner p = replicatedJob(4);
         List<FailedProcess> failed = List.of(dead(1, 1, Role.CMP), dead(3, 1, Role.REP));
         RollbackPlanner.Decision d = p.decide(List.of(1), 2, failed, new JobShape(2, 2), 4, 5, 0);
         Message.Rollback r = assertInstanceOf(RollbackPlanner.RollBack.class, d).message();
@@ -57,7 +42,7 @@ class RollbackPlannerTest {
 
     @Test
     void aPromotedReplicaLostAfterItsTwinGivesTheLayoutWithThePromotion() {
-        RollbackPlanner p = replicatedJob();
+        RollbackPlanner p = replicatedJob(4);
         // rank 0's computational copy died earlier (its replica, native 2, computes), then both copies of rank 1
         List<FailedProcess> failed = List.of(dead(0, 0, Role.CMP), dead(1, 1, Role.CMP), dead(3, 1, Role.REP));
         Message.Rollback r = assertInstanceOf(RollbackPlanner.RollBack.class,
@@ -103,7 +88,7 @@ class RollbackPlannerTest {
 
     @Test
     void theRollbackCompletesWhenEveryLiveProcessIsBackInItsBody() {
-        RollbackPlanner p = replicatedJob();
+        RollbackPlanner p = replicatedJob(4);
         Set<Integer> dead = Set.of(1, 3);
         p.decide(List.of(1), 2, List.of(dead(1, 1, Role.CMP), dead(3, 1, Role.REP)), new JobShape(2, 2), 4, 4,
                 1_000_000_000L);
@@ -179,7 +164,7 @@ class RollbackPlannerTest {
 
     @Test
     void aCopyLostDuringARollbackSupersedesItWithoutThatCopyAndWithTheSameSpare() {
-        RollbackPlanner p = replicatedJob();
+        RollbackPlanner p = replicatedJob(4);
         List<FailedProcess> failed = List.of(dead(1, 1, Role.CMP), dead(3, 1, Role.REP));
         p.decide(List.of(1), 2, failed, new JobShape(2, 2), 4, 4, 1_000_000_000L);
         assertFalse(p.failsRollbackUnderWay(List.of(new FailedProcess(1099, 99, 0, Role.SPARE, "test"))),

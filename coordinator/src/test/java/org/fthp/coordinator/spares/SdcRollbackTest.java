@@ -1,5 +1,6 @@
 package org.fthp.coordinator.spares;
 
+import static org.fthp.coordinator.spares.PlannedJobs.replicatedJob;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -23,22 +24,13 @@ class SdcRollbackTest {
     private static final JobShape SHAPE = new JobShape(2, 2);
     private static final String REASON = "silent data corruption detected: rank=0 epoch=3 what=state";
 
-    /** 2 ranks + 2 replicas (natives 0, 1 and 2, 3), no spare, every process in its body of generation 0. */
-    private static RollbackPlanner inBodies() {
-        RollbackPlanner p = new RollbackPlanner(4);
-        for (int n = 0; n < 4; n++) {
-            p.stateReported(new Message.ProcessState(n, State.IN_BODY, 0));
-        }
-        return p;
-    }
-
     private static Message.SdcDetected report(int nativeRank, int generation) {
         return new Message.SdcDetected(nativeRank, 0, generation, REASON);
     }
 
     @Test
     void bothTwinsReportAndOneRollbackInPlaceKeepsEveryProcess() {
-        RollbackPlanner p = inBodies();
+        RollbackPlanner p = replicatedJob();
         SdcRollback sdc = new SdcRollback();
         Message.Rollback r = assertInstanceOf(RollbackPlanner.RollBack.class,
                 sdc.decide(report(0, 0), p, List.of(), SHAPE, 2, 3, 0, 0)).message();
@@ -62,7 +54,7 @@ class SdcRollbackTest {
 
     @Test
     void aDeadReplicaStaysOutOfTheLayout() {
-        RollbackPlanner p = inBodies();
+        RollbackPlanner p = replicatedJob();
         List<FailedProcess> failed = List.of(new FailedProcess(1003, 3, 1, Role.REP, "test"));
         Message.Rollback r = assertInstanceOf(RollbackPlanner.RollBack.class,
                 new SdcRollback().decide(report(0, 0), p, failed, SHAPE, 4, 4, 1, 0)).message();
@@ -74,9 +66,9 @@ class SdcRollbackTest {
     @Test
     void withoutACommittedEpochOrOutsideTheBodyTheJobEndsAsBefore() {
         RollbackPlanner.Relaunch none = assertInstanceOf(RollbackPlanner.Relaunch.class,
-                new SdcRollback().decide(report(0, 0), inBodies(), List.of(), SHAPE, 0, 1, 0, 0));
+                new SdcRollback().decide(report(0, 0), replicatedJob(), List.of(), SHAPE, 0, 1, 0, 0));
         assertTrue(none.reason().contains("no checkpoint committed"), none.reason());
-        RollbackPlanner p = inBodies();
+        RollbackPlanner p = replicatedJob();
         p.stateReported(new Message.ProcessState(1, State.BODY_LEFT, 0));
         RollbackPlanner.Relaunch outside = assertInstanceOf(RollbackPlanner.Relaunch.class,
                 new SdcRollback().decide(report(0, 0), p, List.of(), SHAPE, 2, 3, 0, 0));
