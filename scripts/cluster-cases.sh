@@ -5,7 +5,10 @@
 #   - HostRestartTest                                      --restart on 3 emulated hosts: a lost host's rank
 #                                                          relaunched on the live hosts with the spare; too few
 #                                                          hosts left: exit 4
-# About 2 minutes on 2 cores. Extra arguments go to mvn.
+#   - RollbackTest (two cases)                             the only spare killed during its rollback: relaunch;
+#                                                          on MPICH, a copy killed during a rollback, and a
+#                                                          promotion in the generation after one
+# About 3 minutes on 2 cores. Extra arguments go to mvn.
 set -euo pipefail
 here="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"
 source "$here/lib.sh"

@@ -15,6 +15,11 @@ public final class Group implements Freeable {
 
     protected long handle;
     private int[] members;
+    /**
+     * The job's generation this group was made in: one made before a rollback in place (see {@code
+     * Checkpoint.resilient}) is stale after it, as communicators are (the body makes its groups again).
+     */
+    private final int generation = org.fthp.replication.runtime.Engine.currentGeneration();
 
     protected Group(long handle) {
         this.handle = handle;
@@ -35,7 +40,16 @@ public final class Group implements Freeable {
         if (members == null) {
             throw Errors.error(MPI.ERR_GROUP, "group has been freed");
         }
+        stale();
         return members;
+    }
+
+    /** An error if this group was made before the job rolled back in place (MPI.GROUP_EMPTY never is). */
+    private void stale() throws MPIException {
+        if (generation != org.fthp.replication.runtime.Engine.currentGeneration() && this != MPI.GROUP_EMPTY) {
+            throw Errors.error(MPI.ERR_GROUP, "stale group: made before the job rolled back in place (make it"
+                    + " again in the resilient body)");
+        }
     }
 
     public int getSize() throws MPIException {
@@ -59,6 +73,7 @@ public final class Group implements Freeable {
         if (this == MPI.GROUP_EMPTY) {
             return;
         }
+        stale();
         members = null;
         handle = 0;
     }

@@ -161,7 +161,7 @@ public class Request implements Freeable {
                 return emptyStatus();
             }
             awaitDone();
-            Engine.get().awaitLogRoom();
+            Requests.waited();
             return complete();
         } finally {
             gate.exit();
@@ -302,7 +302,7 @@ public class Request implements Freeable {
                 return new long[] {any[0]};
             })[0];
             requests[i].awaitDone();
-            Engine.get().awaitLogRoom();
+            Requests.waited();
             return requests[i].complete().withIndex(i);
         } finally {
             gate.exit();
@@ -344,7 +344,7 @@ public class Request implements Freeable {
         try {
             MPI.check();
             awaitAll(requests);
-            Engine.get().awaitLogRoom();
+            Requests.waited();
             return completeAll(requests);
         } finally {
             gate.exit();
@@ -430,7 +430,7 @@ public class Request implements Freeable {
         try {
             MPI.check();
             Status[] done = collectSome(requests, true);
-            Engine.get().awaitLogRoom();
+            Requests.waited();
             return done;
         } finally {
             gate.exit();

@@ -21,6 +21,11 @@ final class Requests {
         Engine.get().awaitAll(ops);
     }
 
+    /** A wait on requests ended (MPI_Wait and kin): the engine does what such a call owes after its wait. */
+    static void waited() {
+        Engine.get().pointToPoint().waitEnded();
+    }
+
     /** A poll of the facade's that may fail with an MPIException. */
     @FunctionalInterface
     interface Poll {

@@ -20,8 +20,10 @@ final class JobProcesses {
     /** Records the current descendants of {@code root} (they are re-parented, and lost from view, once it exits). */
     void sample(ProcessHandle root) {
         root.descendants().forEach(h -> {
-            if (seen.add(h)) {
-                // read while it runs: an ended process has no arguments to show
+            seen.add(h);
+            if (!arguments.containsKey(h)) {
+                // read while it runs (an ended process has no arguments to show), and again until it is java: a
+                // process first seen between its fork and its exec still shows its parent's command
                 ProcessHandle.Info info = h.info();
                 if (info.command().map(c -> c.endsWith("/java")).orElse(false)) {
                     info.arguments().ifPresent(args -> arguments.put(h, java.util.Arrays.asList(args)));

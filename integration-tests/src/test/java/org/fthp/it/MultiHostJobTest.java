@@ -373,6 +373,36 @@ class MultiHostJobTest {
     }
 
     /**
+     * Spares across hosts: rank 0 on h0, rank 1 on h1, the spare on h0 (fthp-run places it away from rank 1). h1
+     * crashes and takes rank 1's only copy; the spare takes rank 1, rank 0 rolls back in place to the last forced
+     * checkpoint (kept in the shared checkpoint directory), and the job ends with the failure-free output, without a
+     * relaunch.
+     */
+    @Test
+    void aWholeHostLostIsRolledBackInPlaceWithTheSpareOnTheOtherHost() throws Exception {
+        String[] workload = {"50", "60", "--force", "10"};
+        List<String> expected = FailureFreeRuns.sortedLines(org.fthp.it.programs.ResilientIterations.class, 2,
+                JOB, workload);
+        List<String> cmd = new ArrayList<>(List.of(MpiJob.home().resolve("bin/fthp-run").toString(),
+                "-np", "2", "--spares", "1", "--verbose", "--checkpoint-dir", dir.resolve("spare-ckpt").toString(),
+                "--checkpoint-interval", "600", "--restart", "1", "--host", hosts.hostList(1)));
+        cmd.addAll(hosts.mpirunOptions());
+        cmd.addAll(List.of("--", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("fthp.programs", "target/classes"),
+                org.fthp.it.programs.ResilientIterations.class.getName()));
+        cmd.addAll(List.of(workload));
+        MpiJob.Result r = runCrashingHost(cmd, "iteration 25 ", 1);
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        r.assertNoLeftovers();
+        assertTrue(r.stderr().contains("rank 1: cmp 1 @ h1") && r.stderr().contains("spare 2 @ h0"), r.stderr());
+        assertTrue(r.stderr().contains("rank 1 lost every copy; spare 2 took its place and the job rolled back in"
+                + " place to checkpoint epoch"), r.stderr());
+        assertFalse(r.stderr().contains("restart 1 of 1"), r.stderr());
+        assertEquals(expected, FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n" + r.stderr());
+        assertNothingLeftOn(0);
+    }
+
+    /**
      * A timed kill (--kill R:cmp@T) of a process on h1: fthp-run counts the registrations its coordinators report
      * and asks h1's coordinator, which knows the pid on its host, to kill it. Exit 0, the failure-free output,
      * the injection and its detection in the event log with the same pid.

@@ -10,6 +10,7 @@ import java.util.Map;
 
 import org.fthp.it.programs.ResilientIterations;
 import org.fthp.it.programs.RestartIterations;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -61,6 +62,112 @@ class RollbackTest {
     }
 
     /**
+     * A rollback, then a second failure in the new generation handled by promotion: the repair's rounds and the
+     * acknowledgements that trimmed the send logs it replays from travel on the new generation's control
+     * communicator, where nothing of the run that rolled back can be taken for the new run's.
+     */
+    @Test
+    void aPromotionAfterARollbackKeepsTheFailureFreeResult() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--spares", "1", "--checkpoint-interval", "600",
+                "--restart", "1", "--kill", "1:cmp#" + LATE_CALL, "--kill", "1:rep#" + LATE_CALL, "--kill",
+                "0:cmp#" + (LATE_CALL + 30)), Map.of(), 2, TIMEOUT, ResilientIterations.class, WORKLOAD)
+                .assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(r),
+                "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("rank 1 lost every copy; spare 4 took its place and the job rolled back in"
+                + " place to checkpoint epoch 4"), r.stderr());
+        assertFalse(r.stderr().contains("restart 1 of 1"), r.stderr());
+        assertEquals(5, r.processes().javaProcessesRunning(ResilientIterations.class.getName()),
+                "2 ranks, 2 replicas and 1 spare, none started after them\n" + r.stderr());
+    }
+
+    /**
+     * A copy killed as it begins the rollback (rank 0's replica, FTHP_KILL_IN_ROLLBACK): the others, waiting for it
+     * before the rollback's blocking creations, leave for the rollback that supersedes it, without that copy.
+     */
+    @Test
+    void aCopyKilledDuringARollbackRollsBackAgainWithoutIt() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--spares", "1", "--checkpoint-interval", "600",
+                "--restart", "1", "--kill", "1:cmp#" + LATE_CALL, "--kill", "1:rep#" + LATE_CALL),
+                Map.of("FTHP_KILL_IN_ROLLBACK", "2:1"), 2, TIMEOUT, ResilientIterations.class, WORKLOAD)
+                .assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(r),
+                "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("native rank 2 kills itself beginning the rollback in place to generation 1"),
+                r.stderr());
+        assertTrue(r.stderr().contains("failed during it; the job rolls back again, without it (generation 2)"),
+                r.stderr());
+        assertTrue(r.stderr().contains("rank 1 lost every copy; spare 4 took its place and the job rolled back in"
+                + " place to checkpoint epoch 4"), r.stderr());
+        assertFalse(r.stderr().contains("restart 1 of 1"), r.stderr());
+    }
+
+    /**
+     * The spare that takes the lost rank killed as it begins, before it registered as the rank's copy (its node counts
+     * the loss of its spare connection as that rank's failure): the rank is lost again, and the next spare takes it.
+     */
+    @Test
+    void aSpareKilledDuringItsRollbackIsReplacedByTheNext() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--spares", "2", "--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "1#" + LATE_CALL), Map.of("FTHP_KILL_IN_ROLLBACK", "2:1,3:1"), 2, TIMEOUT,
+                ResilientIterations.class, WORKLOAD).assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(r),
+                "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("the job rolls back again, without it (generation 2)"), r.stderr());
+        assertTrue(r.stderr().contains("2 spares, 2 used"), r.stderr());
+        assertFalse(r.stderr().contains("restart 1 of 1"), r.stderr());
+    }
+
+    /** Outside CI: the only spare killed as it begins its rollback: no spare left, the job relaunches and says why. */
+    @Test
+    @Tag("outside-ci")
+    void aSpareKilledDuringItsRollbackWithNoneLeftRelaunchesSayingWhy() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "1#" + LATE_CALL), Map.of("FTHP_KILL_IN_ROLLBACK", "2:1"), 2, TIMEOUT,
+                ResilientIterations.class, WORKLOAD).assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(r),
+                "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("no rollback in place: no spare left (during the rollback of generation 1)"),
+                r.stderr());
+        assertTrue(r.stderr().contains("restart 1 of 1: rank 1 lost every copy"), r.stderr());
+    }
+
+    /** Outside CI: on MPICH, a copy killed during a rollback, then a promotion in the generation after. */
+    @Test
+    @Tag("outside-ci")
+    void onMpichACopyKilledDuringARollbackAndAPromotionAfterOne() {
+        MpiJob.Result during = MpiJob.runWith(List.of("--mpi", "mpich", "--replicas", "2", "--spares", "1",
+                "--checkpoint-interval", "600", "--restart", "1", "--kill", "1:cmp#" + LATE_CALL, "--kill",
+                "1:rep#" + LATE_CALL), Map.of("FTHP_KILL_IN_ROLLBACK", "2:1"), 2, TIMEOUT, ResilientIterations.class,
+                WORKLOAD).assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(during),
+                "stdout differs from the failure-free run\n" + during.stderr());
+        assertTrue(during.stderr().contains("the job rolls back again, without it (generation 2)"), during.stderr());
+        MpiJob.Result after = MpiJob.runWith(List.of("--mpi", "mpich", "--replicas", "2", "--spares", "1",
+                "--checkpoint-interval", "600", "--restart", "1", "--kill", "1:cmp#" + LATE_CALL, "--kill",
+                "1:rep#" + LATE_CALL, "--kill", "0:cmp#" + (LATE_CALL + 30)), Map.of(), 2, TIMEOUT,
+                ResilientIterations.class, WORKLOAD).assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(after),
+                "stdout differs from the failure-free run\n" + after.stderr());
+        assertFalse(after.stderr().contains("restart 1 of 1"), after.stderr());
+    }
+
+    /** A spare killed while it waits is no failure of the program: the job goes on with one spare fewer. */
+    @Test
+    void aSpareKilledWhileItWaitsLeavesTheOtherForTheRollback() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--spares", "2", "--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "spare:0@0.5", "--kill", "1#" + LATE_CALL), Map.of(), 2, TIMEOUT,
+                ResilientIterations.class, WORKLOAD).assertSuccess();
+        assertEquals(failureFree(ResilientIterations.class), FailureFreeRuns.sorted(r),
+                "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("spare 2 died while it waited; the job goes on with 1 spare"), r.stderr());
+        assertTrue(r.stderr().contains("rank 1 lost every copy; spare 3 took its place and the job rolled back in"
+                + " place"), r.stderr());
+        assertTrue(r.stderr().contains("1 spare lost while waiting"), r.stderr());
+        assertFalse(r.stderr().contains("restart 1 of 1"), r.stderr());
+    }
+
+    /**
      * One spare, two ranks lost one after the other: the first is rolled back in place, the second relaunches the
      * job (no spare left), which then completes from the checkpoint the rerun committed.
      */
@@ -78,7 +185,7 @@ class RollbackTest {
     }
 
     @Test
-    void aCommunicatorKeptAcrossARollbackIsAClearError() {
+    void aCommunicatorOrGroupKeptAcrossARollbackIsAClearError() {
         String[] stale = {"50", "20", "--force", "10", "--stale"};
         MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1",
                 "--kill", "1#" + (LATE_CALL + 1)), Map.of(), 2, TIMEOUT, ResilientIterations.class, stale)
@@ -87,6 +194,8 @@ class RollbackTest {
                 FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n" + r.stderr());
         assertTrue(r.stderr().contains("ResilientIterations rank 0: stale communicator: made before the job rolled"
                 + " back in place"), r.stderr());
+        assertTrue(r.stderr().contains("ResilientIterations rank 0: stale group: made before the job rolled back in"
+                + " place"), r.stderr());
     }
 
     /** A survivor that swallows the rollback never reaches the rollback point: at the deadline the job relaunches. */

@@ -1,6 +1,7 @@
 package org.fthp.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.fthp.it.programs.ResilientIterations;
 import org.fthp.it.programs.RestartIterations;
 import org.junit.jupiter.api.Test;
 
@@ -66,6 +68,9 @@ class SdcTest {
             assertTrue(r.stderr().contains("the twins of rank 0 differ (silent data corruption), rolled back"),
                     r.stderr());
             assertTrue(r.stderr().contains("from checkpoint epoch 2"), r.stderr());
+            // RestartIterations marks no rollback point: the coordinators say why they relaunch instead
+            assertTrue(r.stderr().contains("no rollback in place after a difference between twins: native process"),
+                    r.stderr());
             assertTrue(r.stderr().contains("twin comparison covered 2 of 2 ranks") && r.stderr().contains(
                     "1 mismatches"), r.stderr());
             String log = Files.readString(events);
@@ -78,6 +83,58 @@ class SdcTest {
         assertNotEquals(failureFree(), FailureFreeRuns.sorted(off), "the flip must change the result\n"
                 + off.stderr());
         assertTrue(off.stderr().contains("twin comparison off"), off.stderr());
+    }
+
+    /**
+     * The same flip in a program whose body is in {@code Checkpoint.resilient}: both twins find the difference at the
+     * checkpoint of iteration 30 and the job rolls back in place to the epoch of iteration 20, which they verified:
+     * no process started after the launch, no relaunch, and nothing the corrupted copy printed is shown.
+     */
+    @Test
+    void aFlipInAResilientProgramRollsBackInPlace() throws IOException {
+        Path events = Files.createTempFile("fthp-sdc-", ".events");
+        try {
+            MpiJob.Result r = MpiJob.runWith(with(ROLLBACK, "--events", events.toString(), "--corrupt",
+                    "0:cmp:state#100"), Map.of(), 2, TIMEOUT, ResilientIterations.class, WORKLOAD).assertSuccess();
+            assertEquals(FailureFreeRuns.sortedLines(ResilientIterations.class, 2, TIMEOUT, WORKLOAD),
+                    FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n" + r.stderr());
+            assertTrue(r.stderr().contains("silent data corruption detected: rank=0 epoch=3 what="), r.stderr());
+            assertTrue(r.stderr().contains("the twins of rank 0 differed (silent data corruption); the job rolled"
+                    + " back in place to checkpoint epoch 2"), r.stderr());
+            assertFalse(r.stderr().contains("restart 1 of"), r.stderr());
+            assertTrue(r.stderr().contains("; 1 rollback in place ("), r.stderr());
+            assertTrue(r.stderr().contains("twin comparison covered 2 of 2 ranks") && r.stderr().contains(
+                    "1 mismatches"), r.stderr());
+            assertEquals(4, r.processes().javaProcessesRunning(ResilientIterations.class.getName()),
+                    "2 ranks and 2 replicas, none started after them\n" + r.stderr());
+            String log = Files.readString(events);
+            assertTrue(log.contains("\"event\":\"sdc-detected\",\"logicalRank\":0,\"epoch\":3"), log);
+            assertTrue(log.contains("\"action\":\"rollback\""), log);
+            assertEquals(1, log.lines().filter(l -> l.contains("sdc-detected")).count(),
+                    "one event for the twins' two reports\n" + log);
+        } finally {
+            Files.deleteIfExists(events);
+        }
+    }
+
+    /**
+     * A flipped message from rank 1's computational copy, compared between checkpoints too (where only the replica
+     * compares and its twin runs on until the rollback reaches it), in a job without --restart: the rollback in
+     * place needs neither a relaunch nor a spare.
+     */
+    @Test
+    void aFlippedMessageRollsBackInPlaceWithoutARestart() {
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--checkpoint-interval", "600", "--sdc-interval",
+                "0.1", "--corrupt", "1:cmp:msg#100"), Map.of(), 2, TIMEOUT, ResilientIterations.class, WORKLOAD)
+                .assertSuccess();
+        assertEquals(FailureFreeRuns.sortedLines(ResilientIterations.class, 2, TIMEOUT, WORKLOAD),
+                FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("the twins of rank 1 differed (silent data corruption); the job rolled back in"
+                + " place to checkpoint epoch 2"), r.stderr());
+        assertTrue(r.stderr().contains("; 1 rollback in place ("), r.stderr());
+        assertTrue(r.stderr().contains("; 0 restarts") && !r.stderr().contains("relaunching"), r.stderr());
+        assertEquals(4, r.processes().javaProcessesRunning(ResilientIterations.class.getName()),
+                "2 ranks and 2 replicas, none started after them\n" + r.stderr());
     }
 
     /**

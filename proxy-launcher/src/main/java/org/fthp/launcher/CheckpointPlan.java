@@ -21,10 +21,20 @@ import org.fthp.checkpoint.store.JobIdentity;
  * @param resume          {@code --resume}: what a directory holding an earlier job's checkpoints means
  *                        ({@link #RESUME_AUTO}, {@link #RESUME_NEVER}, {@link #RESUME_FORCE})
  * @param job             the program the directory's manifests record (set once the program is resolved)
+ * @param restoreReplicas {@code --restore-replicas on|off}: a rank's lost replica comes back from a free spare at the
+ *                        next checkpoint (on by default; it needs spares and a program that uses the resilient entry)
  */
 public record CheckpointPlan(Optional<String> interval, Optional<Path> directory, long memoryBytes, int diskEvery,
                              int restarts, OptionalInt restartReplicas, OptionalDouble mtbfPerProcess,
-                             String resume, Optional<JobIdentity> job) {
+                             String resume, Optional<JobIdentity> job, boolean restoreReplicas) {
+
+    /** Replicas restored from spares (the default). */
+    public CheckpointPlan(Optional<String> interval, Optional<Path> directory, long memoryBytes, int diskEvery,
+                          int restarts, OptionalInt restartReplicas, OptionalDouble mtbfPerProcess, String resume,
+                          Optional<JobIdentity> job) {
+        this(interval, directory, memoryBytes, diskEvery, restarts, restartReplicas, mtbfPerProcess, resume, job,
+                true);
+    }
 
     /** Resume from the newest usable epoch of the same program; refuse another program's directory. */
     public static final String RESUME_AUTO = "auto";
@@ -45,7 +55,7 @@ public record CheckpointPlan(Optional<String> interval, Optional<Path> directory
     /** The same plan, recording {@code identity} in the directory's manifests. */
     public CheckpointPlan withJob(JobIdentity identity) {
         return new CheckpointPlan(interval, directory, memoryBytes, diskEvery, restarts, restartReplicas,
-                mtbfPerProcess, resume, Optional.of(identity));
+                mtbfPerProcess, resume, Optional.of(identity), restoreReplicas);
     }
 
     /** Whether the job has anything to do with checkpoints (then it needs coordinators). */

@@ -35,6 +35,10 @@ final class CheckpointReport {
     /** A line a coordinator printed; those that are not about checkpoints are ignored. */
     /** Each rollback in place's seconds (FTHP_CHECKPOINT_ROLLED_BACK), in order. */
     private final List<Double> rollbackSeconds = new ArrayList<>();
+    /** Each replica restored from a spare's seconds (FTHP_CHECKPOINT_REPLICA_RESTORED), in order. */
+    private final List<Double> restoredSeconds = new ArrayList<>();
+    /** Spares that died while they waited (FTHP_SPARE_LOST). */
+    private int sparesLost;
 
     synchronized void line(String line) {
         Map<String, String> f = fields(line);
@@ -58,6 +62,10 @@ final class CheckpointReport {
                     Long.parseLong(f.get("limit"))});
         } else if (line.startsWith("FTHP_CHECKPOINT_ROLLED_BACK")) {
             rollbackSeconds.add(Double.parseDouble(f.getOrDefault("seconds", "NaN")));
+        } else if (line.startsWith("FTHP_CHECKPOINT_REPLICA_RESTORED")) {
+            restoredSeconds.add(Double.parseDouble(f.getOrDefault("seconds", "NaN")));
+        } else if (line.startsWith("FTHP_SPARE_LOST")) {
+            sparesLost++;
         } else if (line.startsWith("FTHP_CHECKPOINT_ON_DISK")) {
             lastOnDisk = Math.max(lastOnDisk, Long.parseLong(f.getOrDefault("epoch", "-1")));
         }
@@ -92,7 +100,8 @@ final class CheckpointReport {
 
     /** The checkpoint line of the exit summary, if checkpoints or restarts happened. */
     synchronized void print(PrintStream err) {
-        if (commits == 0 && restarts.isEmpty() && rollbackSeconds.isEmpty()) {
+        if (commits == 0 && restarts.isEmpty() && rollbackSeconds.isEmpty() && restoredSeconds.isEmpty()
+                && sparesLost == 0) {
             return;
         }
         long peak = memoryByNode.values().stream().mapToLong(v -> v[1]).max().orElse(0);
@@ -122,6 +131,16 @@ final class CheckpointReport {
                     .append(rollbackSeconds.size() == 1 ? " rollback in place (" : " rollbacks in place (")
                     .append(rollbackSeconds.stream().map(s -> String.format(Locale.ROOT, "%.3f s", s))
                             .collect(java.util.stream.Collectors.joining(", "))).append(')');
+        }
+        if (!restoredSeconds.isEmpty()) {
+            // replicas restored from spares: each a rollback in place to the epoch just committed
+            b.append("; ").append(restoredSeconds.size())
+                    .append(restoredSeconds.size() == 1 ? " replica restored (" : " replicas restored (")
+                    .append(restoredSeconds.stream().map(s -> String.format(Locale.ROOT, "%.3f s", s))
+                            .collect(java.util.stream.Collectors.joining(", "))).append(')');
+        }
+        if (sparesLost > 0) {
+            b.append("; ").append(sparesLost).append(sparesLost == 1 ? " spare" : " spares").append(" lost while waiting");
         }
         b.append("; ").append(restarts.size()).append(restarts.size() == 1 ? " restart" : " restarts");
         if (!restarts.isEmpty()) {

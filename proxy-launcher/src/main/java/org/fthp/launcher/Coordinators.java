@@ -325,7 +325,7 @@ final class Coordinators implements AutoCloseable {
                         statsLine(line);
                     } else if (line.startsWith(STATS_DONE)) {
                         statsDone.countDown();
-                    } else if (line.startsWith("FTHP_CHECKPOINT_")) {
+                    } else if (line.startsWith("FTHP_CHECKPOINT_") || line.startsWith("FTHP_SPARE_LOST")) {
                         checkpoints.line(line);
                     }
                 }
@@ -376,6 +376,9 @@ final class Coordinators implements AutoCloseable {
             checkpoint.job().ifPresent(job -> args.addAll(List.of("--checkpoint-job", job.token())));
         }
         checkpoint.mtbfPerProcess().ifPresent(m -> args.addAll(List.of("--mtbf-per-process", Double.toString(m))));
+        if (!checkpoint.restoreReplicas()) {
+            args.addAll(List.of("--restore-replicas", "off"));
+        }
         return args;
     }
 

@@ -68,9 +68,6 @@ public final class FthpRun {
         }
 
         MultiHostLaunch hosts = MultiHostLaunch.plan(options, env, FthpHome.locate(env), mpi);
-        if (hosts != null && options.spares() > 0) {
-            throw LaunchException.usage("--spares runs on one host for now, not with --host/--hostfile");
-        }
         if (hosts != null) {
             return MultiHostRun.run(hosts, options, program, host, env, jobEnvironment(options, abi, start, sdc),
                     start, sdc);
@@ -86,9 +83,11 @@ public final class FthpRun {
         try (RunSummary summary = RunSummary.create(options.ranks(), options.replicas())) {
             jobEnv.put(MpirunCommand.STATS_DIR_ENV, summary.directory().toString());
             int code;
-            // a replicated rank's output waits for its twins' agreement when a difference can roll the job back
-            int verifiedRanks = sdc.rollsBack() && !sdc.mode().equals("off") && options.checkpoint().restarts() > 0
+            // a replicated rank's output waits for its twins' agreement when a difference can roll the job back:
+            // by a relaunch (--restart) or in place (a checkpointed program in Checkpoint.resilient)
+            int verifiedRanks = sdc.rollsBack() && !sdc.mode().equals("off") && options.checkpoint().wanted()
                     ? options.replicas() : 0;
+            jobEnv.put(SdcOptions.GATED_RANKS_ENV, Integer.toString(verifiedRanks));
             // with restarts every rank prints through files: a rank's output continues across incarnations
             // with a checkpoint directory the files live there, so a later job resumes the output too
             if (outputDir.isPresent()) {

@@ -63,6 +63,7 @@ public final class LaunchOptionsParser {
         int restarts = 0;
         Integer restartReplicas = null;
         int spares = 0;
+        String restoreReplicas = null;
         String resume = null;
         String mapReplicas = ReplicaPlacement.NEXT;
         List<String> mpirunArgs = new ArrayList<>();
@@ -109,6 +110,13 @@ public final class LaunchOptionsParser {
                     }
                 }
                 case "--spares" -> spares = nonNegative(token, valueOf(launcherPart, ++i, token));
+                case "--restore-replicas" -> {
+                    restoreReplicas = valueOf(launcherPart, ++i, token);
+                    if (!restoreReplicas.equals("on") && !restoreReplicas.equals("off")) {
+                        throw LaunchException.usage("--restore-replicas takes on or off, not \"" + restoreReplicas
+                                + "\"");
+                    }
+                }
                 case "--resume" -> {
                     resume = valueOf(launcherPart, ++i, token);
                     if (!CheckpointPlan.RESUME_MODES.contains(resume)) {
@@ -154,6 +162,13 @@ public final class LaunchOptionsParser {
                     + " ranks: each rank has at most one replica");
         }
         for (KillPlan.Kill k : kills) {
+            if (k instanceof KillPlan.ScheduledKill t && t.spare()) {
+                if (t.logicalRank() >= spares) {
+                    throw LaunchException.usage("--kill names spare " + t.logicalRank() + ", but the job has "
+                            + spares + " spares (--spares)");
+                }
+                continue;
+            }
             if (k.logicalRank() >= ranks) {
                 throw LaunchException.usage("--kill names rank " + k.logicalRank() + ", but the job has ranks 0.."
                         + (ranks - 1));
@@ -181,7 +196,11 @@ public final class LaunchOptionsParser {
         CheckpointPlan checkpoint = new CheckpointPlan(Optional.ofNullable(checkpointInterval),
                 Optional.ofNullable(checkpointDir), checkpointMemory, diskEvery, restarts,
                 restartReplicas == null ? OptionalInt.empty() : OptionalInt.of(restartReplicas), mtbfPerProcess,
-                resume == null ? CheckpointPlan.RESUME_AUTO : resume, Optional.empty());
+                resume == null ? CheckpointPlan.RESUME_AUTO : resume, Optional.empty(),
+                !"off".equals(restoreReplicas));
+        if ("on".equals(restoreReplicas) && spares == 0) {
+            throw LaunchException.usage("--restore-replicas on needs --spares S (the processes that become replicas)");
+        }
         if (separator < 0) {
             throw LaunchException.usage("missing \"--\" between the fthp-run/mpirun options and the java command");
         }

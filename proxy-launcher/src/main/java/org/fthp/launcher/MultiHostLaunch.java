@@ -114,13 +114,15 @@ final class MultiHostLaunch {
         if (slurm != null) {
             slurm.hintWithoutNoKill();
         }
-        return new MultiHostLaunch(hosts, ReplicaPlacement.of(hosts, options.ranks(), options.replicas(), options.mapReplicas()), bind,
+        return new MultiHostLaunch(hosts, ReplicaPlacement.of(hosts, options.ranks(), options.replicas(), options.mapReplicas(),
+                options.spares()), bind,
                 local, agent, home, mpi, slurm);
     }
 
     /**
      * The plan for a relaunch with {@code replicas} replicas on the hosts that are still alive: every host of this
-     * plan but {@code lost} (host indices), unused ones included (spares a user asked for). Refused (exit 4) when
+     * plan but {@code lost} (host indices), unused ones included (spare hosts a user listed), with as many spares as
+     * before. Refused (exit 4) when
      * fthp-run's own host is lost, when one host is left for a replicated job (a replica would share its twin's
      * host), or when the processes no longer fit the live hosts' slots and the first placement fitted.
      */
@@ -164,7 +166,8 @@ final class MultiHostLaunch {
         for (int k = 0; k < l.length; k++) {
             l[k] = liveLocal.get(k);
         }
-        return new MultiHostLaunch(left, ReplicaPlacement.of(left, ranks, replicas, mapping), liveBind, l, agent,
+        return new MultiHostLaunch(left, ReplicaPlacement.of(left, ranks, replicas, mapping, placement.spares()),
+                liveBind, l, agent,
                 home, mpi, slurm);
     }
 

@@ -27,11 +27,11 @@ import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
  * module's {@code RankOutputFiles}). Whole lines per write keep one rank's
  * line from being cut by another's, as mpirun's own forwarding does.
  *
- * <p>When a difference between twins can roll the job back (replicas, twin comparison on, restarts allowed), a
+ * <p>When a difference between twins can roll the job back (replicas, twin comparison on, checkpoints wanted), a
  * replicated rank's output is printed only up to its positions at the last committed epoch ({@code verified-<rank>},
- * written by the copy that prints): a rollback then truncates its files at the restart epoch's positions
- * ({@link #truncateToEpoch}) and the rerun prints from that byte, so a corrupted copy's lines never reach the
- * terminal. At the end everything left is printed.
+ * written by the copy that prints): a relaunch then truncates its files at the restart epoch's positions
+ * ({@link #truncateToEpoch}), a rollback in place has the writing copy cut them there, and the rerun prints from that
+ * byte, so a corrupted copy's lines never reach the terminal. At the end everything left is printed.
  */
 final class RankOutputRelay implements AutoCloseable {
 

@@ -9,6 +9,10 @@ import java.util.List;
  * default mapping would; the replica of rank j (native rank N+j) goes on the first host after rank j's that has a
  * free slot, and on the next host after rank j's when none has (oversubscribing it, but never on rank j's own).
  *
+ * <p>Spares (native ranks N+M..N+M+S-1) come last, each on the host with the most free slots, a host holding
+ * fewer of the program's copies first: a spare is worth most where a host failure does not take it along with the
+ * copies it may replace.
+ *
  * <p>fthp-run hands the result to mpirun as a rankfile ({@code rank R=HOST slot=0} for every rank: a rankfile's
  * slot names a processor of the host, and one beyond the host's processors fails mpirun's mapping with exit 1 and
  * no message, e.g. a third rank on a 2-core host; binding is off, so the processor named does not matter) and to the ranks as the coordinator of each native rank: the coordinator of
@@ -23,23 +27,29 @@ final class ReplicaPlacement {
 
     private final HostList hosts;
     private final int ranks;
+    /** How many of the last native ranks are spares. */
+    private final int spares;
     /** Host index of each native rank. */
     private final int[] hostOf;
 
-    private ReplicaPlacement(HostList hosts, int ranks, int[] hostOf) {
+    private ReplicaPlacement(HostList hosts, int ranks, int spares, int[] hostOf) {
         this.hosts = hosts;
         this.ranks = ranks;
+        this.spares = spares;
         this.hostOf = hostOf;
     }
 
     static ReplicaPlacement of(HostList hosts, int ranks, int replicas) {
-        return of(hosts, ranks, replicas, NEXT);
+        return of(hosts, ranks, replicas, NEXT, 0);
     }
 
-    /** {@code same}: each replica on its twin's host (a host failure then takes both: for comparisons). */
-    static ReplicaPlacement of(HostList hosts, int ranks, int replicas, String mapping) {
+    /**
+     * {@code same}: each replica on its twin's host (a host failure then takes both: for comparisons);
+     * {@code spares} after the program's processes.
+     */
+    static ReplicaPlacement of(HostList hosts, int ranks, int replicas, String mapping, int spares) {
         int h = hosts.count();
-        int processes = ranks + replicas;
+        int processes = ranks + replicas + spares;
         int[] hostOf = new int[processes];
         int[] used = new int[h];
         int host = 0;
@@ -71,7 +81,19 @@ final class ReplicaPlacement {
             }
             place(ranks + j, chosen, hostOf, used);
         }
-        return new ReplicaPlacement(hosts, ranks, hostOf);
+        int[] program = used.clone();
+        for (int k = 0; k < spares; k++) {
+            int chosen = 0;
+            for (int candidate = 1; candidate < h; candidate++) {
+                long free = hosts.get(candidate).slots() - used[candidate];
+                long best = hosts.get(chosen).slots() - used[chosen];
+                if (free > best || (free == best && program[candidate] < program[chosen])) {
+                    chosen = candidate;
+                }
+            }
+            place(ranks + replicas + k, chosen, hostOf, used);
+        }
+        return new ReplicaPlacement(hosts, ranks, spares, hostOf);
     }
 
     private static void place(int nativeRank, int host, int[] hostOf, int[] used) {
@@ -85,6 +107,10 @@ final class ReplicaPlacement {
 
     int processes() {
         return hostOf.length;
+    }
+
+    int spares() {
+        return spares;
     }
 
     /** More processes than the hosts have slots: mpirun needs --oversubscribe. */
@@ -130,17 +156,20 @@ final class ReplicaPlacement {
         return text.toString();
     }
 
-    /** For --verbose: one line per logical rank, each copy's native rank and host. */
+    /** For --verbose: one line per logical rank, each copy's native rank and host, then one per spare. */
     List<String> table() {
         List<String> lines = new ArrayList<>();
         lines.add("layout: logical rank, computational copy (native rank @ host), replica (native rank @ host)");
-        int replicas = hostOf.length - ranks;
+        int replicas = hostOf.length - spares - ranks;
         for (int j = 0; j < ranks; j++) {
             String line = "  rank " + j + ": cmp " + j + " @ " + hosts.get(hostOf[j]).name();
             if (j < replicas) {
                 line += ", rep " + (ranks + j) + " @ " + hosts.get(hostOf[ranks + j]).name();
             }
             lines.add(line);
+        }
+        for (int r = hostOf.length - spares; r < hostOf.length; r++) {
+            lines.add("  spare " + r + " @ " + hosts.get(hostOf[r]).name());
         }
         return lines;
     }

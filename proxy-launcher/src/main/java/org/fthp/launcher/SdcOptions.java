@@ -20,7 +20,12 @@ record SdcOptions(String mode, String intervalSeconds, List<CorruptionSpec> corr
     static final String INTERVAL_ENV = "FTHP_SDC_INTERVAL";
     static final String CORRUPT_ENV = "FTHP_CORRUPT";
     static final String CORRUPT_SEED_ENV = "FTHP_CORRUPT_SEED";
-    static final List<String> ENV = List.of(MODE_ENV, INTERVAL_ENV, CORRUPT_ENV, CORRUPT_SEED_ENV);
+    /**
+     * How many ranks (the lowest) the relay prints only up to their verified positions; a copy whose twin differs
+     * asks for a rollback in place only when there are such ranks (what it printed since must never be shown).
+     */
+    static final String GATED_RANKS_ENV = "FTHP_VERIFIED_RANKS";
+    static final List<String> ENV = List.of(MODE_ENV, INTERVAL_ENV, CORRUPT_ENV, CORRUPT_SEED_ENV, GATED_RANKS_ENV);
     /** Exit code of a job ended by a difference between twins. */
     static final int EXIT_SDC = 6;
     /** What the ranks' reason for that end begins with. */
@@ -94,6 +99,8 @@ record SdcOptions(String mode, String intervalSeconds, List<CorruptionSpec> corr
     /** The ranks' environment: mode, interval, the flips (given, and drawn at --sdc-rate) and their seed. */
     void addTo(Map<String, String> jobEnv, LaunchOptions options) {
         jobEnv.put(MODE_ENV, mode);
+        // none until the launch that relays the output says (FthpRun); several hosts never hold it back
+        jobEnv.put(GATED_RANKS_ENV, "0");
         jobEnv.put(INTERVAL_ENV, intervalSeconds);
         long seed = options.kills().weibull().map(w -> w.seed()).orElse(1L);
         List<String> entries = new ArrayList<>();

@@ -33,6 +33,7 @@ final class Usage {
                                     failures the coordinators detect
               --kill R[:cmp|rep]@S  SIGKILL that copy of logical rank R S seconds after every
                                     process finished MPI_Init (repeatable)
+              --kill spare:S@S      SIGKILL spare S (0..--spares - 1) S seconds after that
               --kill R[:cmp|rep]#C  that copy SIGKILLs itself as it enters its C-th MPI call
                                     after MPI_Init: the same point of the program every run
               --inject weibull      random SIGKILLs at Weibull inter-arrival times, with
@@ -72,6 +73,8 @@ final class Usage {
               --spares S            start S spare processes after the program's: each completes
                                     MPI_Init, then waits without CPU until it takes a lost rank's
                                     place, or finalizes with the job (one host for now)
+              --restore-replicas on|off  a rank that lost one of its copies gets a free spare as its
+                                    replica again at the next checkpoint (default on with spares)
               --host H1:S1,H2:S2..., --hostfile F   (mpirun's own options) with two or more hosts
                                     and coordinators: one coordinator per host, the proxy in every
                                     host's orted, output through fthp-run; fthp-run runs on the

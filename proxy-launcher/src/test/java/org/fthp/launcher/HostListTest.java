@@ -67,7 +67,7 @@ class HostListTest {
         }
         assertTrue(full.oversubscribed());
 
-        assertEquals("0,0,0,0", ReplicaPlacement.of(two, 2, 2, ReplicaPlacement.SAME).coordinatorOf());
+        assertEquals("0,0,0,0", ReplicaPlacement.of(two, 2, 2, ReplicaPlacement.SAME, 0).coordinatorOf());
 
         // three hosts, a partial degree: the first host after the twin's that has room
         ReplicaPlacement three = ReplicaPlacement.of(HostList.parseListUnchecked("a:2,b:2,c:1"), 3, 2);
@@ -75,6 +75,22 @@ class HostListTest {
         assertEquals(List.of("layout: logical rank, computational copy (native rank @ host), replica (native rank @ host)",
                 "  rank 0: cmp 0 @ a, rep 3 @ b", "  rank 1: cmp 1 @ a, rep 4 @ c", "  rank 2: cmp 2 @ b"),
                 three.table());
+    }
+
+    @Test
+    void sparesGoWhereTheProgramLeftRoomAndFewestCopies() {
+        // rank 0 on a, rank 1 on b, the spare on c: a host failure never takes a copy and the spare for it
+        ReplicaPlacement one = ReplicaPlacement.of(HostList.parseListUnchecked("a:1,b:1,c:1"), 2, 0,
+                ReplicaPlacement.NEXT, 1);
+        assertEquals("rank 0=a slot=0\nrank 1=b slot=0\nrank 2=c slot=0\n", one.rankfile());
+        assertEquals(List.of("layout: logical rank, computational copy (native rank @ host), replica (native rank @ host)",
+                "  rank 0: cmp 0 @ a", "  rank 1: cmp 1 @ b", "  spare 2 @ c"), one.table());
+        // two spares on two full hosts: one each, so losing a host leaves one
+        ReplicaPlacement full = ReplicaPlacement.of(HostList.parseListUnchecked("a:2,b:2"), 2, 2,
+                ReplicaPlacement.NEXT, 2);
+        assertEquals("0,0,1,1,0,1", full.coordinatorOf());
+        assertTrue(full.oversubscribed());
+        assertEquals(2, full.spares());
     }
 
     @Test

@@ -66,6 +66,20 @@ class LaunchOptionsParserTest {
     }
 
     @Test
+    void replicasAreRestoredFromSparesUnlessTurnedOff() throws LaunchException {
+        assertTrue(parse("-np", "4", "--replicas", "2", "--spares", "1", "--", "Main").checkpoint().restoreReplicas());
+        assertTrue(parse("-np", "4", "--replicas", "2", "--spares", "1", "--restore-replicas", "on", "--", "Main")
+                .checkpoint().restoreReplicas());
+        assertFalse(parse("-np", "4", "--replicas", "2", "--spares", "1", "--restore-replicas", "off", "--", "Main")
+                .checkpoint().restoreReplicas());
+        assertEquals("--restore-replicas takes on or off, not \"yes\"",
+                usageError("-np", "4", "--spares", "1", "--restore-replicas", "yes", "--", "Main").getMessage());
+        assertTrue(usageError("-np", "4", "--restore-replicas", "on", "--", "Main").getMessage()
+                .startsWith("--restore-replicas on needs --spares"));
+        usageError("-np", "4", "--spares", "1", "--restore-replicas", "--", "Main");
+    }
+
+    @Test
     void replicationOptions() throws LaunchException {
         LaunchOptions o = parse("-np", "4", "--replicas", "3", "--show-replica-output", "--", "Main");
         assertEquals(4, o.ranks());

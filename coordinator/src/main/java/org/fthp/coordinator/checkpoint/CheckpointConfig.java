@@ -14,9 +14,11 @@ import org.fthp.checkpoint.store.JobIdentity;
  * @param diskEvery         write every k-th committed epoch to the directory (1: every one)
  * @param interval          the primary's timer: when a checkpoint is due (unused on other nodes)
  * @param job               the program the directory's manifests record (a later job resumes only its own)
+ * @param restoreReplicas   the primary restores a rank's lost replica from a free spare at the next checkpoint
+ *                          (fthp-run's {@code --restore-replicas}; on by default)
  */
 public record CheckpointConfig(long memoryLimitBytes, Optional<Path> directory, int diskEvery,
-                               IntervalPolicy interval, Optional<JobIdentity> job) {
+                               IntervalPolicy interval, Optional<JobIdentity> job, boolean restoreReplicas) {
     /**
      * 512 MiB per coordinator: two epochs of an 8-rank job of 32 MiB per rank with their partner copies, well
      * within the memory of a node that runs the job. The launcher sizes the coordinator's heap from it.
@@ -30,7 +32,7 @@ public record CheckpointConfig(long memoryLimitBytes, Optional<Path> directory, 
 
     public static final CheckpointConfig DEFAULT =
             new CheckpointConfig(DEFAULT_MEMORY_BYTES, Optional.empty(), DEFAULT_DISK_EVERY, IntervalPolicy.NEVER,
-                    Optional.empty());
+                    Optional.empty(), true);
 
     public CheckpointConfig {
         Objects.requireNonNull(directory, "directory");
@@ -42,12 +44,22 @@ public record CheckpointConfig(long memoryLimitBytes, Optional<Path> directory, 
         }
     }
 
+    /** Replicas restored from spares (the default). */
+    public CheckpointConfig(long memoryLimitBytes, Optional<Path> directory, int diskEvery, IntervalPolicy interval,
+                            Optional<JobIdentity> job) {
+        this(memoryLimitBytes, directory, diskEvery, interval, job, true);
+    }
+
+    public CheckpointConfig withReplicaRestoration(boolean on) {
+        return new CheckpointConfig(memoryLimitBytes, directory, diskEvery, interval, job, on);
+    }
+
     public CheckpointConfig withInterval(IntervalPolicy policy) {
-        return new CheckpointConfig(memoryLimitBytes, directory, diskEvery, policy, job);
+        return new CheckpointConfig(memoryLimitBytes, directory, diskEvery, policy, job, restoreReplicas);
     }
 
     public CheckpointConfig withMemoryLimit(long bytes) {
-        return new CheckpointConfig(bytes, directory, diskEvery, interval, job);
+        return new CheckpointConfig(bytes, directory, diskEvery, interval, job, restoreReplicas);
     }
 
     /** Where this host's pieces live in memory: {@link PieceDirectory#hostDefault()}. */
@@ -56,10 +68,11 @@ public record CheckpointConfig(long memoryLimitBytes, Optional<Path> directory, 
     }
 
     public CheckpointConfig withDirectory(Path dir, int every) {
-        return new CheckpointConfig(memoryLimitBytes, Optional.of(dir), every, interval, job);
+        return new CheckpointConfig(memoryLimitBytes, Optional.of(dir), every, interval, job, restoreReplicas);
     }
 
     public CheckpointConfig withJob(JobIdentity identity) {
-        return new CheckpointConfig(memoryLimitBytes, directory, diskEvery, interval, Optional.of(identity));
+        return new CheckpointConfig(memoryLimitBytes, directory, diskEvery, interval, Optional.of(identity),
+                restoreReplicas);
     }
 }

@@ -76,6 +76,14 @@ public final class CheckpointService implements AutoCloseable {
 
         /** Runs on the node's I/O thread. */
         void onIoThread(Runnable task);
+
+        /**
+         * The primary, on the I/O thread: {@code epoch} commits, before any process hears it (a restoration of a
+         * replica from a spare rolls the job back to it, and the processes that wait for this commit must hear
+         * the rollback first).
+         */
+        default void committing(long epoch) {
+        }
     }
 
     private final int nodeId;
@@ -554,6 +562,7 @@ public final class CheckpointService implements AutoCloseable {
             }
             LOG.log(Level.FINE, "coordinator primary: checkpoint epoch {0} committed ({1} bytes)",
                     new Object[] {commit.epoch(), commit.bytes()});
+            tree.committing(commit.epoch());
             Message.CheckpointCommitted committed = new Message.CheckpointCommitted(commit.epoch());
             tree.sendDown(committed);
             committed(commit.epoch());

@@ -147,6 +147,14 @@ public final class CoordinatorClient implements AutoCloseable {
         return pieces.lastCommitted();
     }
 
+    /**
+     * Whether the primary last said a replica is due to be restored from a spare: the next checkpoint then waits for
+     * its commit, at which the job rolls back in place to it with the spare as the replica.
+     */
+    public boolean restorationDue() {
+        return pieces.restorationDue();
+    }
+
     /** Waits until {@code epoch} (or a later one) has committed; false on timeout. */
     public boolean awaitCommitted(long epoch, Duration timeout) throws InterruptedException {
         return pieces.awaitCommitted(epoch, timeout);
@@ -158,6 +166,14 @@ public final class CoordinatorClient implements AutoCloseable {
      */
     public void bodyEntered(int nativeRank, int generation) {
         channel.writeAndFlush(new Message.ProcessState(nativeRank, Message.ProcessState.State.IN_BODY, generation));
+    }
+
+    /**
+     * The twins of logical rank {@code logicalRank} differ, as this process found in generation {@code generation}:
+     * the primary rolls the job back in place, or ends it with {@code reason}.
+     */
+    public void sdcDetected(int nativeRank, int logicalRank, int generation, String reason) {
+        channel.writeAndFlush(new Message.SdcDetected(nativeRank, logicalRank, generation, reason));
     }
 
     /** This process's resilient body returned: it cannot be rolled back any more. */

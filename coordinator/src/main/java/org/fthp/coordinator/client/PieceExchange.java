@@ -35,6 +35,8 @@ final class PieceExchange {
     private final Map<String, CompletableFuture<PieceBytes>> prefetched = new ConcurrentHashMap<>();
     private volatile long dueSequence;
     private volatile long lastCommitted = -1;
+    /** The primary's last word on whether a replica is due to be restored at the next checkpoint. */
+    private volatile boolean restorationDue;
     private final Object commitSignal = new Object();
 
     /** A get's answer: the bytes, and whether their checksum is still to be checked (a shared file's is). */
@@ -256,6 +258,7 @@ final class PieceExchange {
                 }
             }
             case Message.CheckpointDue d -> dueSequence = Math.max(dueSequence, d.sequence());
+            case Message.RestorationDue d -> restorationDue = d.due();
             case Message.CheckpointCommitted c -> {
                 synchronized (commitSignal) {
                     lastCommitted = Math.max(lastCommitted, c.epoch());
@@ -282,6 +285,10 @@ final class PieceExchange {
 
     long lastCommitted() {
         return lastCommitted;
+    }
+
+    boolean restorationDue() {
+        return restorationDue;
     }
 
     boolean awaitCommitted(long epoch, Duration timeout) throws InterruptedException {

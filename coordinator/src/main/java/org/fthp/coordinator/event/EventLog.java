@@ -65,6 +65,57 @@ public final class EventLog implements JobEvents, AutoCloseable {
     }
 
     @Override
+    public synchronized void replicaRestored(long epoch, int rank, int spare, double seconds) {
+        write("{\"time\":\"" + clock.instant() + "\",\"event\":\"replica-restored\",\"epoch\":" + epoch
+                + ",\"logicalRank\":" + rank + ",\"spareNativeRank\":" + spare + ",\"seconds\":"
+                + number(seconds) + "}");
+    }
+
+    /**
+     * {@code sdc-detected} with action {@code rollback}, its fields from the copy's reason ({@code rank=R epoch=E
+     * what=W firstSendAfter=N}), as fthp-run writes it for a difference that ends or relaunches the job.
+     */
+    @Override
+    public synchronized void sdcDetected(String reason, String notInPlace) {
+        if (notInPlace != null) {
+            return;   // the job ends with the reason: fthp-run writes the event with what it does then
+        }
+        java.util.Map<String, String> f = new java.util.HashMap<>();
+        for (String word : reason.split(" ")) {
+            int eq = word.indexOf('=');
+            if (eq > 0) {
+                f.putIfAbsent(word.substring(0, eq), word.substring(eq + 1));
+            }
+        }
+        StringBuilder line = new StringBuilder("{\"time\":\"").append(clock.instant())
+                .append("\",\"event\":\"sdc-detected\"");
+        for (String[] field : new String[][] {{"logicalRank", "rank"}, {"epoch", "epoch"}}) {
+            String v = f.get(field[1]);
+            if (v != null && v.matches("-?[0-9]+")) {
+                line.append(",\"").append(field[0]).append("\":").append(v);
+            }
+        }
+        line.append(",\"what\":").append(quote(f.getOrDefault("what", "unknown")));
+        String after = f.get("firstSendAfter");
+        if (after != null && after.matches("-?[0-9]+")) {
+            line.append(",\"firstSendAfter\":").append(after);
+        }
+        write(line.append(",\"action\":\"rollback\"}").toString());
+    }
+
+    @Override
+    public synchronized void sdcRolledBack(long epoch, int rank, double seconds) {
+        write("{\"time\":\"" + clock.instant() + "\",\"event\":\"job-rolled-back\",\"epoch\":" + epoch
+                + ",\"logicalRank\":" + rank + ",\"cause\":\"sdc\",\"seconds\":" + number(seconds) + "}");
+    }
+
+    @Override
+    public synchronized void spareLost(int spare, int sparesLeft) {
+        write("{\"time\":\"" + clock.instant() + "\",\"event\":\"spare-lost\",\"spareNativeRank\":" + spare
+                + ",\"sparesLeft\":" + sparesLeft + "}");
+    }
+
+    @Override
     public synchronized void programEnded(String reason, int rank, int exitCode) {
         write("{\"time\":\"" + clock.instant() + "\",\"event\":\"program-ended\",\"logicalRank\":" + rank
                 + ",\"exitCode\":" + exitCode + ",\"reason\":" + quote(reason) + "}");

@@ -73,4 +73,31 @@ public interface JobEvents {
      */
     default void jobRolledBack(long epoch, int rank, int spare, double seconds) {
     }
+
+    /**
+     * Logical rank {@code rank} had lost one of its copies and spare {@code spare} became its replica: the job rolled
+     * back in place to {@code epoch}, just committed, every process back in its resilient body {@code seconds} after
+     * the decision.
+     */
+    default void replicaRestored(long epoch, int rank, int spare, double seconds) {
+    }
+
+    /**
+     * The twins of a replicated rank differ ({@code reason}: {@code silent data corruption detected: rank=R epoch=E
+     * what=messages|state ...}): the job rolls back in place ({@code notInPlace} null), or it cannot for the reason
+     * {@code notInPlace} says and ends with the copy's reason instead (the {@link #programEnded} that follows).
+     */
+    default void sdcDetected(String reason, String notInPlace) {
+    }
+
+    /**
+     * After the twins of {@code rank} differed, the job rolled back in place to {@code epoch}, every process back in
+     * its resilient body {@code seconds} after the decision.
+     */
+    default void sdcRolledBack(long epoch, int rank, double seconds) {
+    }
+
+    /** Spare {@code spare} (native rank) died while it waited: the job goes on with {@code sparesLeft}. */
+    default void spareLost(int spare, int sparesLeft) {
+    }
 }

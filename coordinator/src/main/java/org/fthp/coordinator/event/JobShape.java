@@ -2,7 +2,7 @@ package org.fthp.coordinator.event;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -28,10 +28,7 @@ public record JobShape(int logicalRanks, int replicated) {
         return logicalRank < replicated ? 2 : 1;
     }
 
-    /**
-     * The lowest logical rank all of whose copies are in {@code failed}, if any. Copies are counted by role, so a
-     * duplicate report of the same copy cannot make a replicated rank look lost.
-     */
+    /** The lowest logical rank all of whose copies are in {@code failed}, if any (see {@link #lostRanks}). */
     public OptionalInt firstLostRank(Collection<FailedProcess> failed) {
         List<Integer> lost = lostRanks(failed);
         return lost.isEmpty() ? OptionalInt.empty() : OptionalInt.of(lost.get(0));
@@ -39,24 +36,26 @@ public record JobShape(int logicalRanks, int replicated) {
 
     /**
      * Every logical rank all of whose copies are in {@code failed}, lowest first (a whole host can take several).
-     * Plain loops, no stream: the primary asks this on every failure, on the cores the survivors repair on, and a
-     * stream's first sort would load its classes there.
+     * Copies are counted by native process, so a duplicate report of the same copy cannot make a replicated rank
+     * look lost, and two processes that held the same role in turn (a spare that restored a replica, then died
+     * after the rank's promoted replica) are two copies. Plain loops, no stream: the primary asks this on every
+     * failure, on the cores the survivors repair on, and a stream's first sort would load its classes there.
      */
     public List<Integer> lostRanks(Collection<FailedProcess> failed) {
-        Map<Integer, Set<Role>> deadCopies = new TreeMap<>();
+        Map<Integer, Set<Integer>> deadCopies = new TreeMap<>();
         for (FailedProcess p : failed) {
             if (p.role() == Role.SPARE) {
                 continue;   // a spare holds no rank: losing it loses none
             }
-            Set<Role> roles = deadCopies.get(p.logicalRank());
-            if (roles == null) {
-                roles = EnumSet.noneOf(Role.class);
-                deadCopies.put(p.logicalRank(), roles);
+            Set<Integer> natives = deadCopies.get(p.logicalRank());
+            if (natives == null) {
+                natives = new HashSet<>(4);
+                deadCopies.put(p.logicalRank(), natives);
             }
-            roles.add(p.role());
+            natives.add(p.nativeRank());
         }
         List<Integer> lost = new ArrayList<>();
-        for (Map.Entry<Integer, Set<Role>> e : deadCopies.entrySet()) {
+        for (Map.Entry<Integer, Set<Integer>> e : deadCopies.entrySet()) {
             if (e.getValue().size() >= copiesOf(e.getKey())) {
                 lost.add(e.getKey());
             }

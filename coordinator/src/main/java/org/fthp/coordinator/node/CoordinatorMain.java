@@ -432,6 +432,54 @@ public final class CoordinatorMain {
         }
 
         @Override
+        public void replicaRestored(long epoch, int rank, int spare, double seconds) {
+            if (log != null) {
+                log.replicaRestored(epoch, rank, spare, seconds);
+            }
+            System.err.printf(java.util.Locale.ROOT, "fthp-coordinator: rank %d had lost a copy; spare %d is its"
+                    + " replica again, the job rolled back in place to checkpoint epoch %d in %.3f s%n", rank, spare,
+                    epoch, seconds);
+            say(String.format(java.util.Locale.ROOT, "FTHP_CHECKPOINT_REPLICA_RESTORED epoch=%d rank=%d spare=%d"
+                    + " seconds=%.6f", epoch, rank, spare, seconds));
+        }
+
+        /** A rollback in place is logged; a job that cannot roll back in place says why, then ends with the reason. */
+        @Override
+        public void sdcDetected(String reason, String notInPlace) {
+            if (log != null) {
+                log.sdcDetected(reason, notInPlace);
+            }
+            if (notInPlace != null) {
+                System.err.println("fthp-coordinator: no rollback in place after a difference between twins: "
+                        + notInPlace);
+                System.err.flush();
+            }
+        }
+
+        @Override
+        public void sdcRolledBack(long epoch, int rank, double seconds) {
+            if (log != null) {
+                log.sdcRolledBack(epoch, rank, seconds);
+            }
+            System.err.printf(java.util.Locale.ROOT, "fthp-coordinator: the twins of rank %d differed (silent data"
+                    + " corruption); the job rolled back in place to checkpoint epoch %d in %.3f s%n", rank, epoch,
+                    seconds);
+            // counted with the rollbacks in place of the summary
+            say(String.format(java.util.Locale.ROOT, "FTHP_CHECKPOINT_ROLLED_BACK epoch=%d rank=%d spare=none"
+                    + " seconds=%.6f", epoch, rank, seconds));
+        }
+
+        @Override
+        public void spareLost(int spare, int sparesLeft) {
+            if (log != null) {
+                log.spareLost(spare, sparesLeft);
+            }
+            System.err.printf(java.util.Locale.ROOT, "fthp-coordinator: spare %d died while it waited; the job goes on"
+                    + " with %d spare%s%n", spare, sparesLeft, sparesLeft == 1 ? "" : "s");
+            say("FTHP_SPARE_LOST native=" + spare + " left=" + sparesLeft);
+        }
+
+        @Override
         public void checkpointCommitted(long epoch, long bytes, double costSeconds) {
             if (log != null) {
                 log.checkpointCommitted(epoch, bytes, costSeconds);
@@ -515,6 +563,9 @@ public final class CoordinatorMain {
         }
         if (opts.containsKey("checkpoint-job")) {
             c = c.withJob(org.fthp.checkpoint.store.JobIdentity.fromToken(opts.get("checkpoint-job")));
+        }
+        if (opts.containsKey("restore-replicas")) {
+            c = c.withReplicaRestoration(!"off".equals(opts.get("restore-replicas")));
         }
         if (opts.containsKey("checkpoint-interval")) {
             c = c.withInterval(IntervalPolicy.fromArgument(opts.get("checkpoint-interval"),

@@ -84,6 +84,8 @@ final class CoordinatorSession extends ChannelInboundHandlerAdapter {
                     node.programEnded(ctx.channel(), e);
                 } else if (m instanceof Message.ProcessState s) {
                     node.toPrimary(s);
+                } else if (m instanceof Message.SdcDetected d) {
+                    node.sdcDetected(d);
                 } else {
                     drop(ctx, "process sent " + m.type());
                 }
@@ -97,6 +99,8 @@ final class CoordinatorSession extends ChannelInboundHandlerAdapter {
                     node.processesDone(d.nativeRanks());
                 } else if (m instanceof Message.ProgramEnded e) {
                     node.programEnded(null, e);
+                } else if (m instanceof Message.SdcDetected d) {
+                    node.sdcDetected(d);
                 } else if (m instanceof Message.PieceHeld || m instanceof Message.PiecesOnDisk
                         || m instanceof Message.CheckpointCost || m instanceof Message.ProcessState) {
                     node.toPrimary(m);

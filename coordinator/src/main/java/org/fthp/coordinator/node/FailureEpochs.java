@@ -19,6 +19,7 @@ import org.fthp.coordinator.event.FailureSnapshot;
 import org.fthp.coordinator.event.Role;
 import org.fthp.coordinator.spares.LocalSpares;
 import org.fthp.coordinator.spares.RollbackPlanner;
+import org.fthp.coordinator.spares.SdcRollback;
 import org.fthp.coordinator.wire.Message;
 
 /**
@@ -96,6 +97,10 @@ final class FailureEpochs {
                 return;
             }
             if (state.isPrimary()) {
+                failed = state.rollbacks().asHeld(failed, state.jobShape.logicalRanks());
+                if (failed.isEmpty()) {
+                    return;
+                }
                 int[] placed = state.nodeOfRank;
                 for (FailedProcess f : failed) {
                     if (NodeCoordinator.HOST_LOST.equals(f.cause()) && placed != null
@@ -130,23 +135,85 @@ final class FailureEpochs {
                 snapshot.failed().size());
         RollbackPlanner planner = state.rollbacks();
         List<Integer> lost = state.jobShape.lostRanks(planner.counted(snapshot.failed()));
-        RollbackPlanner.Decision decision = lost.isEmpty() || state.abort != null ? null
+        // a process of the rollback under way that failed supersedes it, whether or not a rank lost every copy
+        boolean rollbackFailed = planner.failsRollbackUnderWay(newlyFailed);
+        RollbackPlanner.Decision decision = (lost.isEmpty() && !rollbackFailed) || state.abort != null ? null
                 : planner.decide(lost, snapshot.epoch(), snapshot.failed(), state.jobShape,
                         checkpoints.lastCommitted(), checkpoints.highestEpochSeen(), System.nanoTime());
         if (decision instanceof RollbackPlanner.RollBack r) {
+            if (rollbackFailed) {
+                LOG.log(Level.INFO, "coordinator primary: a process of the rollback in place of generation {0}"
+                        + " failed during it; the job rolls back again, without it (generation {1})",
+                        new Object[] {r.message().generation() - 1, r.message().generation()});
+            }
             startRollback(r.message());
         } else if (decision instanceof RollbackPlanner.Relaunch why) {
             // with spares the user expects a rollback in place: say why there is none
             String instead = planner.sparesSeen() ? " (no rollback in place: " + why.reason() + ")" : "";
-            if (lost.size() == 1) {
+            if (lost.isEmpty()) {
+                Message.Rollback r = planner.underWay();
+                abortJob("a process failed during the rollback in place of generation " + r.generation() + instead,
+                        r.lostRank());
+            } else if (lost.size() == 1) {
                 abortJob("logical rank " + lost.get(0) + " lost all its copies" + instead, lost.get(0));
             } else {
                 abortJob("logical ranks " + lost.stream().map(String::valueOf)
                         .collect(Collectors.joining(", ")) + " lost all their copies" + instead, lost.get(0));
             }
         }
-        sayIfProcessesEnded();
         releaseSparesIfEnded();
+        sayIfProcessesEnded();
+        links.restorationDueCheck();
+    }
+
+    /**
+     * Primary, on the I/O thread: checkpoint {@code epoch} commits, before any process hears it. If a replica is due
+     * to be restored from a spare, the job rolls back in place to this epoch with the spare as the replica; the
+     * processes, waiting in that checkpoint for its commit, hear the rollback first.
+     */
+    void committing(long epoch) {
+        synchronized (state.lock) {
+            if (!state.isPrimary() || state.abort != null) {
+                return;
+            }
+            List<FailedProcess> failed = state.latest == null ? List.of() : state.latest.failed();
+            Message.Rollback r = state.restoration().atCommit(epoch, state.rollbacks(), failed, state.jobShape,
+                    state.latest == null ? 0 : state.latest.epoch(), checkpoints.highestEpochSeen(),
+                    System.nanoTime());
+            if (r != null) {
+                startRollback(r);
+                links.restorationDueCheck();
+            }
+        }
+    }
+
+    /**
+     * A copy found that its twin differs (or a child coordinator passed that up): the primary rolls the job back in
+     * place to the last committed epoch when it can (spares.SdcRollback), else ends the job with the copy's reason and
+     * exit code 6, as the copy would have (fthp-run then relaunches it or ends); everyone else passes it up.
+     */
+    void sdcDetected(Message.SdcDetected report) {
+        synchronized (state.lock) {
+            if (!state.isPrimary()) {
+                links.sendUp(report);
+                return;
+            }
+            if (state.abort != null) {
+                return;
+            }
+            List<FailedProcess> failed = state.latest == null ? List.of() : state.latest.failed();
+            RollbackPlanner.Decision decision = state.sdcRollback().decide(report, state.rollbacks(), failed,
+                    state.jobShape, checkpoints.lastCommitted(), checkpoints.highestEpochSeen(),
+                    state.latest == null ? 0 : state.latest.epoch(), System.nanoTime());
+            if (decision instanceof RollbackPlanner.RollBack r) {
+                state.events.sdcDetected(report.reason(), null);
+                startRollback(r.message());
+                links.restorationDueCheck();
+            } else if (decision instanceof RollbackPlanner.Relaunch why) {
+                state.events.sdcDetected(report.reason(), why.reason());
+                abortJob(report.reason(), report.logicalRank(), SdcRollback.EXIT_SDC);
+            }
+        }
     }
 
     /**
@@ -154,9 +221,18 @@ final class FailureEpochs {
      * the processes are not all back in their bodies by {@link #ROLLBACK_DEADLINE}, the job is relaunched.
      */
     private void startRollback(Message.Rollback r) {
-        LOG.log(Level.INFO, "coordinator primary: logical rank {0} lost all its copies; spare {1} takes it, the job"
-                + " rolls back in place to epoch {2} (generation {3})",
-                new Object[] {r.lostRank(), r.spareNative(), r.epoch(), r.generation()});
+        if (r.afterSdc()) {
+            LOG.log(Level.INFO, "coordinator primary: the twins of logical rank {0} differ; the job rolls back in"
+                    + " place to epoch {1} (generation {2})", new Object[] {r.lostRank(), r.epoch(), r.generation()});
+        } else if (r.restoresReplica()) {
+            LOG.log(Level.INFO, "coordinator primary: logical rank {0} lost its copy {1}; spare {2} becomes its"
+                    + " replica, the job rolls back in place to epoch {3} (generation {4})",
+                    new Object[] {r.lostRank(), r.deadNative(), r.spareNative(), r.epoch(), r.generation()});
+        } else {
+            LOG.log(Level.INFO, "coordinator primary: logical rank {0} lost all its copies; spare {1} takes it, the"
+                    + " job rolls back in place to epoch {2} (generation {3})",
+                    new Object[] {r.lostRank(), r.spareNative(), r.epoch(), r.generation()});
+        }
         links.rollingBack(r);
         try {
             ioGroup.schedule(() -> rollbackDeadline(r), ROLLBACK_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
@@ -173,9 +249,19 @@ final class FailureEpochs {
                 return;
             }
             List<Integer> lagging = planner.lagging(state.failedNativeRanks());
-            abortJob("logical rank " + r.lostRank() + " lost all its copies (the rollback in place did not complete:"
-                    + " native process(es) " + lagging + " did not reach Checkpoint.resilient within "
-                    + ROLLBACK_DEADLINE.toSeconds() + " s)", r.lostRank());
+            String late = "native process(es) " + lagging + " did not reach Checkpoint.resilient within "
+                    + ROLLBACK_DEADLINE.toSeconds() + " s";
+            Message.SdcDetected sdc = state.sdcRollback().reportOf(r);
+            if (sdc != null) {
+                // as the copy would have ended it: fthp-run relaunches from the verified epoch, or ends with 6
+                abortJob(sdc.reason() + " (the rollback in place did not complete: " + late + ")", r.lostRank(),
+                        SdcRollback.EXIT_SDC);
+                return;
+            }
+            abortJob(r.restoresReplica()
+                    ? "the restoration of logical rank " + r.lostRank() + "'s replica did not complete: " + late
+                    : "logical rank " + r.lostRank() + " lost all its copies (the rollback in place did not complete: "
+                    + late + ")", r.lostRank());
         }
     }
 
@@ -241,8 +327,8 @@ final class FailureEpochs {
         synchronized (state.lock) {
             state.doneRanks.addAll(nativeRanks);
             if (state.isPrimary()) {
-                sayIfProcessesEnded();
                 releaseSparesIfEnded();
+                sayIfProcessesEnded();
             } else {
                 links.sendUp(new Message.ProcessesDone(nativeRanks));
             }
@@ -281,7 +367,8 @@ final class FailureEpochs {
             return;
         }
         Set<Integer> failed = state.failedNativeRanks();
-        for (int rank = 0; rank < placed.length; rank++) {
+        // the program's processes: a waiting spare finalizes once they have, and one on a lost host never reports
+        for (int rank : state.rollbacks().programNatives()) {
             if (!state.doneRanks.contains(rank) && !failed.contains(rank)) {
                 return;
             }

@@ -100,11 +100,14 @@ final class HostLoss {
             if (placed != null && state.abort == null) {
                 Set<Integer> known = state.failedNativeRanks();
                 int n = state.jobShape.logicalRanks();
+                int program = n + state.jobShape.replicated();
                 for (int rank = 0; rank < placed.length; rank++) {
                     if (nodes.contains(placed[rank]) && !state.doneRanks.contains(rank) && !known.contains(rank)) {
-                        // the pid is unknown here (it registered on the lost host): 0 in the event log
-                        batch.add(new FailedProcess(0, rank, rank < n ? rank : rank - n,
-                                rank < n ? Role.CMP : Role.REP, NodeCoordinator.HOST_LOST));
+                        // the pid is unknown here (it registered on the lost host): 0 in the event log; a process
+                        // launched as a spare goes as one (the primary knows whether it has taken a rank since)
+                        batch.add(new FailedProcess(0, rank, rank < n ? rank : rank < program ? rank - n : 0,
+                                rank < n ? Role.CMP : rank < program ? Role.REP : Role.SPARE,
+                                NodeCoordinator.HOST_LOST));
                     }
                 }
                 if (state.isPrimary() && !batch.isEmpty()) {

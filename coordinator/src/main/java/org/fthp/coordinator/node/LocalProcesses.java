@@ -93,7 +93,7 @@ final class LocalProcesses {
             state.registeredPids.add(spare.pid());
             state.unclaimedPids.remove(spare.pid());
             channel.writeAndFlush(new Message.Registered(nodeId()));
-            state.spares.registered(channel, spare.nativeRank());
+            state.spares.registered(channel, spare.nativeRank(), spare.pid());
         }
         links.toPrimary(new Message.ProcessState(spare.nativeRank(), Message.ProcessState.State.SPARE_READY, 0));
         LOG.log(Level.FINE, "coordinator node {0}: registered {1}", new Object[] {nodeId(), spare});
@@ -120,7 +120,7 @@ final class LocalProcesses {
     /** The process said PROCESS_DONE: it finished normally. */
     void done(Channel channel) {
         synchronized (state.lock) {
-            if (state.spares.gone(channel) != null) {
+            if (state.spares.gone(channel) != null || state.spares.took(channel)) {
                 return;
             }
             LocalProcess done = state.liveProcesses.remove(channel);
@@ -141,6 +141,7 @@ final class LocalProcesses {
     void connectionLost(Channel channel) {
         LocalProcess process;
         boolean teardown;
+        FailedProcess tookRank;
         synchronized (state.lock) {
             Integer spare = state.spares.gone(channel);
             if (spare != null) {
@@ -148,6 +149,18 @@ final class LocalProcesses {
                 links.toPrimary(new Message.ProcessState(spare, Message.ProcessState.State.SPARE_GONE, 0));
                 return;
             }
+            tookRank = state.closed || state.abort != null ? null
+                    : state.spares.diedTaking(channel, NodeCoordinator.CONNECTION_LOST);
+        }
+        if (tookRank != null) {
+            // a spare a rollback named died before it registered as the rank's copy: that rank's failure, else the
+            // rollback would wait for it until its deadline
+            epochs.failuresReported(List.of(tookRank));
+            failureLog.info("connectionLost", "coordinator node {0}: lost spare {1} taking rank {2}", nodeId(),
+                    tookRank.nativeRank(), tookRank.logicalRank());
+            return;
+        }
+        synchronized (state.lock) {
             process = state.liveProcesses.remove(channel);
             if (state.endedProcesses.remove(channel)) {
                 return;   // it ended the job itself: the end of its connection is that, not a failure

@@ -129,6 +129,11 @@ public final class NodeCoordinator implements AutoCloseable {
         public void onIoThread(Runnable task) {
             ioGroup.execute(task);
         }
+
+        @Override
+        public void committing(long epoch) {
+            epochs.committing(epoch);
+        }
     }
 
     public CheckpointService checkpoints() {
@@ -312,6 +317,13 @@ public final class NodeCoordinator implements AutoCloseable {
             processes.programEnded(channel, end);
         } else {
             epochs.programEnded(end);
+        }
+    }
+
+    /** A process found its twin differs from it, or a child coordinator passed that up. */
+    void sdcDetected(Message.SdcDetected detected) {
+        if (!state.closed) {
+            epochs.sdcDetected(detected);
         }
     }
 

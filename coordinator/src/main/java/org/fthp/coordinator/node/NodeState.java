@@ -18,7 +18,9 @@ import org.fthp.coordinator.event.JobEvents;
 import org.fthp.coordinator.event.JobShape;
 import org.fthp.coordinator.liveness.LifeLock;
 import org.fthp.coordinator.spares.LocalSpares;
+import org.fthp.coordinator.spares.ReplicaRestoration;
 import org.fthp.coordinator.spares.RollbackPlanner;
+import org.fthp.coordinator.spares.SdcRollback;
 import org.fthp.coordinator.wire.Message;
 import org.fthp.coordinator.wire.NodeAddress;
 
@@ -69,8 +71,19 @@ final class NodeState {
     UnownedPidVotes unownedVotes;
     FailureSnapshot latest;
     Message.JobAbort abort;
+    /**
+     * The newest rollback in place sent down from here, or null: a process that registers during a rollback (the
+     * spare that takes the lost rank) hears it, or the one that superseded it, as it registers.
+     */
+    Message.Rollback lastRollback;
     /** Primary: what a rollback in place needs, and its decisions; made at first use, dropped at a new incarnation. */
     private RollbackPlanner rollbacks;
+    /** Primary: lost replicas restored from spares; made at first use, dropped at a new incarnation. */
+    private ReplicaRestoration restoration;
+    /** Primary: rollbacks in place after a difference between twins; made at first use, dropped at a new incarnation. */
+    private SdcRollback sdcRollback;
+    /** What this node last heard from the primary: a replica is due to be restored (told to late registrations). */
+    boolean restorationDue;
     /** Primary: a host was lost, so the native launcher may wait for ever for processes it can no longer see. */
     boolean hostLost;
     boolean processesEndedSaid;
@@ -96,6 +109,8 @@ final class NodeState {
     volatile Runnable parentLost = () -> { };
     /** Told the native rank of each process that registers here (fthp-run counts them before timed kills). */
     volatile IntConsumer registrations = rank -> { };
+    /** fthp-run's --restore-replicas. */
+    private final boolean restoreReplicas;
 
     NodeState(CoordinatorConfig config) {
         this.ledger = config.isPrimary() ? new FailureLedger() : null;
@@ -104,6 +119,7 @@ final class NodeState {
         this.unownedVotes = config.isPrimary() ? new UnownedPidVotes(unownedVoters) : null;
         this.jobShape = config.jobShape();
         this.addresses = config.nodes();
+        this.restoreReplicas = config.checkpoint().restoreReplicas();
     }
 
     boolean isPrimary() {
@@ -113,9 +129,25 @@ final class NodeState {
     /** Primary, under lock: the planner of rollbacks in place for this incarnation. */
     RollbackPlanner rollbacks() {
         if (rollbacks == null) {
-            rollbacks = new RollbackPlanner(jobShape.logicalRanks() + jobShape.replicated());
+            rollbacks = new RollbackPlanner(jobShape.logicalRanks() + jobShape.replicated(), nodeOfRank);
         }
         return rollbacks;
+    }
+
+    /** Primary, under lock: the restoration of lost replicas from spares for this incarnation. */
+    ReplicaRestoration restoration() {
+        if (restoration == null) {
+            restoration = new ReplicaRestoration(restoreReplicas);
+        }
+        return restoration;
+    }
+
+    /** Primary, under lock: the rollbacks in place after differences between twins, for this incarnation. */
+    SdcRollback sdcRollback() {
+        if (sdcRollback == null) {
+            sdcRollback = new SdcRollback();
+        }
+        return sdcRollback;
     }
 
     /** Under lock: the planner if this incarnation has one yet, else null. */
@@ -151,6 +183,7 @@ final class NodeState {
         unclaimedPids.clear();
         latest = null;
         abort = null;
+        lastRollback = null;
         doneRanks.clear();
         reportedUp.clear();
         lostNodes.clear();
@@ -159,6 +192,9 @@ final class NodeState {
         jobShape = shape;
         spares.reset();
         rollbacks = null;
+        restoration = null;
+        sdcRollback = null;
+        restorationDue = false;
         if (ledger != null) {
             ledger = new FailureLedger();
             unownedVotes = new UnownedPidVotes(unownedVoters);

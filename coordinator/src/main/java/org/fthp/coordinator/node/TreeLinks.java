@@ -135,6 +135,10 @@ final class TreeLinks {
                 }
                 case Message.SparesRelease r -> releaseSpares();
                 case Message.Rollback r -> rollingBack(r);
+                case Message.RestorationDue d -> {
+                    state.restorationDue = d.due();
+                    sendDown(d);
+                }
                 default -> {
                     LOG.log(Level.WARNING, "coordinator node {0}: parent sent {1}; closing uplink",
                             new Object[] {nodeId(), message.type()});
@@ -283,13 +287,41 @@ final class TreeLinks {
         synchronized (state.lock) {
             RollbackPlanner planner = state.rollbacks();
             Message.Rollback under = planner.underWay();
+            boolean wasReady = planner.isReadySpare(s.nativeRank());
             planner.stateReported(s);
+            if (s.state() == Message.ProcessState.State.SPARE_GONE && wasReady && state.abort == null
+                    && !state.spares.released()) {
+                // a waiting spare's connection ended before its release: it died, and is no failure of the program
+                state.events.spareLost(s.nativeRank(), planner.readySpares());
+            }
             if (under != null && s.state() == Message.ProcessState.State.IN_BODY) {
                 double seconds = planner.completedAt(state.failedNativeRanks(), System.nanoTime());
-                if (seconds >= 0) {
+                if (seconds >= 0 && under.afterSdc()) {
+                    state.events.sdcRolledBack(under.epoch(), under.lostRank(), seconds);
+                } else if (seconds >= 0 && under.restoresReplica()) {
+                    state.events.replicaRestored(under.epoch(), under.lostRank(), under.spareNative(), seconds);
+                } else if (seconds >= 0) {
                     state.events.jobRolledBack(under.epoch(), under.lostRank(), under.spareNative(), seconds);
                 }
             }
+            restorationDueCheck();
+        }
+    }
+
+    /**
+     * Primary, under lock: tells every process whether a replica is due to be restored from a spare, when that
+     * changed (a copy lost, a spare ready or gone, a rollback begun or complete).
+     */
+    void restorationDueCheck() {
+        if (!config.isPrimary() || state.abort != null) {
+            return;
+        }
+        List<FailedProcess> failed = state.latest == null ? List.of() : state.latest.failed();
+        Message.RestorationDue changed = state.restoration().changed(state.rollbacks(), failed, state.jobShape,
+                checkpoints.highestEpochSeen());
+        if (changed != null) {
+            state.restorationDue = changed.due();
+            sendDown(changed);
         }
     }
 
@@ -304,6 +336,7 @@ final class TreeLinks {
 
     /** Under lock: a rollback reaches this node's processes, its children and, if it waits here, the spare. */
     void rollingBack(Message.Rollback r) {
+        state.lastRollback = r;
         state.spares.assign(r.spareNative(), r);
         sendDown(r);
     }
@@ -340,8 +373,14 @@ final class TreeLinks {
         if (state.latest != null) {
             channel.write(new Message.FailureSet(state.latest.epoch(), state.latest.failed()));
         }
+        if (state.lastRollback != null) {
+            channel.write(state.lastRollback);
+        }
         if (state.abort != null) {
             channel.write(state.abort);
+        }
+        if (state.restorationDue) {
+            channel.write(new Message.RestorationDue(true));
         }
         channel.flush();
     }

@@ -6,6 +6,8 @@ import java.util.Set;
 
 import io.netty.channel.Channel;
 
+import org.fthp.coordinator.event.FailedProcess;
+import org.fthp.coordinator.event.Role;
 import org.fthp.coordinator.wire.Message;
 
 /**
@@ -18,20 +20,43 @@ public final class LocalSpares {
 
     /** Waiting spares: connection to native rank. */
     private final Map<Channel, Integer> waiting = new LinkedHashMap<>();
+    /** Each waiting spare's pid, by connection. */
+    private final Map<Channel, Long> pids = new LinkedHashMap<>();
+    /**
+     * Spares a rollback gave a rank, until their spare connection ends normally (they have registered as that
+     * rank's copy by then): what their death before that is, a failure of the rank they took.
+     */
+    private final Map<Channel, FailedProcess> taking = new LinkedHashMap<>();
     private boolean released;
 
     /** A spare registered on {@code channel}; released at once if the program has already ended. */
-    public void registered(Channel channel, int nativeRank) {
+    public void registered(Channel channel, int nativeRank, long pid) {
         if (released) {
             channel.writeAndFlush(RELEASE);
         } else {
             waiting.put(channel, nativeRank);
+            pids.put(channel, pid);
         }
     }
 
     /** The native rank of the spare on {@code channel}, now forgotten (it finished, or its connection went); null if none. */
     public Integer gone(Channel channel) {
+        pids.remove(channel);
         return waiting.remove(channel);
+    }
+
+    /** The spare connection on {@code channel} of a spare that took a rank ended normally: it is that rank's copy. */
+    public boolean took(Channel channel) {
+        return taking.remove(channel) != null;
+    }
+
+    /**
+     * The connection on {@code channel} was lost: if a spare that took a rank had it and had not ended it normally,
+     * it died taking the rank, which is that rank's failure ({@code cause}); else null.
+     */
+    public FailedProcess diedTaking(Channel channel, String cause) {
+        FailedProcess p = taking.remove(channel);
+        return p == null ? null : new FailedProcess(p.pid(), p.nativeRank(), p.logicalRank(), p.role(), cause);
     }
 
     public boolean isSpare(Channel channel) {
@@ -64,6 +89,7 @@ public final class LocalSpares {
             if (e.getValue() == nativeRank) {
                 Channel c = e.getKey();
                 waiting.remove(c);
+                taking.put(c, new FailedProcess(pids.remove(c), nativeRank, rollback.lostRank(), Role.CMP, ""));
                 c.writeAndFlush(rollback);
                 return true;
             }
@@ -74,6 +100,8 @@ public final class LocalSpares {
     /** A new incarnation of the job (a relaunch): its spares are new ones, and not released yet. */
     public void reset() {
         waiting.clear();
+        pids.clear();
+        taking.clear();
         released = false;
     }
 

@@ -9,6 +9,7 @@ import java.util.Set;
 
 import org.fthp.coordinator.event.FailedProcess;
 import org.fthp.coordinator.event.JobShape;
+import org.fthp.coordinator.event.Role;
 import org.fthp.coordinator.wire.Message;
 
 /**
@@ -17,8 +18,14 @@ import org.fthp.coordinator.wire.Message;
  * live process of the program inside its resilient body ({@code Checkpoint.resilient}) of the current generation,
  * so that each can unwind to it; otherwise the job falls back to a relaunch, and the planner says why.
  *
- * <p>After a rollback the spare holds the lost rank: the dead process is retired (its failure no longer counts
- * against its rank) and the spare is one of the program's processes, whose end the spares' release waits for.
+ * <p>After a rollback the spare holds the lost rank (or, when it restores a replica ({@link ReplicaRestoration}),
+ * the lost copy's place): the dead process is retired (its failure no longer counts against its rank) and the spare
+ * is one of the program's processes, whose end the spares' release waits for.
+ *
+ * <p>A process of the rollback under way that fails before every process is back in its body (a survivor, or the
+ * spare that took the rank) supersedes it with another rollback to the same epoch, of the next generation, whose
+ * layout leaves the dead out: a rank it leaves without a copy takes another spare, else the job relaunches. The
+ * processes still on their way abandon the superseded one before its blocking calls (runtime.Engine#rollBack).
  */
 public final class RollbackPlanner {
 
@@ -30,6 +37,8 @@ public final class RollbackPlanner {
     public record Relaunch(String reason) implements Decision { }
 
     private final int programProcesses;
+    /** The node each native process was launched on (fthp-run's placement), or null when all share one. */
+    private final int[] nodeOf;
     /** Dead native process to the spare that took its place. */
     private final Map<Integer, Integer> replacedBy = new HashMap<>();
     private final Set<Integer> readySpares = new LinkedHashSet<>();
@@ -40,9 +49,17 @@ public final class RollbackPlanner {
     /** The rollback under way (until every live process is back in its body), or null. */
     private Message.Rollback underWay;
     private long underWaySince;
+    /** The layout the last rollback told every process (null: the launch's, made at first use). */
+    private CopyLayout layout;
 
     public RollbackPlanner(int programProcesses) {
+        this(programProcesses, null);
+    }
+
+    /** {@code nodeOf}: the node of each native process, spares included; null when they all share one node. */
+    public RollbackPlanner(int programProcesses, int[] nodeOf) {
         this.programProcesses = programProcesses;
+        this.nodeOf = nodeOf == null ? null : nodeOf.clone();
     }
 
     public void stateReported(Message.ProcessState s) {
@@ -85,58 +102,200 @@ public final class RollbackPlanner {
     }
 
     /**
-     * Rank {@code lost} lost every copy ({@code failed}: the job-wide failed set). A rollback when it can be,
-     * resuming from {@code committed} and numbering new checkpoints above {@code highestEpochSeen}.
+     * Whether a process of {@code newlyFailed} is one of the rollback under way's (then it must be superseded, even
+     * if no rank lost every copy: the others would wait for the dead one in the rollback's blocking calls).
+     */
+    public boolean failsRollbackUnderWay(List<FailedProcess> newlyFailed) {
+        if (underWay == null) {
+            return false;
+        }
+        List<Integer> natives = programNatives();
+        for (FailedProcess p : newlyFailed) {
+            if (natives.contains(p.nativeRank())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Rank {@code lost} lost every copy ({@code failed}: the job-wide failed set), or, during a rollback, a process
+     * of it failed ({@code lost} then may be empty). A rollback when it can be, resuming from {@code committed}
+     * and numbering new checkpoints above {@code highestEpochSeen}.
      */
     public Decision decide(List<Integer> lost, long failureEpoch, List<FailedProcess> failed, JobShape shape,
                            long committed, long highestEpochSeen, long nowNanos) {
-        if (lost.size() != 1) {
+        Message.Rollback superseded = underWay;
+        if (lost.size() > 1 || (lost.isEmpty() && superseded == null)) {
             return new Relaunch("ranks " + lost + " lost every copy at once (a rollback replaces one rank)");
         }
-        int rank = lost.get(0);
-        if (underWay != null) {
-            return new Relaunch("rank " + rank + " lost every copy during the rollback of generation "
-                    + underWay.generation());
-        }
-        if (readySpares.isEmpty()) {
-            return new Relaunch("no spare left");
+        int rank = lost.isEmpty() ? superseded.lostRank() : lost.get(0);
+        String during = superseded == null ? "" : " (during the rollback of generation " + superseded.generation()
+                + ")";
+        if (!lost.isEmpty() && readySpares.isEmpty()) {
+            return new Relaunch("no spare left" + during);
         }
         if (committed < 1) {
             return new Relaunch("no checkpoint committed yet");
         }
+        Set<Integer> dead = nativeRanksOf(failed);
+        // during a rollback every live process is on its way back to its body, or already there
+        String outside = superseded == null ? notInBody(dead) : null;
+        if (outside != null) {
+            return new Relaunch(outside);
+        }
+        long firstEpoch = Math.max(committed, highestEpochSeen) + 2;
+        if (lost.isEmpty()) {
+            return new RollBack(again(superseded, dead, shape, committed, firstEpoch, failureEpoch));
+        }
+        return new RollBack(begin(rank, programNatives().get(rank), dead, shape, committed, firstEpoch, failureEpoch,
+                nowNanos));
+    }
+
+    /**
+     * Supersedes the rollback under way when one of its processes failed and no rank lost every copy: the next
+     * generation, the same epoch, the layout without the dead. Its spare keeps the rank it took; a spare that was
+     * restoring a replica and died leaves the rank as the repairs leave it (no process taken).
+     */
+    private Message.Rollback again(Message.Rollback superseded, Set<Integer> dead, JobShape shape, long epoch,
+                                   long firstEpoch, long failureEpoch) {
+        generation++;
+        layout = layoutNow(shape).without(dead);
+        int spare = superseded.spareNative();
+        boolean kept = spare != Message.Rollback.NO_PROCESS && !dead.contains(spare);
+        underWay = new Message.Rollback(generation, epoch, firstEpoch, superseded.lostRank(),
+                kept ? superseded.deadNative() : Message.Rollback.NO_PROCESS,
+                kept ? spare : Message.Rollback.NO_PROCESS, layout.cmp(), layout.rep(), failureEpoch);
+        return underWay;
+    }
+
+    /**
+     * Starts a rollback in place (the checks made): the first ready spare takes native {@code deadNative}'s place
+     * among the program's processes and fills rank {@code rank}'s hole in the layout (its only copy, or its replica);
+     * every process resumes from {@code epoch}.
+     */
+    Message.Rollback begin(int rank, int deadNative, Set<Integer> dead, JobShape shape, long epoch, long firstEpoch,
+                           long failureEpoch, long nowNanos) {
+        int spare = spareFor(deadNative);
+        readySpares.remove(spare);
+        generation++;
+        replacedBy.put(deadNative, spare);
+        layout = layoutNow(shape).after(dead, rank, spare);
+        boolean superseding = underWay != null;
+        underWay = new Message.Rollback(generation, epoch, firstEpoch, rank, deadNative, spare, layout.cmp(),
+                layout.rep(), failureEpoch);
+        if (!superseding) {
+            // a superseding rollback's time counts from the first decision: the job was rolling back since
+            underWaySince = nowNanos;
+        }
+        return underWay;
+    }
+
+    /**
+     * Starts a rollback in place after the twins of rank {@code rank} differed (the checks made, {@link SdcRollback}):
+     * no process taken or retired, the layout as the repairs left it; every process resumes from {@code epoch}.
+     */
+    Message.Rollback beginInPlace(int rank, Set<Integer> dead, JobShape shape, long epoch, long firstEpoch,
+                                  long failureEpoch, long nowNanos) {
+        generation++;
+        layout = layoutNow(shape).without(dead);
+        underWay = new Message.Rollback(generation, epoch, firstEpoch, rank, Message.Rollback.NO_PROCESS,
+                Message.Rollback.NO_PROCESS, layout.cmp(), layout.rep(), failureEpoch);
+        underWaySince = nowNanos;
+        return underWay;
+    }
+
+    /** The first live program process not inside its body of the current generation, said as a reason; else null. */
+    String notInBody(Set<Integer> dead) {
+        for (int n : programNatives()) {
+            if (!dead.contains(n) && inBody.getOrDefault(n, -1) != generation) {
+                return "native process " + n + " is not inside Checkpoint.resilient (the program"
+                        + " marks no rollback point)";
+            }
+        }
+        return null;
+    }
+
+    /** The layout the processes were last told (the launch's before any rollback). */
+    CopyLayout layoutNow(JobShape shape) {
+        if (layout == null) {
+            layout = CopyLayout.launch(shape);
+        }
+        return layout;
+    }
+
+    /** Whether a spare is ready to take a role. */
+    boolean hasReadySpare() {
+        return !readySpares.isEmpty();
+    }
+
+    /**
+     * The dead process among the ones that hold rank {@code rank}'s copies now ({@code rank} and {@code N + rank}
+     * at launch, each replaced by its spare), or -1 if both live.
+     */
+    int deadCopyOf(int rank, JobShape shape, Set<Integer> dead) {
+        List<Integer> natives = programNatives();
+        if (dead.contains(natives.get(rank))) {
+            return natives.get(rank);
+        }
+        int replicaAt = shape.logicalRanks() + rank;
+        return rank < shape.replicated() && dead.contains(natives.get(replicaAt)) ? natives.get(replicaAt) : -1;
+    }
+
+    static Set<Integer> nativeRanksOf(List<FailedProcess> failed) {
         Set<Integer> dead = new java.util.HashSet<>();
         for (FailedProcess p : failed) {
             dead.add(p.nativeRank());
         }
-        int deadNative = programNatives().get(rank);
-        for (int n : programNatives()) {
-            if (!dead.contains(n) && inBody.getOrDefault(n, -1) != generation) {
-                return new Relaunch("native process " + n + " is not inside Checkpoint.resilient (the program"
-                        + " marks no rollback point)");
+        return dead;
+    }
+
+    /**
+     * The ready spare to take {@code deadNative}'s place: the first on another node than it, where a failure of that
+     * node's hardware is less likely to follow; else the first.
+     */
+    private int spareFor(int deadNative) {
+        if (nodeOf != null && deadNative < nodeOf.length) {
+            for (int spare : readySpares) {
+                if (spare < nodeOf.length && nodeOf[spare] != nodeOf[deadNative]) {
+                    return spare;
+                }
             }
         }
-        int spare = readySpares.iterator().next();
-        readySpares.remove(spare);
-        generation++;
-        replacedBy.put(deadNative, spare);
-        List<Integer> natives = programNatives();
-        int n = shape.logicalRanks();
-        List<Integer> cmp = new ArrayList<>(n);
-        List<Integer> rep = new ArrayList<>(n);
-        for (int l = 0; l < n; l++) {
-            // as the survivors' repairs left it: a replica whose computational copy died computes, a dead replica
-            // is gone; the lost rank is the spare's alone
-            int c = natives.get(l);
-            int r = l < shape.replicated() ? natives.get(n + l) : -1;
-            boolean cAlive = !dead.contains(c);
-            boolean rAlive = r >= 0 && !dead.contains(r);
-            cmp.add(cAlive ? c : r);
-            rep.add(cAlive && rAlive ? r : -1);
+        return readySpares.iterator().next();
+    }
+
+    /**
+     * A batch of failures as they count for the program: a process failed as a {@link Role#SPARE} (it was launched
+     * as one, and the node that saw it fail cannot tell whether a rollback gave it a rank since: a whole host lost)
+     * is the copy of the rank it took (its only copy, or a restored replica) if it took one; else it was a waiting spare, which is no longer
+     * ready and is left out (its loss is nobody's failure).
+     */
+    public List<FailedProcess> asHeld(List<FailedProcess> failed, int logicalRanks) {
+        List<FailedProcess> out = null;
+        List<Integer> natives = null;
+        for (int k = 0; k < failed.size(); k++) {
+            FailedProcess p = failed.get(k);
+            if (p.role() != Role.SPARE) {
+                if (out != null) {
+                    out.add(p);
+                }
+                continue;
+            }
+            if (out == null) {
+                out = new ArrayList<>(failed.subList(0, k));
+                natives = programNatives();
+            }
+            int slot = natives.indexOf(p.nativeRank());
+            if (slot >= 0) {
+                Role role = layout != null && layout.rep().contains(p.nativeRank()) ? Role.REP : Role.CMP;
+                out.add(new FailedProcess(p.pid(), p.nativeRank(),
+                        slot < logicalRanks ? slot : slot - logicalRanks, role, p.cause()));
+            } else {
+                readySpares.remove(p.nativeRank());
+            }
         }
-        underWay = new Message.Rollback(generation, committed, Math.max(committed, highestEpochSeen) + 2, rank,
-                deadNative, spare, cmp, rep, failureEpoch);
-        underWaySince = nowNanos;
-        return new RollBack(underWay);
+        return out == null ? failed : out;
     }
 
     /** The rollback under way, or null. */
@@ -176,6 +335,16 @@ public final class RollbackPlanner {
             out.remove(Integer.valueOf(underWay.spareNative()));
         }
         return out;
+    }
+
+    /** Whether spare {@code nativeRank} is ready to take a lost rank. */
+    public boolean isReadySpare(int nativeRank) {
+        return readySpares.contains(nativeRank);
+    }
+
+    /** How many spares are ready to take a lost rank. */
+    public int readySpares() {
+        return readySpares.size();
     }
 
     /** Whether the job has had spares at all (a relaunch is then worth a word on why). */

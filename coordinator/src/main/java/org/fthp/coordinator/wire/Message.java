@@ -201,26 +201,65 @@ public sealed interface Message {
      * process resumes from committed epoch {@code epoch}, and numbers its next checkpoints from {@code firstEpoch}.
      * {@code cmpNatives} and {@code repNatives} (-1: none) are the job's layout from then on, logical rank by logical
      * rank: every process builds the new communicators from this one answer. It reflects every failure up to
-     * failure set {@code failureEpoch}: no process repairs for those.
+     * failure set {@code failureEpoch}: no process repairs for those. When the spare is {@code lostRank}'s replica in
+     * that layout ({@link #restoresReplica()}), the rank did not lose every copy: {@code deadNative} is the copy it
+     * lost, and the spare restores its replica at the epoch just committed (nothing is lost). When the twins of
+     * {@code lostRank} differed ({@link #afterSdc()}: {@code deadNative} and {@code spareNative} are both
+     * {@link #NO_PROCESS}), no process is lost or taken: every process goes back to the last committed epoch, which
+     * the twins verified, in the same layout.
      */
     record Rollback(int generation, long epoch, long firstEpoch, int lostRank, int deadNative, int spareNative,
                     List<Integer> cmpNatives, List<Integer> repNatives, long failureEpoch)
             implements Message {
+        /** {@code deadNative} and {@code spareNative} of a rollback after a difference between twins. */
+        public static final int NO_PROCESS = -1;
+
         public Rollback {
             cmpNatives = List.copyOf(cmpNatives);
             repNatives = List.copyOf(repNatives);
-            if (cmpNatives.size() != repNatives.size() || lostRank >= cmpNatives.size()
-                    || cmpNatives.get(lostRank) != spareNative) {
+            boolean sdc = deadNative == NO_PROCESS && spareNative == NO_PROCESS;
+            if (cmpNatives.size() != repNatives.size() || lostRank >= cmpNatives.size() || !sdc
+                    && cmpNatives.get(lostRank) != spareNative && repNatives.get(lostRank) != spareNative) {
                 throw new IllegalArgumentException("bad rollback layout: " + cmpNatives + " " + repNatives);
             }
-            if (generation < 1 || epoch < 1 || firstEpoch <= epoch || lostRank < 0 || deadNative < 0
-                    || spareNative < 0) {
+            if (generation < 1 || epoch < 1 || firstEpoch <= epoch || lostRank < 0
+                    || !sdc && (deadNative < 0 || spareNative < 0)) {
                 throw new IllegalArgumentException("bad rollback: generation " + generation + " epoch " + epoch
                         + " first " + firstEpoch + " rank " + lostRank + " dead " + deadNative + " spare "
                         + spareNative);
             }
         }
+
+        /** Whether the spare becomes the rank's replica (a restoration), not the rank's only copy. */
+        public boolean restoresReplica() {
+            return !afterSdc() && repNatives.get(lostRank) == spareNative;
+        }
+
+        /** Whether the twins of {@code lostRank} differed: no process lost, no spare taken. */
+        public boolean afterSdc() {
+            return spareNative == NO_PROCESS;
+        }
         @Override public MessageType type() { return MessageType.ROLLBACK; }
+    }
+
+    /**
+     * The twins of logical rank {@code logicalRank} differ ({@link MessageType#SDC_DETECTED}), as native process
+     * {@code nativeRank} found in generation {@code generation} of the job; {@code reason} is the line the job ends
+     * with if it cannot roll back in place ({@code silent data corruption detected: rank=R epoch=E what=...}).
+     */
+    record SdcDetected(int nativeRank, int logicalRank, int generation, String reason) implements Message {
+        public SdcDetected {
+            Objects.requireNonNull(reason, "reason");
+            if (nativeRank < 0 || logicalRank < 0 || generation < 0) {
+                throw new IllegalArgumentException("native rank, logical rank and generation must be >= 0");
+            }
+        }
+        @Override public MessageType type() { return MessageType.SDC_DETECTED; }
+    }
+
+    /** A replica is (or no longer is) due to be restored from a spare ({@link MessageType#RESTORATION_DUE}). */
+    record RestorationDue(boolean due) implements Message {
+        @Override public MessageType type() { return MessageType.RESTORATION_DUE; }
     }
 
     record Registered(int nodeId) implements Message {

@@ -63,6 +63,7 @@ public final class MessageCodec {
             case Message.ProcessDone d -> { }
             case Message.Heartbeat h -> { }
             case Message.SparesRelease r -> { }
+            case Message.RestorationDue d -> out.writeByte(d.due() ? 1 : 0);
             case Message.ProcessState p -> {
                 out.writeInt(p.nativeRank());
                 out.writeByte(p.state().code());
@@ -81,6 +82,12 @@ public final class MessageCodec {
                     out.writeInt(r.repNatives().get(i));
                 }
                 out.writeLong(r.failureEpoch());
+            }
+            case Message.SdcDetected d -> {
+                out.writeInt(d.nativeRank());
+                out.writeInt(d.logicalRank());
+                out.writeInt(d.generation());
+                writeText(out, d.reason());
             }
             case Message.ProcessesDone d -> {
                 out.writeInt(d.nativeRanks().size());
@@ -200,6 +207,14 @@ public final class MessageCodec {
             case PROCESS_DONE -> new Message.ProcessDone();
             case HEARTBEAT -> new Message.Heartbeat();
             case SPARES_RELEASE -> new Message.SparesRelease();
+            case RESTORATION_DUE -> {
+                need(in, 1, "due");
+                byte due = in.readByte();
+                if (due != 0 && due != 1) {
+                    throw new MalformedFrameException("restoration due must be 0 or 1, not " + due);
+                }
+                yield new Message.RestorationDue(due == 1);
+            }
             case PROCESS_STATE -> {
                 int nativeRank = readRank(in, "native rank");
                 need(in, 1, "state");
@@ -213,8 +228,13 @@ public final class MessageCodec {
                 long epoch = readEpoch(in);
                 long firstEpoch = readEpoch(in);
                 int lostRank = readRank(in, "lost rank");
-                int deadNative = readRank(in, "dead native rank");
-                int spareNative = readRank(in, "spare native rank");
+                int deadNative = readNativeOrNone(in, "dead native rank");
+                int spareNative = readNativeOrNone(in, "spare native rank");
+                boolean sdc = deadNative == Message.Rollback.NO_PROCESS && spareNative == Message.Rollback.NO_PROCESS;
+                if (!sdc && (deadNative < 0 || spareNative < 0)) {
+                    throw new MalformedFrameException("a rollback with dead " + deadNative + " and spare "
+                            + spareNative);
+                }
                 if (generation < 1 || epoch < 1 || firstEpoch <= epoch) {
                     throw new MalformedFrameException("bad rollback: generation " + generation + " epoch " + epoch
                             + " first epoch " + firstEpoch);
@@ -234,13 +254,15 @@ public final class MessageCodec {
                     }
                     rep.add(r);
                 }
-                if (cmp.get(lostRank) != spareNative) {
+                if (!sdc && cmp.get(lostRank) != spareNative && rep.get(lostRank) != spareNative) {
                     throw new MalformedFrameException("the rollback's layout does not give rank " + lostRank
                             + " to spare " + spareNative);
                 }
                 yield new Message.Rollback(generation, epoch, firstEpoch, lostRank, deadNative, spareNative, cmp,
                         rep, readEpoch(in));
             }
+            case SDC_DETECTED -> new Message.SdcDetected(readRank(in, "native rank"), readRank(in, "logical rank"),
+                    readRank(in, "generation"), readText(in, "reason"));
             case REGISTERED -> new Message.Registered(readRank(in, "node id"));
             case UNOWNED_PID -> {
                 need(in, 8, "pid");
@@ -421,6 +443,16 @@ public final class MessageCodec {
         byte[] bytes = new byte[n];
         in.readBytes(bytes);
         return bytes;
+    }
+
+    /** A native rank, or -1 (none). */
+    private static int readNativeOrNone(ByteBuf in, String what) throws MalformedFrameException {
+        need(in, 4, what);
+        int v = in.readInt();
+        if (v < -1) {
+            throw new MalformedFrameException("bad " + what + " " + v);
+        }
+        return v;
     }
 
     private static int readRank(ByteBuf in, String what) throws MalformedFrameException {

@@ -92,9 +92,21 @@ public enum MessageType {
     /**
      * downward from the primary to every process and to the spare it names: a rank lost every copy, and the job
      * rolls back in place: generation {@code g} begins, the spare takes the lost rank, every survivor unwinds to its
-     * resilient body and every process resumes from the committed epoch.
+     * resilient body and every process resumes from the committed epoch. Also a spare that becomes the replica of a
+     * rank that lost one of its two copies (its replica restored).
      */
-    ROLLBACK(29);
+    ROLLBACK(29),
+    /**
+     * downward from the primary to every process: whether a replica is due to be restored from a spare (a rank
+     * lost one of its copies and a spare is free), so the next checkpoint waits for its commit, at which the job
+     * rolls back in place with the spare as that rank's replica. One byte: 1 due, 0 not (any more).
+     */
+    RESTORATION_DUE(30),
+    /**
+     * process → its node → the primary: the twins of a replicated rank differ (silent data corruption); the copy that
+     * found it waits for the job's rollback in place to the last committed epoch, or for its end.
+     */
+    SDC_DETECTED(31);
 
     private final byte code;
 

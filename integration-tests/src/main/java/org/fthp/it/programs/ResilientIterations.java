@@ -1,5 +1,6 @@
 package org.fthp.it.programs;
 
+import mpi.Group;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -11,14 +12,16 @@ import org.fthp.checkpoint.api.ResilientBody;
  * {@link RestartIterations} with its whole body after {@code MPI.Init} inside {@code Checkpoint.resilient}: a job
  * with a spare survives a lost rank by rolling back in place, and prints exactly what a run without failures
  * prints. Same arguments as RestartIterations, and optionally {@code --stale} after them: the first run of the body
- * keeps a duplicate of COMM_WORLD in a static field, and a rerun after a rollback checks that using it is a clear
- * ERR_COMM error, and says so on stderr; or {@code --swallow}: rank 0 catches the rollback in its main loop and stays
+ * keeps a duplicate of COMM_WORLD and its group in static fields, and a rerun after a rollback checks that using
+ * them is a clear ERR_COMM and ERR_GROUP error, and says so on stderr; or {@code --swallow}: rank 0 catches the rollback in its main loop and stays
  * there (a program that swallows it), so the job must fall back to a relaunch.
  */
 public final class ResilientIterations {
 
     /** With --stale: a communicator made by the body's first run, kept across a rollback (which makes it stale). */
     private static Intracomm kept;
+    /** With --stale: a group made by the body's first run, kept across a rollback. */
+    private static Group keptGroup;
 
     private ResilientIterations() {}
 
@@ -36,6 +39,7 @@ public final class ResilientIterations {
             kept = world.dup();
             // an error on it is an exception here, not the end of the job
             kept.setErrhandler(MPI.ERRORS_RETURN);
+            keptGroup = kept.getGroup();
         }
         int rank = world.getRank();
         int size = world.getSize();
@@ -62,6 +66,15 @@ public final class ResilientIterations {
                 throw new IllegalStateException("a communicator made before the rollback was used after it");
             } catch (MPIException e) {
                 if (e.getErrorClass() != MPI.ERR_COMM) {
+                    throw e;
+                }
+                System.err.println("ResilientIterations rank " + world.getRank() + ": " + e.getMessage());
+            }
+            try {
+                keptGroup.getSize();
+                throw new IllegalStateException("a group made before the rollback was used after it");
+            } catch (MPIException e) {
+                if (e.getErrorClass() != MPI.ERR_GROUP) {
                     throw e;
                 }
                 System.err.println("ResilientIterations rank " + world.getRank() + ": " + e.getMessage());

@@ -106,9 +106,10 @@ public final class FailureInjector {
             double now = (System.nanoTime() - start) / 1e9;
             if (!pending.isEmpty() && pending.get(0).atSeconds() <= now) {
                 KillPlan.ScheduledKill k = pending.remove(0);
-                int nativeRank = k.replica() ? logicalRanks + k.logicalRank() : k.logicalRank();
-                kill(launcher, nativeRank, "scheduled kill " + k.logicalRank() + (k.replica() ? ":rep" : ":cmp")
-                        + "@" + k.atSeconds());
+                int nativeRank = k.spare() ? processes + k.logicalRank()
+                        : k.replica() ? logicalRanks + k.logicalRank() : k.logicalRank();
+                kill(launcher, nativeRank, "scheduled kill " + (k.spare() ? "spare:" + k.logicalRank()
+                        : k.logicalRank() + (k.replica() ? ":rep" : ":cmp")) + "@" + k.atSeconds());
                 continue;
             }
             if (nextRandom <= now) {

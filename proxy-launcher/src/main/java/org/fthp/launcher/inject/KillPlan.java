@@ -6,8 +6,9 @@ import java.util.Optional;
 
 /**
  * The failures fthp-run injects: deterministic kills at a time ({@code --kill
- * RANK[:cmp|rep]@SECONDS}) or at a point of the program ({@code --kill
- * RANK[:cmp|rep]#CALL}), several allowed, and a Weibull process
+ * RANK[:cmp|rep]@SECONDS}, or of a waiting spare, {@code --kill spare:S@SECONDS})
+ * or at a point of the program ({@code --kill RANK[:cmp|rep]#CALL}), several
+ * allowed, and a Weibull process
  * ({@code --inject weibull --mtbf S | --mtbf-per-process S [--shape K] [--seed S]}).
  */
 public record KillPlan(List<ScheduledKill> kills, List<CallKill> callKills, Optional<Weibull> weibull) {
@@ -21,8 +22,16 @@ public record KillPlan(List<ScheduledKill> kills, List<CallKill> callKills, Opti
         boolean replica();
     }
 
-    /** Kill the given copy of a logical rank at a fixed time after launch. */
-    public record ScheduledKill(int logicalRank, boolean replica, double atSeconds) implements Kill {}
+    /**
+     * Kill the given copy of a logical rank at a fixed time after launch; with {@code spare}, spare number
+     * {@code logicalRank} (native rank N + M + that) instead, which makes no MPI call to be killed at.
+     */
+    public record ScheduledKill(int logicalRank, boolean replica, double atSeconds, boolean spare) implements Kill {
+
+        public ScheduledKill(int logicalRank, boolean replica, double atSeconds) {
+            this(logicalRank, replica, atSeconds, false);
+        }
+    }
 
     /**
      * The given copy of a logical rank kills itself (SIGKILL) as it enters its
@@ -56,8 +65,11 @@ public record KillPlan(List<ScheduledKill> kills, List<CallKill> callKills, Opti
         return !kills.isEmpty() || weibull.isPresent();
     }
 
-    /** Parses {@code RANK[:cmp|rep]@SECONDS} or {@code RANK[:cmp|rep]#CALL}. */
+    /** Parses {@code RANK[:cmp|rep]@SECONDS}, {@code spare:S@SECONDS} or {@code RANK[:cmp|rep]#CALL}. */
     public static Kill parseKill(String spec) {
+        if (spec.startsWith(SPARE)) {
+            return parseSpareKill(spec);
+        }
         int at = spec.indexOf('@');
         boolean byCall = at < 0;
         if (byCall) {
@@ -95,6 +107,26 @@ public record KillPlan(List<ScheduledKill> kills, List<CallKill> callKills, Opti
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("--kill takes RANK[:cmp|rep]@SECONDS (RANK >= 0, SECONDS >= 0) or "
                     + "RANK[:cmp|rep]#CALL (CALL >= 1), not \"" + spec + "\"");
+        }
+    }
+
+    private static final String SPARE = "spare:";
+
+    private static ScheduledKill parseSpareKill(String spec) {
+        int at = spec.indexOf('@');
+        try {
+            if (at < 0) {
+                throw new NumberFormatException();
+            }
+            int spare = Integer.parseInt(spec.substring(SPARE.length(), at));
+            double seconds = Double.parseDouble(spec.substring(at + 1));
+            if (spare < 0 || !(seconds >= 0)) {
+                throw new NumberFormatException();
+            }
+            return new ScheduledKill(spare, false, seconds, true);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--kill takes spare:S@SECONDS (S >= 0, SECONDS >= 0) for a spare, not \""
+                    + spec + "\"");
         }
     }
 

@@ -15,6 +15,14 @@ class KillPlanTest {
     }
 
     @Test
+    void parsesAWaitingSparesKill() {
+        assertEquals(new KillPlan.ScheduledKill(1, false, 0.5, true), KillPlan.parseKill("spare:1@0.5"));
+        for (String bad : new String[] {"spare:1", "spare:-1@1", "spare:x@1", "spare:1#40"}) {
+            assertThrows(IllegalArgumentException.class, () -> KillPlan.parseKill(bad), bad);
+        }
+    }
+
+    @Test
     void parsesKillsAtACall() {
         assertEquals(new KillPlan.CallKill(2, true, 40), KillPlan.parseKill("2:rep#40"));
         assertEquals(new KillPlan.CallKill(1, false, 1), KillPlan.parseKill("1#1"));

@@ -40,9 +40,10 @@ import org.fthp.replication.verify.VerifiedOutput;
  * decision at the same call. Then each computational copy writes its rank's
  * piece to the coordinators and reports what it cost; replicas write nothing
  * (a replica promoted later writes from then on). The primary commits the
- * epoch once every rank's piece is held: a snapshot never waits for the
- * commit, and a death before it leaves the previous epoch the one a restart
- * uses.
+ * epoch once every rank's piece is held: a snapshot does not wait for the
+ * commit (unless a replica is due to be restored from a spare at it:
+ * {@link RestorationWait}), and a death before it leaves the previous epoch
+ * the one a restart uses.
  */
 final class CheckpointSession {
 
@@ -308,16 +309,20 @@ final class CheckpointSession {
             engine.orphans().progress();
             // what the program started and has not completed (the engine's own background operations aside)
             boolean pending = engine.ops().inFlight().count() > engine.orphans().size();
-            // bit 0: a checkpoint is due; bit 1: a twin comparison is (every rank then compares alike)
+            // bit 0: a checkpoint is due; bit 1: a twin comparison is (every rank then compares alike); bit 2: a
+            // replica is due to be restored (every rank then waits for the checkpoint's commit)
             int[] all = engine.structures().allGatherInts(engine.world().get(),
-                    (due > dueActedOn ? 1 : 0) | (compareDue ? 2 : 0), pending ? 1 : 0);
+                    (due > dueActedOn ? 1 : 0) | (compareDue ? 2 : 0) | (client.restorationDue() ? 4 : 0),
+                    pending ? 1 : 0);
             dueActedOn = Math.max(dueActedOn, due);
             StringBuilder pendingRanks = new StringBuilder();
             boolean anyDue = false;
             boolean anyCompareDue = false;
+            boolean restorationDue = false;
             for (int r = 0; r < all.length / 2; r++) {
                 anyDue |= (all[2 * r] & 1) != 0;
                 anyCompareDue |= (all[2 * r] & 2) != 0;
+                restorationDue |= (all[2 * r] & 4) != 0;
                 if (all[2 * r + 1] != 0) {
                     pendingRanks.append(pendingRanks.isEmpty() ? "" : ", ").append(r);
                 }
@@ -345,6 +350,9 @@ final class CheckpointSession {
             }
             if (engine.role() == Role.CMP && verified) {
                 write(client, epoch);
+            }
+            if (restorationDue) {
+                RestorationWait.awaitCommit(engine, client, epoch, TRACE);
             }
             return true;
         } finally {

@@ -9,6 +9,7 @@ import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.control.ControlComm;
 import org.fthp.replication.failure.Coordination;
 import org.fthp.replication.failure.FailureWatch;
 import org.fthp.replication.progress.DutyCycle;
@@ -57,8 +58,8 @@ import org.fthp.replication.tags.InternalTags;
 public final class CommCreation {
 
     private final Membership membership;
-    /** Native COMM_WORLD's duplicate for the engine's own messages; 0 without replicas. */
-    private final long controlComm;
+    /** The engine's own communicator of this generation; NONE without replicas. */
+    private final ControlComm controlComm;
     private final Coordination coordination;
     /** Its turns repair a failure set that arrived (when no attempt runs) and progress the rest. */
     private final DutyCycle duty;
@@ -72,7 +73,7 @@ public final class CommCreation {
         }
     }
 
-    public CommCreation(Membership membership, long controlComm, Coordination coordination, DutyCycle duty) {
+    public CommCreation(Membership membership, ControlComm controlComm, Coordination coordination, DutyCycle duty) {
         this.membership = membership;
         this.controlComm = controlComm;
         this.coordination = coordination;
@@ -85,7 +86,7 @@ public final class CommCreation {
      * often as a failure abandons the attempt.
      */
     public <T> T attempt(Supplier<T> build) {
-        if (current != null || coordination.watch() == null || controlComm == 0) {
+        if (current != null || coordination.watch() == null || !controlComm.exists()) {
             return build.get();
         }
         while (true) {
@@ -154,8 +155,7 @@ public final class CommCreation {
             status = arena.allocate(Empi.STATUS_BYTES);
             abortRequest = Empi.allocateHandles(arena, 1);
             Empi.irecv(arena.allocate(8), 8, Empi.BYTE, Empi.ANY_SOURCE, InternalTags.CREATION_ABORT.tag(epoch),
-                    controlComm,
-                    abortRequest);
+                    controlComm.handle(), abortRequest);
         }
 
         /**
@@ -218,8 +218,8 @@ public final class CommCreation {
             MemorySegment requests = Empi.allocateHandles(arena, Math.max(copies.length, 1));
             for (int k = 0; k < copies.length; k++) {
                 if (copies[k] != membership.nativeRank()) {
-                    Empi.isend(payload, 8, Empi.BYTE, copies[k], InternalTags.CREATION_ABORT.tag(epoch),
-                            controlComm,
+                    Empi.isend(payload, 8, Empi.BYTE, controlComm.rank(copies[k]),
+                            InternalTags.CREATION_ABORT.tag(epoch), controlComm.handle(),
                             requests.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES));
                 }
             }

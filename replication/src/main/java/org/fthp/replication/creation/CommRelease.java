@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
 
+import org.fthp.replication.control.ControlComm;
 import org.fthp.replication.failure.Coordination;
 import org.fthp.replication.failure.FailureWatch;
 import org.fthp.replication.ops.OpContext;
@@ -39,8 +40,8 @@ import org.fthp.replication.tags.InternalTags;
 public final class CommRelease {
 
     private final int nativeRank;
-    /** Native COMM_WORLD's duplicate for the engine's own messages; 0 without replicas. */
-    private final long controlComm;
+    /** The engine's own communicator of this generation; NONE without replicas. */
+    private final ControlComm controlComm;
     private final Coordination coordination;
     private final LiveComms comms;
     private final OpContext ops;
@@ -51,7 +52,7 @@ public final class CommRelease {
     /** Let go of by a repair while being freed: their natives hold a dead copy; abandoned, never freed. */
     private final Set<CommRef> abandoned = Collections.newSetFromMap(new IdentityHashMap<>());
 
-    public CommRelease(int nativeRank, long controlComm, Coordination coordination, LiveComms comms, OpContext ops,
+    public CommRelease(int nativeRank, ControlComm controlComm, Coordination coordination, LiveComms comms, OpContext ops,
                        StructureBuilder structures, DutyCycle duty) {
         this.nativeRank = nativeRank;
         this.controlComm = controlComm;
@@ -88,7 +89,7 @@ public final class CommRelease {
     }
 
     private boolean needsRound(CommStructure s) {
-        if (coordination.watch() == null || controlComm == 0) {
+        if (coordination.watch() == null || !controlComm.exists()) {
             return false;
         }
         int members = s.isInter() ? s.size() + s.remoteSize() : s.size();

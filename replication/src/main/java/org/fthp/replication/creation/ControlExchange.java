@@ -8,6 +8,7 @@ import java.util.function.IntPredicate;
 
 import org.fthp.empi.Empi;
 import org.fthp.empi.EmpiException;
+import org.fthp.replication.control.ControlComm;
 import org.fthp.replication.tags.InternalTags;
 
 /**
@@ -29,7 +30,7 @@ import org.fthp.replication.tags.InternalTags;
 public final class ControlExchange implements AutoCloseable {
 
     private final Arena arena = Arena.ofConfined();
-    private final long comm;
+    private final ControlComm comm;
     private final int[] peers;
     private final MemorySegment receives;
     private final MemorySegment sends;
@@ -43,9 +44,9 @@ public final class ControlExchange implements AutoCloseable {
 
     /**
      * Posts the round: {@code value} to every process of {@code processes}
-     * but {@code me} (ranks of {@code comm}), and a receive from each.
+     * but {@code me} (native ranks), and a receive from each.
      */
-    public ControlExchange(long comm, int me, int[] processes, int tag, long value) {
+    public ControlExchange(ControlComm comm, int me, int[] processes, int tag, long value) {
         this(comm, me, processes, tag, java.nio.ByteBuffer.allocate(Long.BYTES)
                 .order(java.nio.ByteOrder.nativeOrder()).putLong(value).array(), Long.BYTES);
     }
@@ -56,7 +57,7 @@ public final class ControlExchange implements AutoCloseable {
      * what each receives (a longer message would be an error on the receiving
      * side, so {@code mine} must fit).
      */
-    public ControlExchange(long comm, int me, int[] processes, int tag, byte[] mine, int slotBytes) {
+    public ControlExchange(ControlComm comm, int me, int[] processes, int tag, byte[] mine, int slotBytes) {
         if (mine.length > slotBytes) {
             throw new IllegalArgumentException(mine.length + " bytes do not fit a slot of " + slotBytes);
         }
@@ -73,9 +74,10 @@ public final class ControlExchange implements AutoCloseable {
         MemorySegment.copy(mine, 0, sent, ValueLayout.JAVA_BYTE, 0, mine.length);
         theirs = arena.allocate((long) slotBytes * n);
         for (int k = 0; k < peers.length; k++) {
-            Empi.irecv(theirs.asSlice((long) slotBytes * k, slotBytes), slotBytes, Empi.BYTE, peers[k], tag, comm,
-                    handle(receives, k));
-            Empi.isend(sent, mine.length, Empi.BYTE, peers[k], tag, comm, handle(sends, k));
+            int peer = comm.rank(peers[k]);
+            Empi.irecv(theirs.asSlice((long) slotBytes * k, slotBytes), slotBytes, Empi.BYTE, peer, tag,
+                    comm.handle(), handle(receives, k));
+            Empi.isend(sent, mine.length, Empi.BYTE, peer, tag, comm.handle(), handle(sends, k));
         }
     }
 
@@ -139,7 +141,7 @@ public final class ControlExchange implements AutoCloseable {
                 return true;
             }
             for (long e = after + 1; e <= upTo; e++) {
-                Empi.iprobe(peers[k], InternalTags.REPAIR_AGREE.tag(e), comm, flag, status);
+                Empi.iprobe(comm.rank(peers[k]), InternalTags.REPAIR_AGREE.tag(e), comm.handle(), flag, status);
                 if (flag.get(ValueLayout.JAVA_INT, 0) != 0) {
                     return true;
                 }

@@ -7,6 +7,7 @@ import java.util.Arrays;
 
 import org.fthp.coordinator.event.Role;
 import org.fthp.empi.Empi;
+import org.fthp.replication.control.ControlComm;
 import org.fthp.replication.datatype.BaseType;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
@@ -63,6 +64,8 @@ public final class StructureBuilder {
     private final BlockingCalls blockingCalls;
     private final DutyCycle duty;
     private final CommCreation creation;
+    /** Where the leaders of a CMP_NO_REP_INTERCOMM meet: the generation's control communicator. */
+    private final ControlComm control;
     /** The twin slices of the live communicators (TwinChannel). */
     private final TwinSlots twinSlots;
     /** This process's twin channel on the current COMM_WORLD structure, slot 0; null without a twin. */
@@ -71,8 +74,10 @@ public final class StructureBuilder {
     private BlockingCallEntry repairRound = BlockingCallEntry.NONE;
 
     public StructureBuilder(Membership membership, OpContext ops, MessageRecords records, BlockingCalls blockingCalls,
-                            DutyCycle duty, CommCreation creation, int twinSlots, boolean nativeWorldHasSpares) {
+                            DutyCycle duty, CommCreation creation, int twinSlots, boolean nativeWorldHasSpares,
+                            ControlComm control) {
         this.membership = membership;
+        this.control = control;
         this.nativeWorldHasSpares = nativeWorldHasSpares;
         this.ops = ops;
         this.records = records;
@@ -327,14 +332,16 @@ public final class StructureBuilder {
             }
         }
         if (firstNoRep >= 0 && (role == Role.REP || !layout.hasReplica(self))) {
-            // the computational copies without a replica and every replica; the leaders meet over the native
-            // COMM_WORLD (both are alive, and nothing else receives there)
+            // the computational copies without a replica and every replica; the leaders meet over the control
+            // communicator (both are alive, and its receives take other tags): a fresh one in each generation, so
+            // a leader's message of a run that rolled back is never taken for this one's
             int[] involved = new int[n];
             for (int i = 0; i < n; i++) {
                 involved[i] = layout.hasReplica(i) ? world.repNative(members[i]) : world.cmpNative(members[i]);
             }
-            noRepToRep = intercomm(role == Role.CMP ? cmpNoRep : side, Empi.COMM_WORLD,
-                    role == Role.CMP ? world.repNative(members[firstRep]) : world.cmpNative(members[firstNoRep]),
+            int remoteLeader = role == Role.CMP ? world.repNative(members[firstRep])
+                    : world.cmpNative(members[firstNoRep]);
+            noRepToRep = intercomm(role == Role.CMP ? cmpNoRep : side, control.handle(), control.rank(remoteLeader),
                     InternalTags.INTERCOMM_NO_REP.first(), involved);
             noRepToRepInternal = idup(noRepToRep);
         }
@@ -387,7 +394,7 @@ public final class StructureBuilder {
             beforeBlockingCall(nativeRanks);
             blockingCalls.enter("MPI_Comm_create_group", nativeRanks);
             try {
-                Empi.commCreateGroup(parent, group, id & 0x3fff, commOut);
+                Empi.commCreateGroup(parent, group, InternalTags.COMM_GROUPS.tag(id), commOut);
             } finally {
                 blockingCalls.exit();
             }

@@ -34,6 +34,21 @@ public final class CallKill {
         return 0;
     }
 
+    /**
+     * {@code NATIVE:GENERATION,...}: that process dies (SIGKILL) as it begins the rollback in place to that
+     * generation, before it says it is ready for it: a failure during a rollback, made repeatable for tests.
+     */
+    public static final String IN_ROLLBACK_ENV = "FTHP_KILL_IN_ROLLBACK";
+
+    /** Dies here if {@link #IN_ROLLBACK_ENV} names this process and the rollback to {@code generation}. */
+    public static void inRollback(int nativeRank, int generation) {
+        if (generation > 0 && callFor(nativeRank, System.getenv(IN_ROLLBACK_ENV)) == generation) {
+            RuntimeMessages.say("fthp: native rank " + nativeRank + " kills itself beginning the rollback in place"
+                    + " to generation " + generation + " (" + IN_ROLLBACK_ENV + ")");
+            Fatal.killSelf();
+        }
+    }
+
     /** SIGKILL to this process, as a failure injector or the OOM killer would send it. Does not return. */
     public static void now(int nativeRank, long call) {
         RuntimeMessages.say("fthp: native rank " + nativeRank + " kills itself at MPI call " + call

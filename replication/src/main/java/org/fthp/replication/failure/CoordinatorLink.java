@@ -130,10 +130,21 @@ public final class CoordinatorLink implements FailureListener {
         }
     }
 
+    /** The newest rollback announced so far, or null. */
+    public Message.Rollback latestRollback() {
+        return latestRollback;
+    }
+
     @Override
     public void onRollback(Message.Rollback rollback) {
         latestRollback = rollback;
         rollbacks.accept(rollback);
+    }
+
+    /** The twins of this rank differ: the coordinators roll the job back in place, or end it with {@code reason}. */
+    public void sdcDetected(int nativeRank, int generation, String reason) {
+        String text = reason.length() > 900 ? reason.substring(0, 900) + "..." : reason;
+        client.sdcDetected(nativeRank, logicalRank, generation, text);
     }
 
     /** This process's resilient body returned. */

@@ -8,6 +8,7 @@ import java.util.Map;
 
 import org.fthp.empi.Empi;
 import org.fthp.msglog.SendLog;
+import org.fthp.replication.control.ControlComm;
 import org.fthp.replication.tags.InternalTags;
 
 /**
@@ -17,8 +18,8 @@ import org.fthp.replication.tags.InternalTags;
  * need it any more.
  *
  * <p>An acknowledgement is 16 bytes (communicator, the receiver's rank as the
- * sender addresses it, consumed-through id) on a private duplicate of the
- * native COMM_WORLD, sent to every live copy of the source (both log the
+ * sender addresses it, consumed-through id) on the engine's control
+ * communicator (control.ControlComm), sent to every live copy of the source (both log the
  * stream) after every {@value #EVERY} messages of a stream (a large message
  * counts as several, see {@link #BYTES_PER_COUNT}), or sooner when the
  * receiver idles in MPI with some unacknowledged. Senders keep one
@@ -62,7 +63,7 @@ public final class Acknowledgements {
     private static final long INBOX_TEST_NANOS = 20_000;
 
     private final SendLog log;
-    private final long control;
+    private final ControlComm control;
     private final Peers peers;
     private final Sender sender;
     private final Map<Long, long[]> unacked = new HashMap<>();   // stream -> {through, unacked count, last ack nanos}
@@ -82,7 +83,7 @@ public final class Acknowledgements {
     /** The inbox is tested again only after this (nanoTime): see {@link #progress()}. */
     private long nextInboxTest;
 
-    public Acknowledgements(SendLog log, long control, Peers peers, Sender sender) {
+    public Acknowledgements(SendLog log, ControlComm control, Peers peers, Sender sender) {
         this.log = log;
         this.control = control;
         this.peers = peers;
@@ -96,7 +97,8 @@ public final class Acknowledgements {
     }
 
     private void post() {
-        Empi.irecv(inbox, 16, Empi.BYTE, Empi.ANY_SOURCE, InternalTags.ACKNOWLEDGEMENT.first(), control, request);
+        Empi.irecv(inbox, 16, Empi.BYTE, Empi.ANY_SOURCE, InternalTags.ACKNOWLEDGEMENT.first(), control.handle(),
+                request);
     }
 
     /**
@@ -213,7 +215,7 @@ public final class Acknowledgements {
                 return read;
             }
             read++;
-            int from = Empi.statusSource(status, 0);
+            int from = control.nativeRank(Empi.statusSource(status, 0));
             int commId = inbox.get(ValueLayout.JAVA_INT, 0);
             int dest = inbox.get(ValueLayout.JAVA_INT, 4);
             long through = inbox.get(ValueLayout.JAVA_LONG, 8);

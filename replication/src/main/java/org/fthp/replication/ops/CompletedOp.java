@@ -17,12 +17,4 @@ public final class CompletedOp extends NativeOp {
     protected NativeOp reissue() {
         return null;
     }
-
-    @Override
-    protected void onComplete() {
-    }
-
-    @Override
-    protected void releaseBuffers() {
-    }
 }

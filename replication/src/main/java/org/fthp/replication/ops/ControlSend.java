@@ -3,6 +3,7 @@ package org.fthp.replication.ops;
 import java.lang.foreign.ValueLayout;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.control.ControlComm;
 
 /** A small message of the facade's own bookkeeping (an acknowledgement) to a native rank. */
 public final class ControlSend extends NativeOp {
@@ -11,13 +12,14 @@ public final class ControlSend extends NativeOp {
         super(context, 16);
     }
 
-    /** Sends {@code (a, b, c)} as 16 bytes with {@code tag} on {@code comm}. */
-    public static ControlSend send(OpContext context, long comm, int nativeRank, int tag, int a, int b, long c) {
+    /** Sends {@code (a, b, c)} as 16 bytes with {@code tag} on {@code comm} to native process {@code nativeRank}. */
+    public static ControlSend send(OpContext context, ControlComm comm, int nativeRank, int tag, int a, int b,
+                                   long c) {
         ControlSend op = new ControlSend(context);
         op.staging().set(ValueLayout.JAVA_INT, 0, a);
         op.staging().set(ValueLayout.JAVA_INT, 4, b);
         op.staging().set(ValueLayout.JAVA_LONG, 8, c);
-        Empi.isend(op.staging(), 16, Empi.BYTE, nativeRank, tag, comm, op.requestSlot());
+        Empi.isend(op.staging(), 16, Empi.BYTE, comm.rank(nativeRank), tag, comm.handle(), op.requestSlot());
         return op;
     }
 
@@ -25,13 +27,5 @@ public final class ControlSend extends NativeOp {
     @Override
     protected NativeOp reissue() {
         return null;
-    }
-
-    @Override
-    protected void onComplete() {
-    }
-
-    @Override
-    protected void releaseBuffers() {
     }
 }

@@ -110,8 +110,4 @@ public final class DecisionOp extends NativeOp {
             context.twinReceived(comm.twin().commId(), comm.twin().received(tag));
         }
     }
-
-    @Override
-    protected void releaseBuffers() {
-    }
 }

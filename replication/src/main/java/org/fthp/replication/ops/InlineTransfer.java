@@ -238,13 +238,5 @@ public final class InlineTransfer implements BooleanSupplier {
         protected CommStructure structure() {
             return comm;
         }
-
-        @Override
-        protected void onComplete() {
-        }
-
-        @Override
-        protected void releaseBuffers() {
-        }
     }
 }

@@ -416,11 +416,19 @@ public abstract class NativeOp extends InFlight.Entry implements BooleanSupplier
         return false;
     }
 
-    /** The native request finished successfully: deliver results to the user. */
-    protected abstract void onComplete();
+    /**
+     * The native request finished successfully: deliver results to the user. Nothing by default: an operation
+     * whose outcome is its status alone (a send, a control message, a match) has nothing to deliver.
+     */
+    protected void onComplete() {
+    }
 
-    /** Returns extra staging memory to the pool (the message log will keep send payloads instead). */
-    protected abstract void releaseBuffers();
+    /**
+     * Returns memory the operation holds besides its block, which goes back to the pool with it (the message
+     * log keeps send payloads instead). Nothing by default.
+     */
+    protected void releaseBuffers() {
+    }
 
     @Override
     void cancelForRollback() {

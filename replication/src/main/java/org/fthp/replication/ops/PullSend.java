@@ -200,10 +200,6 @@ final class PullSend extends NativeOp {
         return comm;
     }
 
-    @Override
-    protected void onComplete() {
-    }
-
     /**
      * After the reply nothing reads the payload any more. Without one (a native error ended the send) the
      * receiver may still copy it, so the block is never reused (a logged message keeps this send's reference).

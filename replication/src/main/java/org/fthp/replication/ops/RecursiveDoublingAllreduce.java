@@ -259,9 +259,4 @@ public final class RecursiveDoublingAllreduce extends NativeOp {
             finish.accept(this);
         }
     }
-
-    @Override
-    protected void releaseBuffers() {
-        // the staging bytes go back with the operation's block
-    }
 }

@@ -148,8 +148,12 @@ public final class SendOp extends NativeOp {
         }
         // a pulled payload is read by its receivers as soon as they have the descriptor: packed before
         boolean inPlace = !pulled && sendsInPlace(t);
+        SendDigest digest = SendDigest.active();
         if (!inPlace) {
-            writeMessage(message.message(), t, sendId, true, true);
+            writeMessage(message.message(), t, sendId, true, false);
+            if (digest != null) {
+                digest.beforeSend(message.message(), MessageHeader.BYTES, payloadBytes);
+            }
         }
         NativeOp[] ops = n == 0 ? null : new NativeOp[n];
         int i = 0;
@@ -168,6 +172,9 @@ public final class SendOp extends NativeOp {
         }
         if (inPlace) {
             writeMessage(message.message(), t, sendId, true, true);
+        } else if (digest != null) {
+            // the receivers copy the packed payload while this copy hashes it
+            digest.fold(comm.commId(), dest, t.tag(), message.message(), MessageHeader.BYTES, payloadBytes);
         }
         log.adopt(comm.commId(), dest, sendId, t.tag(), message.message(), message);
         if (ops != null) {
@@ -231,10 +238,6 @@ public final class SendOp extends NativeOp {
         @Override
         protected CommStructure structure() {
             return comm;
-        }
-
-        @Override
-        protected void onComplete() {
         }
 
         @Override
@@ -385,10 +388,6 @@ public final class SendOp extends NativeOp {
     @Override
     protected CommStructure structure() {
         return comm;
-    }
-
-    @Override
-    protected void onComplete() {
     }
 
     /** The staging bytes go back with the operation's block; a shared message loses this send's reference. */

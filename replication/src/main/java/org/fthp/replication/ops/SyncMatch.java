@@ -51,14 +51,6 @@ final class SyncMatch extends NativeOp {
         return comm;
     }
 
-    @Override
-    protected void onComplete() {
-    }
-
-    @Override
-    protected void releaseBuffers() {
-    }
-
     /**
      * What a logged send a repair abandoned becomes (this one, or a pulled one): nothing for a standard send
      * (the log's resend covers it), the wait for a match for a synchronous one.

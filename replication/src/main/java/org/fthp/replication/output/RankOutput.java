@@ -25,6 +25,23 @@ import java.nio.charset.StandardCharsets;
  */
 public final class RankOutput {
 
+    /** How many ranks (the lowest) fthp-run's relay prints only up to their verified positions; 0 or unset: none. */
+    public static final String GATED_RANKS_ENV = "FTHP_VERIFIED_RANKS";
+
+    /**
+     * How many ranks, from 0, fthp-run prints only up to their positions at the last committed epoch (the twins of
+     * every replicated rank agreed up to there: docs/DESIGN.md §22): those whose output a rollback after a
+     * difference between twins may cut back to that epoch's positions.
+     */
+    public static int gatedRanks() {
+        String v = System.getenv(GATED_RANKS_ENV);
+        try {
+            return v == null || v.isBlank() ? 0 : Math.max(0, Integer.parseInt(v.strip()));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
     /** How far behind its twin a replica's output may be and still be printed exactly. */
     private static final int RING_BYTES = Integer.getInteger("fthp.output.ringBytes", 4 << 20);
 
@@ -45,6 +62,8 @@ public final class RankOutput {
     private final Ring[] rings = new Ring[STREAMS];
     /** A computational copy's positioned streams (also a promoted replica's). */
     private final PositionedOutput[] positioned = new PositionedOutput[STREAMS];
+    /** A rollback in place whose recovery cuts the files back to the recovered positions ({@link #rollBack}). */
+    private volatile boolean discardAfterResume;
 
     private RankOutput(RankOutputTarget files) {
         this.files = files;
@@ -122,7 +141,12 @@ public final class RankOutput {
     public void resumeAt(long[] at) {
         System.out.flush();
         System.err.flush();
+        boolean discard = discardAfterResume;
+        discardAfterResume = false;
         for (int s = 0; s < STREAMS; s++) {
+            if (positioned[s] != null && discard && files != null && files.written(s) > at[s]) {
+                files.cut(s, at[s]);
+            }
             if (positioned[s] != null) {
                 positioned[s].resumeAt(at[s], files.written(s));
             } else {
@@ -133,11 +157,15 @@ public final class RankOutput {
 
     /**
      * The job rolls back in place: what the program prints from now until it recovers the checkpoint was printed
-     * before, so nothing counts until {@link #resumeAt} gives the checkpoint's positions (as at a restart).
+     * before, so nothing counts until {@link #resumeAt} gives the checkpoint's positions (as at a restart). With
+     * {@code discardAfter} what the rank's files hold past those positions goes at {@link #resumeAt}, and the rerun
+     * prints it again: after a difference between twins it may be a corrupted copy's, and fthp-run never printed it
+     * (it prints this rank's files only up to a committed epoch's positions).
      */
-    public void rollBack() {
+    public void rollBack(boolean discardAfter) {
         System.out.flush();
         System.err.flush();
+        discardAfterResume = discardAfter;
         for (int s = 0; s < STREAMS; s++) {
             if (positioned[s] != null) {
                 positioned[s].hold();

@@ -60,6 +60,18 @@ final class RankOutputFiles implements RankOutputTarget {
         return new FileOutputStream(files[stream], true);
     }
 
+    /** The writer's appends go on from the new end (the files are opened to append). */
+    @Override
+    public void cut(int stream, long length) {
+        try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(files[stream].toPath(),
+                java.nio.file.StandardOpenOption.WRITE)) {
+            c.truncate(length);
+        } catch (IOException e) {
+            RuntimeMessages.say("fthp: cannot cut " + files[stream] + " back to " + length + " bytes: "
+                    + e.getMessage());
+        }
+    }
+
     /** Every byte any copy of the rank wrote to {@code stream}: the file's length. */
     @Override
     public long written(int stream) {

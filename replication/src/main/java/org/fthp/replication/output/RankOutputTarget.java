@@ -16,4 +16,11 @@ interface RankOutputTarget {
 
     /** Every byte any copy of the rank delivered on {@code stream}. */
     long written(int stream);
+
+    /**
+     * Drops what {@code stream} holds past {@code length} bytes, which nobody has shown yet (a rollback after a
+     * difference between twins); does nothing where the output is not held back (several hosts).
+     */
+    default void cut(int stream, long length) {
+    }
 }

@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.function.BooleanSupplier;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.control.ControlComm;
 import org.fthp.replication.progress.BusySpinIdleStrategy;
 import org.fthp.replication.progress.DutyCycle;
 import org.fthp.replication.progress.IdleStrategy;
@@ -39,12 +40,17 @@ final class BlobExchange {
     }
 
     /**
-     * Sends {@code blobs[i]} to native rank {@code natives[i]} (ranks of
-     * {@code comm}; this process, {@code me}, is one of them) with {@code tag};
+     * Sends {@code blobs[i]} to native rank {@code natives[i]} (this
+     * process, {@code me}, is one of them) on {@code control} with {@code tag};
      * returns what each sent here, by the same index.
      */
-    byte[][] exchange(byte[][] blobs, int[] natives, int me, long comm, int tag) {
+    byte[][] exchange(byte[][] blobs, int[] natives, int me, ControlComm control, int tag) {
         int n = natives.length;
+        long comm = control.handle();
+        int[] ranks = new int[n];
+        for (int i = 0; i < n; i++) {
+            ranks[i] = control.rank(natives[i]);
+        }
         Arena arena = Arena.ofShared();
         MemorySegment sends = Empi.allocateHandles(arena, n);
         MemorySegment receives = Empi.allocateHandles(arena, n);
@@ -63,7 +69,7 @@ final class BlobExchange {
             }
             MemorySegment out = arena.allocate(Math.max(1, blobs[i].length));
             MemorySegment.copy(blobs[i], 0, out, ValueLayout.JAVA_BYTE, 0, blobs[i].length);
-            Empi.isend(out, blobs[i].length, Empi.BYTE, natives[i], tag, comm, handle(sends, i));
+            Empi.isend(out, blobs[i].length, Empi.BYTE, ranks[i], tag, comm, handle(sends, i));
         }
         waiter.await(() -> {
             boolean all = true;
@@ -73,7 +79,7 @@ final class BlobExchange {
                 }
                 if (into[i] == null) {
                     // not matched yet: its size comes with the probe that matches it
-                    Empi.improbe(natives[i], tag, comm, flag, message, status);
+                    Empi.improbe(ranks[i], tag, comm, flag, message, status);
                     if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
                         all = false;
                         continue;
@@ -109,14 +115,16 @@ final class BlobExchange {
     /**
      * At start-up: one message to this process itself, taken as a repair
      * takes its messages (a probe, the message's tag and size, a matched
-     * probe and receive), on {@code comm} with {@code tag}, which no repair
+     * probe and receive), on {@code control} with {@code tag}, which no repair
      * uses. The first call of each of these native functions links its
      * downcall, milliseconds each, which a repair's survivors would otherwise
      * pay while the others wait for them (seen in the replica's drain of its
      * twin's decisions). Gives up after {@code patienceNanos}, leaving the
      * memory allocated.
      */
-    static void warmUp(long comm, int me, int tag, long patienceNanos) {
+    static void warmUp(ControlComm control, int nativeRank, int tag, long patienceNanos) {
+        long comm = control.handle();
+        int me = control.rank(nativeRank);
         Arena arena = Arena.ofConfined();
         MemorySegment send = Empi.allocateHandles(arena, 1);
         MemorySegment receive = Empi.allocateHandles(arena, 1);

@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import org.fthp.empi.Empi;
+import org.fthp.replication.control.ControlComm;
 import org.fthp.replication.creation.ControlExchange;
 import org.fthp.replication.progress.BackoffIdleStrategy;
 import org.fthp.replication.progress.DutyCycle;
@@ -37,12 +38,12 @@ public final class FinalizeBarrier {
 
     private final Repair repair;
     private final Membership membership;
-    /** Native COMM_WORLD's duplicate for the engine's own messages. */
-    private final long controlComm;
+    /** The engine's own communicator of this generation. */
+    private final ControlComm controlComm;
     /** Its turns may repair, which ends a round. */
     private final DutyCycle duty;
 
-    public FinalizeBarrier(Repair repair, Membership membership, long controlComm, DutyCycle duty) {
+    public FinalizeBarrier(Repair repair, Membership membership, ControlComm controlComm, DutyCycle duty) {
         this.repair = repair;
         this.membership = membership;
         this.controlComm = controlComm;
@@ -51,13 +52,13 @@ public final class FinalizeBarrier {
 
     /** Returns when this process may enter the native MPI_Finalize. */
     public void await() {
-        long control = controlComm;
+        ControlComm control = controlComm;
         // never freed: the LEFT receive and sends stay posted until exit
         Arena arena = Arena.ofShared();
         MemorySegment leftRequest = Empi.allocateHandles(arena, 1);
         MemorySegment leftFlag = arena.allocate(ValueLayout.JAVA_INT);
         MemorySegment leftStatus = arena.allocate(Empi.STATUS_BYTES);
-        Empi.irecv(arena.allocate(8), 8, Empi.BYTE, Empi.ANY_SOURCE, LEFT_TAG, control, leftRequest);
+        Empi.irecv(arena.allocate(8), 8, Empi.BYTE, Empi.ANY_SOURCE, LEFT_TAG, control.handle(), leftRequest);
         repair.releaseWhen(() -> {
             Empi.test(leftRequest, leftFlag, leftStatus);
             return leftFlag.get(ValueLayout.JAVA_INT, 0) != 0;
@@ -87,12 +88,12 @@ public final class FinalizeBarrier {
     }
 
     /** Fire and forget: the receivers may be gone by now, and nothing waits on a send to the dead. */
-    private void tellLeaving(Arena arena, long control, int[] live) {
+    private void tellLeaving(Arena arena, ControlComm control, int[] live) {
         MemorySegment payload = arena.allocate(8);
         MemorySegment requests = Empi.allocateHandles(arena, live.length);
         for (int k = 0; k < live.length; k++) {
             if (live[k] != membership.nativeRank()) {
-                Empi.isend(payload, 8, Empi.BYTE, live[k], LEFT_TAG, control,
+                Empi.isend(payload, 8, Empi.BYTE, control.rank(live[k]), LEFT_TAG, control.handle(),
                         requests.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES));
             }
         }

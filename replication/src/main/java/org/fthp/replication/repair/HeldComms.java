@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.fthp.replication.control.ControlComm;
 import org.fthp.replication.structure.CommRef;
 import org.fthp.replication.structure.CommStructure;
 
@@ -93,7 +94,8 @@ final class HeldComms {
      * {@code me}) which of {@code touched} this process holds, on the control
      * communicator {@code comm} with {@code tag}.
      */
-    static HeldComms exchange(BlobExchange exchange, int[] eworld, int me, long comm, int tag, List<CommRef> touched) {
+    static HeldComms exchange(BlobExchange exchange, int[] eworld, int me, ControlComm comm, int tag,
+                              List<CommRef> touched) {
         ByteBuffer mine = ByteBuffer.allocate(Integer.BYTES * touched.size());
         touched.forEach(c -> mine.putInt(c.get().commId()));
         byte[][] out = new byte[eworld.length][];

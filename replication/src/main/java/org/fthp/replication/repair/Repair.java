@@ -8,6 +8,7 @@ import java.util.Map;
 import org.fthp.coordinator.event.Role;
 import org.fthp.msglog.ReceiveLog;
 import org.fthp.msglog.SendLog;
+import org.fthp.replication.control.ControlComm;
 import org.fthp.replication.creation.CommRelease;
 import org.fthp.replication.creation.ControlExchange;
 import org.fthp.replication.creation.StructureBuilder;
@@ -73,8 +74,8 @@ public final class Repair {
     /** Progresses the resends, which nobody waits for. */
     private final OrphanRequests orphans;
     private final LiveComms comms;
-    /** Native COMM_WORLD's duplicate for the engine's own messages. */
-    private final long controlComm;
+    /** The engine's own communicator of this generation. */
+    private final ControlComm controlComm;
     private final Coordination coordination;
     private final StructureBuilder structures;
     private final CommRelease release;
@@ -117,7 +118,7 @@ public final class Repair {
     }
 
     public Repair(Membership membership, OpContext ops, MessageRecords records, OrphanRequests orphans,
-                  LiveComms comms, long controlComm, Coordination coordination, StructureBuilder structures,
+                  LiveComms comms, ControlComm controlComm, Coordination coordination, StructureBuilder structures,
                   CommRelease release, RankOutput output) {
         this.membership = membership;
         this.ops = ops;

@@ -12,8 +12,10 @@ import org.fthp.coordinator.wire.Message;
 import org.fthp.empi.Empi;
 import org.fthp.empi.EmpiException;
 import org.fthp.replication.collective.InlineAllreduce;
+import org.fthp.replication.control.ControlComm;
 import org.fthp.replication.creation.CommCreation;
 import org.fthp.replication.creation.CommRelease;
+import org.fthp.replication.creation.ControlComms;
 import org.fthp.replication.creation.StructureBuilder;
 import org.fthp.replication.datatype.RecentBuffers;
 import org.fthp.replication.error.MpiError;
@@ -23,6 +25,7 @@ import org.fthp.replication.failure.Coordination;
 import org.fthp.replication.failure.CoordinatorLink;
 import org.fthp.replication.failure.FailureWatch;
 import org.fthp.replication.failure.Fatal;
+import org.fthp.replication.failure.SpareLink;
 import org.fthp.replication.log.Acknowledgements;
 import org.fthp.replication.log.MessageRecords;
 import org.fthp.replication.log.RunStatistics;
@@ -92,8 +95,11 @@ public final class Engine {
     private final LiveComms comms = new LiveComms();
     private final CommRef world = new CommRef(null);
     private final CommRef self = new CommRef(null);
-    /** Native COMM_WORLD's duplicate for the engine's own messages (repair, acknowledgements); 0 without replicas. */
-    private final long controlComm;
+    /**
+     * The engine's own messages (repair, acknowledgements, creation and Finalize rounds): this generation's control
+     * communicator, NONE without replicas.
+     */
+    private final ControlComm controlComm;
     private final DutyCycle duty;
     private final StructureBuilder structures;
     private final CommCreation creation;
@@ -130,15 +136,15 @@ public final class Engine {
     private final TagBound tagBound;
 
     private Engine(int nativeRank, int nativeSize, ReplicaLayout layout, int threadLevel, StagingPool pool,
-                   long controlComm, TagBound tagBound, boolean withSpares, Incarnation incarnation,
-                   RankOutput output, int generation, boolean replacement) {
+                   ControlComm controlComm, BlockingCalls blockingCalls, TagBound tagBound, boolean withSpares,
+                   Incarnation incarnation, RankOutput output, int generation, boolean replacement) {
         this.nativeRank = nativeRank;
         this.incarnation = incarnation;
         this.generation = generation;
         this.replacement = replacement;
         this.tagBound = tagBound;
         this.nativeSize = nativeSize;
-        this.blockingCalls = new BlockingCalls(nativeRank);
+        this.blockingCalls = blockingCalls;
         this.membership = new Membership(nativeRank, layout);
         this.logicalRank = membership.logicalRank();
         this.output = output;
@@ -158,7 +164,7 @@ public final class Engine {
         this.inlineAllreduce = new InlineAllreduce(ops, duty);
         this.creation = new CommCreation(membership, controlComm, coordination, duty);
         this.structures = new StructureBuilder(membership, ops, records, blockingCalls, duty, creation,
-                tagBound.twinSlots(), withSpares);
+                tagBound.twinSlots(), withSpares, controlComm);
         this.release = new CommRelease(nativeRank, controlComm, coordination, comms, ops, structures, duty);
         this.ports = new OpenPorts(logicalRank);
         this.repair = new Repair(membership, ops, records, orphans, comms, controlComm, coordination, structures,
@@ -237,26 +243,40 @@ public final class Engine {
             // the engine's own state (send ids, collective sequences, pools' shared stacks aside) is not
             // guarded for concurrent calls: promise no more than one thread at a time
             int level = Math.min(provided, Math.min(Math.max(required, single), serialized));
-            long control = layout.replicas() > 0 ? StructureBuilder.dupBlocking(Empi.COMM_WORLD) : 0;
+            ControlComm control = layout.replicas() > 0 ? ControlComms.atLaunch() : ControlComm.NONE;
+            BlockingCalls blockingCalls = new BlockingCalls(nativeRank);
             int programProcesses = layout.size() + layout.replicas();
             Incarnation incarnation = Incarnation.fromEnvironment();
             int generation = 0;
             long replacedAfter = 0;
             boolean replacement = nativeRank >= programProcesses;
+            CoordinatorLink link = null;
             if (replacement) {
                 // after the one collective over the whole native world every process makes at start
-                Message.Rollback role =
-                        Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
+                SpareLink spare = Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
+                Message.Rollback role = spare.role();
+                CallKill.inRollback(nativeRank, role.generation());
+                // registered as the rank's copy before its spare's connection ends (whose loss until then is also
+                // that rank's failure), so that it hears a rollback that supersedes this one
+                ReplicaLayout given = ReplicaLayout.of(role.cmpNatives(), role.repNatives());
+                link = connectCoordinator(nativeRank, nativeSize, given.copyOf(nativeRank).logical(),
+                        given.copyOf(nativeRank).role(), blockingCalls);
+                spare.finish();
+                role = RollbackReadiness.settle(role, nativeRank, link::latestRollback);
                 layout = ReplicaLayout.of(role.cmpNatives(), role.repNatives());
                 incarnation = incarnation.rolledBack(role.epoch(), role.firstEpoch());
                 generation = role.generation();
                 replacedAfter = role.failureEpoch();
+                if (control.exists()) {
+                    // with the survivors, at the same point of their rollback (Engine#rollBack)
+                    control = ControlComms.ofGeneration(layout, nativeSize, generation, blockingCalls);
+                }
             }
             RankOutput output = installOutput(new Membership(nativeRank, layout), incarnation);
-            Engine e = new Engine(nativeRank, nativeSize, layout, level, pool, control, tagBound,
+            Engine e = new Engine(nativeRank, nativeSize, layout, level, pool, control, blockingCalls, tagBound,
                     nativeSize > programProcesses, incarnation, output, generation, replacement);
             e.replacedAfterFailureEpoch = replacedAfter;
-            e.startUp(provided >= serialized);
+            e.startUp(provided >= serialized, link);
             current = e;
             return e;
         } catch (EmpiException e) {
@@ -295,9 +315,11 @@ public final class Engine {
         }
     }
 
-    private void startUp(boolean repairThreadAllowed) {
+    /** {@code connected}: a replacement's link, registered before its rollback's communicators; else null. */
+    private void startUp(boolean repairThreadAllowed, CoordinatorLink connected) {
         buildWorld();
-        CoordinatorLink coordinator = connectCoordinator();
+        CoordinatorLink coordinator = connected != null ? connected
+                : connectCoordinator(nativeRank, nativeSize, logicalRank, membership.role(), blockingCalls);
         coordination.connected(coordinator);
         // the engine running now: after a rollback in place another engine than this one
         programEnd = ProgramEnd.install(membership, mainThread, () -> {
@@ -319,6 +341,9 @@ public final class Engine {
             }
         }
         if (replacement) {
+            // a spare that restored a replica compares with its twin from the body's start, as the twin does
+            SendDigest.install(SendDigest.restarted(null,
+                    replicated() && membership.layout().hasReplica(logicalRank)));
             return;
         }
         RunStatistics.markReady(nativeRank);
@@ -350,10 +375,11 @@ public final class Engine {
         }
     }
 
-    private CoordinatorLink connectCoordinator() {
+    private static CoordinatorLink connectCoordinator(int nativeRank, int nativeSize, int logicalRank, Role role,
+                                                      BlockingCalls blockingCalls) {
         try {
-            return CoordinatorLink.connectIfConfigured(nativeRank, nativeSize, logicalRank,
-                    membership.role() == Role.REP, blockingCalls);
+            return CoordinatorLink.connectIfConfigured(nativeRank, nativeSize, logicalRank, role == Role.REP,
+                    blockingCalls);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new MpiError(MpiError.ERR_OTHER, "interrupted while connecting to the coordinator");
@@ -377,7 +403,7 @@ public final class Engine {
         try {
             System.out.flush();
             System.err.flush();
-            if (controlComm != 0) {
+            if (controlComm.exists()) {
                 // replicated: wait here, repairing, until nobody can need this process in a repair
                 finalizeBarrier.await();
             }
@@ -385,7 +411,7 @@ public final class Engine {
                 repairThread.stop();
             }
             // unreplicated: a freed request must still complete, however long it takes
-            orphans.drain(controlComm != 0 ? 2_000_000_000L : Long.MAX_VALUE);
+            orphans.drain(controlComm.exists() ? 2_000_000_000L : Long.MAX_VALUE);
             FailureWatch watch = failureWatch();
             int dead = watch == null ? 0 : watch.latest().deadNativeRanks().size();
             RunStatistics.write(nativeRank, logicalRank, membership.role() == Role.REP, records,
@@ -447,6 +473,7 @@ public final class Engine {
         if (old == null || old.generation >= r.generation()) {
             throw new IllegalStateException("no engine of an earlier generation to roll back");
         }
+        CallKill.inRollback(old.nativeRank, r.generation());
         // nothing of the old engine runs from here: its repair thread could otherwise enter the native library
         // while the new engine uses it
         old.gate.takeForGood();
@@ -454,16 +481,29 @@ public final class Engine {
             old.repairThread.stop();
         }
         old.ops.inFlight().cancelAll(System.nanoTime() + OLD_RUN_SETTLE_NANOS);
+        // the newest rollback the coordinators announced (one may have superseded the signal's meanwhile)
+        RollbackSignal newest = old.gate.tripped();
+        if (newest != null && newest.rollback().generation() > r.generation()) {
+            r = newest.rollback();
+        }
+        r = RollbackReadiness.settle(r, old.nativeRank, () -> {
+            RollbackSignal s = old.gate.tripped();
+            return s == null ? null : s.rollback();
+        });
         ReplicaLayout layout = ReplicaLayout.of(r.cmpNatives(), r.repNatives());
-        if (layout.copyOf(old.nativeRank) == null) {
-            Fatal.dieAsFailed("the coordinators consider native rank " + old.nativeRank
-                    + " dead; it stops");
-        }
         if (old.output != null) {
-            old.output.rollBack();
+            // after a difference between twins, what the rank printed since the epoch was never shown (fthp-run
+            // prints a gated rank's output only up to a committed epoch) and may be a corrupted copy's: it goes
+            old.output.rollBack(r.afterSdc() && old.logicalRank < RankOutput.gatedRanks());
         }
+        // a fresh control communicator: the old one may still carry the old run's messages (an acknowledgement
+        // in flight, a round a survivor unwound from), which a receive of the new run would otherwise take
+        ControlComm control = old.controlComm.exists()
+                ? ControlComms.ofGeneration(layout, old.nativeSize, r.generation(), old.blockingCalls)
+                : ControlComm.NONE;
         Engine e = new Engine(old.nativeRank, old.nativeSize, layout, old.threadLevel,
-                new StagingPool(Empi.HANDLE_BYTES, Empi.STATUS_BYTES), old.controlComm, old.tagBound, true,
+                new StagingPool(Empi.HANDLE_BYTES, Empi.STATUS_BYTES), control, old.blockingCalls, old.tagBound,
+                true,
                 old.incarnation.rolledBack(r.epoch(), r.firstEpoch()), old.output, r.generation(), false);
         e.gate.continueFrom(old.gate);
         e.resume(old, old.repairThread != null, r.failureEpoch());
@@ -491,6 +531,17 @@ public final class Engine {
             if (replicated() && repairThreadWanted) {
                 repairThread = RepairThread.start(repair, gate, coordinator.watch());
             }
+        }
+    }
+
+    /**
+     * Throws the rollback the coordinators announced, if any: a wait outside the native library (a checkpoint that
+     * waits for its commit) ends with it at once, as a call would.
+     */
+    public void rollbackPoint() {
+        RollbackSignal rollback = gate.tripped();
+        if (rollback != null) {
+            throw rollback;
         }
     }
 
@@ -576,14 +627,14 @@ public final class Engine {
         duty.awaitAll(ops);
     }
 
-    /** If the send log is over its limit, waits until acknowledgements trim it (PointToPoint#awaitLogRoom). */
-    public void awaitLogRoom() {
-        pointToPoint.awaitLogRoom();
-    }
-
     // ---- who this process is ----
 
     public int nativeRank() { return nativeRank; }
+
+    /** The link to the coordinators, or null when the job has none. */
+    public CoordinatorLink coordinatorLink() {
+        return coordination.link();
+    }
     public int logicalRank() { return logicalRank; }
     public Role role() { return membership.role(); }
     public boolean replicated() { return membership.replicated(); }
@@ -610,7 +661,7 @@ public final class Engine {
     public LiveComms liveComms() { return comms; }
     public CommRef world() { return world; }
     public CommRef self() { return self; }
-    public long controlComm() { return controlComm; }
+    public ControlComm controlComm() { return controlComm; }
     public DutyCycle duty() { return duty; }
     public StructureBuilder structures() { return structures; }
     public CommCreation creation() { return creation; }

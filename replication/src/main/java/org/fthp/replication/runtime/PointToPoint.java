@@ -133,11 +133,19 @@ public final class PointToPoint {
     }
 
     /**
+     * The end of a wait on requests (a wait, wait-any, wait-all or wait-some, once its requests are done): a call
+     * MPI allows to wait for a receiver, so the log's limit is kept here as after a blocking send.
+     */
+    public void waitEnded() {
+        awaitLogRoom();
+    }
+
+    /**
      * If the send log is over its limit, waits until acknowledgements trim it: at the end of the calls MPI allows
      * to wait for a receiver (a blocking send, a send-receive, a wait on requests), so a computational copy never
      * runs ahead of its replicas without bound (docs/DESIGN.md §8).
      */
-    public void awaitLogRoom() {
+    private void awaitLogRoom() {
         if (records.overLimit()) {
             duty.await(() -> !records.overLimit());
         }

@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
-import org.fthp.coordinator.wire.Message;
 import org.fthp.empi.Empi;
 import org.fthp.replication.error.MpiError;
 import org.fthp.replication.failure.SpareLink;
@@ -27,10 +26,11 @@ final class Spare {
     private Spare() {}
 
     /**
-     * Runs spare {@code nativeRank}'s wait: returns the rollback that gives it a lost rank, or never (the job ended
-     * without needing it: it finalizes and exits).
+     * Runs spare {@code nativeRank}'s wait: returns its link once a rollback gave it a lost rank ({@link
+     * SpareLink#role}; the caller ends the link), or never (the job ended without needing it: it finalizes and
+     * exits).
      */
-    static Message.Rollback live(int nativeRank, int nativeSize, int spareIndex) {
+    static SpareLink live(int nativeRank, int nativeSize, int spareIndex) {
         SpareLink link;
         try {
             link = SpareLink.connectIfConfigured(nativeRank, nativeSize, spareIndex);
@@ -59,10 +59,9 @@ final class Spare {
                 RuntimeMessages.say("fthp-rollback-trace spare " + nativeRank + " assigned "
                         + System.currentTimeMillis());
             }
-            // registers again as the rank's copy (its engine's own link); this connection was only the spare's
+            // the caller registers it again as the rank's copy (its engine's own link), then ends this connection
             writeStatistics(nativeRank, 1, waited, cpuWaiting);
-            link.finish();
-            return link.role();
+            return link;
         }
         if (outcome != SpareLink.Outcome.RELEASED) {
             // the launcher is ending the native job; a Finalize now would wait for processes that are gone

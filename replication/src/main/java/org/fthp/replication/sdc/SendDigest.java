@@ -11,7 +11,8 @@ import java.lang.foreign.ValueLayout;
  * inputs, so their hashes agree unless one of them computed something else (docs/DESIGN.md §22). Resends after a
  * repair and the engine's own messages never pass here.
  *
- * <p>Folded into the pack into staging, right after each block is copied and still in cache; nothing allocated.
+ * <p>Folded into the pack into staging, right after each block is copied and still in cache; a large logged payload
+ * is folded once its native sends or pull offers are out, beside the receivers' copy; nothing allocated.
  * One per process ({@link #active}, null when this process neither compares nor injects): the send path and the
  * collectives reach it without a context of their own to carry it. MPI calls are serialised by the gate, so the
  * state needs no lock.
@@ -53,15 +54,13 @@ public final class SendDigest {
 
     /**
      * The digest after a rollback in place: hashing from nothing again (the twins may have unwound at different
-     * sends), comparing if {@code was} compared and the copy still has a twin, the injection kept (it fires once);
-     * null when neither.
+     * sends), comparing if the copy has a twin in the new layout (a spare that restored its replica is one) and the
+     * comparison is not off, as at a start, the injection kept (it fires once); null when neither.
      */
     public static SendDigest restarted(SendDigest was, boolean hasTwin) {
-        if (was == null) {
-            return null;
-        }
-        boolean comparing = was.comparing && hasTwin;
-        return comparing || was.corruption != null ? new SendDigest(comparing, was.corruption) : null;
+        boolean comparing = hasTwin && !"off".equals(System.getenv(MODE_ENV));
+        Corruption corruption = was == null ? null : was.corruption;
+        return comparing || corruption != null ? new SendDigest(comparing, corruption) : null;
     }
 
     /** The corruption injected into this process, or null. */
@@ -108,10 +107,26 @@ public final class SendDigest {
      * send of them starts), to {@code dest} of communicator {@code commId} with {@code tag}.
      */
     public void sent(int commId, int dest, int tag, MemorySegment payload, long off, long len) {
+        beforeSend(payload, off, len);
+        fold(commId, dest, tag, payload, off, len);
+    }
+
+    /**
+     * The first half of {@link #sent}, for a send that folds after its native sends started: the injection, which
+     * must touch the bytes before anyone reads them.
+     */
+    public void beforeSend(MemorySegment payload, long off, long len) {
         if (corruption != null) {
             corruption.poll();
             corruption.flipPayload(payload, off, len);
         }
+    }
+
+    /**
+     * The second half of {@link #sent}: the fold. A large payload is folded while its receivers copy it (the
+     * bytes no longer change once packed), so the hash runs beside the transfer instead of before it.
+     */
+    public void fold(int commId, int dest, int tag, MemorySegment payload, long off, long len) {
         if (!comparing || skipped()) {
             return;
         }

@@ -12,9 +12,10 @@ import org.fthp.replication.twins.TwinSlots;
  * <p>Three kinds of communicator carry the engine's own messages
  * (docs/DESIGN.md §16):
  * <ul>
- *   <li>{@link Space#CONTROL}: the private duplicate of the native
- *       COMM_WORLD (repair agreement and readiness, Finalize, communicator
- *       creation rounds, acknowledgements);
+ *   <li>{@link Space#CONTROL}: the engine's control communicator, a
+ *       private duplicate of the native COMM_WORLD and a new one at each
+ *       rollback in place (repair agreement and readiness, Finalize,
+ *       communicator creation rounds, acknowledgements);
  *   <li>{@link Space#INTERNAL}: each communicator's internal twin, next to
  *       the program's own traffic (neighbourhood collectives, the
  *       intercommunicator leaders' exchange, small allreduces, the payloads
@@ -23,7 +24,10 @@ import org.fthp.replication.twins.TwinSlots;
  *   <li>{@link Space#TWIN}: COMM_WORLD's CMP_REP_INTERCOMM, where every
  *       communicator's twin decisions travel, each in its own slot;
  *   <li>{@link Space#PEER}: the tags of the engine's own
- *       {@code MPI_Intercomm_create} calls on their peer communicator.
+ *       {@code MPI_Intercomm_create} calls on their peer communicator;
+ *   <li>{@link Space#WORLD}: the native COMM_WORLD, which carries the tags
+ *       of the engine's {@code MPI_Comm_create_group} calls and a rollback's
+ *       readiness round.
  * </ul>
  * Every tag stays below {@link #LIMIT}.
  */
@@ -36,7 +40,7 @@ public final class InternalTags {
     public static final int LIMIT = 1 << 30;
 
     /** Which communicator a range of tags lives on. */
-    public enum Space { CONTROL, INTERNAL, TWIN, PEER }
+    public enum Space { CONTROL, INTERNAL, TWIN, PEER, WORLD }
 
     /**
      * {@code size} consecutive tags from {@code first}; a numbered message
@@ -133,16 +137,34 @@ public final class InternalTags {
 
     /** COMM_WORLD's CMP_REP_INTERCOMM. */
     public static final Range INTERCOMM_CMP_REP = new Range("CMP_REP_INTERCOMM creation", Space.PEER, 101, 1);
-    /** A communicator's CMP_NO_REP_INTERCOMM. */
-    public static final Range INTERCOMM_NO_REP = new Range("CMP_NO_REP_INTERCOMM creation", Space.PEER, 102, 1);
+    /**
+     * A communicator's CMP_NO_REP_INTERCOMM: its leaders meet over the generation's control communicator, where no
+     * leaders' exchange of a generation that rolled back can be in flight.
+     */
+    public static final Range INTERCOMM_NO_REP = new Range("CMP_NO_REP_INTERCOMM creation", Space.CONTROL, 102, 1);
     /** The computational copies' native intercommunicator of an intercommunicator. */
     public static final Range INTERCOMM_COLLECTIVE = new Range("intercommunicator collectives", Space.PEER, 103, 1);
+
+    // ---- the native COMM_WORLD: the engine's MPI_Comm_create_group calls, a rollback's readiness ----
+
+    /** A communicator's native communicators, by its id. */
+    public static final Range COMM_GROUPS = new Range("communicator groups", Space.WORLD, 0, 0x4000);
+    /**
+     * A generation's control communicator (control.ControlComm), by generation: apart from every communicator's,
+     * so a creation a survivor was in when the job rolled back never meets it.
+     */
+    public static final Range CONTROL_GROUPS = new Range("control communicator", Space.WORLD, 0x4000, 0x4000);
+    /**
+     * "Ready for the rollback to this generation" (runtime.RollbackReadiness), by generation: the one message of
+     * the engine's that travels on the native COMM_WORLD, whose creations of this generation it precedes.
+     */
+    public static final Range ROLLBACK_READY = new Range("rollback readiness", Space.WORLD, 0x10000, 0x10000);
 
     /** Every range, for the disjointness check. */
     public static final List<Range> ALL = List.of(ACKNOWLEDGEMENT, REPAIR_AGREE, REPAIR_READY, REPAIR_BLOBS,
             FINALIZE_ENTERED, FINALIZE_LEFT, CREATION_READY, CREATION_DONE, CREATION_ABORT, COMM_FREE, NEIGHBOURS, INTERCOMM_LEADERS,
             PORT_REQUEST, PORT_REPLY, ALLREDUCE, PAYLOAD, PULL_REPLY, TWIN_DECISIONS, INTERCOMM_CMP_REP, INTERCOMM_NO_REP,
-            INTERCOMM_COLLECTIVE);
+            INTERCOMM_COLLECTIVE, COMM_GROUPS, CONTROL_GROUPS, ROLLBACK_READY);
 
     /** The first tag of allreduce number {@code sequence}; its steps take the next {@link #ALLREDUCE_STEPS}. */
     public static int allreduceBase(long sequence) {

@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.fthp.coordinator.event.Role;
+import org.fthp.replication.failure.CoordinatorLink;
+import org.fthp.replication.output.RankOutput;
 import org.fthp.replication.output.RuntimeMessages;
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.sdc.SendDigest;
@@ -22,9 +24,11 @@ import org.fthp.replication.twins.TwinLink;
  * replica answers under the next number), so the copy that writes the piece writes it only once the twins agreed:
  * an epoch commits only when every replicated rank's pieces were verified. Between checkpoints only the replica
  * waits, the computational copy runs on. A copy whose twin is dead compares nothing (until it has a replica again)
- * and counts the comparison as unchecked. On a difference both copies end the job with {@link #EXIT_SDC}: fthp-run
- * rolls it back to the last committed (verified) epoch, or ends with that code under --sdc abort or without a
- * restart.
+ * and counts the comparison as unchecked. On a difference the copy that found it asks the coordinators to roll the
+ * job back in place to the last committed (verified) epoch and waits, computing nothing more, for the rollback (its
+ * next call throws it) or for the job's end; where that cannot be (--sdc abort, output not gated by fthp-run, no
+ * answer) it ends the job with {@link #EXIT_SDC}: fthp-run relaunches it from that epoch, or ends with that code
+ * under --sdc abort or without a restart.
  */
 public final class TwinComparison {
 
@@ -39,8 +43,14 @@ public final class TwinComparison {
     private final SendDigest digest;
     private long comparisons;
     private long unchecked;
+    private long mismatches;
     /** The sends and contributions both twins agreed on at the last comparison. */
     private long agreedThrough;
+    /**
+     * How long a copy that found a difference waits for the coordinators' answer (a rollback, or the job's end)
+     * before it ends the job itself: the primary answers at once, unless it is gone.
+     */
+    private static final long ANSWER_MILLIS = 10_000;
 
     TwinComparison(Engine engine, SendDigest digest) {
         this.engine = engine;
@@ -147,29 +157,60 @@ public final class TwinComparison {
                 + (what.equals("messages") ? " after send " + agreedThrough : "") + ")";
         RuntimeMessages.say("fthp: " + reason + " [" + (engine.role() == Role.REP ? "replica" : "computational copy")
                 + "]");
+        awaitRollbackInPlace(reason);
         engine.programEnd().aborting(EXIT_SDC, reason);
         Runtime.getRuntime().halt(EXIT_SDC);
     }
 
+    /**
+     * Asks the coordinators to roll the job back in place and waits for their answer without computing or calling
+     * the native library (the old run's peers may wait on this process, but every one of them unwinds too): throws
+     * the rollback once announced; returns if the job ends instead, or no answer comes, or no rollback in place may
+     * be asked for: under --sdc abort, or when fthp-run does not hold this job's output back to the verified epoch
+     * (what a corrupted copy printed since must never be shown).
+     */
+    private void awaitRollbackInPlace(String reason) {
+        CoordinatorLink link = engine.coordinatorLink();
+        if (link == null || !"on".equals(modeOrOn()) || RankOutput.gatedRanks() == 0) {
+            return;
+        }
+        link.sdcDetected(engine.nativeRank(), engine.generation(), reason);
+        long deadline = System.nanoTime() + ANSWER_MILLIS * 1_000_000L;
+        while (System.nanoTime() - deadline < 0) {
+            engine.rollbackPoint();
+            if (link.awaitJobEnd(5)) {
+                return;
+            }
+        }
+    }
+
+    private static String modeOrOn() {
+        String mode = System.getenv(SendDigest.MODE_ENV);
+        return mode == null || mode.isBlank() ? "on" : mode.strip();
+    }
+
     private void tally() {
-        write(0);
+        write();
     }
 
     private void tallyMismatch() {
-        write(1);
+        mismatches++;
+        write();
     }
 
     /**
-     * {@code sdc-INCARNATION-NATIVE}: logical rank, role, comparisons, unchecked, mismatches (a line fthp-run sums;
-     * one file per incarnation, so a rolled-back run's mismatch stays counted).
+     * {@code sdc-INCARNATION.GENERATION-NATIVE}: logical rank, role, comparisons, unchecked, mismatches (a line
+     * fthp-run sums; one file per engine, a relaunch's or a rollback in place's, so a rolled-back run's mismatch stays
+     * counted).
      */
-    private void write(int mismatches) {
+    private void write() {
         String dir = System.getenv(STATS_DIR_ENV);
         if (dir == null) {
             return;
         }
         try {
-            Files.writeString(Path.of(dir, "sdc-" + engine.incarnation().restart() + "-" + engine.nativeRank()),
+            Files.writeString(Path.of(dir, "sdc-" + engine.incarnation().restart() + "." + engine.generation() + "-"
+                            + engine.nativeRank()),
                     engine.logicalRank() + " " + engine.role() + " " + comparisons + " " + unchecked + " "
                             + mismatches + "\n");
         } catch (IOException e) {

@@ -69,8 +69,4 @@ final class TwinDigestOp extends NativeOp {
             MemorySegment.copy(staging(), ValueLayout.JAVA_LONG, 0, values, 0, LONGS);
         }
     }
-
-    @Override
-    protected void releaseBuffers() {
-    }
 }
