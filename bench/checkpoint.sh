@@ -6,6 +6,7 @@
 #   SIZES="1 64" REPS=5 RESTARTS=3 bench/checkpoint.sh
 #   CKPT_DIR=/some/fs bench/checkpoint.sh                 # the disk runs' --checkpoint-dir (default under /tmp)
 #   PARTS=restart RESTARTS=5 bench/checkpoint.sh          # only some parts: any of yardsticks cost restart auto
+#   PARTS="rollback spare" ROLLBACK_REPS=5 bench/checkpoint.sh   # rollback in place against relaunch; an idle spare
 #   PARTS=restart RESTART_FROM=memory RESTART_VARIANTS=$'cache;\nno-cache;FTHP_AOT_CACHE=off' bench/checkpoint.sh
 #   PARTS=restart RESTART_KILL=checkpoint RESTART_LOOP="20 100" bench/checkpoint.sh    # a loaded machine, quicker
 #
@@ -34,6 +35,27 @@
 # of each...) so that the load of the shared machine falls on all of them alike; each gets its line, with the
 # user + system CPU of the whole job (fthp-run and everything it waited for) beside its times.
 # Then the interval --checkpoint-interval auto chose.
+#
+# Rollback in place against relaunch (PARTS=rollback): the same program (CheckpointBench resilient: the loop inside
+# Checkpoint.resilient, ROLLBACK_MIB MiB per rank allocated and registered by the body), R ranks + R replicas on 2
+# nodes for R in ROLLBACK_RANKS, both copies of rank 1 (rank 0 when R = 1) killed ROLLBACK_KILL_AT seconds after
+# MPI_Init (default 8: a loaded machine may not have committed a checkpoint of 64 MiB by 4 s, and then the run
+# relaunches; such runs are left out and listed), ROLLBACK_LOOP iterations and milliseconds (70 200), a checkpoint
+# due every ROLLBACK_INTERVAL seconds (1); with --spares 1 (rollback in place) and without (--restart 1, relaunch),
+# ROLLBACK_REPS repetitions, each running every configuration and both recoveries once, in a rotating order. From
+# the kill of the last copy (the launcher's failure-injected event) to every process, replicas and spare included,
+# back in its main loop, with the split (FTHP_TRACE_ROLLBACK and the program's timings, the coordinators' events):
+#   rollback: detection (kill to the primary's failure-detected of the last copy), agreement (to the last process
+#             told: the rollback decided and sent down, the spare assigned), unwind (to the last survivor back at
+#             Checkpoint.resilient), rebuild (to the last new engine built, the spare's MPI_Init returned),
+#             body setup (to the last state registered), state load (to the last process back in the loop)
+#   relaunch: detection, abort (to the primary's job-aborted), relaunch (to job-restarted), start (JVM, MPI_Init:
+#             to the last MPI_Init returned), body setup, state load
+# Medians of the repetitions, and the median of the ratios rollback/relaunch within each repetition. ROLLBACK_RAW=DIR
+# keeps every run's output, stderr and events there (bench/rollback_report.py DIR REPS "RANKS" "MIBS" reads them).
+#
+# Idle spare (PARTS=spare): 1 rank + 1 spare, the loop for SPARE_SECONDS + 10 s without a failure; the spare's CPU
+# (user + system from /proc) over SPARE_SECONDS from 5 s after the job started, and its RSS then.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -48,6 +70,13 @@ RESTART_VARIANTS="${RESTART_VARIANTS:-"default;"}"
 RESTART_KILL="${RESTART_KILL:-time}"
 RESTART_LOOP="${RESTART_LOOP:-60 200}"
 RESTART_RANKS="${RESTART_RANKS:-4}"
+ROLLBACK_RANKS="${ROLLBACK_RANKS:-1 2 4}"
+ROLLBACK_MIB="${ROLLBACK_MIB:-1 64}"
+ROLLBACK_REPS="${ROLLBACK_REPS:-5}"
+ROLLBACK_KILL_AT="${ROLLBACK_KILL_AT:-8}"
+ROLLBACK_LOOP="${ROLLBACK_LOOP:-70 200}"
+ROLLBACK_INTERVAL="${ROLLBACK_INTERVAL:-1}"
+SPARE_SECONDS="${SPARE_SECONDS:-60}"
 part() { [[ " $PARTS " == *" $1 "* ]]; }
 jar="$root/bench/target/fthp-bench-0.1.0-SNAPSHOT.jar"
 runtime="$root/replication/target/fthp-mpi.jar"
@@ -255,6 +284,81 @@ print(f"  median run (epoch {med['epoch']}, {med['n']} processes reported): dete
 PY
   done
 done
+echo
+fi
+
+rollback_run() { # ranks mib rollback|relaunch rep
+  local ranks=$1 mb=$2 how=$3 rep=$4 extra=()
+  local out="$rb_dir/rb.$ranks.$mb.$how.$rep"
+  local victim=$(( ranks > 1 ? 1 : 0 ))
+  [ "$how" = rollback ] && extra=(--spares 1)
+  FTHP_TRACE_ROLLBACK=1 timeout 300 "$root/bin/fthp-run" -np "$ranks" --replicas "$ranks" --nodes 2 "${extra[@]}" \
+      --checkpoint-interval "$ROLLBACK_INTERVAL" --restart 1 --checkpoint-memory 2G --events "$out.events" \
+      --kill "$victim:cmp@$ROLLBACK_KILL_AT" --kill "$victim:rep@$ROLLBACK_KILL_AT" -x FTHP_TRACE_ROLLBACK \
+      -- -Xmx1g -cp "$jar" org.fthp.bench.CheckpointBench resilient "$mb" $ROLLBACK_LOOP >"$out" 2>"$out.err" \
+    || echo "rollback run failed ($ranks+$ranks, $mb MiB, $how, rep $rep): $(tail -1 "$out.err")" >&2
+}
+
+if part rollback; then
+echo "## Rollback in place against relaunch ($ROLLBACK_REPS repetitions interleaved; R ranks + R replicas, 2 nodes)"
+echo
+l_before=$(load)
+rb_dir="${ROLLBACK_RAW:-$work}"
+mkdir -p "$rb_dir"
+configs=()
+for r in $ROLLBACK_RANKS; do for mb in $ROLLBACK_MIB; do
+  configs+=("$r $mb rollback" "$r $mb relaunch")
+done; done
+n=${#configs[@]}
+for rep in $(seq 1 "$ROLLBACK_REPS"); do
+  for k in $(seq 0 $(( n - 1 ))); do
+    # rotate the order each repetition so the machine's slow spells fall on every contender alike
+    read -r r mb how <<<"${configs[$(( (k + rep - 1) % n ))]}"
+    rollback_run "$r" "$mb" "$how" "$rep"
+  done
+  echo "load after repetition $rep: $(load)" >&2
+done
+python3 "$here/rollback_report.py" "$rb_dir" "$ROLLBACK_REPS" "$ROLLBACK_RANKS" "$ROLLBACK_MIB"
+echo
+echo "load average before: $l_before; after: $(load)"
+echo
+fi
+
+if part spare; then
+echo "## An idle spare (1 rank + 1 spare, no failure; its CPU over $SPARE_SECONDS s and its RSS)"
+loop_iterations=$(( (SPARE_SECONDS + 10) * 5 ))
+"$root/bin/fthp-run" -np 1 --spares 1 --checkpoint-interval 600 -- -Xmx1g -cp "$jar" \
+    org.fthp.bench.CheckpointBench resilient 1 "$loop_iterations" 200 >"$work/spare.out" 2>"$work/spare.err" &
+job=$!
+descendants() { local c; for c in $(pgrep -P "$1" || true); do echo "$c"; descendants "$c"; done; }
+spare_pid=""
+for _ in $(seq 1 150); do
+  sleep 0.2
+  # the spare: the job's Java process of native rank 1 (Open MPI's OMPI_COMM_WORLD_RANK, MPICH's PMI_RANK)
+  for p in $(descendants "$job"); do
+    if tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q "CheckpointBench resilient" \
+        && tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qxE "(OMPI_COMM_WORLD_RANK|PMI_RANK)=1"; then
+      spare_pid=$p
+    fi
+  done
+  [ -n "$spare_pid" ] && break
+done
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+if [ -z "$spare_pid" ]; then
+  echo "- the spare's process was not found"
+else
+  sleep 5
+  t0=$(cpu_ticks "$spare_pid"); s0=$(date +%s.%N)
+  sleep "$SPARE_SECONDS"
+  t1=$(cpu_ticks "$spare_pid"); s1=$(date +%s.%N)
+  rss=$(awk '/^VmRSS/{print $2}' "/proc/$spare_pid/status")
+  hz=$(getconf CLK_TCK)
+  awk -v a="$t0" -v b="$t1" -v hz="$hz" -v s0="$s0" -v s1="$s1" -v rss="$rss" -v l="$(load)" 'BEGIN {
+    printf "- spare (pid %s): %.3f s of CPU (user + system) over %.1f s idle; RSS %.1f MiB; load %s\n",
+      "'"$spare_pid"'", (b - a) / hz, s1 - s0, rss / 1024, l }'
+fi
+wait "$job" || echo "- the spare job failed: $(tail -1 "$work/spare.err")"
+grep -o "an idle spare used .*" "$work/spare.err" | sed 's/^/- fthp-run summary: /' || true
 echo
 fi
 

@@ -23,6 +23,12 @@ import org.fthp.checkpoint.api.Checkpoint;
  *       stderr when it is back in the loop ({@code resumed <epoch ms>}, with
  *       the phases before and the CPU time it used), so the driver can time
  *       the restart from the kill.
+ *   <li>{@code resilient MB ITERATIONS MS}: the same loop with everything after {@code MPI.Init} in
+ *       {@code Checkpoint.resilient}, the state allocated and registered by the body: with a spare the job rolls back
+ *       in place, without one it relaunches. Every process that resumes (rolled back, replacement or relaunched;
+ *       replicas too) writes to its real stderr {@code resumed <epoch ms> start <why> body <ms> registered <ms>
+ *       init <ms> main <ms>}: when it was back in the loop, when the body began, when the state was registered (the
+ *       recovery starts), when MPI_Init returned and main began.
  * </ul>
  */
 public final class CheckpointBench {
@@ -34,6 +40,11 @@ public final class CheckpointBench {
         MPI.Init(args);
         long initAt = System.currentTimeMillis();
         String mode = args[0];
+        if (mode.equals("resilient")) {
+            resilientLoop(args, mainAt, initAt);
+            MPI.Finalize();
+            return;
+        }
         long bytes = (long) (Double.parseDouble(args[1]) * (1 << 20));
         double[] state = new double[(int) (bytes / 8)];
         Arrays.fill(state, MPI.COMM_WORLD.getRank());
@@ -87,15 +98,61 @@ public final class CheckpointBench {
             int iterations = Integer.parseInt(args[2]);
             long nanos = Long.parseLong(args[3]) * 1_000_000L;
             while (iteration[0] < iterations) {
-                long end = System.nanoTime() + nanos;
-                while (System.nanoTime() < end) {
-                    state[iteration[0] % state.length] += 1;
-                }
+                work(state, iteration[0], nanos);
                 MPI.COMM_WORLD.barrier();
                 iteration[0]++;
                 Checkpoint.snapshot();
             }
         }
         MPI.Finalize();
+    }
+
+    /**
+     * An iteration's work: busy for {@code nanos}, and one change to the state that depends on the iteration alone
+     * (the twins of a replicated rank compare their state at every checkpoint: how far each got in the time is theirs).
+     */
+    private static void work(double[] state, int iteration, long nanos) {
+        long end = System.nanoTime() + nanos;
+        while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+        state[iteration % state.length] += 1;
+    }
+
+    /**
+     * Fd 2 itself, not System.err: the runtime keeps a replica's System.err back, and holds what a rollback's rerun
+     * prints until it has recovered; the timings of every process are wanted.
+     */
+    private static final java.io.FileOutputStream RAW_ERR = new java.io.FileOutputStream(java.io.FileDescriptor.err);
+
+    private static void resilientLoop(String[] args, long mainAt, long initAt) throws MPIException {
+        long bytes = (long) (Double.parseDouble(args[1]) * (1 << 20));
+        int iterations = Integer.parseInt(args[2]);
+        long nanos = Long.parseLong(args[3]) * 1_000_000L;
+        Checkpoint.resilient(start -> {
+            long bodyAt = System.currentTimeMillis();
+            double[] state = new double[(int) (bytes / 8)];
+            Arrays.fill(state, MPI.COMM_WORLD.getRank());
+            int[] iteration = {0};
+            Checkpoint.register("state", state);
+            Checkpoint.register("iteration", iteration);
+            if (Checkpoint.isRestart()) {
+                long registeredAt = System.currentTimeMillis();
+                Checkpoint.recover();
+                String line = "resumed " + System.currentTimeMillis() + " start " + start + " body " + bodyAt
+                        + " registered " + registeredAt + " init " + initAt + " main " + mainAt + "\n";
+                try {
+                    RAW_ERR.write(line.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+            while (iteration[0] < iterations) {
+                work(state, iteration[0], nanos);
+                MPI.COMM_WORLD.barrier();
+                iteration[0]++;
+                Checkpoint.snapshot();
+            }
+        });
     }
 }

@@ -57,6 +57,14 @@ public final class MpiJob {
         public List<String> lines() {
             return stdout.lines().toList();
         }
+
+        /**
+         * How many processes of the job ran {@code mainClass} (ranks and spares, not fthp-run): a job that recovered
+         * without a relaunch started no more than its first launch did.
+         */
+        public long programProcesses(Class<?> mainClass) {
+            return processes.javaProcessesRunning(mainClass.getName());
+        }
     }
 
     private MpiJob() {}

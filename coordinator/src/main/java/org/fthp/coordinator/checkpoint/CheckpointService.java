@@ -652,6 +652,14 @@ public final class CheckpointService implements AutoCloseable {
 
     // ---- every node (I/O thread) ----
 
+    /**
+     * A rollback in place resumes from {@code epoch}: its pieces stay until the next rollback or relaunch (or until
+     * their room is needed once a newer epoch committed), whatever commits meanwhile, as a relaunch's do.
+     */
+    public void rollingBackTo(long epoch) {
+        memory.keepForRestart(epoch);
+    }
+
     /** CHECKPOINT_COMMITTED: drop what is older, and maybe write this node's pieces to disk. */
     public void committed(long epoch) {
         saw(epoch);

@@ -337,6 +337,9 @@ final class TreeLinks {
     /** Under lock: a rollback reaches this node's processes, its children and, if it waits here, the spare. */
     void rollingBack(Message.Rollback r) {
         state.lastRollback = r;
+        // ahead of any later commit on this link: an epoch all of whose pieces were held before the decision may
+        // still commit, and would otherwise drop the one every process now fetches
+        checkpoints.rollingBackTo(r.epoch());
         state.spares.assign(r.spareNative(), r);
         sendDown(r);
     }

@@ -2,6 +2,7 @@ package org.fthp.checkpoint.api;
 
 import mpi.MPIException;
 
+import org.fthp.replication.output.RuntimeMessages;
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.runtime.RollbackSignal;
 
@@ -10,6 +11,13 @@ import org.fthp.replication.runtime.RollbackSignal;
  * runs it, and on a rollback rebuilds the engine and runs it again.
  */
 final class Resilience {
+
+    /**
+     * With FTHP_TRACE_ROLLBACK set, each rollback's steps on this process on stderr (wall-clock milliseconds, to set
+     * beside the coordinators' events): when it heard of it, when the body had unwound to here, when the new engine
+     * was built.
+     */
+    private static final boolean TRACE = System.getenv("FTHP_TRACE_ROLLBACK") != null;
 
     /** Whether a body runs on this process now (one at a time, not nested). */
     private static boolean inBody;
@@ -41,7 +49,14 @@ final class Resilience {
                         throw e;
                     }
                 }
+                long unwoundAt = System.currentTimeMillis();
+                int nativeRank = engine.nativeRank();
                 engine = Engine.rollBack(rollback);
+                if (TRACE) {
+                    RuntimeMessages.say("fthp-rollback-trace native " + nativeRank + " generation "
+                            + rollback.rollback().generation() + " announced " + rollback.announcedAtMillis()
+                            + " unwound " + unwoundAt + " rebuilt " + System.currentTimeMillis());
+                }
                 start = ResilientBody.Start.ROLLBACK;
             }
         } finally {

@@ -16,6 +16,8 @@ public final class RollbackSignal extends Error {
     private static final long serialVersionUID = 1L;
 
     private final transient Message.Rollback rollback;
+    /** When this process heard of the rollback (wall clock, to set beside the coordinators' events). */
+    private final long announcedAtMillis = System.currentTimeMillis();
 
     RollbackSignal(Message.Rollback rollback) {
         super("the job rolls back to checkpoint epoch " + rollback.epoch() + " (generation " + rollback.generation()
@@ -24,6 +26,11 @@ public final class RollbackSignal extends Error {
                         ? " lost a copy and a spare becomes its replica" : " lost every copy and a spare takes it")
                 + "; unwinding to Checkpoint.resilient", null, false, false);
         this.rollback = rollback;
+    }
+
+    /** When this process heard of the rollback, in milliseconds since the epoch. */
+    public long announcedAtMillis() {
+        return announcedAtMillis;
     }
 
     /** What the coordinators announced. */

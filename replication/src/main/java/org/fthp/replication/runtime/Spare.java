@@ -55,6 +55,10 @@ final class Spare {
         Duration cpuWaiting = processCpu().minus(cpuBefore);
         double waited = (System.nanoTime() - startNanos) / 1e9;
         if (outcome == SpareLink.Outcome.ROLE) {
+            if (System.getenv("FTHP_TRACE_ROLLBACK") != null) {
+                RuntimeMessages.say("fthp-rollback-trace spare " + nativeRank + " assigned "
+                        + System.currentTimeMillis());
+            }
             // the caller registers it again as the rank's copy (its engine's own link), then ends this connection
             writeStatistics(nativeRank, 1, waited, cpuWaiting);
             return link;

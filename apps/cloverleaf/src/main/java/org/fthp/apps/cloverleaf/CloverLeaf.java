@@ -1,6 +1,7 @@
 package org.fthp.apps.cloverleaf;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.PrintStream;
 import java.io.BufferedOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -58,20 +59,30 @@ public final class CloverLeaf {
     static final String USAGE = "usage: CloverLeaf [--in DECK] [--out clover.out] [--summary-file FILE]";
 
     public static void main(String[] args) {
-        PrintStream console = null;
-        int code;
+        PrintStream[] console = new PrintStream[1];
+        int[] code = new int[1];
         try {
             String[] rest = MPI.Init(args);
-            // System.out as MPI.Init leaves it: under fthp-run a replica's copy is kept back while its twin
-            // prints, and a restart's is positioned at its checkpoint; buffered, flushed at every summary
-            console = new PrintStream(new BufferedOutputStream(System.out, 1 << 16), false, StandardCharsets.UTF_8);
-            code = run(rest, console);
-            console.flush();
+            // everything after Init may run again: the job rolls back in place here when a rank loses every copy
+            // and a spare takes it (fthp-run --spares); the body rebuilds the mesh and recovers the fields
+            Checkpoint.resilient(start -> {
+                // System.out as the runtime has it now: under fthp-run a replica's copy is kept back while its twin
+                // prints, and a rerun's is positioned at its checkpoint; buffered, flushed at every summary
+                console[0] = new PrintStream(new BufferedOutputStream(System.out, 1 << 16), false,
+                        StandardCharsets.UTF_8);
+                try {
+                    code[0] = run(rest, console[0]);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                console[0].flush();
+            });
             MPI.Finalize();
-        } catch (Throwable t) {
+        } catch (Throwable thrown) {
+            Throwable t = thrown instanceof UncheckedIOException u ? u.getCause() : thrown;
             // Anything unexpected on one rank would leave the others waiting in a collective: abort the job.
-            if (console != null) {
-                console.flush();
+            if (console[0] != null) {
+                console[0].flush();
             }
             System.err.println("CloverLeaf: fatal: " + t);
             t.printStackTrace();
@@ -80,9 +91,9 @@ public final class CloverLeaf {
             } catch (Throwable ignored) {
                 // nothing more to do
             }
-            code = 1;
+            code[0] = 1;
         }
-        System.exit(code);
+        System.exit(code[0]);
     }
 
     static int run(String[] args, PrintStream console) throws MPIException, IOException {

@@ -36,26 +36,28 @@ public final class Hpcg {
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
-        Parallel par = Parallel.world();
-        int code;
+        int rank = MPI.COMM_WORLD.getRank();
+        int[] code = new int[1];
         try {
-            code = run(args, par);
+            // everything after Init may run again: the job rolls back in place here when a rank loses every copy
+            // and a spare takes it (fthp-run --spares); the body rebuilds the problem and recovers its progress
+            Checkpoint.resilient(start -> code[0] = run(args, Parallel.world()));
         } catch (InputError e) {
             // every rank reaches the same verdict from the same parameters: leave together, no abort needed
-            if (par.rank == 0) {
+            if (rank == 0) {
                 System.err.println("hpcg: " + e.getMessage());
             }
-            code = EXIT_BAD_INPUT;
+            code[0] = EXIT_BAD_INPUT;
         } catch (RuntimeException | Error e) {
             // a failure on one rank would leave the others waiting in a collective: end the job
-            System.err.println("hpcg: rank " + par.rank + " failed: " + e);
+            System.err.println("hpcg: rank " + rank + " failed: " + e);
             e.printStackTrace();
             MPI.COMM_WORLD.abort(3);
-            code = 3;
+            code[0] = 3;
         }
         System.out.flush();
         MPI.Finalize();
-        System.exit(code);
+        System.exit(code[0]);
     }
 
     /** Reads the parameters on rank 0 and shares them, as HPCG_Init does. */

@@ -1,6 +1,7 @@
 package org.fthp.apps.hpcg;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -18,8 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Checkpoint/restart (docs/DESIGN.md §12) on a real HPCG job: both copies of rank 1 die in the
- * middle of a timed set, fthp-run relaunches the job, it recovers the last committed checkpoint and
- * goes on with the timed sets; the run ends as a run without failures does.
+ * middle of a timed set, and either fthp-run relaunches the job or, with a spare, the survivors roll
+ * back in place and the spare takes rank 1; the job recovers the last committed checkpoint and goes
+ * on with the timed sets; the run ends as a run without failures does. Both compare with one
+ * failure-free run.
  */
 class HpcgRestartTest {
 
@@ -33,22 +36,57 @@ class HpcgRestartTest {
     private static final int PER_SET = 2815;
     /** Half-way through timed set 2: --rt=4 holds at least 3 sets unless one set takes over 2 s. */
     private static final int KILL_CALL = BEFORE_SETS + 2 * PER_SET + PER_SET / 2;
-    private static final Pattern RESUMED = Pattern.compile("from checkpoint epoch (\\d+)");
+    private static final Pattern RESUMED = Pattern.compile("(?:from|to) checkpoint epoch (\\d+)");
 
     @TempDir
-    Path dir;
+    static Path dir;
+
+    /** The failure-free run both tests compare with, run once. */
+    private static MpiJob.Result plain;
+
+    private static synchronized MpiJob.Result plain() throws IOException {
+        if (plain == null) {
+            Path plainOut = Files.createDirectory(dir.resolve("plain"));
+            plain = MpiJob.runWith(List.of(), 2, TIMEOUT, Hpcg.class, "--nx=16", RT, "--out=" + plainOut)
+                    .assertSuccess();
+        }
+        return plain;
+    }
 
     @Test
     void bothCopiesOfARankDieMidRunAndTheRestartEndsLikeAFailureFreeRun() throws IOException {
-        Path plainOut = Files.createDirectory(dir.resolve("plain"));
         Path restartOut = Files.createDirectory(dir.resolve("restart"));
-        MpiJob.Result plain = MpiJob.runWith(List.of(), 2, TIMEOUT, Hpcg.class, "--nx=16", RT,
-                "--out=" + plainOut).assertSuccess();
         MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--checkpoint-interval", "0.5", "--restart", "1",
                         "--kill", "1:cmp#" + KILL_CALL, "--kill", "1:rep#" + KILL_CALL), 2, TIMEOUT, Hpcg.class,
                 "--nx=16", RT, "--out=" + restartOut).assertSuccess();
 
         assertTrue(r.stderr().contains("restart 1 of 1: rank 1 lost every copy"), r.stderr());
+        endsLikeTheFailureFreeRun(r, restartOut);
+    }
+
+    /**
+     * With a spare (fthp-run --spares 1) the same failure relaunches nothing: the spare takes rank 1, the survivors
+     * unwind to HPCG's resilient body and run it again from the checkpoint, and the run validates with the same
+     * residuals.
+     */
+    @Test
+    void withASpareTheSurvivorsRollBackInPlaceAndTheRunEndsLikeAFailureFreeRun() throws IOException {
+        Path rollbackOut = Files.createDirectory(dir.resolve("rollback"));
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--spares", "1", "--checkpoint-interval", "0.5",
+                        "--restart", "1", "--kill", "1:cmp#" + KILL_CALL, "--kill", "1:rep#" + KILL_CALL), 2, TIMEOUT,
+                Hpcg.class, "--nx=16", RT, "--out=" + rollbackOut).assertSuccess();
+
+        assertTrue(r.stderr().contains("rank 1 lost every copy; spare 4 took its place and the job rolled back in place"
+                + " to checkpoint epoch"), r.stderr());
+        assertTrue(r.stderr().contains("1 spares, 1 used"), r.stderr());
+        assertFalse(r.stderr().contains("restart 1 of 1"), r.stderr());
+        assertEquals(5, r.programProcesses(Hpcg.class), "2 ranks, 2 replicas and 1 spare, none started after them\n"
+                + r.stderr());
+        endsLikeTheFailureFreeRun(r, rollbackOut);
+    }
+
+    private static void endsLikeTheFailureFreeRun(MpiJob.Result r, Path out) throws IOException {
+        MpiJob.Result plain = plain();
         // twin comparison is on by default: the copies' own timers are marked uncompared, nothing else differs
         assertTrue(r.stderr().matches(
                 "(?s).*twin comparison covered 2 of 2 ranks; [1-9][0-9]* comparisons, .* 0 mismatches.*"), r.stderr());
@@ -63,13 +101,13 @@ class HpcgRestartTest {
         // every timed set the first run decided on ran once: none lost to the rollback, none repeated
         int sets = Integer.parseInt(r.stdout().replaceAll("(?s).*timed sets=(\\d+).*", "$1"));
         assertTrue(sets >= 3, "the kill landed in set 2 of " + sets);
-        List<String> calls = only(restartOut, "hpcg").lines().filter(l -> l.startsWith("Call [") && !l.contains("Iter"))
+        List<String> calls = only(out, "hpcg").lines().filter(l -> l.startsWith("Call [") && !l.contains("Iter"))
                 .toList();
         assertEquals(sets, calls.size(), String.join("\n", calls));
         for (int i = 0; i < sets; i++) {
             assertEquals("Call [" + i + "] Scaled Residual [6.80081e-30]", calls.get(i));
         }
-        String report = only(restartOut, "HPCG-Benchmark_3.1_");
+        String report = only(out, "HPCG-Benchmark_3.1_");
         assertTrue(report.contains("Iteration Count Information::Total number of optimized iterations=" + 50 * sets),
                 report);
         assertTrue(report.contains("Reproducibility Information::Result=PASSED"), report);
