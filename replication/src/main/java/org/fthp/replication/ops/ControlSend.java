@@ -8,6 +8,12 @@ import org.fthp.replication.control.ControlComm;
 /** A small message of the facade's own bookkeeping (an acknowledgement) to a native rank. */
 public final class ControlSend extends NativeOp {
 
+    /** Abandoned by a rollback, it changes nothing the program sees: a control message is the engine's own. */
+    @Override
+    boolean onlyReadsProgramMemory() {
+        return true;
+    }
+
     private ControlSend(OpContext context) {
         super(context, 16);
     }

@@ -27,6 +27,14 @@ public final class InFlight {
 
         /** Asks the native library to cancel it (a rollback abandons the run it belongs to). */
         abstract void cancelForRollback();
+
+        /**
+         * Whether its native requests only read memory (a send, or a receive into the engine's own scratch memory),
+         * so that, abandoned unfinished, it can never change what the program sees.
+         */
+        boolean onlyReadsProgramMemory() {
+            return false;
+        }
     }
 
     private Entry oldest;
@@ -127,9 +135,10 @@ public final class InFlight {
 
     /**
      * A rollback in place abandons this run: every operation is asked to cancel (a receive not matched yet
-     * then completes as cancelled; a send is not cancelled by the native library) and all are progressed until
-     * complete or {@code deadlineNanos}, so no receive of the old run writes program memory once the body runs
-     * again. What is left (a send to the dead process) is never waited on again. Whether all completed.
+     * then completes as cancelled; a send is not cancelled by the native library) and those that could still write
+     * program memory are progressed until complete or {@code deadlineNanos}, so no receive of the old run writes
+     * program memory once the body runs again. A send (to the dead process, say) is not waited for: it may never
+     * complete, and it only reads. Whether every operation that could write completed.
      */
     public boolean cancelAll(long deadlineNanos) {
         forEachStartedBefore(op -> {
@@ -139,10 +148,19 @@ public final class InFlight {
                 // already failed or complete: the polls below settle it
             }
         });
-        while (oldest != null && System.nanoTime() < deadlineNanos) {
+        while (anyWriter() && System.nanoTime() < deadlineNanos) {
             pollAll();
         }
-        return oldest == null;
+        return !anyWriter();
+    }
+
+    private boolean anyWriter() {
+        for (Entry op = oldest; op != null; op = op.newer) {
+            if (!op.onlyReadsProgramMemory()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** How many operations are in flight (for tests and statistics). */

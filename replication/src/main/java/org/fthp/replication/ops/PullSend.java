@@ -40,6 +40,12 @@ import org.fthp.replication.sdc.SendDigest;
  */
 final class PullSend extends NativeOp {
 
+    /** Abandoned by a rollback, it changes nothing the program sees: an offer reads its payload; its reply lands in the engine's scratch. */
+    @Override
+    boolean onlyReadsProgramMemory() {
+        return true;
+    }
+
     /**
      * Payloads from this many bytes are offered (FTHP_PULL_BYTES, else
      * fthp.pull.bytes; 0 turns pulls off). By default every payload that travels

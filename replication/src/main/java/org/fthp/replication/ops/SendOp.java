@@ -22,6 +22,12 @@ import org.fthp.replication.structure.Endpoint;
  */
 public final class SendOp extends NativeOp {
 
+    /** Abandoned by a rollback, it changes nothing the program sees: a send reads its payload. */
+    @Override
+    boolean onlyReadsProgramMemory() {
+        return true;
+    }
+
     /**
      * The largest payload a message can carry: with its header it goes as one
      * native {@code int} count of bytes. Callers check it (the facade, with
@@ -201,6 +207,11 @@ public final class SendOp extends NativeOp {
      * one is copied into staging, since the log reuses its memory.
      */
     private static final class Resend extends NativeOp {
+
+        @Override
+        boolean onlyReadsProgramMemory() {
+            return true;   // a resend reads the log's copy
+        }
         private final CommStructure comm;
         private final SharedMessage shared;
 

@@ -11,6 +11,12 @@ import org.fthp.replication.structure.CommStructure;
  * MPI_REQUEST_NULL, which tests complete at once, and {@link #startNextPhase} says whether to go on waiting.
  */
 final class SyncMatch extends NativeOp {
+
+    /** Abandoned by a rollback, it changes nothing the program sees: the match notice lands in the engine's scratch. */
+    @Override
+    boolean onlyReadsProgramMemory() {
+        return true;
+    }
     private final MessageRecords records;
     private final CommStructure comm;
     private final int dest;

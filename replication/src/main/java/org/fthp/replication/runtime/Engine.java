@@ -3,6 +3,8 @@ package org.fthp.replication.runtime;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -30,6 +32,7 @@ import org.fthp.replication.log.Acknowledgements;
 import org.fthp.replication.log.MessageRecords;
 import org.fthp.replication.log.RunStatistics;
 import org.fthp.replication.ops.ControlSend;
+import org.fthp.replication.ops.InFlight;
 import org.fthp.replication.ops.InlineTransfer;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.OpContext;
@@ -451,10 +454,16 @@ public final class Engine {
     }
 
     /**
-     * How long a rollback waits for the old run's operations to complete once cancelled: a cancelled receive
-     * completes at once, a send at once or never (its peer is dead).
+     * How long a rollback waits for the old run's operations that could write program memory to complete once
+     * cancelled: a cancelled receive completes at once, unless the native library had already begun to fill it.
      */
     private static final long OLD_RUN_SETTLE_NANOS = 100_000_000L;
+
+    /**
+     * The operations abandoned rollbacks left unfinished (sends that may never complete): held for the process's
+     * life, so the memory their native requests may still read is never given back while they might.
+     */
+    private static final List<InFlight> ABANDONED = new ArrayList<>();
 
     /** {@code hook} is told of every engine a rollback builds. */
     public static void onRebuilt(Consumer<Engine> hook) {
@@ -481,6 +490,9 @@ public final class Engine {
             old.repairThread.stop();
         }
         old.ops.inFlight().cancelAll(System.nanoTime() + OLD_RUN_SETTLE_NANOS);
+        if (old.ops.inFlight().count() > 0) {
+            ABANDONED.add(old.ops.inFlight());
+        }
         // the newest rollback the coordinators announced (one may have superseded the signal's meanwhile)
         RollbackSignal newest = old.gate.tripped();
         if (newest != null && newest.rollback().generation() > r.generation()) {
