@@ -268,8 +268,8 @@ public final class RollbackPlanner {
     /**
      * A batch of failures as they count for the program: a process failed as a {@link Role#SPARE} (it was launched
      * as one, and the node that saw it fail cannot tell whether a rollback gave it a rank since: a whole host lost)
-     * is the copy of the rank it took (its only copy, or a restored replica) if it took one; else it was a waiting spare, which is no longer
-     * ready and is left out (its loss is nobody's failure).
+     * is the copy of the rank it took (its only copy, or a restored replica) if it took one; else it was a waiting
+     * spare, which is no longer ready and is left out (its loss is nobody's failure).
      */
     public List<FailedProcess> asHeld(List<FailedProcess> failed, int logicalRanks) {
         List<FailedProcess> out = null;
