@@ -114,9 +114,9 @@ final class MultiHostLaunch {
         if (slurm != null) {
             slurm.hintWithoutNoKill();
         }
-        return new MultiHostLaunch(hosts, ReplicaPlacement.of(hosts, options.ranks(), options.replicas(), options.mapReplicas(),
-                options.spares()), bind,
-                local, agent, home, mpi, slurm);
+        ReplicaPlacement placement = ReplicaPlacement.of(hosts, options.ranks(), options.replicas(),
+                options.mapReplicas(), options.spares());
+        return new MultiHostLaunch(hosts, placement, bind, local, agent, home, mpi, slurm);
     }
 
     /**
@@ -220,21 +220,12 @@ final class MultiHostLaunch {
         if (mpi != NativeMpi.MPICH) {
             // the user's host options are replaced by this plan's hosts: after a lost host mpirun must not start a
             // daemon there
-            args.addAll(withoutHostOptions(userArgs));
+            args.addAll(withoutOptions(userArgs, HOST_OPTIONS));
             args.addAll(List.of("--host", hostsOption()));
             args.addAll(mpirunArgs(writeRankfile(dir), reportDir));
             return args;
         }
-        for (int i = 0; i < userArgs.size(); i++) {
-            String token = userArgs.get(i);
-            String option = token.startsWith("--") && token.contains("=") ? token.substring(0, token.indexOf('='))
-                    : token;
-            if (HYDRA_REPLACED.contains(option)) {
-                i += option.equals(token) ? 1 : 0;   // and its value
-                continue;
-            }
-            args.add(token);
-        }
+        args.addAll(withoutOptions(userArgs, HYDRA_REPLACED));
         args.addAll(List.of("-hosts", placement.hydraHosts(),
                 "-launcher", "rsh", "-launcher-exec", home.resolve("scripts/mpich-hydra-rsh.sh").toString(),
                 "-x", NODE_OF_ENV, "-x", RankOutputSink.ADDRESS_ENV));
@@ -244,13 +235,14 @@ final class MultiHostLaunch {
     private static final Set<String> HOST_OPTIONS = Set.of("--host", "-host", "-H", "--hostfile", "-hostfile",
             "--machinefile", "-machinefile");
 
-    private static List<String> withoutHostOptions(List<String> userArgs) {
+    /** {@code userArgs} without the options in {@code dropped}, each with its value ({@code -o v} or {@code --o=v}). */
+    private static List<String> withoutOptions(List<String> userArgs, Set<String> dropped) {
         List<String> args = new ArrayList<>();
         for (int i = 0; i < userArgs.size(); i++) {
             String token = userArgs.get(i);
             String option = token.startsWith("--") && token.contains("=") ? token.substring(0, token.indexOf('='))
                     : token;
-            if (HOST_OPTIONS.contains(option)) {
+            if (dropped.contains(option)) {
                 i += option.equals(token) ? 1 : 0;   // and its value
                 continue;
             }

@@ -13,8 +13,8 @@ import org.fthp.checkpoint.api.ResilientBody;
  * with a spare survives a lost rank by rolling back in place, and prints exactly what a run without failures
  * prints. Same arguments as RestartIterations, and optionally {@code --stale} after them: the first run of the body
  * keeps a duplicate of COMM_WORLD and its group in static fields, and a rerun after a rollback checks that using
- * them is a clear ERR_COMM and ERR_GROUP error, and says so on stderr; or {@code --swallow}: rank 0 catches the rollback in its main loop and stays
- * there (a program that swallows it), so the job must fall back to a relaunch.
+ * them is a clear ERR_COMM and ERR_GROUP error, and says so on stderr; or {@code --swallow}: rank 0 catches the
+ * rollback in its main loop and stays there (a program that swallows it), so the job must fall back to a relaunch.
  */
 public final class ResilientIterations {
 
@@ -42,24 +42,7 @@ public final class ResilientIterations {
             keptGroup = kept.getGroup();
         }
         int rank = world.getRank();
-        int size = world.getSize();
-        int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 60;
-        long busyNanos = (args.length > 1 ? Long.parseLong(args[1]) : 40) * 1_000_000L;
-        int forceEvery = args.length > 3 && args[2].equals("--force") ? Integer.parseInt(args[3]) : 0;
-
-        double[] field = new double[256];
-        for (int i = 0; i < field.length; i++) {
-            field[i] = rank + i * 1e-3;
-        }
-        RestartIterations.Loop loop = new RestartIterations.Loop();
-        Checkpoint.register("field", field);
-        Checkpoint.register("loop", loop);
-        if (rank == 0) {
-            System.out.println("ResilientIterations: " + size + " ranks, " + iterations + " iterations");
-        }
-        if (Checkpoint.isRestart()) {
-            Checkpoint.recover();
-        }
+        RestartIterations.Run run = RestartIterations.Run.start(world, "ResilientIterations", args);
         if (stale && start == ResilientBody.Start.ROLLBACK) {
             try {
                 kept.barrier();
@@ -81,7 +64,7 @@ public final class ResilientIterations {
             }
         }
         try {
-            RestartIterations.iterate(world, field, loop, iterations, busyNanos, forceEvery);
+            run.iterate(world);
         } catch (Error e) {
             if (!swallow || rank != 0) {
                 throw e;
@@ -94,7 +77,7 @@ public final class ResilientIterations {
             }
             throw e;
         }
-        long state = RestartIterations.finalState(loop, field);
+        long state = RestartIterations.finalState(run.loop(), run.field());
         RepairWorkload.reportStates(world, "ResilientIterations", state);
     }
 }

@@ -48,28 +48,42 @@ public final class RestartIterations {
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
         Intracomm world = MPI.COMM_WORLD;
-        int rank = world.getRank();
-        int size = world.getSize();
-        int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 60;
-        long busyNanos = (args.length > 1 ? Long.parseLong(args[1]) : 40) * 1_000_000L;
-        int forceEvery = args.length > 3 && args[2].equals("--force") ? Integer.parseInt(args[3]) : 0;
-
-        double[] field = new double[256];
-        for (int i = 0; i < field.length; i++) {
-            field[i] = rank + i * 1e-3;
-        }
-        Loop loop = new Loop();
-        Checkpoint.register("field", field);
-        Checkpoint.register("loop", loop);
-        if (rank == 0) {
-            System.out.println("RestartIterations: " + size + " ranks, " + iterations + " iterations");
-        }
-        if (Checkpoint.isRestart()) {
-            Checkpoint.recover();
-        }
-        iterate(world, field, loop, iterations, busyNanos, forceEvery);
-        RepairWorkload.reportStates(world, "RestartIterations", finalState(loop, field));
+        Run run = Run.start(world, "RestartIterations", args);
+        run.iterate(world);
+        RepairWorkload.reportStates(world, "RestartIterations", finalState(run.loop(), run.field()));
         MPI.Finalize();
+    }
+
+    /**
+     * One run's workload, from the arguments: its field and loop registered, the header printed by rank 0
+     * ({@code name}), and the last committed epoch recovered when the run is a restart.
+     */
+    record Run(int iterations, long busyNanos, int forceEvery, double[] field, Loop loop) {
+
+        static Run start(Intracomm world, String name, String[] args) throws MPIException {
+            int rank = world.getRank();
+            int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 60;
+            long busyNanos = (args.length > 1 ? Long.parseLong(args[1]) : 40) * 1_000_000L;
+            int forceEvery = args.length > 3 && args[2].equals("--force") ? Integer.parseInt(args[3]) : 0;
+            double[] field = new double[256];
+            for (int i = 0; i < field.length; i++) {
+                field[i] = rank + i * 1e-3;
+            }
+            Loop loop = new Loop();
+            Checkpoint.register("field", field);
+            Checkpoint.register("loop", loop);
+            if (rank == 0) {
+                System.out.println(name + ": " + world.getSize() + " ranks, " + iterations + " iterations");
+            }
+            if (Checkpoint.isRestart()) {
+                Checkpoint.recover();
+            }
+            return new Run(iterations, busyNanos, forceEvery, field, loop);
+        }
+
+        void iterate(Intracomm world) throws MPIException {
+            RestartIterations.iterate(world, field, loop, iterations, busyNanos, forceEvery);
+        }
     }
 
     /**

@@ -1,9 +1,5 @@
 package org.fthp.replication.creation;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-
 import org.fthp.empi.Empi;
 import org.fthp.replication.control.ControlComm;
 import org.fthp.replication.failure.BlockingCalls;
@@ -32,30 +28,8 @@ public final class ControlComms {
     public static ControlComm ofGeneration(ReplicaLayout layout, int nativeSize, int generation,
                                            BlockingCalls blockingCalls) {
         int[] copies = layout.eworld();
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment groupOut = Empi.allocateHandles(a, 1);
-            Empi.commGroup(Empi.COMM_WORLD, groupOut);
-            long worldGroup = Empi.getHandle(groupOut, 0);
-            Empi.groupIncl(worldGroup, copies.length, a.allocateFrom(ValueLayout.JAVA_INT, copies), groupOut);
-            long group = Empi.getHandle(groupOut, 0);
-            MemorySegment commOut = Empi.allocateHandles(a, 1);
-            blockingCalls.enter("MPI_Comm_create_group", copies);
-            try {
-                Empi.commCreateGroup(Empi.COMM_WORLD, group, InternalTags.CONTROL_GROUPS.tag(generation), commOut);
-            } finally {
-                blockingCalls.exit();
-            }
-            long comm = Empi.getHandle(commOut, 0);
-            free(a, group);
-            free(a, worldGroup);
-            Empi.commSetErrhandler(comm, Empi.ERRORS_RETURN);
-            return ControlComm.ofGroup(comm, copies, nativeSize);
-        }
-    }
-
-    private static void free(Arena a, long group) {
-        MemorySegment g = Empi.allocateHandles(a, 1);
-        Empi.setHandle(g, 0, group);
-        Empi.groupFree(g);
+        long comm = StructureBuilder.createGroupBlocking(Empi.COMM_WORLD, copies,
+                InternalTags.CONTROL_GROUPS.tag(generation), blockingCalls);
+        return ControlComm.ofGroup(comm, copies, nativeSize);
     }
 }

@@ -383,6 +383,15 @@ public final class StructureBuilder {
     }
 
     private long createGroup(long parent, int[] nativeRanks, int id) {
+        beforeBlockingCall(nativeRanks);
+        return createGroupBlocking(parent, nativeRanks, InternalTags.COMM_GROUPS.tag(id), blockingCalls);
+    }
+
+    /**
+     * MPI_Comm_create_group of {@code nativeRanks} (ranks of {@code parent}) under {@code tag}, with errors
+     * returned: blocks until all of them are in it; a death inside it is the wedge {@code blockingCalls} ends.
+     */
+    static long createGroupBlocking(long parent, int[] nativeRanks, int tag, BlockingCalls blockingCalls) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment groupOut = Empi.allocateHandles(a, 1);
             Empi.commGroup(parent, groupOut);
@@ -391,10 +400,9 @@ public final class StructureBuilder {
             Empi.groupIncl(parentGroup, nativeRanks.length, ranks, groupOut);
             long group = Empi.getHandle(groupOut, 0);
             MemorySegment commOut = Empi.allocateHandles(a, 1);
-            beforeBlockingCall(nativeRanks);
             blockingCalls.enter("MPI_Comm_create_group", nativeRanks);
             try {
-                Empi.commCreateGroup(parent, group, InternalTags.COMM_GROUPS.tag(id), commOut);
+                Empi.commCreateGroup(parent, group, tag, commOut);
             } finally {
                 blockingCalls.exit();
             }
