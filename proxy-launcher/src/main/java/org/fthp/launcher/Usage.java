@@ -21,6 +21,8 @@ final class Usage {
               --degree F            the same as a fraction of N (--degree 1: every rank replicated)
               --show-replica-output show replicas' stdout/stderr, each line prefixed
                                     "[replica R] " (hidden by default: their twins print the same)
+              --log-limit BYTES     bound of each process's message log (suffix K/M/G; default 256M):
+                                    above it a sender waits for its receivers' acknowledgements
               --mpi openmpi|mpich   the native MPI to run on: its ABI is probed with its own
                                     compiler wrapper (mpicc, mpicc.mpich), its launcher starts
                                     the job (mpirun, mpiexec.hydra). Default: Open MPI when it is
