@@ -13,31 +13,31 @@ class CollTest {
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {2, 4})
     void collBlocking(int np) {
-        MpiJob.runOk(np, CollBlocking.class);
+        FailureFreeRuns.assertOk(CollBlocking.class, np);
     }
 
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {2, 4})
     void collNonblocking(int np) {
-        MpiJob.runOk(np, CollNonblocking.class);
+        FailureFreeRuns.assertOk(CollNonblocking.class, np);
     }
 
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {2, 4})
     void collInter(int np) {
-        MpiJob.runOk(np, CollInter.class);
+        FailureFreeRuns.assertOk(CollInter.class, np);
     }
 
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {4})
     void neighbourTrafficIsInvisibleToWildcards(int np) {
-        MpiJob.runOk(np, CollNeighborWildcard.class);
+        FailureFreeRuns.assertOk(CollNeighborWildcard.class, np);
     }
 
     /** Odd sizes too: the small-vector allreduce folds pairs before doubling. */
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {3, 6})
     void allreduceKeepsRankOrderAndBits(int np) {
-        MpiJob.runOk(np, org.fthp.it.programs.CollAllreduceOrder.class);
+        FailureFreeRuns.assertOk(org.fthp.it.programs.CollAllreduceOrder.class, np);
     }
 }

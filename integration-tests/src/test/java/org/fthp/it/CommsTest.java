@@ -11,13 +11,13 @@ class CommsTest {
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {2, 4})
     void commsGroupsTopo(int np) {
-        MpiJob.runOk(np, CommsGroupsTopo.class);
+        FailureFreeRuns.assertOk(CommsGroupsTopo.class, np);
     }
 
     /** Small program isolating one behaviour (so a failure here cannot mask other checks); np 4 covers edge and interior ranks. */
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {4})
     void commsProcNull(int np) {
-        MpiJob.runOk(np, CommsProcNull.class);
+        FailureFreeRuns.assertOk(CommsProcNull.class, np);
     }
 }

@@ -25,6 +25,7 @@ final class FailureFreeRuns {
     static final String RUN_PROPERTY = "fthp.test.run";
 
     private static final Map<String, List<String>> SORTED = new ConcurrentHashMap<>();
+    private static final Map<String, List<String>> LINES = new ConcurrentHashMap<>();
 
     private FailureFreeRuns() {}
 
@@ -32,6 +33,46 @@ final class FailureFreeRuns {
     static List<String> sortedLines(Class<?> program, int np, Duration timeout, String... args) {
         return SORTED.computeIfAbsent(program.getName() + "@" + np + " " + String.join(" ", args),
                 key -> shared(key, () -> sorted(MpiJob.run(np, timeout, program, args).assertSuccess())));
+    }
+
+    /**
+     * The run's stdout lines in order, made without the program's busy time: the test programs that run long
+     * enough for a timed kill to land inside them take that time as their second argument and spend it in
+     * {@code RepairWorkload.compute}, which never changes a result, so the reference runs with 0 there and
+     * reproduces every line of the longer run.
+     */
+    static List<String> linesWithoutBusyTime(Class<?> program, int np, Duration timeout, String... args) {
+        String[] quick = withoutBusyTime(args);
+        return LINES.computeIfAbsent(program.getName() + "@" + np + " " + String.join(" ", quick) + " (in order)",
+                key -> shared(key, () -> MpiJob.run(np, timeout, program, quick).assertSuccess().lines()));
+    }
+
+    /** As {@link #sortedLines}, without the program's busy time (see {@link #linesWithoutBusyTime}). */
+    static List<String> sortedLinesWithoutBusyTime(Class<?> program, int np, Duration timeout, String... args) {
+        return sortedLines(program, np, timeout, withoutBusyTime(args));
+    }
+
+    /**
+     * The program's own checks passed in the failure-free run: it printed "{@code <Name> OK np=<n>}". The same run
+     * serves as the reference of the replicated and fault-injected runs of the program.
+     */
+    static List<String> assertOk(Class<?> program, int np) {
+        List<String> lines = sortedLines(program, np, MpiJob.DEFAULT_TIMEOUT);
+        String ok = program.getSimpleName() + " OK np=" + np;
+        if (!lines.contains(ok)) {
+            throw new AssertionError("expected '" + ok + "' in stdout:\n" + String.join("\n", lines));
+        }
+        return lines;
+    }
+
+    private static String[] withoutBusyTime(String[] args) {
+        if (args.length < 2) {
+            throw new IllegalArgumentException("the busy time is the second argument; give it: "
+                    + String.join(" ", args));
+        }
+        String[] quick = args.clone();
+        quick[1] = "0";
+        return quick;
     }
 
     static List<String> sorted(MpiJob.Result r) {

@@ -88,7 +88,7 @@ class MpichTest {
 
     @Test
     void unreplicatedProgramsPass() {
-        P2pTest.assertAllRanksOk(run(List.of("--verbose"), 4, P2pBasics.class), "P2pBasics", 4);
+        P2pTest.assertAllRanksOk(run(List.of("--verbose"), 4, P2pBasics.class), P2pBasics.class, 4);
         MpiJob.Result coll = run(List.of(), 3, CollBlocking.class).assertSuccess();
         assertTrue(coll.stdout().contains("CollBlocking OK np=3"), coll.stdout());
     }

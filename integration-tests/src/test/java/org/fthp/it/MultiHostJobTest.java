@@ -219,8 +219,8 @@ class MultiHostJobTest {
     @Test
     void aReplicatedJobSurvivesKillsOnEitherHostWithTheFailureFreeOutput() throws Exception {
         String[] workload = {"200", "1000"};
-        List<String> expected = MpiJob.run(2, JOB, org.fthp.it.programs.RepairP2p.class, workload)
-                .assertSuccess().lines();
+        List<String> expected = FailureFreeRuns.linesWithoutBusyTime(org.fthp.it.programs.RepairP2p.class, 2, JOB,
+                workload);
         Path events = dir.resolve("replicated-events.jsonl");
         List<String> cmd = new ArrayList<>(List.of(MpiJob.home().resolve("bin/fthp-run").toString(),
                 "-np", "2", "--replicas", "2", "--verbose", "--events", events.toString(),
@@ -433,15 +433,10 @@ class MultiHostJobTest {
 
     /** RepairP2p long enough (1.5 s of computation) to kill something in the middle of. */
     private static final String[] LONGER_WORKLOAD = {"300", "5000"};
-    private static List<String> longerWorkloadOutput;
 
-    /** The failure-free output of {@link #LONGER_WORKLOAD} (one host, unreplicated), run once for the class. */
-    private static synchronized List<String> longerWorkloadOutput() {
-        if (longerWorkloadOutput == null) {
-            longerWorkloadOutput = MpiJob.run(2, JOB, org.fthp.it.programs.RepairP2p.class, LONGER_WORKLOAD)
-                    .assertSuccess().lines();
-        }
-        return longerWorkloadOutput;
+    /** The failure-free output of {@link #LONGER_WORKLOAD} (one host, unreplicated). */
+    private static List<String> longerWorkloadOutput() {
+        return FailureFreeRuns.linesWithoutBusyTime(org.fthp.it.programs.RepairP2p.class, 2, JOB, LONGER_WORKLOAD);
     }
 
     /**

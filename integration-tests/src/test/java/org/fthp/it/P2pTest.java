@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,32 +21,42 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class P2pTest {
 
-    static void assertAllRanksOk(MpiJob.Result r, String program, int np) {
+    /** The failure-free run (the reference of the replicated and fault-injected runs) passed on every rank. */
+    static void assertAllRanksOk(Class<?> program, int np) {
+        assertAllRanksOk(FailureFreeRuns.sortedLines(program, np, MpiJob.DEFAULT_TIMEOUT), program, np);
+    }
+
+    static void assertAllRanksOk(MpiJob.Result r, Class<?> program, int np) {
         r.assertSuccess();
+        assertAllRanksOk(r.lines(), program, np);
+    }
+
+    private static void assertAllRanksOk(List<String> lines, Class<?> program, int np) {
+        String name = program.getSimpleName();
         for (int rank = 0; rank < np; rank++) {
-            String line = program + " OK rank " + rank;
-            assertTrue(r.lines().contains(line), "missing '" + line + "' in\n" + r.stdout() + "\n" + r.stderr());
+            String line = name + " OK rank " + rank;
+            assertTrue(lines.contains(line), "missing '" + line + "' in\n" + String.join("\n", lines));
         }
-        assertEquals(np, r.lines().stream().filter(l -> l.startsWith(program + " OK rank ")).count(),
+        assertEquals(np, lines.stream().filter(l -> l.startsWith(name + " OK rank ")).count(),
                 "one OK line per rank");
     }
 
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {2, 4})
     void basics(int np) {
-        assertAllRanksOk(MpiJob.run(np, P2pBasics.class), "P2pBasics", np);
+        assertAllRanksOk(P2pBasics.class, np);
     }
 
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {2, 4})
     void nonblocking(int np) {
-        assertAllRanksOk(MpiJob.run(np, P2pNonblocking.class), "P2pNonblocking", np);
+        assertAllRanksOk(P2pNonblocking.class, np);
     }
 
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {2, 4})
     void probe(int np) {
-        assertAllRanksOk(MpiJob.run(np, P2pProbe.class), "P2pProbe", np);
+        assertAllRanksOk(P2pProbe.class, np);
     }
 
     /**

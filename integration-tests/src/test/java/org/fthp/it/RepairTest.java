@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 import org.fthp.it.programs.RepairCollectives;
@@ -31,12 +30,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * every process has finished MPI_Init; the programs run for several seconds
  * beyond the last kill even on a loaded machine, and the event log must show
  * every kill detected, so a kill that landed after the end cannot pass
- * unnoticed.
+ * unnoticed. The failure-free references run without the busy time, which
+ * never changes a result ({@link FailureFreeRuns#linesWithoutBusyTime}).
  */
 class RepairTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(180);
-    private static final Map<String, List<String>> FAILURE_FREE = new ConcurrentHashMap<>();
     /** Iterations and microseconds of computation each: about 9 s at N = M = 4 on two cores. */
     private static final String[] WORKLOAD = {"400", "2000"};
 
@@ -79,8 +78,7 @@ class RepairTest {
     @ParameterizedTest(name = "native rank {0} dies in its blocking creation {1}")
     @CsvSource({"2,1", "5,2"})
     void survivesADeathInsideTheProgramsOwnCommunicatorCreation(int nativeRank, int creation) throws Exception {
-        List<String> expected = FAILURE_FREE.computeIfAbsent(RepairSubcomms.class.getName() + "@4",
-                k -> MpiJob.run(4, TIMEOUT, RepairSubcomms.class, WORKLOAD).assertSuccess().lines());
+        List<String> expected = FailureFreeRuns.linesWithoutBusyTime(RepairSubcomms.class, 4, TIMEOUT, WORKLOAD);
         MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "4", "-x",
                         "FTHP_KILL_IN_CREATION=" + nativeRank + ":" + creation), 4, TIMEOUT, RepairSubcomms.class,
                 WORKLOAD).assertSuccess();
@@ -135,10 +133,11 @@ class RepairTest {
      */
     @Test
     void repairsWhileEveryRankComputesOutsideMpi() throws Exception {
-        List<String> expected = MpiJob.run(4, TIMEOUT, RepairWhileComputing.class).assertSuccess().lines();
+        String[] args = {"200", "8"};
+        List<String> expected = FailureFreeRuns.linesWithoutBusyTime(RepairWhileComputing.class, 4, TIMEOUT, args);
         Path repairs = dir.resolve("repairs.jsonl");
         MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "4", "--kill", "1:cmp@2"),
-                Map.of("FTHP_REPAIR_LOG", repairs.toString()), 4, TIMEOUT, RepairWhileComputing.class)
+                Map.of("FTHP_REPAIR_LOG", repairs.toString()), 4, TIMEOUT, RepairWhileComputing.class, args)
                 .assertSuccess();
         assertEquals(expected, r.lines(), "stdout differs from the failure-free run\n--- stderr ---\n" + r.stderr());
         List<String> log = Files.readAllLines(repairs);
@@ -160,7 +159,7 @@ class RepairTest {
     @Test
     void aReceivePendingThroughTwoRepairsCompletes() throws Exception {
         String[] args = {"200", "10", "one"};
-        List<String> expected = MpiJob.run(4, TIMEOUT, RepairWhileComputing.class, args).assertSuccess().lines();
+        List<String> expected = FailureFreeRuns.linesWithoutBusyTime(RepairWhileComputing.class, 4, TIMEOUT, args);
         MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "4", "--kill", "2:cmp@1.5", "--kill", "3:rep@6"),
                 4, TIMEOUT, RepairWhileComputing.class, args).assertSuccess();
         assertEquals(expected, r.lines(), "stdout differs from the failure-free run\n--- stderr ---\n" + r.stderr());
@@ -168,8 +167,7 @@ class RepairTest {
     }
 
     private void assertSurvives(Class<?> program, int np, int replicas, List<String> kills) throws Exception {
-        List<String> expected = FAILURE_FREE.computeIfAbsent(program.getName() + "@" + np,
-                k -> MpiJob.run(np, TIMEOUT, program, WORKLOAD).assertSuccess().lines());
+        List<String> expected = FailureFreeRuns.linesWithoutBusyTime(program, np, TIMEOUT, WORKLOAD);
         Path events = dir.resolve("events.jsonl");
         List<String> options = new ArrayList<>(List.of("--replicas", Integer.toString(replicas), "--nodes", "2",
                 "--events", events.toString()));

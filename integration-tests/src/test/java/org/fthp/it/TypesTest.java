@@ -12,20 +12,20 @@ class TypesTest {
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {2, 4})
     void typesAndOps(int np) {
-        MpiJob.runOk(np, TypesAndOps.class);
+        FailureFreeRuns.assertOk(TypesAndOps.class, np);
     }
 
     /** Small program isolating one behaviour (so a failure here cannot mask other checks); np 4 covers edge and interior ranks. */
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {4})
     void typesSlice(int np) {
-        MpiJob.runOk(np, TypesSlice.class);
+        FailureFreeRuns.assertOk(TypesSlice.class, np);
     }
 
     /** Small program isolating one behaviour (so a failure here cannot mask other checks); np 4 covers edge and interior ranks. */
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {4})
     void typesStructExtent(int np) {
-        MpiJob.runOk(np, TypesStructExtent.class);
+        FailureFreeRuns.assertOk(TypesStructExtent.class, np);
     }
 }
