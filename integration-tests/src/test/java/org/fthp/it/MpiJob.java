@@ -113,7 +113,7 @@ public final class MpiJob {
         cmd.add("--");
         cmd.add("-XX:TieredStopAtLevel=1");
         // no hsperfdata file: a pid whose file another JVM still holds makes the JVM warn on stdout, which the
-        // tests compare (seen once in the suite)
+        // tests compare
         cmd.add("-XX:-UsePerfData");
         cmd.add("-Xss2m");
         cmd.add("-cp");

@@ -117,11 +117,10 @@ class SuiteUnderKillsTest {
      * again. Its computational copy dies entering that iProbe (call 5), while
      * the replica waits there for its twin's decision with both messages read:
      * promoted, it must still see the large one, and receive it before the
-     * empty one. Before the rebuilt communicator kept them, the repair dropped
-     * them until their senders' copies came again: "probing again still sees
-     * the large message" failed in 3 runs of 3. The payloads are pulled from
-     * their senders' memory (logged, so a copy the repair left without one
-     * gets it again natively from the log).
+     * empty one: the rebuilt communicator keeps the messages its probes read,
+     * which would otherwise be gone until their senders' copies came again.
+     * The payloads are pulled from their senders' memory (logged, so a copy
+     * the repair left without one gets it again natively from the log).
      */
     @Test
     void aProbedMessageStaysThroughARepair() {
@@ -158,9 +157,8 @@ class SuiteUnderKillsTest {
      * The program's own error in an operation the repair completes: rank 1's replica has a receive in flight
      * that will truncate, and its repair (rank 2's computational copy died) progresses every operation in flight
      * before it gives up the twin channel. The truncation must reach the program's wait as ERR_TRUNCATE, and the
-     * job go on. Before the operation kept its error, the repair took it for its own and stopped the replica
-     * ("repair after a failure failed ... MPI_ERR_TRUNCATE"): 3 runs of 3; seen once in a suite run, P2pLarge's
-     * truncation case under {@code 3:cmp#2}.
+     * job go on: the operation keeps its error, so the repair never takes it for its own (which would stop the
+     * replica with "repair after a failure failed ... MPI_ERR_TRUNCATE").
      */
     @Test
     void aTruncationTheRepairCompletesIsTheProgramsError() {

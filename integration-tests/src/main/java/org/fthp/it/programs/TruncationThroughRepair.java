@@ -15,10 +15,9 @@ import mpi.Request;
  * the barrier after: rank 1's repair thread repairs, and on rank 1's replica
  * the repair progresses every operation in flight before it gives up the
  * twin channel, the truncated receive included. The error is the program's:
- * its wait must report {@code ERR_TRUNCATE}, and the job go on. Before the
- * operation kept its error, the repair took it for its own and stopped the
- * replica (seen once in a suite run, P2pLarge's truncation case). Needs 3
- * ranks; a correct MPI program without kills too.
+ * its wait must report {@code ERR_TRUNCATE}, and the job go on: the repair
+ * must not take the operation's error for its own and stop the replica.
+ * Needs 3 ranks; a correct MPI program without kills too.
  */
 public final class TruncationThroughRepair {
 
