@@ -13,6 +13,8 @@ import java.util.stream.Stream;
 
 import org.fthp.it.programs.ProgramEnds;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -21,8 +23,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * A program that ends a job without MPI_Finalize: the job ends promptly with the program's code, says
  * why once per rank (not once per copy), leaves nothing running, and no death is taken for a failure to repair.
  * Each way once, spread over unreplicated and replicated jobs with and without {@code --nodes};
- * {@code scripts/program-ends.sh} runs every way in every configuration.
+ * {@code scripts/program-ends.sh} runs every way in every configuration. The jobs are independent and spend most of
+ * their time waiting for the end to be seen and the processes to go, so they run side by side.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ProgramEndTest {
 
     /** Generous: the program ends seconds after start-up; a hang would take the whole job timeout. */
