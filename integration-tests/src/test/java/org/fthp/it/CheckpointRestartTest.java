@@ -13,8 +13,6 @@ import org.fthp.it.programs.CheckpointMisuse;
 import org.fthp.it.programs.RepairP2p;
 import org.fthp.it.programs.RestartIterations;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Checkpoint/restart as a user runs it (docs/DESIGN.md §12): a job that loses
@@ -23,10 +21,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * run without failures prints. RestartIterations checkpoints when forced every
  * 10 of its 50 iterations (the timer's interval is longer than the run), so
  * which epoch a restart resumes from depends on where the kill lands, not on
- * the machine's load. The kills are at calls, so the jobs run side by side: most of a restart is waiting (for the
- * death to be agreed on, the job to end, the relaunch to start).
+ * the machine's load.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class CheckpointRestartTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(180);
