@@ -140,6 +140,28 @@ class SdcTest {
     }
 
     /**
+     * The last comparison: 45 iterations, the last checkpoint at iteration 40 and no comparison between
+     * checkpoints, so a message flipped in iteration 43 is found only when the resilient body returns. Every process
+     * waits there until every rank's twins agreed, so the job is still inside its bodies and rolls back in place to
+     * the checkpoint of iteration 40, not relaunched as at MPI_Finalize.
+     */
+    @Test
+    void aDifferenceFoundWhenTheBodyReturnsRollsBackInPlace() {
+        String[] workload = {"45", "20", "--force", "10"};
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "1", "--checkpoint-interval", "600", "--sdc-interval",
+                "600", "--corrupt", "0:cmp:msg#170"), Map.of(), 2, TIMEOUT, ResilientIterations.class, workload)
+                .assertSuccess();
+        assertEquals(FailureFreeRuns.sortedLines(ResilientIterations.class, 2, TIMEOUT, workload),
+                FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("silent data corruption detected: rank=0 epoch=5 what=messages"), r.stderr());
+        assertTrue(r.stderr().contains("the twins of rank 0 differed (silent data corruption); the job rolled back in"
+                + " place to checkpoint epoch 4"), r.stderr());
+        assertTrue(r.stderr().contains("; 0 restarts") && !r.stderr().contains("relaunching"), r.stderr());
+        assertEquals(3, r.processes().javaProcessesRunning(ResilientIterations.class.getName()),
+                "2 ranks and 1 replica, none started after them\n" + r.stderr());
+    }
+
+    /**
      * Rank 1's computational copy sends a flipped message (call 100); rank 0's replica dies before the next
      * checkpoint (call 110), so rank 0 is unchecked there and must not wait for its twin; rank 1's twins differ in
      * their messages at the checkpoint of iteration 30, and the job rolls back.
