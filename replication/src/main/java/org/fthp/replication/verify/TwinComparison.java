@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import org.fthp.checkpoint.verify.SdcDetectedEvent;
 import org.fthp.coordinator.event.Role;
 import org.fthp.replication.failure.CoordinatorLink;
 import org.fthp.replication.output.RankOutput;
@@ -36,7 +37,7 @@ public final class TwinComparison {
     /** Exit code of a job ended by a difference between twins. */
     public static final int EXIT_SDC = 6;
     /** What the reason of that end begins with (fthp-run tells it from a program's own exit 6). */
-    static final String REASON = "silent data corruption detected:";
+    static final String REASON = SdcDetectedEvent.REASON;
     /** Where each comparing copy leaves its tally for fthp-run's summary. */
     private static final String STATS_DIR_ENV = "FTHP_STATS_DIR";
 
