@@ -8,13 +8,16 @@
 #   the flip falls at another point of the comparison timer; --sdc abort ends the job at the detection. The time from
 #   the flip's stderr line to the first detection line, as fthp-run relays them, for each --sdc-interval in
 #   LAT_INTERVALS (default "1", the default), REPS times interleaved: median and range.
-# Needs a built tree. Usage: [PARTS="pingpong latency"] bench/sdc.sh [REPS]
+# - cost: the same loop without a flip (COST_ITERATIONS, default 400) at each interval in LAT_INTERVALS and with
+#   --sdc off, REPS times interleaved: the loop's median seconds and each interval's ratio to off within repetitions.
+# Needs a built tree. Usage: [PARTS="pingpong latency cost"] bench/sdc.sh [REPS]
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 REPS="${1:-5}"
 PARTS="${PARTS:-pingpong}"
 LAT_MS="${LAT_MS:-10}"
 LAT_INTERVALS="${LAT_INTERVALS:-1}"
+COST_ITERATIONS="${COST_ITERATIONS:-400}"
 OUT="$HERE/bench/target/sdc-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$OUT"
 JAR="$(ls "$HERE"/bench/target/fthp-bench-*.jar | grep -v sources | head -1)"
@@ -50,6 +53,31 @@ for interval, v in lat.items():
     if v:
         print(f"detection latency, --sdc-interval {interval} s, snapshot every {ms} ms: {len(v)} runs; median"
               f" {st.median(v):.3f} s (min {min(v):.3f}, max {max(v):.3f})")
+PY
+fi
+if part cost; then
+  python3 - "$HERE" "$JAR" "$OUT" "$REPS" "$LAT_MS" "$COST_ITERATIONS" $LAT_INTERVALS <<'PY'
+import re, statistics as st, subprocess, sys
+here, jar, out, reps, ms, iterations, intervals = sys.argv[1:6] + [sys.argv[6], sys.argv[7:]]
+modes = ["off"] + intervals
+secs = {m: [] for m in modes}
+for rep in range(1, int(reps) + 1):
+    for m in (modes if rep % 2 else modes[::-1]):
+        sdc = ["--sdc", "off"] if m == "off" else ["--sdc-interval", m]
+        cmd = [here + "/bin/fthp-run", "-np", "2", "--replicas", "2", "--checkpoint-interval", "600", *sdc, "--",
+               "-cp", jar, "org.fthp.bench.SdcLatency", iterations, ms]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        open(f"{out}/cost-{rep}-{m}.err", "w").write(r.stderr)
+        found = re.search(r"SdcLatency loop ([0-9.]+) s", r.stdout)
+        secs[m].append(float(found.group(1)) if found else None)
+        print(f"cost rep {rep} {m}: {secs[m][-1]}", flush=True)
+for m in intervals:
+    pairs = [(a, b) for a, b in zip(secs[m], secs["off"]) if a and b]
+    if pairs:
+        ratios = [a / b for a, b in pairs]
+        print(f"loop of {iterations} x {ms} ms, --sdc-interval {m} s: median {st.median(a for a, _ in pairs):.3f} s,"
+              f" off {st.median(b for _, b in pairs):.3f} s; ratio median {st.median(ratios):.4f}"
+              f" (min {min(ratios):.4f}, max {max(ratios):.4f})")
 PY
 fi
 part pingpong || { echo "raw outputs: $OUT"; exit 0; }

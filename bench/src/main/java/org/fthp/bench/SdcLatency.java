@@ -11,7 +11,8 @@ import org.fthp.checkpoint.api.Checkpoint;
  * for MS milliseconds, passes one value of the rank's state round the ring and takes a snapshot, where the twins
  * compare their sends between checkpoints once --sdc-interval has passed since their last comparison. A message
  * flipped by {@code fthp-run --corrupt R:cmp:msg#C} is found at the next comparison; the driver times it from the
- * flip's stderr line to the detection's.
+ * flip's stderr line to the detection's. Without a flip, rank 0 prints the loop's seconds (what the comparisons
+ * cost at an interval: {@code SdcLatency loop S s}).
  *
  * <p>Arguments: ITERATIONS MS.
  */
@@ -29,6 +30,7 @@ public final class SdcLatency {
         double[] state = {rank};
         double[] in = new double[1];
         Checkpoint.register("state", state);
+        double t0 = MPI.wtime();
         for (int i = 0; i < iterations; i++) {
             long end = System.nanoTime() + nanos;
             while (System.nanoTime() < end) {
@@ -38,8 +40,9 @@ public final class SdcLatency {
             state[0] = 0.5 * (state[0] + in[0]) + 1;
             Checkpoint.snapshot();
         }
+        double seconds = MPI.wtime() - t0;
         if (rank == 0) {
-            System.out.println("SdcLatency " + state[0]);
+            System.out.printf(java.util.Locale.ROOT, "SdcLatency loop %.4f s state %s%n", seconds, state[0]);
         }
         MPI.Finalize();
     }
