@@ -369,8 +369,8 @@ final class CheckpointSession {
      * MPI_Finalize, outside every body, could only relaunch.
      */
     void bodyReturned() {
-        if (!TwinComparison.mayRollBackInPlace(engine)) {
-            return;
+        if (!engine.running() || !TwinComparison.mayRollBackInPlace(engine)) {
+            return;   // a body that finalized MPI itself has nothing left to compare here
         }
         Gate gate = engine.gate();
         gate.enter();
