@@ -363,10 +363,11 @@ final class CheckpointSession {
     /**
      * The resilient body returned (Resilience), before the process leaves it: where a difference between twins may
      * roll the job back in place, the twins compare what they sent since their last comparison (both waiting), and
-     * every process then waits for every other (an all-gather on COMM_WORLD) before any leaves its body. A copy that finds a
-     * difference never joins that wait, so the whole job is still inside its bodies when the rollback comes: a
-     * difference in the last stretch of the body rolls back in place like any other, where the comparison at
-     * MPI_Finalize, outside every body, could only relaunch.
+     * every process then waits for every other (an all-gather on COMM_WORLD) before any leaves its body. A copy that
+     * finds a difference never joins that wait, so the whole job is still inside its bodies when the rollback comes:
+     * a difference in the last stretch of the body rolls back in place like any other, where the comparison at
+     * MPI_Finalize, outside every body, could only relaunch. A repair that interrupts this comparison leaves that
+     * stretch to MPI_Finalize's.
      */
     void bodyReturned() {
         if (!engine.running() || !TwinComparison.mayRollBackInPlace(engine)) {

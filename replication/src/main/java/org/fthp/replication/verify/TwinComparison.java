@@ -108,7 +108,7 @@ public final class TwinComparison {
         compare(epoch, -1, true);
     }
 
-    private boolean compare(long epoch, long state, boolean checkpoint) {
+    private boolean compare(long epoch, long state, boolean bothWait) {
         CommStructure world = engine.world().get().current();
         TwinLink twin = world.twin();
         if (twin == null) {
@@ -121,7 +121,7 @@ public final class TwinComparison {
         long[] theirs;
         if (twin.follows()) {
             theirs = engine.twins().await(world, TwinDigestOp.LONGS);
-            if (theirs != null && checkpoint && world.current().twin() != null) {
+            if (theirs != null && bothWait && world.current().twin() != null) {
                 // the answer goes under a number both take for it; the replica counts it as its own received
                 TwinLink now = world.current().twin();
                 int tag = now.nextTag();
@@ -130,7 +130,7 @@ public final class TwinComparison {
             }
         } else {
             engine.twins().decide(world, mine);
-            if (!checkpoint) {
+            if (!bothWait) {
                 tally();
                 return true;
             }
