@@ -26,11 +26,16 @@ final class Spare {
     private Spare() {}
 
     /**
-     * Runs spare {@code nativeRank}'s wait: returns its link once a rollback gave it a lost rank ({@link
-     * SpareLink#role}; the caller ends the link), or never (the job ended without needing it: it finalizes and
-     * exits).
+     * A spare given a lost rank: its link ({@link SpareLink#role}; the caller ends it), and the record of its wait
+     * for the summary, which the caller writes once the rollback no longer waits for this process.
      */
-    static SpareLink live(int nativeRank, int nativeSize, int spareIndex) {
+    record Assignment(SpareLink link, Runnable writeStatistics) {}
+
+    /**
+     * Runs spare {@code nativeRank}'s wait: returns once a rollback gave it a lost rank, or never (the job ended
+     * without needing it: it finalizes and exits).
+     */
+    static Assignment live(int nativeRank, int nativeSize, int spareIndex) {
         SpareLink link;
         try {
             link = SpareLink.connectIfConfigured(nativeRank, nativeSize, spareIndex);
@@ -60,8 +65,7 @@ final class Spare {
                         + System.currentTimeMillis());
             }
             // the caller registers it again as the rank's copy (its engine's own link), then ends this connection
-            writeStatistics(nativeRank, 1, waited, cpuWaiting);
-            return link;
+            return new Assignment(link, () -> writeStatistics(nativeRank, 1, waited, cpuWaiting));
         }
         if (outcome != SpareLink.Outcome.RELEASED) {
             // the launcher is ending the native job; a Finalize now would wait for processes that are gone

@@ -145,8 +145,9 @@ class CommStructureRoutesTest {
                     }
                     assertNotNull(t);
                     assertEquals(CMP_REP, t.channel().comm());
-                    // both groups of CMP_REP_INTERCOMM are in logical order; replicas are the first m ranks here
-                    assertEquals(c.logical(), t.channel().twinRank());
+                    // the twin communicator is ranked as eworld: n computational copies, then the replicas (the
+                    // first m ranks here)
+                    assertEquals(c.role() == Role.CMP ? n + c.logical() : c.logical(), t.channel().twinRank());
                     assertEquals(c.role() == Role.REP, t.follows());
                     assertEquals(c.role() == Role.REP, c.s().follows());
                 }
