@@ -258,11 +258,9 @@ public final class Engine {
             boolean replacement = nativeRank >= programProcesses;
             CoordinatorLink link = null;
             RollbackTrace trace = null;
-            Spare.Assignment assignment = null;
             if (replacement) {
                 // after the one collective over the whole native world every process makes at start
-                assignment = Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
-                SpareLink spare = assignment.link();
+                SpareLink spare = Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
                 trace = RollbackTrace.of(nativeRank);
                 trace.mark("assigned");
                 Message.Rollback role = spare.role();
@@ -299,10 +297,9 @@ public final class Engine {
                 trace.mark("engine");
             }
             e.startUp(provided >= serialized, link);
-            if (assignment != null) {
+            if (trace != null) {
                 trace.mark("world");
                 trace.print();
-                assignment.writeStatistics().run();
             }
             current = e;
             return e;

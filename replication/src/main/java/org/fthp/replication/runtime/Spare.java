@@ -26,16 +26,11 @@ final class Spare {
     private Spare() {}
 
     /**
-     * A spare given a lost rank: its link ({@link SpareLink#role}; the caller ends it), and the record of its wait
-     * for the summary, which the caller writes once the rollback no longer waits for this process.
+     * Runs spare {@code nativeRank}'s wait: returns its link once a rollback gave it a lost rank ({@link
+     * SpareLink#role}; the caller ends the link), or never (the job ended without needing it: it finalizes and
+     * exits).
      */
-    record Assignment(SpareLink link, Runnable writeStatistics) {}
-
-    /**
-     * Runs spare {@code nativeRank}'s wait: returns once a rollback gave it a lost rank, or never (the job ended
-     * without needing it: it finalizes and exits).
-     */
-    static Assignment live(int nativeRank, int nativeSize, int spareIndex) {
+    static SpareLink live(int nativeRank, int nativeSize, int spareIndex) {
         SpareLink link;
         try {
             link = SpareLink.connectIfConfigured(nativeRank, nativeSize, spareIndex);
@@ -65,7 +60,8 @@ final class Spare {
                         + System.currentTimeMillis());
             }
             // the caller registers it again as the rank's copy (its engine's own link), then ends this connection
-            return new Assignment(link, () -> writeStatistics(nativeRank, 1, waited, cpuWaiting));
+            writeStatistics(nativeRank, 1, waited, cpuWaiting);
+            return link;
         }
         if (outcome != SpareLink.Outcome.RELEASED) {
             // the launcher is ending the native job; a Finalize now would wait for processes that are gone
@@ -95,8 +91,10 @@ final class Spare {
             return;
         }
         try {
+            // no String.format: its first use costs tens of milliseconds, which a spare given a rank would add to
+            // the rollback every survivor waits for
             Files.writeString(Path.of(dir, "spare-" + nativeRank + ".spare"),
-                    String.format(java.util.Locale.ROOT, "%d %.3f %.4f%n", used, waited, cpu.toNanos() / 1e9));
+                    used + " " + waited + " " + cpu.toNanos() / 1e9 + "\n");
         } catch (IOException e) {
             RuntimeMessages.say("fthp: cannot write to " + dir + ": " + e.getMessage());
         }
