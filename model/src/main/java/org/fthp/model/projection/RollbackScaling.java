@@ -11,8 +11,9 @@ package org.fthp.model.projection;
  *   <li><b>unwind</b>: each survivor unwinds its own stack: independent;</li>
  *   <li><b>rebuild</b>: the readiness round and the entry rounds before each blocking creation, then the
  *       generation's communicators, whose context-id agreements are allreduces: {@code log2(processes)} message
- *       latencies each. The rounds as built send one message to every other member ({@link #roundMessages}): a
- *       linear term, negligible at the measured sizes, which dominates at 10^5 processes;</li>
+ *       latencies each. A round among up to {@link #ALL_TO_ALL_UP_TO} processes is one message to every other
+ *       member, above that a dissemination barrier of {@code ceil(log2 processes)} steps ({@link #roundMessages};
+ *       replication.creation.ArrivalRound);</li>
  *   <li><b>body setup</b> and <b>state load</b>: each rank rebuilds its own communicators and loads its own piece
  *       from the nearest coordinator that holds it: independent.</li>
  * </ul>
@@ -72,9 +73,16 @@ public record RollbackScaling(Split measured, int measuredProcesses, int measure
         return groups - 1 + groupSize - 1;
     }
 
-    /** Messages each process posts in the rebuild's rounds at {@code processes}: one to every other copy each. */
+    /** Where the runtime's rounds go from one message to every member to a dissemination barrier. */
+    static final int ALL_TO_ALL_UP_TO = 32;
+
+    /**
+     * Messages each process goes through in the rebuild's rounds at {@code processes}: one to every other copy per
+     * round, or the dissemination barrier's steps, one after the other.
+     */
     long roundMessages(int processes) {
-        return (long) rebuildRounds * (processes - 1);
+        int steps = 32 - Integer.numberOfLeadingZeros(processes - 1);
+        return (long) rebuildRounds * (processes <= ALL_TO_ALL_UP_TO ? processes - 1 : steps);
     }
 
     /** The split projected to {@code processes} on {@code nodes} nodes. */
