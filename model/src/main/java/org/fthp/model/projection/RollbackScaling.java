@@ -13,7 +13,7 @@ package org.fthp.model.projection;
  *       generation's communicators, whose context-id agreements are allreduces: {@code log2(processes)} message
  *       latencies each. A round among up to {@link #ALL_TO_ALL_UP_TO} processes is one message to every other
  *       member, above that a dissemination barrier of {@code ceil(log2 processes)} steps ({@link #roundMessages};
- *       replication.creation.ArrivalRound);</li>
+ *       replication.creation.ArrivalRounds);</li>
  *   <li><b>body setup</b> and <b>state load</b>: each rank rebuilds its own communicators and loads its own piece
  *       from the nearest coordinator that holds it: independent.</li>
  * </ul>

@@ -29,7 +29,7 @@ public final class GenerationEntry implements BlockingCallEntry {
         }
         IdleStrategy idle = new BackoffIdleStrategy();
         // every pair meets in the same order (their creations are collective), so one tag serves every round
-        try (ArrivalRound round = ArrivalRound.among(control, nativeRank, involved,
+        try (ArrivalRound round = ArrivalRounds.among(control, nativeRank, involved,
                 InternalTags.GENERATION_ENTRY.first(), 0)) {
             while (!round.heardFromAll()) {
                 idle.idle();

@@ -7,7 +7,6 @@ import java.util.Arrays;
 
 import org.fthp.coordinator.event.Role;
 import org.fthp.empi.Empi;
-import org.fthp.replication.control.ControlComm;
 import org.fthp.replication.datatype.BaseType;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
@@ -64,8 +63,6 @@ public final class StructureBuilder {
     private final BlockingCalls blockingCalls;
     private final DutyCycle duty;
     private final CommCreation creation;
-    /** Where the leaders of a CMP_NO_REP_INTERCOMM meet: the generation's control communicator. */
-    private final ControlComm control;
     /** The twin slices of the live communicators (TwinChannel). */
     private final TwinSlots twinSlots;
     /** This process's twin channel on the current COMM_WORLD structure, slot 0; null without a twin. */
@@ -77,10 +74,8 @@ public final class StructureBuilder {
     private BlockingCallEntry blockingEntry = BlockingCallEntry.NONE;
 
     public StructureBuilder(Membership membership, OpContext ops, MessageRecords records, BlockingCalls blockingCalls,
-                            DutyCycle duty, CommCreation creation, int twinSlots, boolean nativeWorldHasSpares,
-                            ControlComm control) {
+                            DutyCycle duty, CommCreation creation, int twinSlots, boolean nativeWorldHasSpares) {
         this.membership = membership;
-        this.control = control;
         this.nativeWorldHasSpares = nativeWorldHasSpares;
         this.ops = ops;
         this.records = records;
@@ -337,27 +332,16 @@ public final class StructureBuilder {
         }
         long noRepToRep = 0;
         long noRepToRepInternal = 0;
-        int firstNoRep = -1;
-        int firstRep = -1;
-        for (int i = n - 1; i >= 0; i--) {
-            if (!layout.hasReplica(i)) {
-                firstNoRep = i;
-            } else {
-                firstRep = i;
-            }
-        }
-        if (firstNoRep >= 0 && (role == Role.REP || !layout.hasReplica(self))) {
-            // the computational copies without a replica and every replica; the leaders meet over the control
-            // communicator (both are alive, and its receives take other tags): a fresh one in each generation, so
-            // a leader's message of a run that rolled back is never taken for this one's
+        boolean someUnreplicated = layout.replicas() < n;
+        if (someUnreplicated && (role == Role.REP || !layout.hasReplica(self))) {
+            // the computational copies without a replica and every replica, one process per member in member order
+            // (so its rank is the member's): a group creation rather than an intercommunicator between the two
+            // sets, whose blocking call would take many more rounds
             int[] involved = new int[n];
             for (int i = 0; i < n; i++) {
                 involved[i] = layout.hasReplica(i) ? world.repNative(members[i]) : world.cmpNative(members[i]);
             }
-            int remoteLeader = role == Role.CMP ? world.repNative(members[firstRep])
-                    : world.cmpNative(members[firstNoRep]);
-            noRepToRep = intercomm(role == Role.CMP ? cmpNoRep : side, control.handle(), control.rank(remoteLeader),
-                    InternalTags.INTERCOMM_NO_REP.first(), involved);
+            noRepToRep = createGroup(Empi.COMM_WORLD, involved, id);
             noRepToRepInternal = idup(noRepToRep);
         }
         return role == Role.CMP

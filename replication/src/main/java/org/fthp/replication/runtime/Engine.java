@@ -170,7 +170,7 @@ public final class Engine {
         this.inlineAllreduce = new InlineAllreduce(ops, duty);
         this.creation = new CommCreation(membership, controlComm, coordination, duty);
         this.structures = new StructureBuilder(membership, ops, records, blockingCalls, duty, creation,
-                tagBound.twinSlots(), withSpares, controlComm);
+                tagBound.twinSlots(), withSpares);
         this.release = new CommRelease(nativeRank, controlComm, coordination, comms, ops, structures, duty);
         this.ports = new OpenPorts(logicalRank);
         this.repair = new Repair(membership, ops, records, orphans, comms, controlComm, coordination, structures,

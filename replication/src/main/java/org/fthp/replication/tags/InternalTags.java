@@ -140,11 +140,6 @@ public final class InternalTags {
 
     // ---- the engine's own MPI_Intercomm_create calls ----
 
-    /**
-     * A communicator's CMP_NO_REP_INTERCOMM: its leaders meet over the generation's control communicator, where no
-     * leaders' exchange of a generation that rolled back can be in flight.
-     */
-    public static final Range INTERCOMM_NO_REP = new Range("CMP_NO_REP_INTERCOMM creation", Space.CONTROL, 102, 1);
     /** The computational copies' native intercommunicator of an intercommunicator. */
     public static final Range INTERCOMM_COLLECTIVE = new Range("intercommunicator collectives", Space.PEER, 103, 1);
 
@@ -166,7 +161,7 @@ public final class InternalTags {
     /** Every range, for the disjointness check. */
     public static final List<Range> ALL = List.of(ACKNOWLEDGEMENT, REPAIR_AGREE, REPAIR_READY, REPAIR_BLOBS,
             FINALIZE_ENTERED, FINALIZE_LEFT, GENERATION_ENTRY, CREATION_READY, CREATION_DONE, CREATION_ABORT, COMM_FREE, NEIGHBOURS, INTERCOMM_LEADERS,
-            PORT_REQUEST, PORT_REPLY, ALLREDUCE, PAYLOAD, PULL_REPLY, TWIN_DECISIONS, INTERCOMM_NO_REP,
+            PORT_REQUEST, PORT_REPLY, ALLREDUCE, PAYLOAD, PULL_REPLY, TWIN_DECISIONS,
             INTERCOMM_COLLECTIVE, COMM_GROUPS, CONTROL_GROUPS, ROLLBACK_READY);
 
     /** The first tag of allreduce number {@code sequence}; its steps take the next {@link #ALLREDUCE_STEPS}. */

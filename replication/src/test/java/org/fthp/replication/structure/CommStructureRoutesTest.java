@@ -73,7 +73,8 @@ class CommStructureRoutesTest {
             return layout.repRank(c.logical());
         }
         if (comm == NO_REP_TO_REP) {
-            return c.role() == Role.CMP ? layout.noRepRank(c.logical()) : layout.repRank(c.logical());
+            // one process per member, in member order
+            return c.logical();
         }
         throw new AssertionError("no rank in " + comm);
     }
@@ -81,7 +82,8 @@ class CommStructureRoutesTest {
     /** Whether a copy can receive on {@code comm} from the sender's side. */
     private static boolean reachable(Copy sender, Copy receiver, long comm) {
         if (comm == NO_REP_TO_REP) {
-            return sender.role() != receiver.role(); // an intercommunicator: the other group
+            // the unreplicated computational copies and the replicas: the channel carries one to the other
+            return sender.role() != receiver.role();
         }
         return comm == CMP ? receiver.role() == Role.CMP : receiver.role() == Role.REP;
     }
