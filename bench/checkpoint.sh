@@ -319,6 +319,15 @@ for rep in $(seq 1 "$ROLLBACK_REPS"); do
   echo "load after repetition $rep: $(load)" >&2
 done
 python3 "$here/rollback_report.py" "$rb_dir" "$ROLLBACK_REPS" "$ROLLBACK_RANKS" "$ROLLBACK_MIB"
+if [[ -s "$rb_dir/largest.split" ]]; then
+  read -r p_procs p_nodes p_split <"$rb_dir/largest.split"
+  echo
+  echo "Projected from the largest job's split (model: RollbackScaling; 32 processes per node, coordinator groups of"
+  echo "32, 2 µs per message of a round):"
+  echo
+  "$JAVA_HOME/bin/java" -cp "$root/model/target/fthp-model-0.1.0-SNAPSHOT.jar" org.fthp.model.projection.RollbackScalingMain \
+    --split "$p_split" --processes "$p_procs" --nodes "$p_nodes"
+fi
 echo
 echo "load average before: $l_before; after: $(load)"
 echo

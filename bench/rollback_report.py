@@ -4,6 +4,9 @@ Per run (WORK/rb.R.MIB.HOW.REP): the events (.events), the processes' timings on
 FTHP_TRACE_ROLLBACK lines and CheckpointBench's "resumed" lines. Every time is wall clock on one host.
 
 usage: rollback_report.py WORK REPS "RANKS..." "MIBS..."
+
+Leaves WORK/largest.split ("PROCESSES NODES D,A,U,R,B,S": the largest job's rollback split, its smallest state) for
+the model's projection (org.fthp.model.projection.RollbackScalingMain).
 """
 import datetime
 import json
@@ -85,6 +88,7 @@ def fmt(s):
 def main():
     work, reps, ranks, mibs = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4].split()
     failures = []
+    largest = None
     print("| job | state per rank | rollback, median (range) s | relaunch, median (range) s | rollback / relaunch "
           "(median of the repetitions' ratios) | rollback split: " + ", ".join(ROLLBACK_STEPS) + " (s) "
           "| relaunch split: " + ", ".join(RELAUNCH_STEPS) + " (s) |")
@@ -114,9 +118,17 @@ def main():
                                         for i in range(6)) if runs else "-")
             print(f"| {r} + {r} (+ 1 spare for the rollback) | {mb} MiB | {cells[0]} | {cells[1]} | {ratio} "
                   f"| {splits[0]} | {splits[1]} |")
+            runs = list(got["rollback"].values())
+            if runs and (largest is None or (int(r), -float(mb)) > largest[0]):
+                # what the model projects from: the largest job, its smallest state (R + R + 1 processes, 2 nodes)
+                steps = ",".join(f"{statistics.median(x['steps'][i] for x in runs):.4f}" for i in range(6))
+                largest = ((int(r), -float(mb)), f"{2 * int(r) + 1} 2 {steps}")
     if failures:
         print()
         print("Runs left out: " + "; ".join(failures))
+    if largest is not None:
+        with open(f"{work}/largest.split", "w") as f:
+            f.write(largest[1] + "\n")
 
 
 if __name__ == "__main__":

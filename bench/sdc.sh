@@ -1,14 +1,86 @@
 #!/usr/bin/env bash
-# Failure-free cost of twin comparison (docs/DESIGN.md §22): replicated ping-pong (np 2, 2 replicas) at 8 B, 64 KiB
-# and 4 MiB with --sdc on against --sdc off, interleaved (the order alternates every repetition), REPS times
-# (default 5); prints each size's one-way medians and the median and spread of the on/off ratio within repetitions.
-# Needs a built tree. Usage: bench/sdc.sh [REPS]
+# Twin comparison (docs/DESIGN.md §22), by parts (PARTS, default "pingpong"):
+# - pingpong: failure-free cost: replicated ping-pong (np 2, 2 replicas) at 8 B, 64 KiB and 4 MiB with --sdc on
+#   against --sdc off, interleaved (the order alternates every repetition), REPS times (default 5); prints each size's
+#   one-way medians and the median and spread of the on/off ratio within repetitions.
+# - latency: detection latency: SdcLatency (np 2, 2 replicas, checkpoints on, a ring exchange and a snapshot every
+#   LAT_MS ms, default 10); rank 0's computational copy flips its message at MPI call C, varied every repetition so
+#   the flip falls at another point of the comparison timer; --sdc abort ends the job at the detection. The time from
+#   the flip's stderr line to the first detection line, as fthp-run relays them, for each --sdc-interval in
+#   LAT_INTERVALS (default "1", the default), REPS times interleaved: median and range.
+# - cost: the same loop without a flip (COST_ITERATIONS, default 400) at each interval in LAT_INTERVALS and with
+#   --sdc off, REPS times interleaved: the loop's median seconds and each interval's ratio to off within repetitions.
+# Needs a built tree. Usage: [PARTS="pingpong latency cost"] bench/sdc.sh [REPS]
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 REPS="${1:-5}"
+PARTS="${PARTS:-pingpong}"
+LAT_MS="${LAT_MS:-10}"
+LAT_INTERVALS="${LAT_INTERVALS:-1}"
+COST_ITERATIONS="${COST_ITERATIONS:-400}"
 OUT="$HERE/bench/target/sdc-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$OUT"
 JAR="$(ls "$HERE"/bench/target/fthp-bench-*.jar | grep -v sources | head -1)"
+part() { [[ " $PARTS " == *" $1 "* ]]; }
+if part latency; then
+  python3 - "$HERE" "$JAR" "$OUT" "$REPS" "$LAT_MS" $LAT_INTERVALS <<'PY'
+import statistics as st, subprocess, sys, time
+here, jar, out, reps, ms, intervals = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6:]
+lat = {i: [] for i in intervals}
+for rep in range(1, reps + 1):
+    for interval in (intervals if rep % 2 else intervals[::-1]):
+        call = 200 + 37 * rep
+        cmd = [here + "/bin/fthp-run", "-np", "2", "--replicas", "2", "--checkpoint-interval", "600",
+               "--sdc", "abort", "--sdc-interval", interval, "--corrupt", f"0:cmp:msg#{call}", "--",
+               "-cp", jar, "org.fthp.bench.SdcLatency", "100000", ms]
+        flip = found = None
+        with open(f"{out}/lat-{rep}-{interval}.err", "w") as log:
+            p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            for line in p.stderr:
+                now = time.monotonic()
+                log.write(f"{now:.6f} {line}")
+                if flip is None and "flips bit" in line:
+                    flip = now
+                if found is None and "silent data corruption detected:" in line:
+                    found = now
+            p.wait(timeout=600)
+        if flip is not None and found is not None:
+            lat[interval].append(found - flip)
+            print(f"latency rep {rep} interval {interval} s call {call}: {found - flip:.3f} s", flush=True)
+        else:
+            print(f"latency rep {rep} interval {interval} s call {call}: no flip/detection seen (exit {p.returncode})")
+for interval, v in lat.items():
+    if v:
+        print(f"detection latency, --sdc-interval {interval} s, snapshot every {ms} ms: {len(v)} runs; median"
+              f" {st.median(v):.3f} s (min {min(v):.3f}, max {max(v):.3f})")
+PY
+fi
+if part cost; then
+  python3 - "$HERE" "$JAR" "$OUT" "$REPS" "$LAT_MS" "$COST_ITERATIONS" $LAT_INTERVALS <<'PY'
+import re, statistics as st, subprocess, sys
+here, jar, out, reps, ms, iterations, intervals = sys.argv[1:6] + [sys.argv[6], sys.argv[7:]]
+modes = ["off"] + intervals
+secs = {m: [] for m in modes}
+for rep in range(1, int(reps) + 1):
+    for m in (modes if rep % 2 else modes[::-1]):
+        sdc = ["--sdc", "off"] if m == "off" else ["--sdc-interval", m]
+        cmd = [here + "/bin/fthp-run", "-np", "2", "--replicas", "2", "--checkpoint-interval", "600", *sdc, "--",
+               "-cp", jar, "org.fthp.bench.SdcLatency", iterations, ms]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        open(f"{out}/cost-{rep}-{m}.err", "w").write(r.stderr)
+        found = re.search(r"SdcLatency loop ([0-9.]+) s", r.stdout)
+        secs[m].append(float(found.group(1)) if found else None)
+        print(f"cost rep {rep} {m}: {secs[m][-1]}", flush=True)
+for m in intervals:
+    pairs = [(a, b) for a, b in zip(secs[m], secs["off"]) if a and b]
+    if pairs:
+        ratios = [a / b for a, b in pairs]
+        print(f"loop of {iterations} x {ms} ms, --sdc-interval {m} s: median {st.median(a for a, _ in pairs):.3f} s,"
+              f" off {st.median(b for _, b in pairs):.3f} s; ratio median {st.median(ratios):.4f}"
+              f" (min {min(ratios):.4f}, max {max(ratios):.4f})")
+PY
+fi
+part pingpong || { echo "raw outputs: $OUT"; exit 0; }
 for rep in $(seq 1 "$REPS"); do
   if (( rep % 2 )); then order=(on off); else order=(off on); fi
   for mode in "${order[@]}"; do

@@ -72,13 +72,15 @@ class RollbackTest {
 
     /**
      * A copy killed as it begins the rollback (rank 0's replica, FTHP_KILL_IN_ROLLBACK): the others, waiting for it
-     * before the rollback's blocking creations, leave for the rollback that supersedes it, without that copy.
+     * before the rollback's blocking creations, leave for the rollback that supersedes it, without that copy. Every
+     * round goes by dissemination here (FTHP_ROUND_ALL_TO_ALL_UP_TO=1, as above 32 processes), the one left too.
      */
     @Test
     void aCopyKilledDuringARollbackRollsBackAgainWithoutIt() {
         MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--spares", "1", "--checkpoint-interval", "600",
                 "--restart", "1", "--kill", "1:cmp#" + LATE_CALL, "--kill", "1:rep#" + LATE_CALL),
-                Map.of("FTHP_KILL_IN_ROLLBACK", "2:1"), 2, TIMEOUT, ResilientIterations.class, WORKLOAD)
+                Map.of("FTHP_KILL_IN_ROLLBACK", "2:1", "FTHP_ROUND_ALL_TO_ALL_UP_TO", "1"), 2, TIMEOUT,
+                ResilientIterations.class, WORKLOAD)
                 .assertSuccess();
         assertRolledBackInPlace(r, failureFree(ResilientIterations.class), ResilientIterations.class, 5);
         assertTrue(r.stderr().contains("native rank 2 kills itself beginning the rollback in place to generation 1"),

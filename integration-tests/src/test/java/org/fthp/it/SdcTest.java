@@ -115,26 +115,47 @@ class SdcTest {
     }
 
     /**
-     * A flipped message from rank 1's computational copy, compared between checkpoints too (where only the replica
-     * compares and its twin runs on until the rollback reaches it), in a job without --restart: the rollback in
-     * place needs neither a relaunch nor a spare.
+     * A flipped message from rank 0's computational copy to rank 1, which has no replica, compared between
+     * checkpoints too (where only the replica compares and its twin runs on until the rollback reaches it), in a job
+     * without --restart: the rollback in place needs neither a relaunch nor a spare. Rank 0's replica only logs its
+     * clean message, so rank 0's twins differ and rank 1 has no twin to differ (with a replica, rank 1's would too:
+     * it gets that message from rank 0's replica, which sent the clean value).
      */
     @Test
     void aFlippedMessageRollsBackInPlaceWithoutARestart() {
-        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "2", "--checkpoint-interval", "600", "--sdc-interval",
-                "0.1", "--corrupt", "1:cmp:msg#100"), Map.of(), 2, TIMEOUT, ResilientIterations.class, WORKLOAD)
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "1", "--checkpoint-interval", "600", "--sdc-interval",
+                "0.1", "--corrupt", "0:cmp:msg#100"), Map.of(), 2, TIMEOUT, ResilientIterations.class, WORKLOAD)
                 .assertSuccess();
         assertEquals(FailureFreeRuns.sortedLines(ResilientIterations.class, 2, TIMEOUT, WORKLOAD),
                 FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n" + r.stderr());
-        // the flipped message reaches rank 0's computational copy only (its replica gets the sender's own packing
-        // of the clean buffer), so the twins of both ranks differ, and whichever replica compares first is reported
-        assertTrue(r.stderr().contains("the twins of rank 1 differed (silent data corruption); the job rolled back in"
-                + " place to checkpoint epoch 2") || r.stderr().contains("the twins of rank 0 differed (silent data"
-                + " corruption); the job rolled back in place to checkpoint epoch 2"), r.stderr());
+        assertTrue(r.stderr().contains("the twins of rank 0 differed (silent data corruption); the job rolled back in"
+                + " place to checkpoint epoch 2"), r.stderr());
         assertTrue(r.stderr().contains("; 1 rollback in place ("), r.stderr());
         assertTrue(r.stderr().contains("; 0 restarts") && !r.stderr().contains("relaunching"), r.stderr());
-        assertEquals(4, r.processes().javaProcessesRunning(ResilientIterations.class.getName()),
-                "2 ranks and 2 replicas, none started after them\n" + r.stderr());
+        assertEquals(3, r.processes().javaProcessesRunning(ResilientIterations.class.getName()),
+                "2 ranks and 1 replica, none started after them\n" + r.stderr());
+    }
+
+    /**
+     * The last comparison: 45 iterations, the last checkpoint at iteration 40 and no comparison between
+     * checkpoints, so a message flipped in iteration 43 is found only when the resilient body returns. Every process
+     * waits there until every rank's twins agreed, so the job is still inside its bodies and rolls back in place to
+     * the checkpoint of iteration 40, not relaunched as at MPI_Finalize.
+     */
+    @Test
+    void aDifferenceFoundWhenTheBodyReturnsRollsBackInPlace() {
+        String[] workload = {"45", "20", "--force", "10"};
+        MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "1", "--checkpoint-interval", "600", "--sdc-interval",
+                "600", "--corrupt", "0:cmp:msg#170"), Map.of(), 2, TIMEOUT, ResilientIterations.class, workload)
+                .assertSuccess();
+        assertEquals(FailureFreeRuns.sortedLines(ResilientIterations.class, 2, TIMEOUT, workload),
+                FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n" + r.stderr());
+        assertTrue(r.stderr().contains("silent data corruption detected: rank=0 epoch=5 what=messages"), r.stderr());
+        assertTrue(r.stderr().contains("the twins of rank 0 differed (silent data corruption); the job rolled back in"
+                + " place to checkpoint epoch 4"), r.stderr());
+        assertTrue(r.stderr().contains("; 0 restarts") && !r.stderr().contains("relaunching"), r.stderr());
+        assertEquals(3, r.processes().javaProcessesRunning(ResilientIterations.class.getName()),
+                "2 ranks and 1 replica, none started after them\n" + r.stderr());
     }
 
     /**
@@ -164,10 +185,15 @@ class SdcTest {
         assertTrue(r.stderr().contains("flips bit"), r.stderr());
     }
 
+    /**
+     * Rank 1 has no replica and sends to both copies of rank 0: its flipped message reaches both alike (a wrong value
+     * of an unchecked rank), so rank 0's twins still agree, and the result is wrong.
+     */
     @Test
     void aFlipInAnUnreplicatedRankIsNotCoveredAndTheSummarySaysSo() {
         MpiJob.Result r = run(List.of("--replicas", "1", "--checkpoint-interval", "600", "--corrupt",
-                "1:state#100")).assertSuccess();
+                "1:msg#100")).assertSuccess();
+        assertTrue(r.stderr().contains("flips bit"), r.stderr());
         assertNotEquals(failureFree(), FailureFreeRuns.sorted(r), "the flip must change the result\n" + r.stderr());
         assertTrue(r.stderr().contains("twin comparison covered 1 of 2 ranks (rank 1 not covered: no replica)"),
                 r.stderr());

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import org.fthp.checkpoint.verify.SdcDetectedEvent;
 import org.fthp.launcher.inject.CorruptionSpec;
 
 /**
@@ -29,7 +30,7 @@ record SdcOptions(String mode, String intervalSeconds, List<CorruptionSpec> corr
     /** Exit code of a job ended by a difference between twins. */
     static final int EXIT_SDC = 6;
     /** What the ranks' reason for that end begins with. */
-    static final String REASON = "silent data corruption detected:";
+    static final String REASON = SdcDetectedEvent.REASON;
 
     static final SdcOptions DEFAULT = new SdcOptions("on", "", List.of(), 0);
 

@@ -8,9 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+
+import org.fthp.checkpoint.verify.SdcDetectedEvent;
 
 /**
  * What fthp-run says about twin comparison: the {@code sdc-detected} event of a job a difference ended (from the
@@ -33,26 +34,11 @@ final class SdcReport {
         if (events.isEmpty()) {
             return;
         }
-        String tail = abortLine.substring(abortLine.indexOf(SdcOptions.REASON) + SdcOptions.REASON.length());
-        Map<String, String> f = CheckpointReport.fields(tail);
-        StringBuilder line = new StringBuilder("{\"time\":\"").append(Instant.now())
-                .append("\",\"event\":\"sdc-detected\"");
-        number(line, "logicalRank", f.get("rank"));
-        number(line, "epoch", f.get("epoch"));
-        line.append(",\"what\":\"").append(f.getOrDefault("what", "unknown")).append('"');
-        number(line, "firstSendAfter", f.get("firstSendAfter"));
-        line.append(",\"action\":\"").append(action).append("\"}");
         try (BufferedWriter out = Files.newBufferedWriter(events.get(), StandardCharsets.UTF_8,
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
-            out.write(line + System.lineSeparator());
+            out.write(SdcDetectedEvent.line(Instant.now(), abortLine, action) + System.lineSeparator());
         } catch (IOException e) {
             System.err.println("fthp-run: cannot write " + events.get() + ": " + e.getMessage());
-        }
-    }
-
-    private static void number(StringBuilder line, String name, String value) {
-        if (value != null && value.matches("-?[0-9]+")) {
-            line.append(",\"").append(name).append("\":").append(value);
         }
     }
 

@@ -10,6 +10,8 @@ import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.List;
 
+import org.fthp.checkpoint.verify.SdcDetectedEvent;
+
 /**
  * The job's failure log (docs/DESIGN.md §11): one JSON object per line, appended and
  * flushed as events happen so a killed job still leaves its log. Detected
@@ -80,27 +82,7 @@ public final class EventLog implements JobEvents, AutoCloseable {
         if (notInPlace != null) {
             return;   // the job ends with the reason: fthp-run writes the event with what it does then
         }
-        java.util.Map<String, String> f = new java.util.HashMap<>();
-        for (String word : reason.split(" ")) {
-            int eq = word.indexOf('=');
-            if (eq > 0) {
-                f.putIfAbsent(word.substring(0, eq), word.substring(eq + 1));
-            }
-        }
-        StringBuilder line = new StringBuilder("{\"time\":\"").append(clock.instant())
-                .append("\",\"event\":\"sdc-detected\"");
-        for (String[] field : new String[][] {{"logicalRank", "rank"}, {"epoch", "epoch"}}) {
-            String v = f.get(field[1]);
-            if (v != null && v.matches("-?[0-9]+")) {
-                line.append(",\"").append(field[0]).append("\":").append(v);
-            }
-        }
-        line.append(",\"what\":").append(quote(f.getOrDefault("what", "unknown")));
-        String after = f.get("firstSendAfter");
-        if (after != null && after.matches("-?[0-9]+")) {
-            line.append(",\"firstSendAfter\":").append(after);
-        }
-        write(line.append(",\"action\":\"rollback\"}").toString());
+        write(SdcDetectedEvent.line(clock.instant(), reason, "rollback"));
     }
 
     @Override

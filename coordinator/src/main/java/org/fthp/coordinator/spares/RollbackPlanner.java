@@ -2,6 +2,7 @@ package org.fthp.coordinator.spares;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +45,8 @@ public final class RollbackPlanner {
     private final Set<Integer> readySpares = new LinkedHashSet<>();
     /** Native process to the generation it last entered its body in. */
     private final Map<Integer, Integer> inBody = new HashMap<>();
+    /** Native processes whose body returned (until they enter one again): they are on their way to MPI_Finalize. */
+    private final Set<Integer> bodyReturned = new HashSet<>();
     private int generation;
     private boolean sparesSeen;
     /** The rollback under way (until every live process is back in its body), or null. */
@@ -69,8 +72,14 @@ public final class RollbackPlanner {
                 sparesSeen = true;
             }
             case SPARE_GONE -> readySpares.remove(s.nativeRank());
-            case IN_BODY -> inBody.merge(s.nativeRank(), s.generation(), Math::max);
-            case BODY_LEFT -> inBody.remove(s.nativeRank());
+            case IN_BODY -> {
+                inBody.merge(s.nativeRank(), s.generation(), Math::max);
+                bodyReturned.remove(s.nativeRank());
+            }
+            case BODY_LEFT -> {
+                inBody.remove(s.nativeRank());
+                bodyReturned.add(s.nativeRank());
+            }
         }
     }
 
@@ -209,8 +218,11 @@ public final class RollbackPlanner {
     String notInBody(Set<Integer> dead) {
         for (int n : programNatives()) {
             if (!dead.contains(n) && inBody.getOrDefault(n, -1) != generation) {
-                return "native process " + n + " is not inside Checkpoint.resilient (the program"
-                        + " marks no rollback point)";
+                return bodyReturned.contains(n)
+                        ? "native process " + n + " has left Checkpoint.resilient (its body returned: what a"
+                                + " process does after that cannot be rolled back in place)"
+                        : "native process " + n + " is not inside Checkpoint.resilient (the program"
+                                + " marks no rollback point)";
             }
         }
         return null;

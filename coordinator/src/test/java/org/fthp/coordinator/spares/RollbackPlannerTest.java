@@ -123,7 +123,8 @@ class RollbackPlannerTest {
         report(left, 2, State.SPARE_READY, 0);
         report(left, 0, State.IN_BODY, 0);
         report(left, 0, State.BODY_LEFT, 0);
-        assertReason("native process 0 is not inside", left.decide(List.of(1), 1, one, unreplicated, 4, 4, 0));
+        assertReason("native process 0 has left Checkpoint.resilient (its body returned",
+                left.decide(List.of(1), 1, one, unreplicated, 4, 4, 0));
 
         RollbackPlanner gone = new RollbackPlanner(2);
         report(gone, 2, State.SPARE_READY, 0);

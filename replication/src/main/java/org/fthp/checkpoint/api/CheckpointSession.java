@@ -361,6 +361,34 @@ final class CheckpointSession {
     }
 
     /**
+     * The resilient body returned (Resilience), before the process leaves it: where a difference between twins may
+     * roll the job back in place, the twins compare what they sent since their last comparison (both waiting), and
+     * every process then waits for every other (an all-gather on COMM_WORLD) before any leaves its body. A copy that
+     * finds a difference never joins that wait, so the whole job is still inside its bodies when the rollback comes:
+     * a difference in the last stretch of the body rolls back in place like any other, where the comparison at
+     * MPI_Finalize, outside every body, could only relaunch. A repair that interrupts this comparison leaves that
+     * stretch to MPI_Finalize's.
+     */
+    void bodyReturned() {
+        if (!engine.running() || !TwinComparison.mayRollBackInPlace(engine)) {
+            return;   // a body that finalized MPI itself has nothing left to compare here
+        }
+        Gate gate = engine.gate();
+        gate.enter();
+        try {
+            if (comparison != null) {
+                lastComparedNanos = System.nanoTime();
+                // both copies wait: a computational copy must not go on to the all-gather, which its twin (the
+                // replica follows its collectives) would not hold back
+                comparison.compareBothWaiting(nextEpoch);
+            }
+            engine.structures().allGatherInts(engine.world().get(), 0);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    /**
      * This rank's piece of {@code epoch} to the coordinators. A refusal or a
      * timeout leaves the epoch uncommitted (the previous one stays the one a
      * restart uses) and is said on stderr; it does not end the program, whose

@@ -38,6 +38,8 @@ final class Resilience {
                 RollbackSignal rollback;
                 try {
                     body.run(start);
+                    // a difference between twins found here still rolls back in place (the job waits in its bodies)
+                    CheckpointSession.of(engine).bodyReturned();
                     engine.bodyLeft();
                     return;
                 } catch (RollbackSignal s) {

@@ -27,7 +27,7 @@ import org.fthp.replication.tags.InternalTags;
  * most. A round lives inside one call on one thread, so its arena is
  * confined: closing it needs no handshake with the process's other threads.
  */
-public final class ControlExchange implements AutoCloseable {
+public final class ControlExchange implements ArrivalRound {
 
     private final Arena arena = Arena.ofConfined();
     private final ControlComm comm;
@@ -99,6 +99,7 @@ public final class ControlExchange implements AutoCloseable {
     }
 
     /** Whether every peer's message has arrived (tests the ones still missing). */
+    @Override
     public boolean heardFromAll() {
         return heardFromAll(peer -> false);
     }

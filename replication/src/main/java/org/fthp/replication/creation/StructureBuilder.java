@@ -7,7 +7,6 @@ import java.util.Arrays;
 
 import org.fthp.coordinator.event.Role;
 import org.fthp.empi.Empi;
-import org.fthp.replication.control.ControlComm;
 import org.fthp.replication.datatype.BaseType;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
@@ -40,7 +39,7 @@ import org.fthp.replication.twins.TwinSlots;
  *
  * <p>Each side of a communicator (its computational copies, its replicas) is
  * made with {@code MPI_Comm_create_group} by that side's processes only.
- * Only COMM_WORLD gets an eworld and a CMP_REP_INTERCOMM of its own, made over
+ * Only COMM_WORLD gets an eworld and a twin communicator of its own, made over
  * both sides; every other communicator's twins exchange their decisions over
  * COMM_WORLD's (TwinChannel), so a program's communicator creation is one
  * sided: a death inside it wedges the copies of one side, and the ranks live
@@ -64,20 +63,19 @@ public final class StructureBuilder {
     private final BlockingCalls blockingCalls;
     private final DutyCycle duty;
     private final CommCreation creation;
-    /** Where the leaders of a CMP_NO_REP_INTERCOMM meet: the generation's control communicator. */
-    private final ControlComm control;
     /** The twin slices of the live communicators (TwinChannel). */
     private final TwinSlots twinSlots;
     /** This process's twin channel on the current COMM_WORLD structure, slot 0; null without a twin. */
     private TwinChannel worldTwin;
-    /** Before each blocking native call of a rebuild: the repair's round (set by {@link #rebuild} meanwhile). */
-    private BlockingCallEntry repairRound = BlockingCallEntry.NONE;
+    /**
+     * Before each blocking native call: the repair's round during {@link #rebuild}, a rollback generation's entry
+     * during its first {@link #world(int, BlockingCallEntry)}.
+     */
+    private BlockingCallEntry blockingEntry = BlockingCallEntry.NONE;
 
     public StructureBuilder(Membership membership, OpContext ops, MessageRecords records, BlockingCalls blockingCalls,
-                            DutyCycle duty, CommCreation creation, int twinSlots, boolean nativeWorldHasSpares,
-                            ControlComm control) {
+                            DutyCycle duty, CommCreation creation, int twinSlots, boolean nativeWorldHasSpares) {
         this.membership = membership;
-        this.control = control;
         this.nativeWorldHasSpares = nativeWorldHasSpares;
         this.ops = ops;
         this.records = records;
@@ -133,6 +131,16 @@ public final class StructureBuilder {
         return world(null, id);
     }
 
+    /** As {@link #world(int)}, with {@code entry} before each of its blocking native calls. */
+    public CommStructure world(int id, BlockingCallEntry entry) {
+        blockingEntry = entry;
+        try {
+            return world(null, id);
+        } finally {
+            blockingEntry = BlockingCallEntry.NONE;
+        }
+    }
+
     private CommStructure world(CommStructure predecessor, int id) {
         int n = membership.layout().size();
         int[] members = new int[n];
@@ -150,11 +158,11 @@ public final class StructureBuilder {
      * (repaired) layout: same members, same numbering carried over.
      */
     public CommStructure rebuild(CommStructure old, BlockingCallEntry round) {
-        repairRound = round;
+        blockingEntry = round;
         try {
             return rebuild(old);
         } finally {
-            repairRound = BlockingCallEntry.NONE;
+            blockingEntry = BlockingCallEntry.NONE;
         }
     }
 
@@ -258,7 +266,7 @@ public final class StructureBuilder {
      *
      * @param firstGroup for an intercommunicator, the size of the first group; -1 for an intracommunicator
      * @param twinSlot   the communicator's twin slot (-1: none); 0 or {@link #INITIAL_WORLD} for COMM_WORLD,
-     *                   which makes the eworld and CMP_REP_INTERCOMM the others' twins share
+     *                   which makes the eworld and the twin communicator the others' twins share
      */
     private NativeComms natives(int id, int[] members, ReplicaLayout layout, int self, int firstGroup,
                                        int twinSlot) {
@@ -312,7 +320,9 @@ public final class StructureBuilder {
         TwinChannel twin;
         if (isWorld) {
             eworld = twinSlot == INITIAL_WORLD ? initialEworld(copies, id) : createGroup(Empi.COMM_WORLD, copies, id);
-            cmpRep = intercomm(side, eworld, role == Role.CMP ? n : 0, InternalTags.INTERCOMM_CMP_REP.first(), copies);
+            // the twins' channel: nonblocking, so a wait for a late member happens in the duty cycle rather than
+            // spinning in a native call (an intercommunicator between the sides would be one more blocking call)
+            cmpRep = idup(eworld);
             twin = TwinChannel.ofWorld(cmpRep, layout, self, role);
             worldTwin = twin;
         } else {
@@ -322,27 +332,16 @@ public final class StructureBuilder {
         }
         long noRepToRep = 0;
         long noRepToRepInternal = 0;
-        int firstNoRep = -1;
-        int firstRep = -1;
-        for (int i = n - 1; i >= 0; i--) {
-            if (!layout.hasReplica(i)) {
-                firstNoRep = i;
-            } else {
-                firstRep = i;
-            }
-        }
-        if (firstNoRep >= 0 && (role == Role.REP || !layout.hasReplica(self))) {
-            // the computational copies without a replica and every replica; the leaders meet over the control
-            // communicator (both are alive, and its receives take other tags): a fresh one in each generation, so
-            // a leader's message of a run that rolled back is never taken for this one's
+        boolean someUnreplicated = layout.replicas() < n;
+        if (someUnreplicated && (role == Role.REP || !layout.hasReplica(self))) {
+            // the computational copies without a replica and every replica, one process per member in member order
+            // (so its rank is the member's): a group creation rather than an intercommunicator between the two
+            // sets, whose blocking call would take many more rounds
             int[] involved = new int[n];
             for (int i = 0; i < n; i++) {
                 involved[i] = layout.hasReplica(i) ? world.repNative(members[i]) : world.cmpNative(members[i]);
             }
-            int remoteLeader = role == Role.CMP ? world.repNative(members[firstRep])
-                    : world.cmpNative(members[firstNoRep]);
-            noRepToRep = intercomm(role == Role.CMP ? cmpNoRep : side, control.handle(), control.rank(remoteLeader),
-                    InternalTags.INTERCOMM_NO_REP.first(), involved);
+            noRepToRep = createGroup(Empi.COMM_WORLD, involved, id);
             noRepToRepInternal = idup(noRepToRep);
         }
         return role == Role.CMP
@@ -378,7 +377,7 @@ public final class StructureBuilder {
         if (creation.active()) {
             creation.ready(involved);
         } else {
-            repairRound.beforeBlockingCall(involved);
+            blockingEntry.beforeBlockingCall(involved);
         }
     }
 
@@ -467,22 +466,20 @@ public final class StructureBuilder {
 
     /** MPI_Comm_idup progressed by test loops, with errors returned. */
     public long idup(long comm) {
-        long copy;
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment out = Empi.allocateHandles(a, 1);
-            CollectiveOp op = new CollectiveOp(ops);
-            op.start(req -> Empi.commIdup(comm, out, req), null);
-            try {
-                duty.await(op);
-            } catch (RuntimeException e) {
-                // a failure abandoned the communicator being created (CommCreation)
-                op.abandon();
-                throw e;
-            }
-            copy = Empi.getHandle(out, 0);
+        CollectiveOp op = new CollectiveOp(ops);
+        // the handle lands in the operation's own staging: a rollback may abandon the operation unfinished
+        Staged out = op.stage(Empi.HANDLE_BYTES);
+        long[] copy = new long[1];
+        op.start(req -> Empi.commIdup(comm, out.seg(), req), () -> copy[0] = Empi.getHandle(out.seg(), 0));
+        try {
+            duty.await(op);
+        } catch (RuntimeException e) {
+            // a failure abandoned the communicator being created (CommCreation)
+            op.abandon();
+            throw e;
         }
-        Empi.commSetErrhandler(copy, Empi.ERRORS_RETURN);
-        return copy;
+        Empi.commSetErrhandler(copy[0], Empi.ERRORS_RETURN);
+        return copy[0];
     }
 
     // ---- what the members agree on first ----

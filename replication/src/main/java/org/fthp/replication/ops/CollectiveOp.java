@@ -57,6 +57,15 @@ public final class CollectiveOp extends NativeOp {
         super(context);
     }
 
+    /**
+     * Every buffer its native call writes is its own staging ({@link #stage}), copied out to the program only by
+     * its completion: abandoned unfinished, it cannot change what the program sees.
+     */
+    @Override
+    boolean onlyReadsProgramMemory() {
+        return true;
+    }
+
     /** Staging memory owned by this operation until it completes. */
     public Staged stage(long bytes) {
         Staged s = new Staged(pool.acquire(Math.max(bytes, 1)), Math.max(bytes, 1));

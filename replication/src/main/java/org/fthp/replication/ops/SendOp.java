@@ -111,7 +111,7 @@ public final class SendOp extends NativeOp {
             return new NativeOp[] {first};
         }
         records.sent(bytes);
-        return new NativeOp[] {first, new SendOp(context, records, t, extra, sendId, false)};
+        return new NativeOp[] {first, new SendOp(context, records, t, extra, first)};
     }
 
     /**
@@ -160,6 +160,9 @@ public final class SendOp extends NativeOp {
             if (digest != null) {
                 digest.beforeSend(message.message(), MessageHeader.BYTES, payloadBytes);
             }
+        } else if (digest != null) {
+            // the sends read the program's own memory: an injected flip goes there, so the log copies it too
+            digest.beforeSend(t.buf().directSegment(), t.startByte(), payloadBytes);
         }
         NativeOp[] ops = n == 0 ? null : new NativeOp[n];
         int i = 0;
@@ -177,9 +180,10 @@ public final class SendOp extends NativeOp {
             }
         }
         if (inPlace) {
-            writeMessage(message.message(), t, sendId, true, true);
-        } else if (digest != null) {
-            // the receivers copy the packed payload while this copy hashes it
+            writeMessage(message.message(), t, sendId, true, false);
+        }
+        if (digest != null) {
+            // the receivers copy the payload while this copy hashes it
             digest.fold(comm.commId(), dest, t.tag(), message.message(), MessageHeader.BYTES, payloadBytes);
         }
         log.adopt(comm.commId(), dest, sendId, t.tag(), message.message(), message);
@@ -261,7 +265,7 @@ public final class SendOp extends NativeOp {
 
     /**
      * Stages one message and, unless {@code to} is null (log only), starts sending it; {@code digest}: the first
-     * message of the send, which the twin hash takes (SendDigest), not a second copy for the destination's other copy.
+     * message of the send, which the twin hash takes (SendDigest).
      */
     private SendOp(OpContext context, MessageRecords records, Transfer t, Endpoint to, long sendId, boolean digest) {
         super(context, stagingBytes(t));
@@ -279,6 +283,27 @@ public final class SendOp extends NativeOp {
         if (to != null) {
             start(to, t.channel(), t.tag(), staging());
         }
+    }
+
+    /**
+     * The same message for the destination's other copy, {@code to}: a copy of what {@code first} staged (header
+     * and packed payload, or the header alone when the payload goes in place), not a second pack of the program's
+     * buffer. Both copies of the destination then get the very bytes this copy hashed and logged, a wrong value
+     * included (--corrupt flips the first packing, as a fault before the send would the data every copy gets).
+     */
+    private SendOp(OpContext context, MessageRecords records, Transfer t, Endpoint to, SendOp first) {
+        super(context, stagingBytes(t));
+        this.comm = first.comm;
+        this.records = records;
+        this.mode = first.mode;
+        this.dest = first.dest;
+        this.sendId = first.sendId;
+        this.payloadBytes = first.payloadBytes;
+        this.rendezvous = first.rendezvous;
+        this.shared = null;
+        this.inPlacePayload = first.inPlacePayload;
+        MemorySegment.copy(first.staging(), 0, staging(), 0, stagingBytes(t));
+        start(to, t.channel(), t.tag(), staging());
     }
 
     /** Sends a message packed into {@code shared}, whose reference it holds until it completes. */

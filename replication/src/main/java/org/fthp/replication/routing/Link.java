@@ -10,8 +10,11 @@ public enum Link {
     CMP,
     /** Among replicas; rank = position among replicated logical ranks. */
     REP,
-    /** From computational copies without a replica to the replicas; remote rank = REP rank. */
+    /**
+     * From computational copies without a replica to the replicas, on the communicator of one process per member
+     * (the replica where there is one); rank = logical rank.
+     */
     CMP_NO_REP_TO_REP,
-    /** Seen from a replica: remote rank = position among non-replicated logical ranks. */
+    /** The same communicator seen from a replica; rank = logical rank. */
     REP_FROM_CMP_NO_REP
 }

@@ -23,7 +23,6 @@ public final class ReplicaLayout {
     private final int[] cmpNative;
     private final int[] repNative;   // -1: no live replica
     private final int[] repRank;     // -1: no replica
-    private final int[] noRepRank;   // -1: has a replica
     private final int replicas;
 
     private ReplicaLayout(int[] cmpNative, int[] repNative) {
@@ -31,17 +30,9 @@ public final class ReplicaLayout {
         this.repNative = repNative;
         int n = cmpNative.length;
         this.repRank = new int[n];
-        this.noRepRank = new int[n];
         int r = 0;
-        int c = 0;
         for (int l = 0; l < n; l++) {
-            if (repNative[l] >= 0) {
-                repRank[l] = r++;
-                noRepRank[l] = -1;
-            } else {
-                repRank[l] = -1;
-                noRepRank[l] = c++;
-            }
+            repRank[l] = repNative[l] >= 0 ? r++ : -1;
         }
         this.replicas = r;
     }
@@ -116,7 +107,6 @@ public final class ReplicaLayout {
     public int cmpNative(int logical) { return cmpNative[logical]; }
     public int repNative(int logical) { return repNative[logical]; }
     public int repRank(int logical) { return repRank[logical]; }
-    public int noRepRank(int logical) { return noRepRank[logical]; }
 
     /** Native ranks of every live copy in eworld order: computational copies, then replicas. */
     public int[] eworld() {
@@ -160,7 +150,7 @@ public final class ReplicaLayout {
         if (role == Role.CMP) {
             routes.add(new Route(Link.CMP, dest));
             if (hasReplica(dest) && !hasReplica(source)) {
-                routes.add(new Route(Link.CMP_NO_REP_TO_REP, repRank[dest]));
+                routes.add(new Route(Link.CMP_NO_REP_TO_REP, dest));
             }
         } else {
             requireReplica(source);
@@ -179,7 +169,7 @@ public final class ReplicaLayout {
         requireReplica(dest);
         return hasReplica(source)
                 ? new Route(Link.REP, repRank[source])
-                : new Route(Link.REP_FROM_CMP_NO_REP, noRepRank[source]);
+                : new Route(Link.REP_FROM_CMP_NO_REP, source);
     }
 
     /**

@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.FutureTask;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -17,7 +18,9 @@ import org.fthp.replication.collective.InlineAllreduce;
 import org.fthp.replication.control.ControlComm;
 import org.fthp.replication.creation.CommCreation;
 import org.fthp.replication.creation.CommRelease;
+import org.fthp.replication.creation.BlockingCallEntry;
 import org.fthp.replication.creation.ControlComms;
+import org.fthp.replication.creation.GenerationEntry;
 import org.fthp.replication.creation.StructureBuilder;
 import org.fthp.replication.datatype.RecentBuffers;
 import org.fthp.replication.error.MpiError;
@@ -167,7 +170,7 @@ public final class Engine {
         this.inlineAllreduce = new InlineAllreduce(ops, duty);
         this.creation = new CommCreation(membership, controlComm, coordination, duty);
         this.structures = new StructureBuilder(membership, ops, records, blockingCalls, duty, creation,
-                tagBound.twinSlots(), withSpares, controlComm);
+                tagBound.twinSlots(), withSpares);
         this.release = new CommRelease(nativeRank, controlComm, coordination, comms, ops, structures, duty);
         this.ports = new OpenPorts(logicalRank);
         this.repair = new Repair(membership, ops, records, orphans, comms, controlComm, coordination, structures,
@@ -254,18 +257,28 @@ public final class Engine {
             long replacedAfter = 0;
             boolean replacement = nativeRank >= programProcesses;
             CoordinatorLink link = null;
+            RollbackTrace trace = null;
             if (replacement) {
                 // after the one collective over the whole native world every process makes at start
                 SpareLink spare = Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
+                trace = RollbackTrace.of(nativeRank);
+                trace.mark("assigned");
                 Message.Rollback role = spare.role();
                 CallKill.inRollback(nativeRank, role.generation());
                 // registered as the rank's copy before its spare's connection ends (whose loss until then is also
-                // that rank's failure), so that it hears a rollback that supersedes this one
+                // that rank's failure), so that it hears a rollback that supersedes this one; the registration runs
+                // beside the readiness round, which the survivors would otherwise wait in for it
                 ReplicaLayout given = ReplicaLayout.of(role.cmpNatives(), role.repNatives());
-                link = connectCoordinator(nativeRank, nativeSize, given.copyOf(nativeRank).logical(),
-                        given.copyOf(nativeRank).role(), blockingCalls);
+                FutureTask<CoordinatorLink> registering = new FutureTask<>(() -> connectCoordinator(nativeRank,
+                        nativeSize, given.copyOf(nativeRank).logical(), given.copyOf(nativeRank).role(),
+                        blockingCalls));
+                Thread.ofPlatform().daemon().name("fthp-spare-registration").start(registering);
+                role = RollbackReadiness.settle(role, nativeRank,
+                        () -> registering.isDone() ? registered(registering).latestRollback() : null);
+                trace.mark("ready");
+                link = registered(registering);
                 spare.finish();
-                role = RollbackReadiness.settle(role, nativeRank, link::latestRollback);
+                trace.mark("linked");
                 layout = ReplicaLayout.of(role.cmpNatives(), role.repNatives());
                 incarnation = incarnation.rolledBack(role.epoch(), role.firstEpoch());
                 generation = role.generation();
@@ -274,12 +287,20 @@ public final class Engine {
                     // with the survivors, at the same point of their rollback (Engine#rollBack)
                     control = ControlComms.ofGeneration(layout, nativeSize, generation, blockingCalls);
                 }
+                trace.mark("control");
             }
             RankOutput output = installOutput(new Membership(nativeRank, layout), incarnation);
             Engine e = new Engine(nativeRank, nativeSize, layout, level, pool, control, blockingCalls, tagBound,
                     nativeSize > programProcesses, incarnation, output, generation, replacement);
             e.replacedAfterFailureEpoch = replacedAfter;
+            if (trace != null) {
+                trace.mark("engine");
+            }
             e.startUp(provided >= serialized, link);
+            if (trace != null) {
+                trace.mark("world");
+                trace.print();
+            }
             current = e;
             return e;
         } catch (EmpiException e) {
@@ -315,6 +336,19 @@ public final class Engine {
         } catch (java.io.IOException e) {
             throw new MpiError(MpiError.ERR_OTHER, "cannot set up the output of rank " + logicalRank + ": "
                     + e.getMessage());
+        }
+    }
+
+    /** The link {@code registering} made; its failure as the MpiError it was. */
+    private static CoordinatorLink registered(FutureTask<CoordinatorLink> registering) {
+        try {
+            return registering.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MpiError(MpiError.ERR_OTHER, "interrupted while connecting to the coordinator");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r
+                    : new MpiError(MpiError.ERR_OTHER, "cannot reach this node's coordinator: " + e.getCause());
         }
     }
 
@@ -363,7 +397,9 @@ public final class Engine {
 
     /** COMM_WORLD's and COMM_SELF's structures, and with replicas the acknowledgements over the control comm. */
     private void buildWorld() {
-        world.repoint(structures.world(CommIds.WORLD));
+        BlockingCallEntry entry = generation > 0 && controlComm.exists()
+                ? new GenerationEntry(controlComm, nativeRank) : BlockingCallEntry.NONE;
+        world.repoint(structures.world(CommIds.WORLD, entry));
         self.repoint(structures.self(CommIds.SELF));
         comms.add(world);
         comms.add(self);
@@ -483,6 +519,7 @@ public final class Engine {
             throw new IllegalStateException("no engine of an earlier generation to roll back");
         }
         CallKill.inRollback(old.nativeRank, r.generation());
+        RollbackTrace trace = RollbackTrace.of(old.nativeRank);
         // nothing of the old engine runs from here: its repair thread could otherwise enter the native library
         // while the new engine uses it
         old.gate.takeForGood();
@@ -493,6 +530,7 @@ public final class Engine {
         if (old.ops.inFlight().count() > 0) {
             ABANDONED.add(old.ops.inFlight());
         }
+        trace.mark("settled");
         // the newest rollback the coordinators announced (one may have superseded the signal's meanwhile)
         RollbackSignal newest = old.gate.tripped();
         if (newest != null && newest.rollback().generation() > r.generation()) {
@@ -502,6 +540,7 @@ public final class Engine {
             RollbackSignal s = old.gate.tripped();
             return s == null ? null : s.rollback();
         });
+        trace.mark("ready");
         ReplicaLayout layout = ReplicaLayout.of(r.cmpNatives(), r.repNatives());
         if (old.output != null) {
             // after a difference between twins, what the rank printed since the epoch was never shown (fthp-run
@@ -513,12 +552,16 @@ public final class Engine {
         ControlComm control = old.controlComm.exists()
                 ? ControlComms.ofGeneration(layout, old.nativeSize, r.generation(), old.blockingCalls)
                 : ControlComm.NONE;
+        trace.mark("control");
         Engine e = new Engine(old.nativeRank, old.nativeSize, layout, old.threadLevel,
                 new StagingPool(Empi.HANDLE_BYTES, Empi.STATUS_BYTES), control, old.blockingCalls, old.tagBound,
                 true,
                 old.incarnation.rolledBack(r.epoch(), r.firstEpoch()), old.output, r.generation(), false);
         e.gate.continueFrom(old.gate);
+        trace.mark("engine");
         e.resume(old, old.repairThread != null, r.failureEpoch());
+        trace.mark("world");
+        trace.print();
         current = e;
         rebuilt.accept(e);
         return e;

@@ -5,7 +5,8 @@ import java.util.function.Supplier;
 import org.fthp.coordinator.wire.Message;
 import org.fthp.empi.Empi;
 import org.fthp.replication.control.ControlComm;
-import org.fthp.replication.creation.ControlExchange;
+import org.fthp.replication.creation.ArrivalRound;
+import org.fthp.replication.creation.ArrivalRounds;
 import org.fthp.replication.failure.Fatal;
 import org.fthp.replication.progress.BackoffIdleStrategy;
 import org.fthp.replication.progress.IdleStrategy;
@@ -53,7 +54,7 @@ final class RollbackReadiness {
     private static Message.Rollback await(Message.Rollback rollback, int nativeRank, Supplier<Message.Rollback> newest) {
         int[] copies = ReplicaLayout.of(rollback.cmpNatives(), rollback.repNatives()).eworld();
         IdleStrategy idle = new BackoffIdleStrategy();
-        try (ControlExchange round = new ControlExchange(WORLD, nativeRank, copies,
+        try (ArrivalRound round = ArrivalRounds.among(WORLD, nativeRank, copies,
                 InternalTags.ROLLBACK_READY.tag(rollback.generation()), rollback.generation())) {
             while (!round.heardFromAll()) {
                 Message.Rollback n = newest.get();

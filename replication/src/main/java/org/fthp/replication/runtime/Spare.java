@@ -91,8 +91,10 @@ final class Spare {
             return;
         }
         try {
+            // no String.format: its first use costs tens of milliseconds, which a spare given a rank would add to
+            // the rollback every survivor waits for
             Files.writeString(Path.of(dir, "spare-" + nativeRank + ".spare"),
-                    String.format(java.util.Locale.ROOT, "%d %.3f %.4f%n", used, waited, cpu.toNanos() / 1e9));
+                    used + " " + waited + " " + cpu.toNanos() / 1e9 + "\n");
         } catch (IOException e) {
             RuntimeMessages.say("fthp: cannot write to " + dir + ": " + e.getMessage());
         }

@@ -10,9 +10,10 @@ import org.fthp.replication.output.RuntimeMessages;
 /**
  * fthp-run's {@code --corrupt R[:cmp|rep][:state|msg]@S|#C}: one bit of this process flipped, as a cosmic ray or a
  * faulty core would, once the program has run {@code S} seconds or entered its {@code C}-th MPI call: in an element
- * of a registered array ({@link Target#STATE}) or in the payload of the next message it sends ({@link Target#MSG},
- * before the twin hash sees it, as a wrong result computed into it). Which element and bit is seeded, so a run
- * can be repeated.
+ * of a registered array ({@link Target#STATE}) or in the payload of the next message it sends ({@link Target#MSG}:
+ * as a wrong result computed into it, before the twin hash, the log and any native send see it, so every copy of
+ * the destination this process feeds, a resend after a repair and this copy's own hash all get the same flipped
+ * bytes; the twin computed and sent the clean ones). Which element and bit is seeded, so a run can be repeated.
  */
 public final class Corruption {
 

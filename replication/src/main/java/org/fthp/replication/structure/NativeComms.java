@@ -13,10 +13,10 @@ import org.fthp.replication.twins.TwinChannel;
  * @param cmpInternal        twin of {@code cmp}
  * @param rep                the replicas (null on computational copies)
  * @param repInternal        twin of {@code rep}
- * @param cmpRep             CMP_REP_INTERCOMM: computational copies ↔ replicas, made for COMM_WORLD only (0 for
+ * @param cmpRep             where the twins meet: a duplicate of {@code eworld}, made for COMM_WORLD only (0 for
  *                           the others: their twins share COMM_WORLD's, see {@code twin})
  * @param cmpNoRep           computational copies without a replica
- * @param noRepToRep         CMP_NO_REP_INTERCOMM: those ↔ the replicas
+ * @param noRepToRep         CMP_NO_REP: those and the replicas, one process per member in member order
  * @param noRepToRepInternal twin of {@code noRepToRep}
  * @param collective         where the computational copies run collectives: {@code cmp} for an
  *                           intracommunicator, an intercommunicator between the two groups' computational

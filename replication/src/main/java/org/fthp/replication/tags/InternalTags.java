@@ -21,7 +21,7 @@ import org.fthp.replication.twins.TwinSlots;
  *       intercommunicator leaders' exchange, small allreduces, the payloads
  *       of large messages), so a program's {@code ANY_TAG} receive never takes
  *       one of them;
- *   <li>{@link Space#TWIN}: COMM_WORLD's CMP_REP_INTERCOMM, where every
+ *   <li>{@link Space#TWIN}: COMM_WORLD's twin communicator, where every
  *       communicator's twin decisions travel, each in its own slot;
  *   <li>{@link Space#PEER}: the tags of the engine's own
  *       {@code MPI_Intercomm_create} calls on their peer communicator;
@@ -80,6 +80,11 @@ public final class InternalTags {
     public static final Range FINALIZE_ENTERED = new Range("finalize entered", Space.CONTROL, 0xC000, 0x2000);
     /** "Left for the native MPI_Finalize" (repair.FinalizeBarrier). */
     public static final Range FINALIZE_LEFT = new Range("finalize left", Space.CONTROL, 0xE000, 1);
+    /**
+     * "About to enter a blocking creation" while a rollback's generation makes its first communicators
+     * (creation.GenerationEntry): one tag, as the generation's control communicator is fresh.
+     */
+    public static final Range GENERATION_ENTRY = new Range("generation entry", Space.CONTROL, 0xE001, 1);
     /** A program's communicator creation, by epoch: READY, DONE and ABORT (structure.CommCreation). */
     public static final Range CREATION_READY = new Range("creation ready", Space.CONTROL, 0xF000, 0x400);
     public static final Range CREATION_DONE = new Range("creation done", Space.CONTROL, 0xF400, 0x400);
@@ -135,13 +140,6 @@ public final class InternalTags {
 
     // ---- the engine's own MPI_Intercomm_create calls ----
 
-    /** COMM_WORLD's CMP_REP_INTERCOMM. */
-    public static final Range INTERCOMM_CMP_REP = new Range("CMP_REP_INTERCOMM creation", Space.PEER, 101, 1);
-    /**
-     * A communicator's CMP_NO_REP_INTERCOMM: its leaders meet over the generation's control communicator, where no
-     * leaders' exchange of a generation that rolled back can be in flight.
-     */
-    public static final Range INTERCOMM_NO_REP = new Range("CMP_NO_REP_INTERCOMM creation", Space.CONTROL, 102, 1);
     /** The computational copies' native intercommunicator of an intercommunicator. */
     public static final Range INTERCOMM_COLLECTIVE = new Range("intercommunicator collectives", Space.PEER, 103, 1);
 
@@ -162,8 +160,8 @@ public final class InternalTags {
 
     /** Every range, for the disjointness check. */
     public static final List<Range> ALL = List.of(ACKNOWLEDGEMENT, REPAIR_AGREE, REPAIR_READY, REPAIR_BLOBS,
-            FINALIZE_ENTERED, FINALIZE_LEFT, CREATION_READY, CREATION_DONE, CREATION_ABORT, COMM_FREE, NEIGHBOURS, INTERCOMM_LEADERS,
-            PORT_REQUEST, PORT_REPLY, ALLREDUCE, PAYLOAD, PULL_REPLY, TWIN_DECISIONS, INTERCOMM_CMP_REP, INTERCOMM_NO_REP,
+            FINALIZE_ENTERED, FINALIZE_LEFT, GENERATION_ENTRY, CREATION_READY, CREATION_DONE, CREATION_ABORT, COMM_FREE, NEIGHBOURS, INTERCOMM_LEADERS,
+            PORT_REQUEST, PORT_REPLY, ALLREDUCE, PAYLOAD, PULL_REPLY, TWIN_DECISIONS,
             INTERCOMM_COLLECTIVE, COMM_GROUPS, CONTROL_GROUPS, ROLLBACK_READY);
 
     /** The first tag of allreduce number {@code sequence}; its steps take the next {@link #ALLREDUCE_STEPS}. */

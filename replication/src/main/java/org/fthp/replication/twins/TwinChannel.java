@@ -6,18 +6,19 @@ import org.fthp.replication.tags.InternalTags;
 
 /**
  * Where a computational copy and its replica exchange one communicator's
- * decisions: COMM_WORLD's CMP_REP_INTERCOMM, shared by every communicator of
- * the pair, each in its own slice of the tag space.
+ * decisions: COMM_WORLD's twin communicator (a duplicate of its eworld, made
+ * with the nonblocking MPI_Comm_idup), shared by every communicator of the
+ * pair, each in its own slice of the tag space.
  *
  * <p>Sharing it is what keeps a program's communicator creation one-sided:
  * a communicator of its own between the twins would need a native
- * intercommunicator creation spanning both sides, and a death inside such a
- * blocking call wedges every copy of every member (Open MPI 4.1 cannot
- * abandon it). Made over one side only, a death wedges one copy per rank and
- * the other copies carry on.
+ * creation spanning both sides, and a death inside such a blocking call
+ * wedges every copy of every member (Open MPI 4.1 cannot abandon it). Made
+ * over one side only, a death wedges one copy per rank and the other copies
+ * carry on.
  *
- * @param comm     the intercommunicator (a COMM_WORLD structure's; it is never freed)
- * @param twinRank the twin's rank in its remote group
+ * @param comm     the twin communicator (a COMM_WORLD structure's; it is never freed)
+ * @param twinRank the twin's rank in it
  * @param slot     this communicator's slice of the tags; twins number their communicators alike (TwinSlots)
  */
 public record TwinChannel(long comm, int twinRank, int slot) {
@@ -32,15 +33,15 @@ public record TwinChannel(long comm, int twinRank, int slot) {
     }
 
     /**
-     * This process's channel on a COMM_WORLD structure whose
-     * CMP_REP_INTERCOMM is {@code cmpRep}: its CMP group is in member order,
-     * its REP group in replica order. Null when this copy has no twin.
+     * This process's channel on a COMM_WORLD structure whose twin communicator is {@code twins}, ranked as its
+     * eworld: the computational copies in member order, then the replicas in replica order. Null when this copy
+     * has no twin.
      */
-    public static TwinChannel ofWorld(long cmpRep, ReplicaLayout members, int self, Role role) {
+    public static TwinChannel ofWorld(long twins, ReplicaLayout members, int self, Role role) {
         if (role == Role.CMP && !members.hasReplica(self)) {
             return null;
         }
-        return new TwinChannel(cmpRep, role == Role.CMP ? members.repRank(self) : self, 0);
+        return new TwinChannel(twins, role == Role.CMP ? members.size() + members.repRank(self) : self, 0);
     }
 
     /** The same path for another communicator. */

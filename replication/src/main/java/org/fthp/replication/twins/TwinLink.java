@@ -7,7 +7,7 @@ import org.fthp.empi.Empi;
 
 /**
  * The native path between a computational copy and its replica on one
- * communicator (its CMP_REP_INTERCOMM): what the computational copy decides
+ * communicator (COMM_WORLD's twin communicator): what the computational copy decides
  * (a wildcard's match, a test's flag, a collective's result) travels here to
  * the replica.
  *

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import org.fthp.checkpoint.verify.SdcDetectedEvent;
 import org.fthp.coordinator.event.Role;
 import org.fthp.replication.failure.CoordinatorLink;
 import org.fthp.replication.output.RankOutput;
@@ -16,9 +17,10 @@ import org.fthp.replication.twins.TwinLink;
 /**
  * The twins of a replicated rank compare what they computed (docs/DESIGN.md §22): their running hash of every send
  * and contribution (SendDigest) and, at a checkpoint, the CRC32C of their registered state. Comparisons are
- * numbered twin decisions on COMM_WORLD, taken at the same call of the program by both: at every checkpoint, and at
- * the snapshot calls where the computational copy's --sdc-interval timer said one is due, and at MPI_Finalize (so
- * a program that never checkpoints is compared too).
+ * numbered twin decisions on COMM_WORLD, taken at the same call of the program by both: at every checkpoint, at
+ * the snapshot calls where the computational copy's --sdc-interval timer said one is due, when a resilient body
+ * returns (while a rollback in place can still undo what it computed), and at MPI_Finalize (so a program that never
+ * checkpoints is compared too).
  *
  * <p>At a checkpoint both wait for each other's hash (the computational copy forwards its own as a decision; the
  * replica answers under the next number), so the copy that writes the piece writes it only once the twins agreed:
@@ -35,7 +37,7 @@ public final class TwinComparison {
     /** Exit code of a job ended by a difference between twins. */
     public static final int EXIT_SDC = 6;
     /** What the reason of that end begins with (fthp-run tells it from a program's own exit 6). */
-    static final String REASON = "silent data corruption detected:";
+    static final String REASON = SdcDetectedEvent.REASON;
     /** Where each comparing copy leaves its tally for fthp-run's summary. */
     private static final String STATS_DIR_ENV = "FTHP_STATS_DIR";
 
@@ -95,6 +97,18 @@ public final class TwinComparison {
      * return.
      */
     public boolean compare(long epoch, long state) {
+        return compare(epoch, state, state >= 0);
+    }
+
+    /**
+     * Compares the sends and contributions with the twin, both waiting for each other (as at a checkpoint, without
+     * state): when this returns, both copies know their twins agreed.
+     */
+    public void compareBothWaiting(long epoch) {
+        compare(epoch, -1, true);
+    }
+
+    private boolean compare(long epoch, long state, boolean bothWait) {
         CommStructure world = engine.world().get().current();
         TwinLink twin = world.twin();
         if (twin == null) {
@@ -105,10 +119,9 @@ public final class TwinComparison {
         comparisons++;
         long[] mine = {comparisons, epoch, digest.count(), digest.value(), state};
         long[] theirs;
-        boolean checkpoint = state >= 0;
         if (twin.follows()) {
             theirs = engine.twins().await(world, TwinDigestOp.LONGS);
-            if (theirs != null && checkpoint && world.current().twin() != null) {
+            if (theirs != null && bothWait && world.current().twin() != null) {
                 // the answer goes under a number both take for it; the replica counts it as its own received
                 TwinLink now = world.current().twin();
                 int tag = now.nextTag();
@@ -117,7 +130,7 @@ public final class TwinComparison {
             }
         } else {
             engine.twins().decide(world, mine);
-            if (!checkpoint) {
+            if (!bothWait) {
                 tally();
                 return true;
             }
@@ -139,7 +152,7 @@ public final class TwinComparison {
             return world.current().twin() == null || world.current().follows();
         }
         String what = theirs[2] != mine[2] || theirs[3] != mine[3] ? "messages"
-                : checkpoint && theirs[4] != mine[4] ? "state" : null;
+                : state >= 0 && theirs[4] != mine[4] ? "state" : null;
         if (what == null) {
             agreedThrough = mine[2];
             tally();
@@ -171,7 +184,7 @@ public final class TwinComparison {
      */
     private void awaitRollbackInPlace(String reason) {
         CoordinatorLink link = engine.coordinatorLink();
-        if (link == null || !"on".equals(modeOrOn()) || RankOutput.gatedRanks() == 0) {
+        if (!mayRollBackInPlace(engine)) {
             return;
         }
         link.sdcDetected(engine.nativeRank(), engine.generation(), reason);
@@ -182,6 +195,15 @@ public final class TwinComparison {
                 return;
             }
         }
+    }
+
+    /**
+     * Whether a difference between twins may roll this job back in place (the same answer on every process: the
+     * job's options): comparison on and not --sdc abort, coordinators to ask, and fthp-run holding the replicated
+     * ranks' output back to the verified epoch.
+     */
+    public static boolean mayRollBackInPlace(Engine engine) {
+        return engine.coordinatorLink() != null && "on".equals(modeOrOn()) && RankOutput.gatedRanks() > 0;
     }
 
     private static String modeOrOn() {

@@ -51,8 +51,8 @@ class ReplicaLayoutTest {
         return switch (r.link()) {
             case CMP -> new Arrival(layout.cmpNative(r.peer()), Link.CMP, s);
             case REP -> new Arrival(repNativeOfRepRank(layout, r.peer()), Link.REP, layout.repRank(s));
-            case CMP_NO_REP_TO_REP -> new Arrival(repNativeOfRepRank(layout, r.peer()), Link.REP_FROM_CMP_NO_REP,
-                    layout.noRepRank(s));
+            // one process per member, in member order: the rank is the logical rank on both sides
+            case CMP_NO_REP_TO_REP -> new Arrival(layout.repNative(r.peer()), Link.REP_FROM_CMP_NO_REP, s);
             case REP_FROM_CMP_NO_REP -> throw new AssertionError("a receive-side link used for sending");
         };
     }
@@ -86,7 +86,6 @@ class ReplicaLayoutTest {
         assertEquals(new ReplicaLayout.Copy(3, Role.CMP), layout.copyOf(3));
         assertNull(layout.copyOf(6));
         assertEquals(-1, layout.repRank(3));
-        assertEquals(1, layout.noRepRank(3));
     }
 
     @Test

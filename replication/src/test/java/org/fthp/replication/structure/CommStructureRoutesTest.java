@@ -73,7 +73,8 @@ class CommStructureRoutesTest {
             return layout.repRank(c.logical());
         }
         if (comm == NO_REP_TO_REP) {
-            return c.role() == Role.CMP ? layout.noRepRank(c.logical()) : layout.repRank(c.logical());
+            // one process per member, in member order
+            return c.logical();
         }
         throw new AssertionError("no rank in " + comm);
     }
@@ -81,7 +82,8 @@ class CommStructureRoutesTest {
     /** Whether a copy can receive on {@code comm} from the sender's side. */
     private static boolean reachable(Copy sender, Copy receiver, long comm) {
         if (comm == NO_REP_TO_REP) {
-            return sender.role() != receiver.role(); // an intercommunicator: the other group
+            // the unreplicated computational copies and the replicas: the channel carries one to the other
+            return sender.role() != receiver.role();
         }
         return comm == CMP ? receiver.role() == Role.CMP : receiver.role() == Role.REP;
     }
@@ -145,8 +147,9 @@ class CommStructureRoutesTest {
                     }
                     assertNotNull(t);
                     assertEquals(CMP_REP, t.channel().comm());
-                    // both groups of CMP_REP_INTERCOMM are in logical order; replicas are the first m ranks here
-                    assertEquals(c.logical(), t.channel().twinRank());
+                    // the twin communicator is ranked as eworld: n computational copies, then the replicas (the
+                    // first m ranks here)
+                    assertEquals(c.role() == Role.CMP ? n + c.logical() : c.logical(), t.channel().twinRank());
                     assertEquals(c.role() == Role.REP, t.follows());
                     assertEquals(c.role() == Role.REP, c.s().follows());
                 }

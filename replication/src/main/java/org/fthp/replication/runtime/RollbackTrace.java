@@ -1,0 +1,35 @@
+package org.fthp.replication.runtime;
+
+import org.fthp.replication.output.RuntimeMessages;
+
+/**
+ * With FTHP_TRACE_ROLLBACK set, the wall-clock millisecond at which this process passed each step of its part in a
+ * rollback, on one stderr line ({@code fthp-rollback-steps native N step=ms ...}) for bench/rollback_report.py to
+ * split the rebuild with; nothing otherwise.
+ */
+final class RollbackTrace {
+
+    static final boolean ON = System.getenv("FTHP_TRACE_ROLLBACK") != null;
+
+    private final StringBuilder line;
+
+    private RollbackTrace(int nativeRank) {
+        line = ON ? new StringBuilder("fthp-rollback-steps native ").append(nativeRank) : null;
+    }
+
+    static RollbackTrace of(int nativeRank) {
+        return new RollbackTrace(nativeRank);
+    }
+
+    void mark(String step) {
+        if (line != null) {
+            line.append(' ').append(step).append('=').append(System.currentTimeMillis());
+        }
+    }
+
+    void print() {
+        if (line != null) {
+            RuntimeMessages.say(line.toString());
+        }
+    }
+}
