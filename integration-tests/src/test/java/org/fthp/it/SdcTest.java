@@ -126,14 +126,13 @@ class SdcTest {
         MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "1", "--checkpoint-interval", "600", "--sdc-interval",
                 "0.1", "--corrupt", "0:cmp:msg#100"), Map.of(), 2, TIMEOUT, ResilientIterations.class, WORKLOAD)
                 .assertSuccess();
-        assertEquals(FailureFreeRuns.sortedLines(ResilientIterations.class, 2, TIMEOUT, WORKLOAD),
-                FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n" + r.stderr());
+        InPlaceRollback.assertRolledBackInPlace(r,
+                FailureFreeRuns.sortedLines(ResilientIterations.class, 2, TIMEOUT, WORKLOAD),
+                ResilientIterations.class, 3);
         assertTrue(r.stderr().contains("the twins of rank 0 differed (silent data corruption); the job rolled back in"
                 + " place to checkpoint epoch 2"), r.stderr());
         assertTrue(r.stderr().contains("; 1 rollback in place ("), r.stderr());
-        assertTrue(r.stderr().contains("; 0 restarts") && !r.stderr().contains("relaunching"), r.stderr());
-        assertEquals(3, r.processes().javaProcessesRunning(ResilientIterations.class.getName()),
-                "2 ranks and 1 replica, none started after them\n" + r.stderr());
+        assertTrue(r.stderr().contains("; 0 restarts"), r.stderr());
     }
 
     /**
@@ -148,14 +147,13 @@ class SdcTest {
         MpiJob.Result r = MpiJob.runWith(List.of("--replicas", "1", "--checkpoint-interval", "600", "--sdc-interval",
                 "600", "--corrupt", "0:cmp:msg#170"), Map.of(), 2, TIMEOUT, ResilientIterations.class, workload)
                 .assertSuccess();
-        assertEquals(FailureFreeRuns.sortedLines(ResilientIterations.class, 2, TIMEOUT, workload),
-                FailureFreeRuns.sorted(r), "stdout differs from the failure-free run\n" + r.stderr());
+        InPlaceRollback.assertRolledBackInPlace(r,
+                FailureFreeRuns.sortedLines(ResilientIterations.class, 2, TIMEOUT, workload),
+                ResilientIterations.class, 3);
         assertTrue(r.stderr().contains("silent data corruption detected: rank=0 epoch=5 what=messages"), r.stderr());
         assertTrue(r.stderr().contains("the twins of rank 0 differed (silent data corruption); the job rolled back in"
                 + " place to checkpoint epoch 4"), r.stderr());
-        assertTrue(r.stderr().contains("; 0 restarts") && !r.stderr().contains("relaunching"), r.stderr());
-        assertEquals(3, r.processes().javaProcessesRunning(ResilientIterations.class.getName()),
-                "2 ranks and 1 replica, none started after them\n" + r.stderr());
+        assertTrue(r.stderr().contains("; 0 restarts"), r.stderr());
     }
 
     /**
