@@ -46,8 +46,9 @@ final class Usage {
                                     R per process per hour (silent data corruption)
               --sdc on|off|abort    twins of replicated ranks compare their sends and, at each
                                     checkpoint, their state (on by default); a difference rolls
-                                    the job back to the last verified checkpoint (needs
-                                    --restart), or ends it with exit code 6 (abort, no restart)
+                                    the job back to the last verified checkpoint (in place with
+                                    --spares or relaunched with --restart), or ends it with exit
+                                    code 6 (abort, or neither)
               --sdc-interval S      compare sends between checkpoints every S seconds (default 1)
               --corrupt R[:cmp|rep][:state|msg]@S or #C
                                     flip one seeded bit of that copy of rank R, in a registered
@@ -74,7 +75,8 @@ final class Usage {
               --restart-replicas M2 relaunch with M2 replicas instead of M
               --spares S            start S spare processes after the program's: each completes
                                     MPI_Init, then waits without CPU until it takes a lost rank's
-                                    place, or finalizes with the job (one host for now)
+                                    place, or finalizes with the job (on several hosts: placed
+                                    on another host than the copies they may replace)
               --restore-replicas on|off  a rank that lost one of its copies gets a free spare as its
                                     replica again at the next checkpoint (default on with spares)
               --host H1:S1,H2:S2..., --hostfile F   (mpirun's own options) with two or more hosts
