@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.FutureTask;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import org.fthp.coordinator.client.CoordinatorClient;
 import org.fthp.coordinator.event.Role;
@@ -256,7 +257,7 @@ public final class Engine {
             int generation = 0;
             long replacedAfter = 0;
             boolean replacement = nativeRank >= programProcesses;
-            CoordinatorLink link = null;
+            Supplier<CoordinatorLink> link = null;
             RollbackTrace trace = null;
             if (replacement) {
                 // after the one collective over the whole native world every process makes at start
@@ -267,7 +268,8 @@ public final class Engine {
                 CallKill.inRollback(nativeRank, role.generation());
                 // registered as the rank's copy before its spare's connection ends (whose loss until then is also
                 // that rank's failure), so that it hears a rollback that supersedes this one; the registration runs
-                // beside the readiness round, which the survivors would otherwise wait in for it
+                // beside the readiness round and the generation's creations, which the survivors would otherwise
+                // wait in for it
                 ReplicaLayout given = ReplicaLayout.of(role.cmpNatives(), role.repNatives());
                 FutureTask<CoordinatorLink> registering = new FutureTask<>(() -> connectCoordinator(nativeRank,
                         nativeSize, given.copyOf(nativeRank).logical(), given.copyOf(nativeRank).role(),
@@ -276,9 +278,13 @@ public final class Engine {
                 role = RollbackReadiness.settle(role, nativeRank,
                         () -> registering.isDone() ? registered(registering).latestRollback() : null);
                 trace.mark("ready");
-                link = registered(registering);
-                spare.finish();
-                trace.mark("linked");
+                RollbackTrace steps = trace;
+                link = () -> {
+                    CoordinatorLink registered = registered(registering);
+                    spare.finish();
+                    steps.mark("linked");
+                    return registered;
+                };
                 layout = ReplicaLayout.of(role.cmpNatives(), role.repNatives());
                 incarnation = incarnation.rolledBack(role.epoch(), role.firstEpoch());
                 generation = role.generation();
@@ -352,10 +358,10 @@ public final class Engine {
         }
     }
 
-    /** {@code connected}: a replacement's link, registered before its rollback's communicators; else null. */
-    private void startUp(boolean repairThreadAllowed, CoordinatorLink connected) {
+    /** {@code connected}: a replacement's link, registering while its communicators are made; else null. */
+    private void startUp(boolean repairThreadAllowed, Supplier<CoordinatorLink> connected) {
         buildWorld();
-        CoordinatorLink coordinator = connected != null ? connected
+        CoordinatorLink coordinator = connected != null ? connected.get()
                 : connectCoordinator(nativeRank, nativeSize, logicalRank, membership.role(), blockingCalls);
         coordination.connected(coordinator);
         // the engine running now: after a rollback in place another engine than this one
