@@ -20,8 +20,9 @@ import mpi.MPIException;
  * <p>The sizes run in the order given, each after a barrier, every round trip of a size timed as one block: one
  * line per size from rank 0, {@code coldpingpong <bytes> <oneway_us> <first_tenth_us> <last_tenth_us>}, the
  * one-way time being the block's time / rounds / 2, and the tenths the same over the block's first and last tenth
- * of round trips (where compilation shows). Ranks beyond 1 only join the barriers. Printed at the end, so the
- * formatting classes load outside the timed blocks.
+ * of round trips (where compilation shows); then one line per size, {@code coldtenths <bytes> <us> x 10}, the
+ * one-way time of each tenth in order (how long the compiling lasts). Ranks beyond 1 only join the barriers.
+ * Printed at the end, so the formatting classes load outside the timed blocks.
  */
 public final class ColdPingPong {
     static final int[] SIZES = {8, 1024, 65536, 1048576};
@@ -66,6 +67,13 @@ public final class ColdPingPong {
                 System.out.printf(Locale.ROOT, "coldpingpong %d %.4f %.4f %.4f%n", options.sizes[s],
                         oneWayMicros(total, options.rounds), oneWayMicros(tenths[s][0], perTenth),
                         oneWayMicros(tenths[s][TENTHS - 1], perTenth));
+            }
+            for (int s = 0; s < options.sizes.length; s++) {
+                StringBuilder line = new StringBuilder("coldtenths ").append(options.sizes[s]);
+                for (double tenth : tenths[s]) {
+                    line.append(String.format(Locale.ROOT, " %.3f", oneWayMicros(tenth, perTenth)));
+                }
+                System.out.println(line);
             }
             System.out.flush();
         }

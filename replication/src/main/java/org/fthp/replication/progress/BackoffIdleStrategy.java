@@ -1,6 +1,7 @@
 package org.fthp.replication.progress;
 
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * What a progress loop does between two fruitless polls: spin briefly, then
@@ -13,17 +14,38 @@ import java.util.concurrent.locks.LockSupport;
  * process's own test calls, and a parked thread sleeps at least the kernel's
  * timer slack (about 50 µs), so parking early stalls every peer waiting on
  * this one: parking starts only after {@code fthp.idle.yieldMicros} of waiting.
+ *
+ * <p>Except while this JVM's compiler threads are compiling ({@link JitActivity}): a yield gives the core to
+ * whatever else is runnable, a compiler thread among many, and then only until the next tick, so the compiles
+ * of a program's first messages stretch over the whole start; a short park leaves the core to them. Off with
+ * {@code -Dfthp.idle.parkWhileCompiling=false}.
  */
 public final class BackoffIdleStrategy implements IdleStrategy {
 
-    private static final int SPINS = Integer.getInteger("fthp.idle.spins", 100);
+    static final int SPINS = Integer.getInteger("fthp.idle.spins", 100);
     private static final long YIELD_NS = Long.getLong("fthp.idle.yieldMicros", 2_000) * 1_000;
     private static final long MIN_PARK_NS = 1_000;
     private static final long MAX_PARK_NS = Long.getLong("fthp.idle.maxParkMicros", 500) * 1_000;
+    private static final boolean PARK_WHILE_COMPILING =
+            Boolean.parseBoolean(System.getProperty("fthp.idle.parkWhileCompiling", "true"));
+    /** A park while the compilers work: about the kernel's timer slack, a small part of a compile. */
+    static final long COMPILING_PARK_NS = 20_000;
 
+    /** Whether the JIT compiles now: asked in the yielding phase only, so never on a short wait. */
+    private final BooleanSupplier compiling;
     private int spins;
     private long yieldingSince;
     private long parkNs;
+
+    /** Backs off as above, parking while this process's JIT compiles. */
+    public BackoffIdleStrategy() {
+        this(PARK_WHILE_COMPILING ? JitActivity.PROCESS::compiling : () -> false);
+    }
+
+    /** Backs off as above, parking instead of yielding while {@code compiling} says so. */
+    BackoffIdleStrategy(BooleanSupplier compiling) {
+        this.compiling = compiling;
+    }
 
     @Override
     public void reset() {
@@ -44,7 +66,11 @@ public final class BackoffIdleStrategy implements IdleStrategy {
             yieldingSince = now;
         }
         if (now - yieldingSince < YIELD_NS) {
-            Thread.yield();
+            if (compiling.getAsBoolean()) {
+                LockSupport.parkNanos(COMPILING_PARK_NS);
+            } else {
+                Thread.yield();
+            }
             return;
         }
         LockSupport.parkNanos(parkNs);
