@@ -15,10 +15,11 @@ import java.util.function.BooleanSupplier;
  * timer slack (about 50 µs), so parking early stalls every peer waiting on
  * this one: parking starts only after {@code fthp.idle.yieldMicros} of waiting.
  *
- * <p>Except while this JVM's compiler threads are compiling ({@link JitActivity}): a yield gives the core to
- * whatever else is runnable, a compiler thread among many, and then only until the next tick, so the compiles
- * of a program's first messages stretch over the whole start; a short park leaves the core to them. Off with
- * {@code -Dfthp.idle.parkWhileCompiling=false}.
+ * <p>With {@code -Dfthp.idle.parkWhileCompiling=true}, a wait parks instead of yielding while this JVM's compiler
+ * threads compile ({@link JitActivity}): a yield hands the core to whatever else is runnable and only until the
+ * next tick, so the compiles of a program's first messages stretch over its start while its ranks spin; a short
+ * park leaves the core to them. Off unless asked: a program whose own kernels compile for seconds (HPCG) then
+ * parks in every wait of those seconds, and that cost has not been shown smaller than what the compiles gain.
  */
 public final class BackoffIdleStrategy implements IdleStrategy {
 
@@ -27,7 +28,7 @@ public final class BackoffIdleStrategy implements IdleStrategy {
     private static final long MIN_PARK_NS = 1_000;
     private static final long MAX_PARK_NS = Long.getLong("fthp.idle.maxParkMicros", 500) * 1_000;
     private static final boolean PARK_WHILE_COMPILING =
-            Boolean.parseBoolean(System.getProperty("fthp.idle.parkWhileCompiling", "true"));
+            Boolean.getBoolean("fthp.idle.parkWhileCompiling");
     /** A park while the compilers work: about the kernel's timer slack, a small part of a compile. */
     static final long COMPILING_PARK_NS = 20_000;
 
@@ -37,7 +38,7 @@ public final class BackoffIdleStrategy implements IdleStrategy {
     private long yieldingSince;
     private long parkNs;
 
-    /** Backs off as above, parking while this process's JIT compiles. */
+    /** Backs off as above; parks while this process's JIT compiles only if fthp.idle.parkWhileCompiling says so. */
     public BackoffIdleStrategy() {
         this(PARK_WHILE_COMPILING ? JitActivity.PROCESS::compiling : () -> false);
     }

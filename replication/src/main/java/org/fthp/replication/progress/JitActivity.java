@@ -17,7 +17,7 @@ import java.util.List;
  * <p>A program's first thousands of messages run FTHP-J's path interpreted and profiled while C1 and C2 compile it,
  * and a rank waiting for a message spins on a core its own compiler threads need: on a host with as many ranks as
  * cores the compiles, and so the slow start, last about twice as long as the compiler's CPU time. A wait that finds
- * the compilers busy sleeps instead ({@link BackoffIdleStrategy}), which hands the core to them.
+ * the compilers busy can sleep instead ({@link BackoffIdleStrategy}, when asked), which hands the core to them.
  *
  * <p>Reading the state costs a system call per compiler thread, so an answer is kept for {@link #RECHECK_NANOS} and
  * the stat files stay open (a read at offset 0 makes the kernel write them afresh). Where there is no
