@@ -79,6 +79,38 @@ class JitActivityTest {
         assertTrue(JitActivity.PROCESS.watched() >= 2, "compiler threads found: " + JitActivity.PROCESS.watched());
     }
 
+    /** Work the JIT compiles (C1, then C2 with its loop optimisations) the first time it runs hot. */
+    private static long hotLoop(long n) {
+        long h = n;
+        for (long i = 0; i < n; i++) {
+            h = h * 31 + (i ^ (h >>> 7));
+        }
+        return h;
+    }
+
+    @Test
+    void seesThisJvmCompileWhileWorkGetsHot() throws Exception {
+        assumeTrue(JitActivity.PROCESS.watched() > 0, "Linux with HotSpot's compiler threads only");
+        long[] sink = {0};
+        Thread work = new Thread(() -> {
+            for (int k = 1; k < 20_000 && !Thread.currentThread().isInterrupted(); k++) {
+                sink[0] += hotLoop(k);
+            }
+        });
+        boolean seen = false;
+        work.start();
+        try {
+            // the JVM compiles hotLoop and its caller while it runs: a compiler thread is running at some point
+            while (work.isAlive() && !seen) {
+                seen = JitActivity.PROCESS.compiling();
+            }
+        } finally {
+            work.interrupt();
+            work.join();
+        }
+        assertTrue(seen, "no compiler thread seen running while hotLoop got hot (" + sink[0] + ")");
+    }
+
     @Test
     void aWaitAsksAboutTheCompilersOnlyOnceItYields() {
         int[] asked = {0};
