@@ -45,7 +45,7 @@ binding_init() {
 }
 
 # java_job IMPL NP CLASSPATH MAIN [ARGS...]: CMD=(the command line). IMPL: fthp (fthp-run -np NP), fthp-variant
-# (the same with the rank JVM options in VARIANT_OPTS, e.g. a runtime switch turned on), fthp-replicated
+# (the same with the rank JVM options in VARIANT_OPTS, e.g. a JIT option or a runtime switch), fthp-replicated
 # (fthp-run -np NP --replicas NP) or binding (mpirun -np NP java with the binding's classes ahead of FTHP-J's)
 java_job() {
   local impl="$1" np="$2" cp="$3"; shift 3

@@ -7,7 +7,7 @@
 #   bench/cold-start.sh                           # REPS=5
 #   REPLICATED=1 bench/cold-start.sh              # also the apps replicated, 4 + 4 (reported, oversubscribed here)
 #   REPS=1 APPS=hpcg HPCG_SETS=2 ROUNDS=1000 bench/cold-start.sh      # a quick look that the pieces run
-#   VARIANT_OPTS=-Dfthp.idle.parkWhileCompiling=true bench/cold-start.sh   # also FTHP-J with these rank options
+#   VARIANT_OPTS=-XX:TieredStopAtLevel=1 bench/cold-start.sh   # also FTHP-J with these rank options
 #
 # One repetition runs each benchmark once on FTHP-J (bin/fthp-run -np NP, no replicas) and once on the binding
 # (mpirun -np NP java, the binding's mpi classes ahead of FTHP-J's, the JVM options fthp-run gives its ranks), back
