@@ -23,6 +23,7 @@ binding_init() {
   CLOVER_DECK="$(readlink -f "${CLOVER_DECK:-$ROOT/apps/cloverleaf/decks/clover_bm_short.in}")"
   CLOVER_STEPS="${CLOVER_STEPS:-}"
   RUN_TIMEOUT="${RUN_TIMEOUT:-900}"
+  read -r -a VARIANT_OPTS_ARRAY <<< "${VARIANT_OPTS:-}"
   [[ -f "$MPI_JAR" ]] || { echo "no Open MPI Java binding at $MPI_JAR: run bench/ompi-java-binding.sh first" >&2; exit 2; }
   [[ -f "$FACADE_JAR" && -d "$ROOT/apps/hpcg/target/classes" && -d "$ROOT/apps/cloverleaf/target/classes" ]] \
     || { echo "build first: scripts/build.sh" >&2; exit 3; }
@@ -43,12 +44,14 @@ binding_init() {
   fi
 }
 
-# java_job IMPL NP CLASSPATH MAIN [ARGS...]: CMD=(the command line). IMPL: fthp (fthp-run -np NP), fthp-replicated
+# java_job IMPL NP CLASSPATH MAIN [ARGS...]: CMD=(the command line). IMPL: fthp (fthp-run -np NP), fthp-variant
+# (the same with the rank JVM options in VARIANT_OPTS, e.g. a JIT option or a runtime switch), fthp-replicated
 # (fthp-run -np NP --replicas NP) or binding (mpirun -np NP java with the binding's classes ahead of FTHP-J's)
 java_job() {
   local impl="$1" np="$2" cp="$3"; shift 3
   case "$impl" in
     fthp) CMD=("$ROOT/bin/fthp-run" -np "$np" -- -cp "$cp" "$@") ;;
+    fthp-variant) CMD=("$ROOT/bin/fthp-run" -np "$np" -- "${VARIANT_OPTS_ARRAY[@]}" -cp "$cp" "$@") ;;
     fthp-replicated) CMD=("$ROOT/bin/fthp-run" -np "$np" --replicas "$np" -- -cp "$cp" "$@") ;;
     binding)
       local more=()

@@ -7,6 +7,7 @@
 #   bench/cold-start.sh                           # REPS=5
 #   REPLICATED=1 bench/cold-start.sh              # also the apps replicated, 4 + 4 (reported, oversubscribed here)
 #   REPS=1 APPS=hpcg HPCG_SETS=2 ROUNDS=1000 bench/cold-start.sh      # a quick look that the pieces run
+#   VARIANT_OPTS=-XX:TieredStopAtLevel=1 bench/cold-start.sh   # also FTHP-J with these rank options
 #
 # One repetition runs each benchmark once on FTHP-J (bin/fthp-run -np NP, no replicas) and once on the binding
 # (mpirun -np NP java, the binding's mpi classes ahead of FTHP-J's, the JVM options fthp-run gives its ranks), back
@@ -15,6 +16,8 @@
 #   cloverleaf  CloverLeaf's short deck (clover_bm_short.in): cell updates per second and the job's wall time
 #   pingpong    org.fthp.bench.ColdPingPong: byte[] send/recv between ranks 0 and 1, ROUNDS round trips of each
 #               size in SIZES from MPI_Init on, one-way time per size
+# With VARIANT_OPTS set, a third side, fthp-variant, runs FTHP-J again with those JVM options for its ranks, in the
+# same rotation (reported against fthp and against the binding).
 # With REPLICATED=1 the apps run again as REPLICATED_NP ranks + REPLICATED_NP replicas against the binding on
 # REPLICATED_NP ranks (fthp-rep<N> against binding-np<N>).
 # The report (org.fthp.bench.ColdStartReport, also in RESULTS/report.md): per figure each side's median, range and
@@ -79,7 +82,11 @@ echo "cold-start.sh: commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null 
      "$NP ranks; binding $MPI_JAR; results in $RESULTS"
 for ((rep = 1; rep <= REPS; rep++)); do
   # alternate which side runs first, so a slow phase of the machine hits both alike
-  if (( rep % 2 )); then order=(fthp binding); else order=(binding fthp); fi
+  if [[ -n "${VARIANT_OPTS:-}" ]]; then
+    # three sides: each goes first, second and last in turn
+    sides=(fthp fthp-variant binding)
+    order=("${sides[@]:$(( rep % 3 ))}" "${sides[@]:0:$(( rep % 3 ))}")
+  elif (( rep % 2 )); then order=(fthp binding); else order=(binding fthp); fi
   for name in "${APPS[@]}"; do
     for impl in "${order[@]}"; do app "$impl" "$impl" "$NP" "$name" "$rep"; done
   done
@@ -89,7 +96,9 @@ for ((rep = 1; rep <= REPS; rep++)); do
   if [[ "$REPLICATED" == 1 ]]; then
     for name in "${APPS[@]}"; do
       for impl in "${order[@]}"; do
-        if [[ "$impl" == fthp ]]; then
+        if [[ "$impl" == fthp-variant ]]; then
+          continue
+        elif [[ "$impl" == fthp ]]; then
           app "fthp-rep$REPLICATED_NP" fthp-replicated "$REPLICATED_NP" "$name" "$rep"
         else
           app "binding-np$REPLICATED_NP" binding "$REPLICATED_NP" "$name" "$rep"
@@ -100,6 +109,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
 done
 
 pairs=(fthp:binding)
+[[ -n "${VARIANT_OPTS:-}" ]] && pairs+=(fthp-variant:fthp fthp-variant:binding)
 [[ "$REPLICATED" == 1 ]] && pairs+=("fthp-rep$REPLICATED_NP:binding-np$REPLICATED_NP")
 {
   echo
@@ -108,6 +118,7 @@ pairs=(fthp:binding)
   echo "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), REPS=$REPS NP=$NP."
   for name in "${APPS[@]}"; do echo "- $name: $(app_unit "$name")"; done
   [[ "$PINGPONG" == 1 ]] && echo "- ping-pong: byte[], $ROUNDS round trips of each of $SIZES bytes"
+  [[ -n "${VARIANT_OPTS:-}" ]] && echo "- fthp-variant: FTHP-J with the rank options $VARIANT_OPTS"
   [[ "$REPLICATED" == 1 ]] && echo "- replicated: fthp-rep$REPLICATED_NP = $REPLICATED_NP ranks + $REPLICATED_NP replicas, binding-np$REPLICATED_NP = $REPLICATED_NP ranks"
   echo
   "$JAVA_HOME/bin/java" -cp "$BENCH_JAR" org.fthp.bench.ColdStartReport "$RESULTS" "${pairs[@]}"

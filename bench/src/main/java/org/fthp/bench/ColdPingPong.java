@@ -20,8 +20,10 @@ import mpi.MPIException;
  * <p>The sizes run in the order given, each after a barrier, every round trip of a size timed as one block: one
  * line per size from rank 0, {@code coldpingpong <bytes> <oneway_us> <first_tenth_us> <last_tenth_us>}, the
  * one-way time being the block's time / rounds / 2, and the tenths the same over the block's first and last tenth
- * of round trips (where compilation shows). Ranks beyond 1 only join the barriers. Printed at the end, so the
- * formatting classes load outside the timed blocks.
+ * of round trips (where compilation shows); then one line per size, {@code coldtenths <bytes> <us> x 10}, the
+ * one-way time of each tenth in order (how long the compiling lasts); then {@code coldjit <ms>}, the CPU time rank
+ * 0's JIT compiler threads used over all the sizes ({@link JitCpu}; not printed without /proc). Ranks beyond 1
+ * only join the barriers. Printed at the end, so the formatting classes load outside the timed blocks.
  */
 public final class ColdPingPong {
     static final int[] SIZES = {8, 1024, 65536, 1048576};
@@ -50,6 +52,7 @@ public final class ColdPingPong {
         Arrays.fill(buf, (byte) 1);
         int perTenth = options.rounds / TENTHS;
         double[][] tenths = new double[options.sizes.length][TENTHS];
+        double jitBefore = JitCpu.millis();
         for (int s = 0; s < options.sizes.length; s++) {
             comm.barrier();
             double t = MPI.wtime();
@@ -60,12 +63,23 @@ public final class ColdPingPong {
                 t = now;
             }
         }
+        double jitMillis = JitCpu.millis() - jitBefore;
         if (rank == 0) {
             for (int s = 0; s < options.sizes.length; s++) {
                 double total = Arrays.stream(tenths[s]).sum();
                 System.out.printf(Locale.ROOT, "coldpingpong %d %.4f %.4f %.4f%n", options.sizes[s],
                         oneWayMicros(total, options.rounds), oneWayMicros(tenths[s][0], perTenth),
                         oneWayMicros(tenths[s][TENTHS - 1], perTenth));
+            }
+            for (int s = 0; s < options.sizes.length; s++) {
+                StringBuilder line = new StringBuilder("coldtenths ").append(options.sizes[s]);
+                for (double tenth : tenths[s]) {
+                    line.append(String.format(Locale.ROOT, " %.3f", oneWayMicros(tenth, perTenth)));
+                }
+                System.out.println(line);
+            }
+            if (jitBefore >= 0) {
+                System.out.printf(Locale.ROOT, "coldjit %.0f%n", jitMillis);
             }
             System.out.flush();
         }

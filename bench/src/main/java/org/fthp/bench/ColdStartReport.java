@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  *
  * <p>Usage: {@code java org.fthp.bench.ColdStartReport <results-dir> <contender>:<base> ...}. The directory holds
  * {@code <impl>.<bench>.<rep>.txt} files; their result lines are
- * {@code coldpingpong <bytes> <oneway_us> ...} ({@link ColdPingPong}) and {@code app <name> <rating> <wall_s>}
+ * {@code coldpingpong <bytes> <oneway_us> ...} and {@code coldjit <ms>} ({@link ColdPingPong}) and {@code app <name> <rating> <wall_s>}
  * (written by the script from the app's own report: HPCG's GFLOP/s, CloverLeaf's cell updates per second); other
  * lines are ignored, and a file without any counts as a failed run.
  *
@@ -58,6 +58,9 @@ public final class ColdStartReport {
                     put(impl, new Row("ping-pong byte[] " + BenchReport.formatBytes(bytes) + ", one-way µs",
                             1_000_000_000L + bytes, false), rep, Double.parseDouble(f[2]));
                     found++;
+                } else if (f.length == 2 && f[0].equals("coldjit")) {
+                    put(impl, new Row("ping-pong: CPU ms of rank 0's JIT compiler threads", 2_000_000_000L, false),
+                            rep, Double.parseDouble(f[1]));
                 } else if (f.length == 4 && f[0].equals("app")) {
                     long order = appOrder(f[1]);
                     put(impl, new Row(f[1] + " " + appUnit(f[1]), order, true), rep, Double.parseDouble(f[2]));

@@ -96,4 +96,16 @@ class ColdStartReportTest {
         r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), List.<String[]>of(new String[] {contender, base}));
         return bytes.toString(StandardCharsets.UTF_8);
     }
+
+    @Test
+    void readsTheJitCpuOfThePingPongAsATimeRow(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("binding.pingpong.1.txt"), "coldpingpong 8 1.0 2.0 0.9\ncoldjit 10\n");
+        Files.writeString(dir.resolve("fthp.pingpong.1.txt"), "coldpingpong 8 2.0 4 1\ncoldtenths 8 4 1\ncoldjit 250\n");
+        ColdStartReport r = new ColdStartReport();
+        r.addDirectory(dir);
+        ColdStartReport.Row jit =
+                new ColdStartReport.Row("ping-pong: CPU ms of rank 0's JIT compiler threads", 2_000_000_000L, false);
+        assertEquals(List.of(25.0), r.ratios("fthp", "binding", jit));
+        assertEquals(List.of(2.0), r.ratios("fthp", "binding", PING_8));
+    }
 }
