@@ -4,8 +4,9 @@ import org.fthp.replication.output.RuntimeMessages;
 
 /**
  * With FTHP_TRACE_ROLLBACK set, the wall-clock millisecond at which this process passed each step of its part in a
- * rollback, on one stderr line ({@code fthp-rollback-steps native N step=ms ...}) for bench/rollback_report.py to
- * split the rebuild with; nothing otherwise.
+ * rollback's rebuild, on one stderr line ({@code fthp-rollback-steps native N step=ms ...}: readiness, the control
+ * communicator, the engine, the world; a spare's registration), beside the per-rollback lines bench/checkpoint.sh
+ * reads (its ROLLBACK_RAW keeps them); nothing otherwise.
  */
 final class RollbackTrace {
 
