@@ -143,6 +143,11 @@ public final class Empi {
         return seg;
     }
 
+    /** Slot {@code index} of {@code handles} (from {@link #allocateHandles}): one request, as an MPI call takes it. */
+    public static MemorySegment handleSlot(MemorySegment handles, long index) {
+        return handles.asSlice(HANDLE_BYTES * index, HANDLE_BYTES);
+    }
+
     /** {@code count} adjacent {@code MPI_Status}es (at least one), e.g. an {@code array_of_statuses}. */
     public static MemorySegment allocateStatuses(Arena arena, int count) {
         return arena.allocate((long) STATUS_BYTES * Math.max(1, count), 8);

@@ -220,7 +220,7 @@ public final class CommCreation {
                 if (copies[k] != membership.nativeRank()) {
                     Empi.isend(payload, 8, Empi.BYTE, controlComm.rank(copies[k]),
                             InternalTags.CREATION_ABORT.tag(epoch), controlComm.handle(),
-                            requests.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES));
+                            Empi.handleSlot(requests, k));
                 }
             }
         }

@@ -76,8 +76,8 @@ public final class ControlExchange implements ArrivalRound {
         for (int k = 0; k < peers.length; k++) {
             int peer = comm.rank(peers[k]);
             Empi.irecv(theirs.asSlice((long) slotBytes * k, slotBytes), slotBytes, Empi.BYTE, peer, tag,
-                    comm.handle(), handle(receives, k));
-            Empi.isend(sent, mine.length, Empi.BYTE, peer, tag, comm.handle(), handle(sends, k));
+                    comm.handle(), Empi.handleSlot(receives, k));
+            Empi.isend(sent, mine.length, Empi.BYTE, peer, tag, comm.handle(), Empi.handleSlot(sends, k));
         }
     }
 
@@ -112,7 +112,7 @@ public final class ControlExchange implements ArrivalRound {
         boolean all = true;
         for (int k = 0; k < peers.length; k++) {
             if (!heard[k]) {
-                heard[k] = done(handle(receives, k));
+                heard[k] = done(Empi.handleSlot(receives, k));
                 if (!heard[k] && !excused.test(peers[k])) {
                     all = false;
                 }
@@ -164,12 +164,12 @@ public final class ControlExchange implements ArrivalRound {
         closed = true;
         for (int k = 0; k < peers.length; k++) {
             if (!heard[k]) {
-                cancelReceive(handle(receives, k), flag, status);
+                cancelReceive(Empi.handleSlot(receives, k), flag, status);
             }
         }
         for (int k = 0; k < peers.length; k++) {
             try {
-                if (!done(handle(sends, k))) {
+                if (!done(Empi.handleSlot(sends, k))) {
                     return; // a peer that died before matching it: the send keeps pointing here
                 }
             } catch (EmpiException e) {
@@ -198,9 +198,5 @@ public final class ControlExchange implements ArrivalRound {
     private boolean done(MemorySegment request) {
         Empi.test(request, flag, status);
         return flag.get(ValueLayout.JAVA_INT, 0) != 0;
-    }
-
-    private static MemorySegment handle(MemorySegment handles, int k) {
-        return handles.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES);
     }
 }

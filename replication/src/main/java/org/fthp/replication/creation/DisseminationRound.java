@@ -76,15 +76,16 @@ public final class DisseminationRound implements ArrivalRound {
     }
 
     private void post(int k) {
-        Empi.irecv(inbox.asSlice(k, 1), 1, Empi.BYTE, comm.rank(previous[k]), tag, comm.handle(), handle(receives, k));
-        Empi.isend(outbox, 1, Empi.BYTE, comm.rank(next[k]), tag, comm.handle(), handle(sends, k));
+        Empi.irecv(inbox.asSlice(k, 1), 1, Empi.BYTE, comm.rank(previous[k]), tag, comm.handle(),
+                Empi.handleSlot(receives, k));
+        Empi.isend(outbox, 1, Empi.BYTE, comm.rank(next[k]), tag, comm.handle(), Empi.handleSlot(sends, k));
     }
 
     /** Whether every process has arrived: moves on through the steps whose messages came. */
     @Override
     public boolean heardFromAll() {
         while (step < next.length) {
-            Empi.test(handle(receives, step), flag, status);
+            Empi.test(Empi.handleSlot(receives, step), flag, status);
             if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
                 return false;
             }
@@ -107,12 +108,12 @@ public final class DisseminationRound implements ArrivalRound {
         }
         closed = true;
         if (step < next.length) {
-            ControlExchange.cancelReceive(handle(receives, step), flag, status);
+            ControlExchange.cancelReceive(Empi.handleSlot(receives, step), flag, status);
         }
         int posted = Math.min(step + 1, next.length);
         for (int k = 0; k < posted; k++) {
             try {
-                Empi.test(handle(sends, k), flag, status);
+                Empi.test(Empi.handleSlot(sends, k), flag, status);
                 if (flag.get(ValueLayout.JAVA_INT, 0) == 0) {
                     return;
                 }
@@ -121,9 +122,5 @@ public final class DisseminationRound implements ArrivalRound {
             }
         }
         arena.close();
-    }
-
-    private static MemorySegment handle(MemorySegment handles, int k) {
-        return handles.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES);
     }
 }

@@ -69,7 +69,7 @@ final class BlobExchange {
             }
             MemorySegment out = arena.allocate(Math.max(1, blobs[i].length));
             MemorySegment.copy(blobs[i], 0, out, ValueLayout.JAVA_BYTE, 0, blobs[i].length);
-            Empi.isend(out, blobs[i].length, Empi.BYTE, ranks[i], tag, comm, handle(sends, i));
+            Empi.isend(out, blobs[i].length, Empi.BYTE, ranks[i], tag, comm, Empi.handleSlot(sends, i));
         }
         waiter.await(() -> {
             boolean all = true;
@@ -86,9 +86,9 @@ final class BlobExchange {
                     }
                     int bytes = Empi.statusBytes(status, 0, scratch);
                     into[i] = arena.allocate(Math.max(1, bytes)).asSlice(0, bytes);
-                    Empi.imrecv(into[i], bytes, Empi.BYTE, message, handle(receives, i));
+                    Empi.imrecv(into[i], bytes, Empi.BYTE, message, Empi.handleSlot(receives, i));
                 }
-                if (completed(handle(receives, i), flag, status)) {
+                if (completed(Empi.handleSlot(receives, i), flag, status)) {
                     in[i] = into[i].toArray(ValueLayout.JAVA_BYTE);
                 } else {
                     all = false;
@@ -100,7 +100,7 @@ final class BlobExchange {
         waiter.await(() -> {
             for (int i = 0; i < n; i++) {
                 if (!sent[i]) {
-                    sent[i] = completed(handle(sends, i), flag, status);
+                    sent[i] = completed(Empi.handleSlot(sends, i), flag, status);
                     if (!sent[i]) {
                         return false;
                     }
@@ -161,9 +161,5 @@ final class BlobExchange {
     static boolean completed(MemorySegment request, MemorySegment flag, MemorySegment status) {
         Empi.test(request, flag, status);
         return flag.get(ValueLayout.JAVA_INT, 0) != 0;
-    }
-
-    private static MemorySegment handle(MemorySegment handles, int i) {
-        return handles.asSlice((long) Empi.HANDLE_BYTES * i, Empi.HANDLE_BYTES);
     }
 }

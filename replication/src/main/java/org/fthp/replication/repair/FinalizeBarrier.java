@@ -94,7 +94,7 @@ public final class FinalizeBarrier {
         for (int k = 0; k < live.length; k++) {
             if (live[k] != membership.nativeRank()) {
                 Empi.isend(payload, 8, Empi.BYTE, control.rank(live[k]), LEFT_TAG, control.handle(),
-                        requests.asSlice((long) Empi.HANDLE_BYTES * k, Empi.HANDLE_BYTES));
+                        Empi.handleSlot(requests, k));
             }
         }
     }
