@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import java.util.function.Supplier;
 
 import org.fthp.coordinator.event.Role;
 import org.fthp.empi.Empi;
@@ -133,12 +134,7 @@ public final class StructureBuilder {
 
     /** As {@link #world(int)}, with {@code entry} before each of its blocking native calls. */
     public CommStructure world(int id, BlockingCallEntry entry) {
-        blockingEntry = entry;
-        try {
-            return world(null, id);
-        } finally {
-            blockingEntry = BlockingCallEntry.NONE;
-        }
+        return withEntry(entry, () -> world(null, id));
     }
 
     private CommStructure world(CommStructure predecessor, int id) {
@@ -158,9 +154,14 @@ public final class StructureBuilder {
      * (repaired) layout: same members, same numbering carried over.
      */
     public CommStructure rebuild(CommStructure old, BlockingCallEntry round) {
-        blockingEntry = round;
+        return withEntry(round, () -> rebuild(old));
+    }
+
+    /** Builds with {@code entry} before each blocking native call, and none after. */
+    private CommStructure withEntry(BlockingCallEntry entry, Supplier<CommStructure> build) {
+        blockingEntry = entry;
         try {
-            return rebuild(old);
+            return build.get();
         } finally {
             blockingEntry = BlockingCallEntry.NONE;
         }

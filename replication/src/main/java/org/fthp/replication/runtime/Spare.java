@@ -55,7 +55,7 @@ final class Spare {
         Duration cpuWaiting = processCpu().minus(cpuBefore);
         double waited = (System.nanoTime() - startNanos) / 1e9;
         if (outcome == SpareLink.Outcome.ROLE) {
-            if (System.getenv("FTHP_TRACE_ROLLBACK") != null) {
+            if (RollbackTrace.ON) {
                 RuntimeMessages.say("fthp-rollback-trace spare " + nativeRank + " assigned "
                         + System.currentTimeMillis());
             }
