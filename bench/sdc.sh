@@ -10,7 +10,11 @@
 #   LAT_INTERVALS (default "1", the default), REPS times interleaved: median and range.
 # - cost: the same loop without a flip (COST_ITERATIONS, default 400) at each interval in LAT_INTERVALS and with
 #   --sdc off, REPS times interleaved: the loop's median seconds and each interval's ratio to off within repetitions.
-# Needs a built tree. Usage: [PARTS="pingpong latency cost"] bench/sdc.sh [REPS]
+# - cpu: what the hash costs in CPU, which load from other jobs does not change as it does wall time: LargeCost
+#   --self (np 2, 2 replicas; every rank sends CPU_BYTES, default 4 MiB, to itself, so nobody waits) with --sdc on
+#   against off, REPS times interleaved; the calling thread's CPU per send and receive, both ranks' mean, and the
+#   difference and ratio on/off within repetitions.
+# Needs a built tree. Usage: [PARTS="pingpong latency cost cpu"] bench/sdc.sh [REPS]
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 REPS="${1:-5}"
@@ -18,6 +22,7 @@ PARTS="${PARTS:-pingpong}"
 LAT_MS="${LAT_MS:-10}"
 LAT_INTERVALS="${LAT_INTERVALS:-1}"
 COST_ITERATIONS="${COST_ITERATIONS:-400}"
+CPU_BYTES="${CPU_BYTES:-4194304}"
 OUT="$HERE/bench/target/sdc-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$OUT"
 JAR="$(ls "$HERE"/bench/target/fthp-bench-*.jar | grep -v sources | head -1)"
@@ -78,6 +83,31 @@ for m in intervals:
         print(f"loop of {iterations} x {ms} ms, --sdc-interval {m} s: median {st.median(a for a, _ in pairs):.3f} s,"
               f" off {st.median(b for _, b in pairs):.3f} s; ratio median {st.median(ratios):.4f}"
               f" (min {min(ratios):.4f}, max {max(ratios):.4f})")
+PY
+fi
+if part cpu; then
+  python3 - "$HERE" "$JAR" "$OUT" "$REPS" "$CPU_BYTES" <<'PY'
+import statistics as st, subprocess, sys
+here, jar, out, reps, size = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+cpu = {"on": [], "off": []}
+for rep in range(1, reps + 1):
+    for mode in (["on", "off"] if rep % 2 else ["off", "on"]):
+        cmd = [here + "/bin/fthp-run", "-np", "2", "--replicas", "2", "--sdc", mode, "--", "-cp", jar,
+               "org.fthp.bench.LargeCost", size, "100", "5", "--self"]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        open(f"{out}/cpu-{rep}-{mode}.out", "w").write(r.stdout + r.stderr)
+        # largecost-median <rank> <bytes> <oneway_us> <thread_cpu_us> <process_cpu_us>
+        per_rank = [float(l.split()[4]) for l in r.stdout.splitlines() if l.startswith("largecost-median")]
+        cpu[mode].append(st.mean(per_rank) if len(per_rank) == 2 else None)
+        print(f"cpu rep {rep} {mode}: {cpu[mode][-1]}", flush=True)
+pairs = [(a, b) for a, b in zip(cpu["on"], cpu["off"]) if a and b]
+if pairs:
+    d = [a - b for a, b in pairs]
+    q = [a / b for a, b in pairs]
+    print(f"{size} B to itself, thread CPU per send and receive: {len(pairs)} reps; median on"
+          f" {st.median(a for a, _ in pairs):.1f} us, off {st.median(b for _, b in pairs):.1f} us; on - off median"
+          f" {st.median(d):.1f} us (min {min(d):.1f}, max {max(d):.1f}); on/off median {st.median(q):.3f}"
+          f" (min {min(q):.3f}, max {max(q):.3f})")
 PY
 fi
 part pingpong || { echo "raw outputs: $OUT"; exit 0; }

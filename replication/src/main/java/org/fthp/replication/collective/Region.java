@@ -22,13 +22,12 @@ public record Region(UserBuffer buf, long start, int count, TypeLayout type) {
 
     /** Packs the items into {@code seg} from byte {@code at}. */
     public void packInto(MemorySegment seg, long at) {
-        if (buf != null) {
-            Packer.pack(buf, start, count, type, seg, at);
-        }
         // every contribution to a collective is packed here, by both twins alike: the twin hash takes it
         SendDigest d = SendDigest.active();
         if (d != null) {
-            d.contributed(seg, at, buf == null ? 0 : bytes());
+            d.packContributed(buf, start, count, type, seg, at);
+        } else if (buf != null) {
+            Packer.pack(buf, start, count, type, seg, at);
         }
     }
 

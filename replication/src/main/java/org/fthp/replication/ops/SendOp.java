@@ -152,14 +152,12 @@ public final class SendOp extends NativeOp {
         if (!pulled) {
             message = SharedMessage.allocate(context.messages(), MessageHeader.BYTES + payloadBytes);
         }
-        // a pulled payload is read by its receivers as soon as they have the descriptor: packed before
+        // a pulled payload is read by its receivers as soon as they have the descriptor: packed (and hashed, block
+        // by block while each is in cache) before
         boolean inPlace = !pulled && sendsInPlace(t);
         SendDigest digest = SendDigest.active();
         if (!inPlace) {
-            writeMessage(message.message(), t, sendId, true, false);
-            if (digest != null) {
-                digest.beforeSend(message.message(), MessageHeader.BYTES, payloadBytes);
-            }
+            writeMessage(message.message(), t, sendId, true, true);
         } else if (digest != null) {
             // the sends read the program's own memory: an injected flip goes there, so the log copies it too
             digest.beforeSend(t.buf().directSegment(), t.startByte(), payloadBytes);
@@ -180,11 +178,14 @@ public final class SendOp extends NativeOp {
             }
         }
         if (inPlace) {
-            writeMessage(message.message(), t, sendId, true, false);
-        }
-        if (digest != null) {
-            // the receivers copy the payload while this copy hashes it
-            digest.fold(comm.commId(), dest, t.tag(), message.message(), MessageHeader.BYTES, payloadBytes);
+            // the log's copy, made while the sends read the program's memory; the hash takes it as it is packed
+            SendHeader.write(message.message(), comm, sendId, t.channel(), mode, payloadBytes, 0);
+            if (digest != null) {
+                digest.packFolded(comm.commId(), dest, t.tag(), t.buf(), t.startByte(), t.count(), t.type(),
+                        message.message(), MessageHeader.BYTES);
+            } else {
+                Packer.pack(t.buf(), t.startByte(), t.count(), t.type(), message.message(), MessageHeader.BYTES);
+            }
         }
         log.adopt(comm.commId(), dest, sendId, t.tag(), message.message(), message);
         if (ops != null) {
@@ -324,21 +325,20 @@ public final class SendOp extends NativeOp {
 
     /**
      * The header and, unless {@code pack} is false (sent in place), the packed payload after it; with
-     * {@code digest}, the payload folded into this copy's twin hash right after the pack (SendDigest).
+     * {@code digest}, the payload folded into this copy's twin hash as it is packed (SendDigest).
      */
     private static void writeMessage(MemorySegment into, Transfer t, long sendId, boolean pack, boolean digest) {
         SendHeader.write(into, t.comm(), sendId, t.channel(), t.mode(), t.payloadBytes(), 0);
-        if (pack) {
-            Packer.pack(t.buf(), t.startByte(), t.count(), t.type(), into, MessageHeader.BYTES);
-        }
         SendDigest d = digest ? SendDigest.active() : null;
-        if (d != null) {
-            if (pack) {
-                d.sent(t.comm().commId(), t.peer(), t.tag(), into, MessageHeader.BYTES, t.payloadBytes());
+        if (pack) {
+            if (d != null) {
+                d.packSent(t.comm().commId(), t.peer(), t.tag(), t.buf(), t.startByte(), t.count(), t.type(), into,
+                        MessageHeader.BYTES);
             } else {
-                d.sent(t.comm().commId(), t.peer(), t.tag(), t.buf().directSegment(), t.startByte(),
-                        t.payloadBytes());
+                Packer.pack(t.buf(), t.startByte(), t.count(), t.type(), into, MessageHeader.BYTES);
             }
+        } else if (d != null) {
+            d.sent(t.comm().commId(), t.peer(), t.tag(), t.buf().directSegment(), t.startByte(), t.payloadBytes());
         }
     }
 

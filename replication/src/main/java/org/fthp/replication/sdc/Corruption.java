@@ -102,6 +102,11 @@ public final class Corruption {
         flipIn(arrays[random.nextInt(arrays.length)]);
     }
 
+    /** Whether a message flip is due: the next payload, once packed, takes it ({@link #flipPayload}). */
+    public boolean messagePending() {
+        return messagePending;
+    }
+
     /** A pending message flip goes into this payload; whether one did. */
     public boolean flipPayload(MemorySegment seg, long off, long len) {
         if (!messagePending || len <= 0) {

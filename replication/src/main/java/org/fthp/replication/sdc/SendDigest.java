@@ -4,6 +4,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
+import org.fthp.replication.datatype.Packer;
+import org.fthp.replication.datatype.TypeLayout;
+import org.fthp.replication.datatype.UserBuffer;
+
 /**
  * One copy's running hash of what it gives the rest of the job: every program-level send (its payload and its
  * envelope: communicator, destination, tag, byte count) and every contribution to a collective, in the order the
@@ -11,8 +15,11 @@ import java.lang.foreign.ValueLayout;
  * inputs, so their hashes agree unless one of them computed something else (docs/DESIGN.md §22). Resends after a
  * repair and the engine's own messages never pass here.
  *
- * <p>Folded into the pack into staging, right after each block is copied and still in cache; a large logged payload
- * is folded once its native sends or pull offers are out, beside the receivers' copy; nothing allocated.
+ * <p>Folded into the pack into staging ({@link #packSent}, {@link #packContributed}): each block of
+ * {@link #PACK_BLOCK} bytes is hashed right after it is copied, while it is still in the core's cache, so the hash
+ * costs its arithmetic only, not a second pass over memory (a payload packed whole and hashed after reads it back
+ * from memory: a large copy's stores bypass the cache). The hash is a CRC32C ({@link RunningCrc}); nothing
+ * allocated.
  * One per process ({@link #active}, null when this process neither compares nor injects): the send path and the
  * collectives reach it without a context of their own to carry it. MPI calls are serialised by the gate, so the
  * state needs no lock.
@@ -28,6 +35,11 @@ public final class SendDigest {
     private final MemorySegment envelope = Arena.ofAuto().allocate(24, 8);
     private final RunningCrc crc = new RunningCrc();
     private long folded;
+    /**
+     * Bytes packed between two folds: small enough that a block is still in the core's first or second level cache
+     * when it is hashed (measured here: 64 KiB and 256 KiB alike).
+     */
+    static final long PACK_BLOCK = 64 * 1024;
     /** Whether the program said its next send or contribution legitimately differs between the twins. */
     private boolean skipNext;
 
@@ -112,8 +124,8 @@ public final class SendDigest {
     }
 
     /**
-     * The first half of {@link #sent}, for a send that folds after its native sends started: the injection, which
-     * must touch the bytes before anyone reads them.
+     * The injection alone, for a payload the sends read from the program's own memory: the flip must touch the
+     * bytes before anyone reads them; the fold follows with the log's copy ({@link #packFolded}).
      */
     public void beforeSend(MemorySegment payload, long off, long len) {
         if (corruption != null) {
@@ -122,20 +134,66 @@ public final class SendDigest {
         }
     }
 
-    /**
-     * The second half of {@link #sent}: the fold. A large payload is folded while its receivers copy it (the
-     * bytes no longer change once packed), so the hash runs beside the transfer instead of before it.
-     */
+    /** The fold of a payload already packed (and flipped, if a flip was due). */
     public void fold(int commId, int dest, int tag, MemorySegment payload, long off, long len) {
         if (!comparing || skipped()) {
             return;
         }
-        envelope.set(ValueLayout.JAVA_INT, 0, commId);
-        envelope.set(ValueLayout.JAVA_INT, 4, dest);
-        envelope.set(ValueLayout.JAVA_INT, 8, tag);
-        envelope.set(ValueLayout.JAVA_LONG, 16, len);
-        crc.update(envelope, 0, 24);
+        envelope(commId, dest, tag, len);
         crc.update(payload, off, len);
+        folded++;
+    }
+
+    /**
+     * A program-level send, packed and folded here: {@code count} items of {@code type} from byte {@code startByte}
+     * of {@code buf} into {@code into} at {@code at}, block by block, each hashed while still in cache; a flip due
+     * now goes into the packed payload first (then the whole is packed before it is hashed).
+     */
+    public void packSent(int commId, int dest, int tag, UserBuffer buf, long startByte, int count, TypeLayout type,
+                         MemorySegment into, long at) {
+        long len = count * type.size();
+        if (corruption != null) {
+            corruption.poll();
+            if (corruption.messagePending() && len > 0) {
+                Packer.pack(buf, startByte, count, type, into, at);
+                sent(commId, dest, tag, into, at, len);
+                return;
+            }
+        }
+        packFolded(commId, dest, tag, buf, startByte, count, type, into, at);
+    }
+
+    /**
+     * {@link #packSent} without the injection: the log's copy of a payload its sends read from the program's own
+     * memory, where {@link #beforeSend} already put a flip.
+     */
+    public void packFolded(int commId, int dest, int tag, UserBuffer buf, long startByte, int count, TypeLayout type,
+                           MemorySegment into, long at) {
+        if (!comparing || skipped()) {
+            Packer.pack(buf, startByte, count, type, into, at);
+            return;
+        }
+        envelope(commId, dest, tag, count * type.size());
+        packAndHash(buf, startByte, count, type, into, at);
+        folded++;
+    }
+
+    /** A contribution to a collective, packed and folded here as in {@link #packSent}; {@code buf} null: none. */
+    public void packContributed(UserBuffer buf, long startByte, int count, TypeLayout type, MemorySegment into,
+                                long at) {
+        if (corruption != null) {
+            corruption.poll();
+        }
+        if (!comparing || skipped()) {
+            if (buf != null) {
+                Packer.pack(buf, startByte, count, type, into, at);
+            }
+            return;
+        }
+        contribution(buf == null ? 0 : count * type.size());
+        if (buf != null) {
+            packAndHash(buf, startByte, count, type, into, at);
+        }
         folded++;
     }
 
@@ -147,10 +205,36 @@ public final class SendDigest {
         if (!comparing || skipped()) {
             return;
         }
-        envelope.set(ValueLayout.JAVA_LONG, 16, len);
-        crc.update(envelope, 16, 8);
+        contribution(len);
         crc.update(seg, off, len);
         folded++;
+    }
+
+    private void envelope(int commId, int dest, int tag, long len) {
+        envelope.set(ValueLayout.JAVA_INT, 0, commId);
+        envelope.set(ValueLayout.JAVA_INT, 4, dest);
+        envelope.set(ValueLayout.JAVA_INT, 8, tag);
+        envelope.set(ValueLayout.JAVA_LONG, 16, len);
+        crc.update(envelope, 0, 24);
+    }
+
+    /** A contribution's envelope: its length alone. */
+    private void contribution(long len) {
+        envelope.set(ValueLayout.JAVA_LONG, 16, len);
+        crc.update(envelope, 16, 8);
+    }
+
+    /** Packs whole items about a block at a time and hashes each block right after its copy. */
+    private void packAndHash(UserBuffer buf, long startByte, int count, TypeLayout type, MemorySegment into,
+                             long at) {
+        long size = type.size();
+        int perBlock = size == 0 ? Math.max(1, count) : (int) Math.max(1, PACK_BLOCK / size);
+        for (long done = 0; done < count; done += perBlock) {
+            int items = (int) Math.min(perBlock, count - done);
+            long to = at + done * size;
+            Packer.pack(buf, startByte + done * type.extent(), items, type, into, to);
+            crc.update(into, to, items * size);
+        }
     }
 
     private boolean skipped() {
