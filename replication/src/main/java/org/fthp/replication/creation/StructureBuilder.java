@@ -316,6 +316,23 @@ public final class StructureBuilder {
             }
             cmpNoRep = createGroup(Empi.COMM_WORLD, unreplicated, id);
         }
+        long noRepToRep = 0;
+        long noRepToRepInternal = 0;
+        boolean someUnreplicated = layout.replicas() < n;
+        if (someUnreplicated && (role == Role.REP || !layout.hasReplica(self))) {
+            // the computational copies without a replica and every replica, one process per member in member order
+            // (so its rank is the member's): a group creation rather than an intercommunicator between the two
+            // sets, whose blocking call would take many more rounds. Made before COMM_WORLD's eworld, which takes
+            // every copy: the replicated ranks' computational copies, which have no part in this one, wait for it
+            // in the eworld's entry with their cores given away, rather than run ahead into the program and take
+            // the cores this creation's members need
+            int[] involved = new int[n];
+            for (int i = 0; i < n; i++) {
+                involved[i] = layout.hasReplica(i) ? world.repNative(members[i]) : world.cmpNative(members[i]);
+            }
+            noRepToRep = createGroup(Empi.COMM_WORLD, involved, id);
+            noRepToRepInternal = idup(noRepToRep);
+        }
         long eworld = 0;
         long cmpRep = 0;
         TwinChannel twin;
@@ -330,20 +347,6 @@ public final class StructureBuilder {
             // a repair rebuilds COMM_WORLD first (the first live communicator): this is the new one's channel,
             // null on a replica promoted since the slot was taken
             twin = twinSlot > 0 && worldTwin != null ? worldTwin.withSlot(twinSlot) : null;
-        }
-        long noRepToRep = 0;
-        long noRepToRepInternal = 0;
-        boolean someUnreplicated = layout.replicas() < n;
-        if (someUnreplicated && (role == Role.REP || !layout.hasReplica(self))) {
-            // the computational copies without a replica and every replica, one process per member in member order
-            // (so its rank is the member's): a group creation rather than an intercommunicator between the two
-            // sets, whose blocking call would take many more rounds
-            int[] involved = new int[n];
-            for (int i = 0; i < n; i++) {
-                involved[i] = layout.hasReplica(i) ? world.repNative(members[i]) : world.cmpNative(members[i]);
-            }
-            noRepToRep = createGroup(Empi.COMM_WORLD, involved, id);
-            noRepToRepInternal = idup(noRepToRep);
         }
         return role == Role.CMP
                 ? new NativeComms(eworld, side, sideInternal, 0, 0, cmpRep, cmpNoRep, noRepToRep,
