@@ -271,9 +271,16 @@ public final class Engine {
                 // beside the readiness round and the generation's creations, which the survivors would otherwise
                 // wait in for it
                 ReplicaLayout given = ReplicaLayout.of(role.cmpNatives(), role.repNatives());
-                FutureTask<CoordinatorLink> registering = new FutureTask<>(() -> connectCoordinator(nativeRank,
-                        nativeSize, given.copyOf(nativeRank).logical(), given.copyOf(nativeRank).role(),
-                        blockingCalls));
+                long epoch = role.epoch();
+                FutureTask<CoordinatorLink> registering = new FutureTask<>(() -> {
+                    CoordinatorLink registered = connectCoordinator(nativeRank, nativeSize,
+                            given.copyOf(nativeRank).logical(), given.copyOf(nativeRank).role(), blockingCalls);
+                    if (registered != null) {
+                        // the piece the body will recover comes while the job rebuilds
+                        registered.prefetchPiece(epoch);
+                    }
+                    return registered;
+                });
                 Thread.ofPlatform().daemon().name("fthp-spare-registration").start(registering);
                 role = RollbackReadiness.settle(role, nativeRank,
                         () -> registering.isDone() ? registered(registering).latestRollback() : null);
@@ -527,8 +534,10 @@ public final class Engine {
         CallKill.inRollback(old.nativeRank, r.generation());
         RollbackTrace trace = RollbackTrace.of(old.nativeRank);
         // nothing of the old engine runs from here: its repair thread could otherwise enter the native library
-        // while the new engine uses it
+        // while the new engine uses it; a repair it runs leaves at its next wait
+        old.repair.abandon();
         old.gate.takeForGood();
+        trace.mark("gate");
         if (old.repairThread != null) {
             old.repairThread.stop();
         }
