@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 
 import org.fthp.coordinator.event.Role;
 import org.fthp.empi.Empi;
+import org.fthp.replication.control.ControlComm;
 import org.fthp.replication.datatype.BaseType;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
@@ -75,9 +76,11 @@ public final class StructureBuilder {
     private BlockingCallEntry blockingEntry = BlockingCallEntry.NONE;
 
     public StructureBuilder(Membership membership, OpContext ops, MessageRecords records, BlockingCalls blockingCalls,
-                            DutyCycle duty, CommCreation creation, int twinSlots, boolean nativeWorldHasSpares) {
+                            DutyCycle duty, CommCreation creation, int twinSlots, boolean nativeWorldHasSpares,
+                            ControlComm control) {
         this.membership = membership;
         this.nativeWorldHasSpares = nativeWorldHasSpares;
+        this.control = control;
         this.ops = ops;
         this.records = records;
         this.blockingCalls = blockingCalls;
@@ -228,9 +231,17 @@ public final class StructureBuilder {
      */
     private final boolean nativeWorldHasSpares;
 
+    /** The control communicator of this engine's generation (ControlComm.NONE without replicas). */
+    private final ControlComm control;
+
     /** The first COMM_WORLD's eworld: the native COMM_WORLD itself unless spares are in it too. */
     private long initialEworld(int[] copies, int id) {
-        return nativeWorldHasSpares ? createGroup(Empi.COMM_WORLD, copies, id) : Empi.COMM_WORLD;
+        if (!nativeWorldHasSpares) {
+            return Empi.COMM_WORLD;
+        }
+        // a rollback generation's control communicator was made over these very copies in this order: a duplicate
+        // of it is nonblocking, and saves a blocking creation among every copy and the round before it
+        return control.spans(copies) ? idup(control.handle()) : createGroup(Empi.COMM_WORLD, copies, id);
     }
 
     /**

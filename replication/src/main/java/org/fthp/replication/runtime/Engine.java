@@ -171,7 +171,7 @@ public final class Engine {
         this.inlineAllreduce = new InlineAllreduce(ops, duty);
         this.creation = new CommCreation(membership, controlComm, coordination, duty);
         this.structures = new StructureBuilder(membership, ops, records, blockingCalls, duty, creation,
-                tagBound.twinSlots(), withSpares);
+                tagBound.twinSlots(), withSpares, controlComm);
         this.release = new CommRelease(nativeRank, controlComm, coordination, comms, ops, structures, duty);
         this.ports = new OpenPorts(logicalRank);
         this.repair = new Repair(membership, ops, records, orphans, comms, controlComm, coordination, structures,
@@ -259,9 +259,11 @@ public final class Engine {
             boolean replacement = nativeRank >= programProcesses;
             Supplier<CoordinatorLink> link = null;
             RollbackTrace trace = null;
+            Spare.Taken taken = null;
             if (replacement) {
                 // after the one collective over the whole native world every process makes at start
-                SpareLink spare = Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
+                taken = Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
+                SpareLink spare = taken.link();
                 trace = RollbackTrace.of(nativeRank);
                 trace.mark("assigned");
                 Message.Rollback role = spare.role();
@@ -313,6 +315,9 @@ public final class Engine {
             if (trace != null) {
                 trace.mark("world");
                 trace.print();
+            }
+            if (taken != null) {
+                taken.recordWait(nativeRank);
             }
             current = e;
             return e;

@@ -26,11 +26,26 @@ final class Spare {
     private Spare() {}
 
     /**
-     * Runs spare {@code nativeRank}'s wait: returns its link once a rollback gave it a lost rank ({@link
-     * SpareLink#role}; the caller ends the link), or never (the job ended without needing it: it finalizes and
-     * exits).
+     * A spare given a lost rank: its link ({@link SpareLink#role}; the caller ends it), when the role came, and what
+     * is left to say of its wait once the spare is back in the job ({@link #recordWait}): the job waits for the
+     * spare until then, and a first file write or message costs a JVM tens of milliseconds.
      */
-    static SpareLink live(int nativeRank, int nativeSize, int spareIndex) {
+    record Taken(SpareLink link, long assignedAtMillis, double waitedSeconds, Duration cpuWaiting) {
+
+        /** Writes the wait's statistics for the summary and, with FTHP_TRACE_ROLLBACK, when the role came. */
+        void recordWait(int nativeRank) {
+            if (RollbackTrace.ON) {
+                RuntimeMessages.say("fthp-rollback-trace spare " + nativeRank + " assigned " + assignedAtMillis);
+            }
+            writeStatistics(nativeRank, 1, waitedSeconds, cpuWaiting);
+        }
+    }
+
+    /**
+     * Runs spare {@code nativeRank}'s wait: returns once a rollback gave it a lost rank, or never (the job ended
+     * without needing it: it finalizes and exits).
+     */
+    static Taken live(int nativeRank, int nativeSize, int spareIndex) {
         SpareLink link;
         try {
             link = SpareLink.connectIfConfigured(nativeRank, nativeSize, spareIndex);
@@ -55,13 +70,8 @@ final class Spare {
         Duration cpuWaiting = processCpu().minus(cpuBefore);
         double waited = (System.nanoTime() - startNanos) / 1e9;
         if (outcome == SpareLink.Outcome.ROLE) {
-            if (RollbackTrace.ON) {
-                RuntimeMessages.say("fthp-rollback-trace spare " + nativeRank + " assigned "
-                        + System.currentTimeMillis());
-            }
             // the caller registers it again as the rank's copy (its engine's own link), then ends this connection
-            writeStatistics(nativeRank, 1, waited, cpuWaiting);
-            return link;
+            return new Taken(link, System.currentTimeMillis(), waited, cpuWaiting);
         }
         if (outcome != SpareLink.Outcome.RELEASED) {
             // the launcher is ending the native job; a Finalize now would wait for processes that are gone
