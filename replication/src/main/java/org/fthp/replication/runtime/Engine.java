@@ -317,7 +317,7 @@ public final class Engine {
                 trace.print();
             }
             if (taken != null) {
-                taken.recordWait(nativeRank);
+                taken.traced(nativeRank);
             }
             current = e;
             return e;
