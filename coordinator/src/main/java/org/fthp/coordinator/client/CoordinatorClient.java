@@ -118,6 +118,14 @@ public final class CoordinatorClient implements AutoCloseable {
     }
 
     /**
+     * Starts fetching the piece of {@code logicalRank} at {@code epoch} in the background (once per piece), so that
+     * {@link #openPiece} finds it there: a process rolled back in place asks for it as the rollback is announced.
+     */
+    public void prefetchPiece(long epoch, int logicalRank) {
+        pieces.prefetch(channel, epoch, logicalRank, PREFETCH_TIMEOUT);
+    }
+
+    /**
      * The piece of {@code logicalRank} at {@code epoch}, its checksum verified: from this node's coordinator's memory,
      * another coordinator's, or the checkpoint directory.
      *

@@ -103,11 +103,15 @@ final class PieceExchange {
 
     /**
      * Starts getting a piece in the background (a restarted process, as it connects: the fetch then runs while
-     * MPI_Init and the program's setup do); {@link #getShared} takes the answer when it comes to ask.
+     * MPI_Init and the program's setup do; a process rolled back in place, as the rollback is announced: the fetch
+     * runs while it unwinds and rebuilds); {@link #takeOrGet} takes the answer when it comes to ask.
      */
     void prefetch(Channel channel, long epoch, int rank, Duration timeout) {
         CompletableFuture<PieceBytes> f = new CompletableFuture<>();
-        prefetched.put(key(epoch, rank), f);
+        if (prefetched.putIfAbsent(key(epoch, rank), f) != null) {
+            // already on its way (a rollback superseded by another to the same epoch)
+            return;
+        }
         Thread.ofPlatform().daemon().name("fthp-piece-prefetch").start(() -> {
             try {
                 f.complete(getShared(channel, epoch, rank, timeout));

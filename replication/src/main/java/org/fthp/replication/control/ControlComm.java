@@ -76,6 +76,11 @@ public final class ControlComm {
         return r;
     }
 
+    /** Whether this communicator's ranks are exactly {@code natives}, in that order (a generation's is made so). */
+    public boolean spans(int[] natives) {
+        return nativeOfRank != null && java.util.Arrays.equals(nativeOfRank, natives);
+    }
+
     /** The native rank of rank {@code rank} here (a status's source). */
     public int nativeRank(int rank) {
         return nativeOfRank == null ? rank : nativeOfRank[rank];

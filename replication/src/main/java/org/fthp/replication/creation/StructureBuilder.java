@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 
 import org.fthp.coordinator.event.Role;
 import org.fthp.empi.Empi;
+import org.fthp.replication.control.ControlComm;
 import org.fthp.replication.datatype.BaseType;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
@@ -75,9 +76,11 @@ public final class StructureBuilder {
     private BlockingCallEntry blockingEntry = BlockingCallEntry.NONE;
 
     public StructureBuilder(Membership membership, OpContext ops, MessageRecords records, BlockingCalls blockingCalls,
-                            DutyCycle duty, CommCreation creation, int twinSlots, boolean nativeWorldHasSpares) {
+                            DutyCycle duty, CommCreation creation, int twinSlots, boolean nativeWorldHasSpares,
+                            ControlComm control) {
         this.membership = membership;
         this.nativeWorldHasSpares = nativeWorldHasSpares;
+        this.control = control;
         this.ops = ops;
         this.records = records;
         this.blockingCalls = blockingCalls;
@@ -228,9 +231,17 @@ public final class StructureBuilder {
      */
     private final boolean nativeWorldHasSpares;
 
+    /** The control communicator of this engine's generation (ControlComm.NONE without replicas). */
+    private final ControlComm control;
+
     /** The first COMM_WORLD's eworld: the native COMM_WORLD itself unless spares are in it too. */
     private long initialEworld(int[] copies, int id) {
-        return nativeWorldHasSpares ? createGroup(Empi.COMM_WORLD, copies, id) : Empi.COMM_WORLD;
+        if (!nativeWorldHasSpares) {
+            return Empi.COMM_WORLD;
+        }
+        // a rollback generation's control communicator was made over these very copies in this order: a duplicate
+        // of it is nonblocking, and saves a blocking creation among every copy and the round before it
+        return control.spans(copies) ? idup(control.handle()) : createGroup(Empi.COMM_WORLD, copies, id);
     }
 
     /**
@@ -316,6 +327,23 @@ public final class StructureBuilder {
             }
             cmpNoRep = createGroup(Empi.COMM_WORLD, unreplicated, id);
         }
+        long noRepToRep = 0;
+        long noRepToRepInternal = 0;
+        boolean someUnreplicated = layout.replicas() < n;
+        if (someUnreplicated && (role == Role.REP || !layout.hasReplica(self))) {
+            // the computational copies without a replica and every replica, one process per member in member order
+            // (so its rank is the member's): a group creation rather than an intercommunicator between the two
+            // sets, whose blocking call would take many more rounds. Made before COMM_WORLD's eworld, which takes
+            // every copy: the replicated ranks' computational copies, which have no part in this one, wait for it
+            // in the eworld's entry with their cores given away, rather than run ahead into the program and take
+            // the cores this creation's members need
+            int[] involved = new int[n];
+            for (int i = 0; i < n; i++) {
+                involved[i] = layout.hasReplica(i) ? world.repNative(members[i]) : world.cmpNative(members[i]);
+            }
+            noRepToRep = createGroup(Empi.COMM_WORLD, involved, id);
+            noRepToRepInternal = idup(noRepToRep);
+        }
         long eworld = 0;
         long cmpRep = 0;
         TwinChannel twin;
@@ -330,20 +358,6 @@ public final class StructureBuilder {
             // a repair rebuilds COMM_WORLD first (the first live communicator): this is the new one's channel,
             // null on a replica promoted since the slot was taken
             twin = twinSlot > 0 && worldTwin != null ? worldTwin.withSlot(twinSlot) : null;
-        }
-        long noRepToRep = 0;
-        long noRepToRepInternal = 0;
-        boolean someUnreplicated = layout.replicas() < n;
-        if (someUnreplicated && (role == Role.REP || !layout.hasReplica(self))) {
-            // the computational copies without a replica and every replica, one process per member in member order
-            // (so its rank is the member's): a group creation rather than an intercommunicator between the two
-            // sets, whose blocking call would take many more rounds
-            int[] involved = new int[n];
-            for (int i = 0; i < n; i++) {
-                involved[i] = layout.hasReplica(i) ? world.repNative(members[i]) : world.cmpNative(members[i]);
-            }
-            noRepToRep = createGroup(Empi.COMM_WORLD, involved, id);
-            noRepToRepInternal = idup(noRepToRep);
         }
         return role == Role.CMP
                 ? new NativeComms(eworld, side, sideInternal, 0, 0, cmpRep, cmpNoRep, noRepToRep,

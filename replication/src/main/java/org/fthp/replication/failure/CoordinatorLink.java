@@ -139,6 +139,19 @@ public final class CoordinatorLink implements FailureListener {
     public void onRollback(Message.Rollback rollback) {
         latestRollback = rollback;
         rollbacks.accept(rollback);
+        // the body run again recovers that epoch: its piece comes while this process unwinds and the job rebuilds
+        prefetchPiece(rollback.epoch());
+    }
+
+    /**
+     * Starts fetching this rank's piece of {@code epoch}, which the program's recovery then finds here; nothing
+     * before the connection is up (a rollback caught up at registration: its spare asks once registered).
+     */
+    public void prefetchPiece(long epoch) {
+        CoordinatorClient c = client;
+        if (c != null) {
+            c.prefetchPiece(epoch, logicalRank);
+        }
     }
 
     /** The twins of this rank differ: the coordinators roll the job back in place, or end it with {@code reason}. */

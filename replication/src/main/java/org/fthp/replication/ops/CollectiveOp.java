@@ -66,6 +66,14 @@ public final class CollectiveOp extends NativeOp {
         return true;
     }
 
+    /**
+     * Left as it is: MPI_Cancel of a nonblocking collective's request is erroneous, and abandoned unfinished it
+     * cannot change what the program sees ({@link #onlyReadsProgramMemory}).
+     */
+    @Override
+    void cancelForRollback() {
+    }
+
     /** Staging memory owned by this operation until it completes. */
     public Staged stage(long bytes) {
         Staged s = new Staged(pool.acquire(Math.max(bytes, 1)), Math.max(bytes, 1));

@@ -89,6 +89,8 @@ public final class Repair {
     private java.util.function.BooleanSupplier released = () -> false;
     /** Once {@link #released} said so: the job is over for this process, failures no longer matter. */
     private boolean over;
+    /** Set by the thread calling MPI when a rollback in place abandons this engine (read by the repair thread). */
+    private volatile boolean abandoned;
     private final RepairTimes times = new RepairTimes();
     /** Survivors' all-to-alls (control communicator); a newer failure set abandons them like any wait of an attempt. */
     private final BlobExchange exchange = new BlobExchange(this::await);
@@ -146,9 +148,17 @@ public final class Repair {
         released = when;
     }
 
-    /** Whether {@link #releaseWhen}'s condition has been seen (checked now, once more). */
+    /**
+     * A rollback in place abandons this engine: a repair under way leaves at its next wait instead of waiting there
+     * for the failure set that ends it, which the rollback's unwinding would otherwise wait for, and none starts.
+     */
+    public void abandon() {
+        abandoned = true;
+    }
+
+    /** Whether {@link #releaseWhen}'s condition has been seen (checked now, once more), or a rollback abandoned it. */
     public boolean over() {
-        if (!over && released.getAsBoolean()) {
+        if (!over && (abandoned || released.getAsBoolean())) {
             over = true;
         }
         return over;
@@ -180,7 +190,8 @@ public final class Repair {
     /** Whether a failure set arrived that this process has not repaired yet (one volatile read). */
     public boolean pending() {
         FailureWatch w = coordination.watch();
-        return w != null && !hopeless && !over && w.epoch() > (running ? attemptEpoch : membership.appliedEpoch());
+        return w != null && !hopeless && !over && !abandoned
+                && w.epoch() > (running ? attemptEpoch : membership.appliedEpoch());
     }
 
     /**

@@ -171,7 +171,7 @@ public final class Engine {
         this.inlineAllreduce = new InlineAllreduce(ops, duty);
         this.creation = new CommCreation(membership, controlComm, coordination, duty);
         this.structures = new StructureBuilder(membership, ops, records, blockingCalls, duty, creation,
-                tagBound.twinSlots(), withSpares);
+                tagBound.twinSlots(), withSpares, controlComm);
         this.release = new CommRelease(nativeRank, controlComm, coordination, comms, ops, structures, duty);
         this.ports = new OpenPorts(logicalRank);
         this.repair = new Repair(membership, ops, records, orphans, comms, controlComm, coordination, structures,
@@ -259,9 +259,11 @@ public final class Engine {
             boolean replacement = nativeRank >= programProcesses;
             Supplier<CoordinatorLink> link = null;
             RollbackTrace trace = null;
+            Spare.Taken taken = null;
             if (replacement) {
                 // after the one collective over the whole native world every process makes at start
-                SpareLink spare = Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
+                taken = Spare.live(nativeRank, nativeSize, nativeRank - programProcesses);
+                SpareLink spare = taken.link();
                 trace = RollbackTrace.of(nativeRank);
                 trace.mark("assigned");
                 Message.Rollback role = spare.role();
@@ -271,9 +273,16 @@ public final class Engine {
                 // beside the readiness round and the generation's creations, which the survivors would otherwise
                 // wait in for it
                 ReplicaLayout given = ReplicaLayout.of(role.cmpNatives(), role.repNatives());
-                FutureTask<CoordinatorLink> registering = new FutureTask<>(() -> connectCoordinator(nativeRank,
-                        nativeSize, given.copyOf(nativeRank).logical(), given.copyOf(nativeRank).role(),
-                        blockingCalls));
+                long epoch = role.epoch();
+                FutureTask<CoordinatorLink> registering = new FutureTask<>(() -> {
+                    CoordinatorLink registered = connectCoordinator(nativeRank, nativeSize,
+                            given.copyOf(nativeRank).logical(), given.copyOf(nativeRank).role(), blockingCalls);
+                    if (registered != null) {
+                        // the piece the body will recover comes while the job rebuilds
+                        registered.prefetchPiece(epoch);
+                    }
+                    return registered;
+                });
                 Thread.ofPlatform().daemon().name("fthp-spare-registration").start(registering);
                 role = RollbackReadiness.settle(role, nativeRank,
                         () -> registering.isDone() ? registered(registering).latestRollback() : null);
@@ -306,6 +315,9 @@ public final class Engine {
             if (trace != null) {
                 trace.mark("world");
                 trace.print();
+            }
+            if (taken != null) {
+                taken.traced(nativeRank);
             }
             current = e;
             return e;
@@ -527,8 +539,10 @@ public final class Engine {
         CallKill.inRollback(old.nativeRank, r.generation());
         RollbackTrace trace = RollbackTrace.of(old.nativeRank);
         // nothing of the old engine runs from here: its repair thread could otherwise enter the native library
-        // while the new engine uses it
+        // while the new engine uses it; a repair it runs leaves at its next wait
+        old.repair.abandon();
         old.gate.takeForGood();
+        trace.mark("gate");
         if (old.repairThread != null) {
             old.repairThread.stop();
         }

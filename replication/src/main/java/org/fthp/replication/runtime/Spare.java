@@ -26,11 +26,25 @@ final class Spare {
     private Spare() {}
 
     /**
-     * Runs spare {@code nativeRank}'s wait: returns its link once a rollback gave it a lost rank ({@link
-     * SpareLink#role}; the caller ends the link), or never (the job ended without needing it: it finalizes and
-     * exits).
+     * A spare given a lost rank: its link ({@link SpareLink#role}; the caller ends it) and when the role came, which
+     * FTHP_TRACE_ROLLBACK says once the spare is back in the job ({@link #traced}): the job waits for the spare until
+     * then, and a JVM's first message costs it tens of milliseconds.
      */
-    static SpareLink live(int nativeRank, int nativeSize, int spareIndex) {
+    record Taken(SpareLink link, long assignedAtMillis) {
+
+        /** With FTHP_TRACE_ROLLBACK, when the role came (bench/checkpoint.sh's agreement step ends there). */
+        void traced(int nativeRank) {
+            if (RollbackTrace.ON) {
+                RuntimeMessages.say("fthp-rollback-trace spare " + nativeRank + " assigned " + assignedAtMillis);
+            }
+        }
+    }
+
+    /**
+     * Runs spare {@code nativeRank}'s wait: returns once a rollback gave it a lost rank, or never (the job ended
+     * without needing it: it finalizes and exits).
+     */
+    static Taken live(int nativeRank, int nativeSize, int spareIndex) {
         SpareLink link;
         try {
             link = SpareLink.connectIfConfigured(nativeRank, nativeSize, spareIndex);
@@ -44,6 +58,13 @@ final class Spare {
             throw new MpiError(MpiError.ERR_OTHER, "native rank " + nativeRank + " is a spare, but the job has no"
                     + " coordinators to give it a role (start the job with fthp-run --spares)");
         }
+        // the statistics' file write, once before the wait: the first costs a JVM tens of milliseconds, which a spare
+        // given a rank would add to the rollback every survivor waits for
+        try {
+            write(Path.of("/dev/null"), 0, 0, Duration.ZERO);
+        } catch (IOException e) {
+            // nowhere to rehearse it: the real write pays its first time
+        }
         long startNanos = System.nanoTime();
         Duration cpuBefore = processCpu();
         SpareLink.Outcome outcome;
@@ -55,13 +76,11 @@ final class Spare {
         Duration cpuWaiting = processCpu().minus(cpuBefore);
         double waited = (System.nanoTime() - startNanos) / 1e9;
         if (outcome == SpareLink.Outcome.ROLE) {
-            if (RollbackTrace.ON) {
-                RuntimeMessages.say("fthp-rollback-trace spare " + nativeRank + " assigned "
-                        + System.currentTimeMillis());
-            }
-            // the caller registers it again as the rank's copy (its engine's own link), then ends this connection
+            long assignedAt = System.currentTimeMillis();
+            // counted as used even should it die taking the rank
             writeStatistics(nativeRank, 1, waited, cpuWaiting);
-            return link;
+            // the caller registers it again as the rank's copy (its engine's own link), then ends this connection
+            return new Taken(link, assignedAt);
         }
         if (outcome != SpareLink.Outcome.RELEASED) {
             // the launcher is ending the native job; a Finalize now would wait for processes that are gone
@@ -91,12 +110,15 @@ final class Spare {
             return;
         }
         try {
-            // no String.format: its first use costs tens of milliseconds, which a spare given a rank would add to
-            // the rollback every survivor waits for
-            Files.writeString(Path.of(dir, "spare-" + nativeRank + ".spare"),
-                    used + " " + waited + " " + cpu.toNanos() / 1e9 + "\n");
+            write(Path.of(dir, "spare-" + nativeRank + ".spare"), used, waited, cpu);
         } catch (IOException e) {
             RuntimeMessages.say("fthp: cannot write to " + dir + ": " + e.getMessage());
         }
+    }
+
+    private static void write(Path file, int used, double waited, Duration cpu) throws IOException {
+        // no String.format: its first use costs tens of milliseconds, which a spare given a rank would add to the
+        // rollback every survivor waits for
+        Files.writeString(file, used + " " + waited + " " + cpu.toNanos() / 1e9 + "\n");
     }
 }

@@ -32,6 +32,19 @@ class ControlCommTest {
     }
 
     @Test
+    void aGenerationsSpansExactlyItsCopiesInTheirOrder() {
+        // a rollback generation's eworld is a duplicate of its control communicator when this holds
+        ControlComm c = ControlComm.ofGroup(7, new int[] {0, 4, 2}, 5);
+        assertTrue(c.spans(new int[] {0, 4, 2}));
+        assertFalse(c.spans(new int[] {0, 2, 4}), "another order");
+        assertFalse(c.spans(new int[] {0, 4}), "fewer copies");
+        assertFalse(c.spans(new int[] {0, 4, 2, 3}), "more copies");
+        // the launch's duplicate of the native world also holds the spares: never taken for an eworld
+        assertFalse(ControlComm.ofWorld(42).spans(new int[] {0, 1, 2}));
+        assertFalse(ControlComm.NONE.spans(new int[] {0}));
+    }
+
+    @Test
     void aProcessOutsideTheGenerationIsNeverAddressed() {
         ControlComm c = ControlComm.ofGroup(7, new int[] {0, 4, 2}, 5);
         assertThrows(IllegalStateException.class, () -> c.rank(1), "dead before the generation");
