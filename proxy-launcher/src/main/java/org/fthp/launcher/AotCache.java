@@ -21,12 +21,14 @@ import java.util.TreeMap;
  * many JVMs a job or a restart starts at once.
  *
  * <p>The cache ({@value #CACHE}) lies beside the runtime jar with a stamp ({@value #STAMP}) naming the files it
- * was made from: the runtime jar and the java binary's JVM library, each by real path, size, modification time,
- * change time and inode. It is used only when all of them still match: the JVM's own check does not notice a
- * rebuilt runtime jar (a Temurin 25.0.3 JVM mapped a cache's classes of a jar whose classes had changed, and ran
- * the old code), so a stale cache is refused here, by the file facts a rewrite or replacement of the jar cannot
- * keep (change time and inode), without reading the jar. A refused or missing cache costs only the start-up
- * time it would have saved.
+ * was made from: the runtime jar and the java binary's JVM library, each by real path, size, modification time
+ * and inode, the jar also by change time. It is used only when all of them still match: the JVM's own check does
+ * not notice a rebuilt runtime jar (a Temurin 25.0.3 JVM mapped a cache's classes of a jar whose classes had
+ * changed, and ran the old code), so a stale cache is refused here, by the file facts a rewrite or replacement of
+ * the jar cannot keep (change time and inode), without reading the jar. The JVM library's change time is left
+ * out: a hard link to it (perf's build-id cache makes one) changes it without changing the JVM, and an installed
+ * new JDK replaces the file (another inode, another modification time). A refused or missing cache costs only
+ * the start-up time it would have saved.
  *
  * <p>{@code FTHP_AOT_CACHE=off} starts the ranks without it (to measure what it saves).
  */
@@ -111,19 +113,21 @@ public final class AotCache {
     static Properties facts(Path runtimeJar, Path java) throws IOException {
         Path jvmHome = java.toRealPath().getParent().getParent();
         Properties p = new Properties();
-        p.putAll(file("jar", runtimeJar));
-        p.putAll(file("jvm", jvmHome.resolve(JVM_LIBRARY)));
+        p.putAll(file("jar", runtimeJar, true));
+        p.putAll(file("jvm", jvmHome.resolve(JVM_LIBRARY), false));
         return p;
     }
 
-    private static Map<String, String> file(String key, Path path) throws IOException {
+    private static Map<String, String> file(String key, Path path, boolean withChangeTime) throws IOException {
         Path real = path.toRealPath();
         Map<String, Object> a = Files.readAttributes(real, "unix:size,lastModifiedTime,ctime,ino");
         Map<String, String> out = new TreeMap<>();
         out.put(key, real.toString());
         out.put(key + ".size", String.valueOf(a.get("size")));
         out.put(key + ".mtime", String.valueOf(a.get("lastModifiedTime")));
-        out.put(key + ".ctime", String.valueOf(a.get("ctime")));
+        if (withChangeTime) {
+            out.put(key + ".ctime", String.valueOf(a.get("ctime")));
+        }
         out.put(key + ".inode", String.valueOf(a.get("ino")));
         return out;
     }

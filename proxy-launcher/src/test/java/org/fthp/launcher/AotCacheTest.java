@@ -73,6 +73,20 @@ class AotCacheTest {
     }
 
     @Test
+    void aHardLinkToTheJvmLibraryKeepsTheCache() throws IOException {
+        Path jdk = Files.createDirectories(dir.resolve("jdk"));
+        Path fakeJava = Files.writeString(Files.createDirectories(jdk.resolve("bin")).resolve("java"), "java");
+        Path library = Files.writeString(Files.createDirectories(jdk.resolve("lib/server")).resolve("libjvm.so"),
+                "jvm");
+        AotCache.stamp(jar, fakeJava);
+        Files.createLink(dir.resolve("build-id-link"), library);
+        assertEquals(2, Files.getAttribute(library, "unix:nlink"), "linked, so its change time moved");
+        assertEquals(Optional.of(cache.toAbsolutePath()), AotCache.find(jar, fakeJava, Map.of()));
+        Files.writeString(library, "another jvm");
+        assertEquals(Optional.empty(), AotCache.find(jar, fakeJava, Map.of()));
+    }
+
+    @Test
     void aStampNeedsTheCacheBesideTheJar() throws IOException {
         Files.delete(cache);
         assertThrows(IOException.class, () -> AotCache.stamp(jar, java));
