@@ -361,7 +361,21 @@ public class Request implements Freeable {
     }
 
     public static void waitAll(Request[] requests) throws MPIException {
-        waitAllStatus(requests);
+        Gate gate = MPI.gate();
+        gate.enter();
+        try {
+            MPI.check();
+            awaitAll(requests);
+            Requests.waited();
+            // as waitAllStatus, without the statuses nobody asked for
+            for (Request r : requests) {
+                if (r != null && r.ops != null) {
+                    r.retire();
+                }
+            }
+        } finally {
+            gate.exit();
+        }
     }
 
     public static Status[] testAllStatus(Request[] requests) throws MPIException {
