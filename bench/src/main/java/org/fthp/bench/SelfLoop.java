@@ -32,9 +32,11 @@ import org.fthp.empi.Empi;
  * costs its allocation, and more young collections.
  *
  * <p>Run as one rank: {@code mpirun -np 1 java --enable-native-access=ALL-UNNAMED -cp fthp-mpi.jar:fthp-bench.jar
- * org.fthp.bench.SelfLoop [--ffm | --exchange] [--bytes 8] [--slices 15]} (bench/floor.sh runs it). Prints
+ * org.fthp.bench.SelfLoop [--ffm | --exchange] [--bytes 8] [--slices 15] [--per-slice 200000]} (bench/floor.sh
+ * runs it; on a busy machine many short slices, {@code --slices 200 --per-slice 10000}, give a fastest slice the
+ * scheduler did not interrupt). Prints
  * {@code selfloop <facade|ffm|exchange> <bytes> <ns per send and receive> <fastest slice> <slowest slice> <heap bytes per send and
- * receive>}: the median of the slices, {@link #PER_SLICE} sends and receives each, after {@link #WARM}.
+ * receive>}: the median of the slices, {@link #PER_SLICE} sends and receives each unless told, after {@link #WARM}.
  */
 public final class SelfLoop {
 
@@ -49,16 +51,18 @@ public final class SelfLoop {
         boolean exchange = false;
         int bytes = 8;
         int sliceCount = DEFAULT_SLICES;
+        int perSlice = PER_SLICE;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--ffm")) ffm = true;
             else if (args[i].equals("--exchange")) exchange = true;
             else if (args[i].equals("--bytes") && i + 1 < args.length) bytes = Integer.parseInt(args[++i]);
             else if (args[i].equals("--slices") && i + 1 < args.length) sliceCount = Integer.parseInt(args[++i]);
+            else if (args[i].equals("--per-slice") && i + 1 < args.length) perSlice = Integer.parseInt(args[++i]);
             else {
                 usage();
             }
         }
-        if (bytes < 0 || sliceCount < 1 || (ffm && exchange)) {
+        if (bytes < 0 || sliceCount < 1 || perSlice < 1 || (ffm && exchange)) {
             usage();
         }
         byte[] array = new byte[Math.max(bytes, 1)];
@@ -70,11 +74,11 @@ public final class SelfLoop {
         long allocated0 = threads.getCurrentThreadAllocatedBytes();
         for (int k = 0; k < sliceCount; k++) {
             long t0 = System.nanoTime();
-            kernel.run(array, PER_SLICE);
-            slices[k] = (System.nanoTime() - t0) / (double) PER_SLICE;
+            kernel.run(array, perSlice);
+            slices[k] = (System.nanoTime() - t0) / (double) perSlice;
         }
         double allocatedPerPair = (threads.getCurrentThreadAllocatedBytes() - allocated0)
-                / ((double) sliceCount * PER_SLICE);
+                / ((double) sliceCount * perSlice);
         kernel.close();
         Arrays.sort(slices);
         System.out.printf(Locale.ROOT, "selfloop %s %d %.1f %.1f %.1f %.1f%n",
@@ -83,7 +87,7 @@ public final class SelfLoop {
     }
 
     private static void usage() {
-        System.err.println("usage: SelfLoop [--ffm | --exchange] [--bytes n >= 0] [--slices n >= 1]");
+        System.err.println("usage: SelfLoop [--ffm | --exchange] [--bytes n >= 0] [--slices n >= 1] [--per-slice n >= 1]");
         System.exit(2);
     }
 
