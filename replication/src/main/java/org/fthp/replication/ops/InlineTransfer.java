@@ -30,11 +30,9 @@ import org.fthp.replication.sdc.SendDigest;
  * takes this one.
  *
  * <p>A send takes a pooled block, writes header and payload, starts the native
- * send and leaves the block to the {@link OrphanRequests}, whose next turn in a
- * wait tests it (Open MPI completes a small eager send at once) and gives the
- * block back: the test is not on the way from this send to the program's next
- * step. When too many are there untested, the send tests its own once, and one
- * still in flight goes on as an {@link InlineSendRest}, like a detached send. A receive posts its native receive into a
+ * send and tests it once: Open MPI completes a small eager send at once, and
+ * the block goes straight back; otherwise an {@link InlineSendRest} carries
+ * it on like a detached send. A receive posts its native receive into a
  * pooled block, the caller waits on this object (a {@link BooleanSupplier}
  * that tests it), and {@link #completeReceive} unpacks. A header that says
  * the payload travels apart (a larger message than the receive, which must end
@@ -48,8 +46,6 @@ public final class InlineTransfer implements BooleanSupplier {
     private final OpContext context;
     private final MessageRecords records;
     private final StagingPool pool;
-    /** Where a send's block waits for the test that finds it complete. */
-    private final OrphanRequests orphans;
     /** The posted receive: its block (null when none is posted), communicator, size and where it goes. */
     private OpBlock receiving;
     private CommStructure receivingComm;
@@ -62,11 +58,10 @@ public final class InlineTransfer implements BooleanSupplier {
     private int resultTag;
     private int resultBytes;
 
-    public InlineTransfer(OpContext context, MessageRecords records, OrphanRequests orphans) {
+    public InlineTransfer(OpContext context, MessageRecords records) {
         this.context = context;
         this.records = records;
         this.pool = context.pool();
-        this.orphans = orphans;
     }
 
     /**
@@ -82,9 +77,8 @@ public final class InlineTransfer implements BooleanSupplier {
     }
 
     /**
-     * Sends {@code t}: done for the program, its bytes staged and the native send started. Returns null when the
-     * engine finishes it in the background (the orphans took its block, or the native library completed it at
-     * once), else the send still in flight (the caller detaches it, or waits for it).
+     * Sends {@code t}. Returns null when the native library completed the send at once, else the send still in
+     * flight (the caller detaches it, or waits for it).
      */
     public NativeOp send(Transfer t) {
         CommStructure comm = t.comm();
@@ -104,9 +98,6 @@ public final class InlineTransfer implements BooleanSupplier {
         }
         Empi.isend(message, bytes, Empi.BYTE, to.rank(), t.tag(), to.comm(t.channel()), block.request());
         records.sent(bytes);
-        if (orphans.detachSend(block)) {
-            return null;
-        }
         boolean done;
         try {
             done = tested(block);

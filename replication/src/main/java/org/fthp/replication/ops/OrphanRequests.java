@@ -1,14 +1,10 @@
 package org.fthp.replication.ops;
 
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.fthp.empi.Empi;
 import org.fthp.replication.progress.BackoffIdleStrategy;
 import org.fthp.replication.progress.DutyCycle;
-import org.fthp.replication.staging.OpBlock;
-import org.fthp.replication.staging.StagingPool;
 
 /**
  * Operations nobody waits for: those whose request the program freed before
@@ -16,11 +12,6 @@ import org.fthp.replication.staging.StagingPool;
  * forwards, and the eager messages of blocking sends that returned once they
  * were started ({@link #detach}). They still own staging memory and must
  * finish, so every progress loop advances them and Finalize drains them.
- *
- * <p>A send done inline (ops.InlineTransfer: a job without replicas) leaves
- * only its pooled block here, native request inside ({@link #detachSend}): no
- * operation object, and its {@code MPI_Test} comes in the next turn of a wait
- * instead of between the send and whatever the program does next.
  *
  * <p>Only the thread holding the engine's gate touches it (the program's
  * thread in an MPI call, or the repair thread), as with the operations in
@@ -37,23 +28,7 @@ public final class OrphanRequests {
      */
     static final int MAX_DETACHED = Integer.getInteger("fthp.send.maxDetached", 256);
 
-    /**
-     * At most this many inline sends' blocks wait here untested (a power of two): a program that sends without
-     * ever waiting tests the oldest when they are all taken, one test per send as when each tested its own.
-     */
-    static final int MAX_SENDS = 64;
-
     private final List<NativeOp> ops = new ArrayList<>();
-    private final StagingPool pool;
-    /** Inline sends in flight, oldest first from {@link #sendsHead}: a ring of {@link #sendCount} blocks. */
-    private final OpBlock[] sends = new OpBlock[MAX_SENDS];
-    private int sendsHead;
-    private int sendCount;
-
-    /** @param pool where the blocks of detached inline sends go back once complete */
-    public OrphanRequests(StagingPool pool) {
-        this.pool = pool;
-    }
 
     public void adopt(NativeOp op) {
         if (!op.isComplete()) {
@@ -79,59 +54,12 @@ public final class OrphanRequests {
     }
 
     /**
-     * Takes over an inline send's block whose native send was started in its request slot, untested: it goes
-     * back to the pool once a test finds the send complete. Returns false when {@link #MAX_SENDS} are here and
-     * the oldest is still in flight: the caller then tests its own.
-     */
-    boolean detachSend(OpBlock block) {
-        if (sendCount == MAX_SENDS && !retireOldestSend()) {
-            return false;
-        }
-        sends[(sendsHead + sendCount) & (MAX_SENDS - 1)] = block;
-        sendCount++;
-        return true;
-    }
-
-    /**
      * Polls every orphan once. An orphan completing may adopt new ones (a
      * receive's completion sends an acknowledgement), so this walks by index
      * and lets the list grow underneath. Returns how many completed.
      */
     public int progress() {
-        int completed = sendCount == 0 ? 0 : progressSends();
-        return ops.isEmpty() ? completed : completed + progressAll();
-    }
-
-    /**
-     * Tests the detached inline sends from the oldest, until one is still in flight (the native library
-     * completes a process's eager sends in order, mostly): returns how many completed.
-     */
-    private int progressSends() {
-        int completed = 0;
-        while (sendCount > 0 && retireOldestSend()) {
-            completed++;
-        }
-        return completed;
-    }
-
-    /** Tests the oldest detached inline send once; if complete, its block goes back. Returns whether it did. */
-    private boolean retireOldestSend() {
-        OpBlock block = sends[sendsHead];
-        boolean done;
-        try {
-            Empi.test(block.request(), block.flag(), block.status());
-            done = block.flag().get(ValueLayout.JAVA_INT, 0) != 0;
-        } catch (RuntimeException e) {
-            done = true;   // completed with an error: nobody is left to report it to
-        }
-        if (!done) {
-            return false;
-        }
-        sends[sendsHead] = null;
-        sendsHead = (sendsHead + 1) & (MAX_SENDS - 1);
-        sendCount--;
-        pool.release(block);
-        return true;
+        return ops.isEmpty() ? 0 : progressAll();
     }
 
     private int progressAll() {
@@ -157,10 +85,10 @@ public final class OrphanRequests {
     }
 
     private boolean isEmpty() {
-        return ops.isEmpty() && sendCount == 0;
+        return ops.isEmpty();
     }
 
-    /** How many operations nobody waits for are still in flight (each in the operations in flight, too). */
+    /** How many operations nobody waits for are still in flight. */
     public int size() {
         return ops.size();
     }

@@ -97,7 +97,7 @@ public final class Engine {
     private final InlineAllreduce inlineAllreduce;
     private final Gate gate = new Gate();
     private final BlockingCalls blockingCalls;
-    private final OrphanRequests orphans;
+    private final OrphanRequests orphans = new OrphanRequests();
     private final RecentBuffers recentBuffers = new RecentBuffers();
     private final LiveComms comms = new LiveComms();
     private final CommRef world = new CommRef(null);
@@ -158,7 +158,6 @@ public final class Engine {
         this.threadLevel = threadLevel;
         this.mainThread = Thread.currentThread();
         this.pool = pool;
-        this.orphans = new OrphanRequests(pool);
         this.controlComm = controlComm;
         boolean replicated = layout.replicas() > 0;
         this.records = MessageRecords.create(replicated);
@@ -167,7 +166,7 @@ public final class Engine {
         // the limit: entries round up to their size class (a 4 MiB message takes 5 MiB), and sends the
         // program does not wait for pass the limit
         this.ops = new OpContext(pool, replicated, orphans::adopt, replicated ? 2 * MessageRecords.LOG_LIMIT_BYTES : 0);
-        this.inline = new InlineTransfer(ops, records, orphans);
+        this.inline = new InlineTransfer(ops, records);
         this.duty = new DutyCycle(this::doWork, BackoffIdleStrategy::new);
         this.inlineAllreduce = new InlineAllreduce(ops, duty);
         this.creation = new CommCreation(membership, controlComm, coordination, duty);
