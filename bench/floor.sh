@@ -8,8 +8,9 @@
 #   binding      Open MPI's own Java binding, byte[] (bench/ompi-java-binding.sh builds it; skipped if absent)
 #   fthp         the facade, byte[] (org.fthp.bench.PingPong --arrays), under plain mpirun
 # then the CPU one 8-byte send and receive costs one process sending to itself (org.fthp.bench.SelfLoop: no peer,
-# so no scheduling in the figure), the facade against the bare downcalls, REPS times each, interleaved, with
-# the heap bytes each send and receive allocates
+# so no scheduling in the figure), the facade against the bare downcalls, and the CPU of SmallExchange's loop
+# (iRecv, iSend, waitAll) to itself at 128 B and 2 KiB, the facade against Open MPI's binding, REPS times each,
+# interleaved, with the heap bytes each loop allocates
 # Usage: REPS=5 bench/floor.sh   (builds nothing: run bench/run.sh or mvn install first)
 set -euo pipefail
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -54,11 +55,20 @@ SELF=(mpirun --bind-to core -np 1)
 [[ $EUID -eq 0 ]] && SELF=(mpirun --allow-run-as-root --bind-to core -np 1)
 self="$(mktemp)"
 trap 'rm -f "$out" "$self"' EXIT
+selfloop() {   # label classpath args...: SelfLoop's line, labelled
+  local label=$1 cp=$2; shift 2
+  timeout 300 "${SELF[@]}" "$JAVA" "${JOPTS[@]}" -Djava.library.path="$JNI_LIBDIR" -cp "$cp" org.fthp.bench.SelfLoop \
+    "$@" 2>/dev/null | awk -v l="$label" '$1 == "selfloop" {$1 = l; print}' >> "$self" || true
+}
 for ((r = 1; r <= REPS; r++)); do
-  for kind in facade ffm; do
-    flag=(); [[ $kind == ffm ]] && flag=(--ffm)
-    timeout 300 "${SELF[@]}" "$JAVA" "${JOPTS[@]}" -cp "$FACADE_JAR:$BENCH_JAR" org.fthp.bench.SelfLoop "${flag[@]}" \
-      2>/dev/null | awk '$1 == "selfloop"' >> "$self" || true
+  selfloop facade "$FACADE_JAR:$BENCH_JAR"
+  selfloop ffm "$FACADE_JAR:$BENCH_JAR" --ffm
+  # SmallExchange's iRecv, iSend, waitAll to itself, direct buffers: many short slices, the fastest kept
+  for bytes in 128 2048; do
+    selfloop exchange-fthp "$FACADE_JAR:$BENCH_JAR" --exchange --bytes "$bytes" --slices 300 --per-slice 10000
+    if [[ -f "$MPI_JAR" ]]; then
+      selfloop exchange-binding "$MPI_JAR:$BENCH_JAR" --exchange --bytes "$bytes" --slices 300 --per-slice 10000
+    fi
   done
 done
 
@@ -85,16 +95,20 @@ python3 - "$self" "$REPS" <<'PY'
 import sys, statistics, collections
 ns, heap = collections.defaultdict(list), collections.defaultdict(list)
 for line in open(sys.argv[1]):
-    _, kind, size, median, fastest, slowest, allocated = line.split()
-    ns[kind].append(float(median))
-    heap[kind].append(float(allocated))
+    label, _, size, median, fastest, slowest, allocated = line.split()
+    # the send-and-receive loops: the median slice; the exchanges (short slices): the fastest
+    ns[(label, int(size))].append(float(fastest if label.startswith("exchange") else median))
+    heap[(label, int(size))].append(float(allocated))
 print()
-print(f"one process, 8 B to itself: ns per send and receive, median of {sys.argv[2]} runs (each the median of its slices)")
-print("| | ns | runs | heap bytes |")
-print("| --- | ---: | ---: | ---: |")
-for kind, label in (("ffm", "bare downcalls"), ("facade", "FTHP-J")):
-    if ns[kind]:
-        print(f"| {label} | {statistics.median(ns[kind]):.1f} | {min(ns[kind]):.1f}-{max(ns[kind]):.1f} "
-              f"| {statistics.median(heap[kind]):.0f} |")
+print(f"one process to itself, CPU per loop, median of {sys.argv[2]} runs: an 8 B send and receive (each run the "
+      "median of its slices); SmallExchange's iRecv, iSend, waitAll (each run its fastest slice)")
+print("| | bytes | ns | runs | heap bytes |")
+print("| --- | ---: | ---: | ---: | ---: |")
+for kind, label in (("ffm", "send+recv, bare downcalls"), ("facade", "send+recv, FTHP-J"),
+                    ("exchange-binding", "exchange, binding"), ("exchange-fthp", "exchange, FTHP-J")):
+    for size in sorted(s for k, s in ns if k == kind):
+        v = ns[(kind, size)]
+        print(f"| {label} | {size} | {statistics.median(v):.1f} | {min(v):.1f}-{max(v):.1f} "
+              f"| {statistics.median(heap[(kind, size)]):.0f} |")
 PY
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -465,10 +465,16 @@ public class Comm implements Freeable, Cloneable {
 
     private Request iSendMode(Buffer buf, int count, Datatype type, int dest, int tag, SendMode mode)
             throws MPIException {
-        return guard(() -> {
+        Gate gate = MPI.gate();
+        gate.enter();
+        try {   // no guard(lambda): it would capture six arguments on every call
             Args.direct(buf);
             return new Request(this, startSend(buf, count, type, dest, tag, mode));
-        });
+        } catch (MPIException | RuntimeException e) {
+            throw fail(e);
+        } finally {
+            gate.exit();
+        }
     }
 
     public final Request iSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
@@ -488,10 +494,16 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
-        return guard(() -> {
+        Gate gate = MPI.gate();
+        gate.enter();
+        try {
             Args.direct(buf);
             return new Request(this, startRecv(buf, count, type, source, tag));
-        });
+        } catch (MPIException | RuntimeException e) {
+            throw fail(e);
+        } finally {
+            gate.exit();
+        }
     }
 
     private Prequest sendInitMode(Buffer buf, int count, Datatype type, int dest, int tag, SendMode mode)

@@ -170,8 +170,8 @@ public class Request implements Freeable {
 
     /** Progresses this request until it is done (not yet completed for the program). */
     private void awaitDone() throws MPIException {
-        if (!pollOnce()) {   // a request that is already done needs no wait (nor the wait's two lambdas)
-            Requests.await(this::pollOnce);
+        if (!pollOnce()) {   // a request that is already done needs no wait
+            await(null, this);
         }
     }
 
@@ -283,8 +283,48 @@ public class Request implements Freeable {
     }
 
     private static void awaitAll(Request[] requests) throws MPIException {
-        if (!pollAll(requests)) {   // all done already: no wait, nor the wait's two lambdas
-            Requests.await(() -> pollAll(requests));
+        if (!pollAll(requests)) {   // all done already: no wait
+            await(requests, null);
+        }
+    }
+
+    /** Waits on the engine's duty cycle until every one of {@code all}, or {@code one}, is done. */
+    private static void await(Request[] all, Request one) throws MPIException {
+        Done done = DONE.busy() ? new Done() : DONE;   // a wait inside a wait (from a poll): its own
+        done.all = all;
+        done.one = one;
+        try {
+            Engine.get().await(done);
+        } catch (UncheckedMpi u) {
+            throw u.getCause();
+        } finally {
+            done.all = null;
+            done.one = null;
+        }
+    }
+
+    /**
+     * The condition of a wait on requests, one object reused wait after wait: a wait of the small exchange
+     * ({@code iRecv}, {@code iSend}, {@code waitAll}) allocates no lambda for it. Only the gate's holder uses it.
+     */
+    private static final Done DONE = new Done();
+
+    private static final class Done implements java.util.function.BooleanSupplier {
+        /** The requests waited on, all of them, or the one; both null while no wait uses this object. */
+        Request[] all;
+        Request one;
+
+        boolean busy() {
+            return all != null || one != null;
+        }
+
+        @Override
+        public boolean getAsBoolean() {
+            try {
+                return one != null ? one.pollOnce() : pollAll(all);
+            } catch (MPIException e) {
+                throw new UncheckedMpi(e);
+            }
         }
     }
 
@@ -361,7 +401,21 @@ public class Request implements Freeable {
     }
 
     public static void waitAll(Request[] requests) throws MPIException {
-        waitAllStatus(requests);
+        Gate gate = MPI.gate();
+        gate.enter();
+        try {
+            MPI.check();
+            awaitAll(requests);
+            Requests.waited();
+            // as waitAllStatus, without the statuses nobody asked for
+            for (Request r : requests) {
+                if (r != null && r.ops != null) {
+                    r.retire();
+                }
+            }
+        } finally {
+            gate.exit();
+        }
     }
 
     public static Status[] testAllStatus(Request[] requests) throws MPIException {

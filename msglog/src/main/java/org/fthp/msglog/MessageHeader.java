@@ -2,6 +2,7 @@ package org.fthp.msglog;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 
 /**
  * The header every point-to-point payload carries on the wire (docs/DESIGN.md §8),
@@ -69,15 +70,25 @@ public final class MessageHeader {
 
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private MessageHeader() {}
 
+    /**
+     * Writes the header: three long stores, each two adjacent ints of the layout above in native order (every
+     * store into a segment pays its checks, and every small message writes a header).
+     */
     public static void write(MemorySegment seg, int commId, int logicalSource, long sendId, int flags, int payloadBytes) {
-        seg.set(INT, COMM_ID, commId);
-        seg.set(INT, SOURCE, logicalSource);
+        seg.set(LONG, COMM_ID, pair(commId, logicalSource));
         seg.set(LONG, SEND_ID, sendId);
-        seg.set(INT, FLAGS, flags);
-        seg.set(INT, PAYLOAD, payloadBytes);
+        seg.set(LONG, FLAGS, pair(flags, payloadBytes));
+    }
+
+    /** The long whose native-order bytes are {@code first}'s, then {@code second}'s. */
+    private static long pair(int first, int second) {
+        long a = first & 0xFFFF_FFFFL;
+        long b = second & 0xFFFF_FFFFL;
+        return LITTLE_ENDIAN ? a | b << 32 : a << 32 | b;
     }
 
     public static int commId(MemorySegment seg) { return seg.get(INT, COMM_ID); }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +23,22 @@ class MessageHeaderTest {
             assertEquals(Long.MAX_VALUE - 7, MessageHeader.sendId(at));
             assertEquals(0b101, MessageHeader.flags(at));
             assertEquals(1 << 30, MessageHeader.payloadBytes(at));
+        }
+    }
+
+    @Test
+    void fieldsSitAtTheirOffsetsAsNativeInts() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment seg = arena.allocate(MessageHeader.BYTES);
+            MessageHeader.write(seg, -2, -3, -4L, -5, 0x8000_0001);
+            ValueLayout.OfInt i = ValueLayout.JAVA_INT_UNALIGNED;
+            assertEquals(-2, seg.get(i, 0));
+            assertEquals(-3, seg.get(i, 4));
+            assertEquals(-4L, seg.get(ValueLayout.JAVA_LONG_UNALIGNED, 8));
+            assertEquals(-5, seg.get(i, 16));
+            assertEquals(0x8000_0001, seg.get(i, 20));
+            assertEquals(-3, MessageHeader.logicalSource(seg));
+            assertEquals(0x8000_0001, MessageHeader.payloadBytes(seg));
         }
     }
 

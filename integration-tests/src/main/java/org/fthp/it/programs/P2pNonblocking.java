@@ -14,7 +14,8 @@ import mpi.Status;
 /**
  * Non-blocking point-to-point with direct buffers: iSend/iRecv, waitAll,
  * waitAny, testAny, waitSome, testSome, testAll, test/testStatus polling,
- * getStatus, cancel, persistent requests, free of a send request, iSend to self.
+ * getStatus, cancel, persistent requests, free of a send request, iSend to self, a burst of small sends
+ * nobody waits for in between (more than the engine keeps untested).
  * Prints "P2pNonblocking OK rank r" at the end on every rank.
  */
 public final class P2pNonblocking {
@@ -42,6 +43,7 @@ public final class P2pNonblocking {
         persistent();
         freeSendRequest();
         sendToSelf();
+        burst();
 
         world.barrier();
         System.out.println("P2pNonblocking OK rank " + rank);
@@ -82,6 +84,42 @@ public final class P2pNonblocking {
         Check.equal(prev, sts[0].getSource(), "waitAllStatus recv source");
         Check.equal(3, sts[0].getTag(), "waitAllStatus recv tag");
         Check.equal(5, sts[0].getCount(MPI.INT), "waitAllStatus recv count");
+    }
+
+    /**
+     * 200 small sends to the next rank, nonblocking and blocking in turn, before any receive of the previous
+     * rank's: each arrives whole and in order, and every send request is complete at the end.
+     */
+    static void burst() throws MPIException {
+        int n = 200;
+        Request[] sends = new Request[n];
+        IntBuffer[] outs = new IntBuffer[n];
+        int[] blocking = new int[2];
+        for (int i = 0; i < n; i++) {
+            if (i % 2 == 0) {
+                outs[i] = MPI.newIntBuffer(2);
+                outs[i].put(0, value(rank, next, i % 100, 7)).put(1, i);
+                sends[i] = world.iSend(outs[i], 2, MPI.INT, next, 40);
+            } else {
+                blocking[0] = value(rank, next, i % 100, 7);
+                blocking[1] = i;
+                world.send(blocking, 2, MPI.INT, next, 40);
+                sends[i] = world.iSend(MPI.newIntBuffer(1), 0, MPI.INT, next, 41);
+            }
+        }
+        int[] in = new int[2];
+        for (int i = 0; i < n; i++) {
+            world.recv(in, 2, MPI.INT, prev, 40);
+            Check.equal(value(prev, rank, i % 100, 7), in[0], "burst message " + i);
+            Check.equal(i, in[1], "burst order " + i);
+            if (i % 2 == 1) {
+                world.recv(in, 0, MPI.INT, prev, 41);
+            }
+        }
+        Request.waitAll(sends);
+        for (Request r : sends) {
+            Check.that(r.isNull(), "burst send request null after waitAll");
+        }
     }
 
     /** Every rank sends one message to every other rank (tag = round). */

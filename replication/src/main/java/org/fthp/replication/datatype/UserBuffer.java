@@ -34,7 +34,9 @@ public final class UserBuffer {
     private final MemorySegment segment; // every byte of the array or buffer; null for a boolean[]
     private final boolean[] booleans;    // a boolean[] (no memory-segment view exists for it), or null
     private final long origin;           // byte of segment (or index of booleans) where the data starts
-    private final Object array;          // the program's array wrapped whole (RecentBuffers' key), or null
+    private final Object array;          // the program's array wrapped whole, or null
+    /** The program's object this wraps whole, RecentBuffers' key: the array, or a direct buffer; else null. */
+    private final Object key;
     /**
      * With {@link #array}: its element as a layout (native order, unaligned) and the log2 of its size. A copy
      * of whole elements between the array and native memory goes through {@code MemorySegment.copy}'s array
@@ -46,12 +48,18 @@ public final class UserBuffer {
 
     private UserBuffer(MemorySegment segment, boolean[] booleans, long origin, Object array, ValueLayout element,
                        int elementShift) {
+        this(segment, booleans, origin, array, element, elementShift, array);
+    }
+
+    private UserBuffer(MemorySegment segment, boolean[] booleans, long origin, Object array, ValueLayout element,
+                       int elementShift, Object key) {
         this.segment = segment;
         this.booleans = booleans;
         this.origin = origin;
         this.array = array;
         this.element = element;
         this.elementShift = elementShift;
+        this.key = key;
     }
 
     private UserBuffer(MemorySegment segment, boolean[] booleans, long origin) {
@@ -97,7 +105,8 @@ public final class UserBuffer {
                 return new UserBuffer(whole, null, (long) b.arrayOffset() * elementBytes(b));
             }
         }
-        return new UserBuffer(BufferSegments.of(b), null, 0);
+        // a direct buffer's memory never moves, and its position is ignored: one wrap serves every call
+        return new UserBuffer(BufferSegments.of(b), null, 0, null, null, 0, b.isDirect() ? b : null);
     }
 
     private static int elementBytes(Buffer b) {
@@ -116,6 +125,11 @@ public final class UserBuffer {
     /** The program's array this wraps whole (any primitive type but boolean), or null. */
     Object array() {
         return array;
+    }
+
+    /** The program's object a later call may pass again for the same wrap (an array, a direct buffer), or null. */
+    Object key() {
+        return key;
     }
 
     /** Bytes from the origin to the end of the array or buffer. */

@@ -13,6 +13,10 @@ import java.util.concurrent.locks.LockSupport;
  * process's own test calls, and a parked thread sleeps at least the kernel's
  * timer slack (about 50 µs), so parking early stalls every peer waiting on
  * this one: parking starts only after {@code fthp.idle.yieldMicros} of waiting.
+ *
+ * <p>The spinning turns execute no pause instruction ({@code Thread.onSpinWait}): each turn of a wait already
+ * tests a native request, and the pause costs about as much as that test on recent processors (some 30 ns on
+ * AMD's Zen 5), so it would double the time between two looks at a message that has arrived.
  */
 public final class BackoffIdleStrategy implements IdleStrategy {
 
@@ -36,7 +40,6 @@ public final class BackoffIdleStrategy implements IdleStrategy {
     public void idle() {
         if (spins < SPINS) {
             spins++;
-            Thread.onSpinWait();
             return;
         }
         long now = System.nanoTime();

@@ -9,7 +9,7 @@ import java.util.function.Supplier;
  * the engine waits here, taking turns of a duty (a {@code doWork()} that
  * returns how much it did) and idling between fruitless turns with a
  * strategy made for that wait (Agrona's {@code Agent} and
- * {@code IdleStrategy} are the model).
+ * {@code IdleStrategy} are the model). Only the gate's holder waits here.
  *
  * <p>The process's duty (runtime.Engine#doWork) progresses operations nobody
  * waits for, acknowledgements and repairs; a wait that must not start a
@@ -19,6 +19,11 @@ public final class DutyCycle {
 
     private final IntSupplier duty;
     private final Supplier<IdleStrategy> idleStrategies;
+    /**
+     * An idle strategy no wait is using, or null: the next wait takes it rather than a fresh one, so a wait
+     * allocates nothing. A wait started inside another (from its duty) finds it taken and gets a fresh one.
+     */
+    private IdleStrategy spare;
 
     /**
      * @param duty           one turn of the process's background work; returns the units of work done
@@ -39,7 +44,17 @@ public final class DutyCycle {
         if (done.getAsBoolean()) {
             return;
         }
-        await(done, duty, idleStrategies.get());
+        IdleStrategy idle = spare;
+        if (idle == null) {
+            idle = idleStrategies.get();
+        } else {
+            spare = null;
+        }
+        try {
+            await(done, duty, idle);
+        } finally {
+            spare = idle;
+        }
     }
 
     /** Waits, taking turns of the duty, until every one of {@code conditions} holds, each turn polling all. */

@@ -1,6 +1,7 @@
 package org.fthp.replication.runtime;
 
 import org.fthp.replication.log.MessageRecords;
+import org.fthp.replication.ops.CompletedOp;
 import org.fthp.replication.ops.InlineTransfer;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.OpContext;
@@ -32,6 +33,11 @@ public final class PointToPoint {
     private final BufferedSends buffered;
     private final Transfer send = new Transfer();
     private final Transfer receive = new Transfer();
+    /**
+     * What a nonblocking send the native library completed inline returns: one operation, complete from the
+     * start, shared by every such send (nothing in it changes once complete), so the send allocates none.
+     */
+    private final NativeOp[] sentInline;
 
     PointToPoint(OpContext ops, MessageRecords records, InlineTransfer inline, OrphanRequests orphans,
                  DutyCycle duty, BufferedSends buffered) {
@@ -41,6 +47,7 @@ public final class PointToPoint {
         this.orphans = orphans;
         this.duty = duty;
         this.buffered = buffered;
+        this.sentInline = new NativeOp[] {CompletedOp.create(ops)};
     }
 
     /** The description of the next send, to fill (the same object every time). */
@@ -58,13 +65,11 @@ public final class PointToPoint {
      * already (the facade's check).
      */
     public void send(Transfer t) {
-        SendMode mode = t.mode();
-        // a synchronous send completes on the match, a buffered one frees room: neither is done when started
-        if ((mode == SendMode.STANDARD || mode == SendMode.READY) && t.peer() != t.procNull() && inline.sends(t)) {
+        if (goesInline(t)) {
             sendInline(t);
             return;
         }
-        NativeOp[] sent = startSend(t);
+        NativeOp[] sent = post(t);
         // a small standard send is done for the program once staged and started: the duty cycle completes it
         // (SendOp.detachable), which takes a native test off every send
         boolean detached = SendOp.detachable(sent) && orphans.detach(sent);
@@ -78,9 +83,29 @@ public final class PointToPoint {
 
     /**
      * Starts a send: its operations, one per copy of the destination this copy feeds. A buffered one's are the
-     * engine's (charged to the attached buffer); the program then waits on one already complete.
+     * engine's (charged to the attached buffer); the program then waits on one already complete. A small one of
+     * a job without replicas goes inline: the native library usually completes it at once, and then the send
+     * returns an operation complete from the start.
      */
     public NativeOp[] startSend(Transfer t) {
+        if (goesInline(t)) {
+            NativeOp rest = inline.send(t);
+            return rest == null ? sentInline : new NativeOp[] {rest};
+        }
+        return post(t);
+    }
+
+    /**
+     * Whether a send goes inline: a standard or ready one (a synchronous send completes on the match, a buffered
+     * one frees room: neither is done when started) to a peer, which {@link InlineTransfer#sends} takes.
+     */
+    private boolean goesInline(Transfer t) {
+        SendMode mode = t.mode();
+        return (mode == SendMode.STANDARD || mode == SendMode.READY) && t.peer() != t.procNull() && inline.sends(t);
+    }
+
+    /** Posts a send as operations (see {@link #startSend}). */
+    private NativeOp[] post(Transfer t) {
         NativeOp[] sent = SendOp.post(ops, records, t);
         return t.mode() == SendMode.BUFFERED && t.peer() != t.procNull()
                 ? buffered.track(sent, t.payloadBytes()) : sent;
@@ -112,7 +137,7 @@ public final class PointToPoint {
             return;
         }
         RecvOp r = RecvOp.post(ops, records, recv);
-        NativeOp[] sent = startSend(send);
+        NativeOp[] sent = post(send);
         finishSendReceive(sent, r, recv);
     }
 
@@ -127,7 +152,7 @@ public final class PointToPoint {
             finishInlineReceive(recv);
             return;
         }
-        NativeOp[] sent = startSend(send);
+        NativeOp[] sent = post(send);
         RecvOp r = RecvOp.post(ops, records, recv);
         finishSendReceive(sent, r, recv);
     }

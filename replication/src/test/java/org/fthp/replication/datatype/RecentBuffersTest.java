@@ -47,13 +47,24 @@ class RecentBuffersTest {
     }
 
     @Test
-    void largeArraysBooleansAndBuffersAreNotKept() {
+    void theSameSmallDirectBufferIsWrappedOnce() {
+        ByteBuffer direct = ByteBuffer.allocateDirect(16);
+        UserBuffer wrap = recent.of(direct);
+        assertSame(wrap, recent.of(direct));
+        assertEquals(16, wrap.bytes());
+        assertNotSame(wrap, recent.of(ByteBuffer.allocateDirect(16)));
+    }
+
+    @Test
+    void largeArraysBooleansAndHeapBuffersAreNotKept() {
         byte[] large = new byte[(int) RecentBuffers.MAX_BYTES + 1];
         assertNotSame(recent.of(large), recent.of(large));
         boolean[] flags = new boolean[4];
         assertNotSame(recent.of(flags), recent.of(flags));
-        ByteBuffer direct = ByteBuffer.allocateDirect(16);
-        assertNotSame(recent.of(direct), recent.of(direct));
+        ByteBuffer largeDirect = ByteBuffer.allocateDirect((int) RecentBuffers.MAX_BYTES + 1);
+        assertNotSame(recent.of(largeDirect), recent.of(largeDirect));
+        ByteBuffer heap = ByteBuffer.allocate(16);
+        assertNotSame(recent.of(heap), recent.of(heap));
         assertNull(recent.of("not a buffer"));
         assertNull(recent.of(null));
     }

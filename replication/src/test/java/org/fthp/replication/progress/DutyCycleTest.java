@@ -42,7 +42,7 @@ class DutyCycleTest {
     }
 
     @Test
-    void eachWaitGetsAFreshIdleStrategy() {
+    void waitsOneAfterAnotherShareAnIdleStrategyResetForEach() {
         List<RecordingIdle> made = new ArrayList<>();
         DutyCycle duty = new DutyCycle(() -> 0, () -> {
             RecordingIdle i = new RecordingIdle();
@@ -53,6 +53,34 @@ class DutyCycleTest {
         duty.await(() -> ++polls[0] > 2);
         polls[0] = 0;
         duty.await(() -> ++polls[0] > 2);
+        assertEquals(1, made.size());
+        // each wait starts from a reset strategy: the second knows nothing of the first's fruitless turns
+        assertEquals(List.of("reset", "idle", "reset", "idle"), made.get(0).calls);
+    }
+
+    @Test
+    void aWaitInsideAWaitGetsItsOwnIdleStrategy() {
+        List<RecordingIdle> made = new ArrayList<>();
+        DutyCycle[] duty = {null};
+        boolean[] nested = {false};
+        duty[0] = new DutyCycle(() -> {
+            if (!nested[0]) {
+                nested[0] = true;
+                int[] inner = {0};
+                duty[0].await(() -> ++inner[0] > 2);
+            }
+            return 0;
+        }, () -> {
+            RecordingIdle i = new RecordingIdle();
+            made.add(i);
+            return i;
+        });
+        int[] polls = {0};
+        duty[0].await(() -> ++polls[0] > 3);
+        assertEquals(2, made.size());
+        // and the outer one's is what the next wait takes
+        polls[0] = 0;
+        duty[0].await(() -> ++polls[0] > 2);
         assertEquals(2, made.size());
     }
 
