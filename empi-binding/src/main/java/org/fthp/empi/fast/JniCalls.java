@@ -1,0 +1,64 @@
+package org.fthp.empi.fast;
+
+import java.io.IOException;
+
+import org.fthp.empi.Empi;
+import org.fthp.empi.EmpiException;
+
+/**
+ * The small-message hot path of EMPI as JNI methods ({@code empi_fastpath.c}): a JNI call costs the interpreter
+ * and C1 about what it costs C2, where an FFM downcall and the MemorySegment accesses around it are only cheap once
+ * C2 has inlined them. Addresses are of native memory in EMPI's layouts (request slots from
+ * {@link Empi#allocateHandles}, statuses from {@link Empi#allocateStatuses}); handles as EMPI passes them. Test
+ * results: 1 complete, 0 pending, negative: minus the MPI error code. Nothing here blocks.
+ *
+ * <p>Loading the class builds or loads the library ({@link FastPathLibrary}) after EMPI's own library; a failure
+ * there leaves {@link #AVAILABLE} false and every method unusable, so callers check it once and keep to the FFM
+ * path otherwise.
+ */
+public final class JniCalls {
+
+    /** Whether the library loaded; false where there is no compiler wrapper or the build failed. */
+    public static final boolean AVAILABLE = load();
+
+    private JniCalls() {}
+
+    private static boolean load() {
+        try {
+            long ignored = Empi.COMM_WORLD; // EMPI's library first, opened RTLD_GLOBAL
+            System.load(FastPathLibrary.path().toString());
+            return true;
+        } catch (IOException | UnsatisfiedLinkError | EmpiException e) {
+            System.err.println("fthp: fast path unavailable, using the FFM path: " + e.getMessage());
+            return false;
+        }
+    }
+
+    /** MPI_Isend of {@code count} items at {@code buf}, then one MPI_Test. */
+    public static native int isendTest(long buf, int count, long datatype, int dest, int tag, long comm,
+                                       long request, long status);
+
+    /** MPI_Irecv into {@code buf}, then one MPI_Test. */
+    public static native int irecvTest(long buf, int count, long datatype, int source, int tag, long comm,
+                                       long request, long status);
+
+    /** MPI_Test. */
+    public static native int test(long request, long status);
+
+    /** A completed receive's status: source in the high 32 bits, byte count in the low 32 (-1: undefined). */
+    public static native long statusWord(long status);
+
+    /** Copies {@code length} bytes of {@code array} from {@code offset} to {@code staging}, then as {@link #isendTest}. */
+    public static native int isendArrayTest(byte[] array, int offset, int length, long staging, long datatype,
+                                            int dest, int tag, long comm, long request, long status);
+
+    /** As {@link #test}; when complete, copies {@code length} bytes from {@code staging} to {@code array} at {@code offset}. */
+    public static native int testCopyOut(long request, long status, long staging, byte[] array, int offset,
+                                         int length);
+
+    /** Copies {@code length} bytes of {@code array} from {@code offset} to {@code address}. */
+    public static native void copyIn(byte[] array, int offset, int length, long address);
+
+    /** Copies {@code length} bytes from {@code address} to {@code array} at {@code offset}. */
+    public static native void copyOut(long address, byte[] array, int offset, int length);
+}

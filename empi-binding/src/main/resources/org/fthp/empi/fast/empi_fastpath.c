@@ -1,0 +1,110 @@
+/*
+ * The small-message hot path of EMPI as a few fat native calls, compiled at first use with the installed MPI's
+ * compiler wrapper (one library per MPI flavour: handle widths and MPI_Status differ between Open MPI and MPICH)
+ * and reached two ways: as JNI methods of org.fthp.empi.fast.JniCalls, which the interpreter and C1 call nearly as
+ * cheaply as C2 does, and as plain C symbols (fthp_fp_*) for FFM downcalls.
+ *
+ * Every call here returns at once: posts and tests only, never a blocking MPI call (a peer may be dead).
+ * Request slots and statuses are native memory Java owns, in EMPI's layouts (Empi.allocateHandles/allocateStatuses):
+ * handles are passed as Java longs, which hold an Open MPI pointer or an MPICH int alike.
+ *
+ * Results of the test calls: 1 complete, 0 pending, negative: minus the MPI error code.
+ */
+#include <jni.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <string.h>
+
+#define H_DATATYPE(h) ((MPI_Datatype) (intptr_t) (h))
+#define H_COMM(h) ((MPI_Comm) (intptr_t) (h))
+#define PTR(a) ((void *) (intptr_t) (a))
+
+static int test_once(MPI_Request *request, MPI_Status *status) {
+    int flag = 0;
+    int rc = MPI_Test(request, &flag, status);
+    return rc != MPI_SUCCESS ? -rc : flag;
+}
+
+/* ---- plain C, for FFM downcalls ---- */
+
+/* MPI_Isend then one MPI_Test: 1 if the send completed at once (the request slot is then MPI_REQUEST_NULL). */
+int fthp_fp_isend_test(void *buf, int count, int64_t datatype, int dest, int tag, int64_t comm,
+                       MPI_Request *request, MPI_Status *status) {
+    int rc = MPI_Isend(buf, count, H_DATATYPE(datatype), dest, tag, H_COMM(comm), request);
+    return rc != MPI_SUCCESS ? -rc : test_once(request, status);
+}
+
+/* MPI_Irecv then one MPI_Test. */
+int fthp_fp_irecv_test(void *buf, int count, int64_t datatype, int source, int tag, int64_t comm,
+                       MPI_Request *request, MPI_Status *status) {
+    int rc = MPI_Irecv(buf, count, H_DATATYPE(datatype), source, tag, H_COMM(comm), request);
+    return rc != MPI_SUCCESS ? -rc : test_once(request, status);
+}
+
+/* MPI_Test with the flag as the result, no flag cell to read back. */
+int fthp_fp_test(MPI_Request *request, MPI_Status *status) {
+    return test_once(request, status);
+}
+
+/*
+ * A completed receive's status as one long: source in the high 32 bits, the received byte count in the low 32
+ * (MPI_Get_count over MPI_BYTE; -1 as MPI_UNDEFINED). The tag stays in the status for the callers that asked for
+ * any tag.
+ */
+int64_t fthp_fp_status_word(MPI_Status *status) {
+    int count = 0;
+    MPI_Get_count(status, MPI_BYTE, &count);
+    return ((int64_t) status->MPI_SOURCE << 32) | (uint32_t) count;
+}
+
+/* ---- JNI: static natives of org.fthp.empi.fast.JniCalls ---- */
+
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_isendTest(JNIEnv *env, jclass cls, jlong buf, jint count,
+        jlong datatype, jint dest, jint tag, jlong comm, jlong request, jlong status) {
+    return fthp_fp_isend_test(PTR(buf), count, datatype, dest, tag, comm, PTR(request), PTR(status));
+}
+
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_irecvTest(JNIEnv *env, jclass cls, jlong buf, jint count,
+        jlong datatype, jint source, jint tag, jlong comm, jlong request, jlong status) {
+    return fthp_fp_irecv_test(PTR(buf), count, datatype, source, tag, comm, PTR(request), PTR(status));
+}
+
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_test(JNIEnv *env, jclass cls, jlong request, jlong status) {
+    return test_once(PTR(request), PTR(status));
+}
+
+JNIEXPORT jlong JNICALL Java_org_fthp_empi_fast_JniCalls_statusWord(JNIEnv *env, jclass cls, jlong status) {
+    return fthp_fp_status_word(PTR(status));
+}
+
+/* Copies length bytes of array from offset to the native address staging, then MPI_Isend + one MPI_Test. */
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_isendArrayTest(JNIEnv *env, jclass cls, jbyteArray array,
+        jint offset, jint length, jlong staging, jlong datatype, jint dest, jint tag, jlong comm, jlong request,
+        jlong status) {
+    (*env)->GetByteArrayRegion(env, array, offset, length, (jbyte *) PTR(staging));
+    if ((*env)->ExceptionCheck(env)) {
+        return 0; /* the ArrayIndexOutOfBoundsException is pending: Java sees it, nothing was posted */
+    }
+    return fthp_fp_isend_test(PTR(staging), length, datatype, dest, tag, comm, PTR(request), PTR(status));
+}
+
+/* One MPI_Test of a receive into staging; when complete, copies length bytes to array at offset. */
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_testCopyOut(JNIEnv *env, jclass cls, jlong request,
+        jlong status, jlong staging, jbyteArray array, jint offset, jint length) {
+    int done = test_once(PTR(request), PTR(status));
+    if (done == 1 && length > 0) {
+        (*env)->SetByteArrayRegion(env, array, offset, length, (const jbyte *) PTR(staging));
+    }
+    return done;
+}
+
+/* Copies between a byte[] and native memory, for callers that post themselves. */
+JNIEXPORT void JNICALL Java_org_fthp_empi_fast_JniCalls_copyIn(JNIEnv *env, jclass cls, jbyteArray array,
+        jint offset, jint length, jlong address) {
+    (*env)->GetByteArrayRegion(env, array, offset, length, (jbyte *) PTR(address));
+}
+
+JNIEXPORT void JNICALL Java_org_fthp_empi_fast_JniCalls_copyOut(JNIEnv *env, jclass cls, jlong address,
+        jbyteArray array, jint offset, jint length) {
+    (*env)->SetByteArrayRegion(env, array, offset, length, (const jbyte *) PTR(address));
+}
