@@ -61,4 +61,25 @@ public final class JniCalls {
 
     /** Copies {@code length} bytes from {@code address} to {@code array} at {@code offset}. */
     public static native void copyOut(long address, byte[] array, int offset, int length);
+
+    /**
+     * Writes an FTHP message header (org.fthp.msglog.MessageHeader) at {@code staging} and copies
+     * {@code payload} bytes of {@code array} (a primitive array) from byte {@code arrayByte} after it, then
+     * MPI_Isend of header and payload as bytes, then one MPI_Test. The caller has checked bounds and room.
+     */
+    public static native int sendHeaded(Object array, long arrayByte, int payload, long staging, int commId,
+                                        int source, long sendId, int flags, int dest, int tag, long comm,
+                                        long request, long status);
+
+    /** MPI_Irecv of up to {@code bytes} bytes into {@code buf}: 0, or minus the MPI error code. */
+    public static native int irecv(long buf, int bytes, int source, int tag, long comm, long request);
+
+    /**
+     * One MPI_Test of a headed receive posted by {@link #irecv} with {@code capacity} bytes; when complete, fills
+     * {@code out} (flags, payload bytes, logical source, native tag, send id low, send id high) and, unless the
+     * payload travels apart or does not fit, copies its whole items, at most {@code items} of {@code itemBytes},
+     * into {@code array} from byte {@code arrayByte}.
+     */
+    public static native int testReceiveHeaded(long request, long status, long staging, int capacity,
+                                               Object array, long arrayByte, int itemBytes, int items, int[] out);
 }

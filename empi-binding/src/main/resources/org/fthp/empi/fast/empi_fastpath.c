@@ -108,3 +108,85 @@ JNIEXPORT void JNICALL Java_org_fthp_empi_fast_JniCalls_copyOut(JNIEnv *env, jcl
         jbyteArray array, jint offset, jint length) {
     (*env)->SetByteArrayRegion(env, array, offset, length, (const jbyte *) PTR(address));
 }
+
+/* ---- a headed message (org.fthp.msglog.MessageHeader: int comm id, int source, long send id, int flags,
+ * int payload bytes, native order, 24 bytes) with its payload from or to a Java primitive array ---- */
+
+#define HEADER_BYTES 24
+#define FLAG_RENDEZVOUS 1
+
+/*
+ * Writes the header and copies payload bytes of array (any primitive element type) from byte arrayByte into
+ * staging after it, then MPI_Isend of the whole + one MPI_Test. The caller checked the bounds and the room.
+ * The array is pinned only for the memcpy (GetPrimitiveArrayCritical: no JNI or MPI call while held).
+ */
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_sendHeaded(JNIEnv *env, jclass cls, jobject array,
+        jlong arrayByte, jint payload, jlong staging, jint commId, jint source, jlong sendId, jint flags,
+        jint dest, jint tag, jlong comm, jlong request, jlong status) {
+    char *out = PTR(staging);
+    memcpy(out, &commId, 4);
+    memcpy(out + 4, &source, 4);
+    memcpy(out + 8, &sendId, 8);
+    memcpy(out + 16, &flags, 4);
+    memcpy(out + 20, &payload, 4);
+    if (payload > 0) {
+        char *a = (*env)->GetPrimitiveArrayCritical(env, array, NULL);
+        if (a == NULL) {
+            return 0; /* OutOfMemoryError pending: nothing was posted */
+        }
+        memcpy(out + HEADER_BYTES, a + arrayByte, (size_t) payload);
+        (*env)->ReleasePrimitiveArrayCritical(env, array, a, JNI_ABORT);
+    }
+    return fthp_fp_isend_test(out, HEADER_BYTES + payload, (int64_t) (intptr_t) MPI_BYTE, dest, tag, comm,
+                              PTR(request), PTR(status));
+}
+
+/* MPI_Irecv of up to capacity bytes into staging (no test: the first test also delivers, testReceiveHeaded). */
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_irecv(JNIEnv *env, jclass cls, jlong buf, jint count,
+        jint source, jint tag, jlong comm, jlong request) {
+    int rc = MPI_Irecv(PTR(buf), count, MPI_BYTE, source, tag, H_COMM(comm), PTR(request));
+    return rc != MPI_SUCCESS ? -rc : 0;
+}
+
+/*
+ * One MPI_Test of a headed receive into staging (capacity bytes posted). When complete: out[0] flags, [1] payload
+ * bytes, [2] logical source, [3] native tag, [4] and [5] the send id's low and high halves; and when the payload
+ * came with the header and fits, min(payload / itemBytes, items) whole items of it are copied into array from
+ * byte arrayByte (the caller checked that items fit there). A payload that does not fit is left for the caller
+ * to refuse.
+ */
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_testReceiveHeaded(JNIEnv *env, jclass cls, jlong request,
+        jlong status, jlong staging, jint capacity, jobject array, jlong arrayByte, jint itemBytes, jint items,
+        jintArray out) {
+    MPI_Status *st = PTR(status);
+    int done = test_once(PTR(request), st);
+    if (done != 1) {
+        return done;
+    }
+    const char *in = PTR(staging);
+    jint h[6];
+    int64_t sendId;
+    memcpy(&h[0], in + 16, 4);
+    memcpy(&h[1], in + 20, 4);
+    memcpy(&h[2], in + 4, 4);
+    h[3] = st->MPI_TAG;
+    memcpy(&sendId, in + 8, 8);
+    h[4] = (jint) (sendId & 0xffffffff);
+    h[5] = (jint) (sendId >> 32);
+    (*env)->SetIntArrayRegion(env, out, 0, 6, h);
+    if ((h[0] & FLAG_RENDEZVOUS) == 0 && h[1] >= 0 && h[1] <= capacity - HEADER_BYTES && itemBytes > 0) {
+        int64_t n = h[1] / itemBytes;
+        if (n > items) {
+            n = items;
+        }
+        if (n > 0) {
+            char *a = (*env)->GetPrimitiveArrayCritical(env, array, NULL);
+            if (a == NULL) {
+                return 0;
+            }
+            memcpy(a + arrayByte, in + HEADER_BYTES, (size_t) (n * itemBytes));
+            (*env)->ReleasePrimitiveArrayCritical(env, array, a, 0);
+        }
+    }
+    return 1;
+}

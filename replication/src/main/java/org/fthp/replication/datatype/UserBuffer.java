@@ -118,6 +118,14 @@ public final class UserBuffer {
         return array;
     }
 
+    /**
+     * The program's primitive array (not boolean) whose byte 0 is the origin, for a native copy straight from or
+     * into it; null for a buffer or a boolean[].
+     */
+    public Object heapArray() {
+        return array;
+    }
+
     /** Bytes from the origin to the end of the array or buffer. */
     public long bytes() {
         return (segment != null ? segment.byteSize() : booleans.length) - origin;
