@@ -21,8 +21,11 @@ import org.fthp.empi.Empi;
  * while the JVM interprets, then C1-compiles, then C2-compiles them, beside the CPU the compiler threads take.
  *
  * <pre>
- * ColdSelf --path mpi|ffm|fat|jni [--rounds N] [--sizes n,n,...]     # one rank; sizes the MPI sends to self eagerly (Open MPI: up to 512 B; larger ones wait for a receive never posted)
+ * ColdSelf --path mpi|ffm|fat|jni [--rounds N] [--sizes n,n,...]     # one rank, Open MPI
  * </pre>
+ *
+ * <p>The sizes must be ones the MPI completes a send to self of before the receive is posted: Open MPI does up to
+ * 512 B; larger ones, and MPICH's, wait for a receive that is never posted (the run's timeout ends it).
  *
  * <p>{@code mpi}: the program's own {@code comm.send} / {@code comm.recv} (FTHP-J's facade, or Open MPI's binding
  * when its mpi.jar is first on the class path); the others are {@link ColdFloor}'s paths over the bare native

@@ -15,6 +15,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.fthp.empi.Empi;
 import org.fthp.empi.abi.AbiProbe;
 
 /**
@@ -22,7 +23,8 @@ import org.fthp.empi.abi.AbiProbe;
  * compiler wrapper on first use and cached beside the ABI description, keyed by the source, the wrapper and the
  * JDK whose {@code jni.h} it includes, so every rank of every later job loads the cached file and each MPI flavour
  * gets its own (Open MPI's and MPICH's handles and statuses differ). A file lock makes the ranks that start
- * together build it once.
+ * together build it once. The loaders check that the library's request and status sizes are EMPI's before they
+ * use it (a library built with another MPI's headers is refused).
  */
 public final class FastPathLibrary {
 
@@ -48,7 +50,7 @@ public final class FastPathLibrary {
     }
 
     private static Path ensureBuilt() throws IOException {
-        Path mpicc = AbiProbe.findMpicc();
+        Path mpicc = wrapper(Empi.abi().family());
         byte[] source = source();
         Path javaHome = Path.of(System.getProperty("java.home"));
         String key = key(source, mpicc, javaHome);
@@ -81,6 +83,25 @@ public final class FastPathLibrary {
             }
         }
         return target;
+    }
+
+    /**
+     * The compiler wrapper of the library EMPI runs over: the ranks of an MPICH job launched by fthp-run get the ABI
+     * description (FTHP_EMPI_ABI) but not the wrapper it was probed with, and Debian installs MPICH's beside Open
+     * MPI's as {@code mpicc.mpich}. FTHP_MPICC, when set, names it as for the probe.
+     */
+    static Path wrapper(String family) throws IOException {
+        String override = System.getenv("FTHP_MPICC");
+        if ("mpich".equals(family) && (override == null || override.isBlank())) {
+            String path = System.getenv("PATH");
+            for (String dir : path == null ? new String[0] : path.split(":")) {
+                Path p = dir.isEmpty() ? null : Path.of(dir, "mpicc.mpich");
+                if (p != null && Files.isExecutable(p)) {
+                    return p.toAbsolutePath();
+                }
+            }
+        }
+        return AbiProbe.findMpicc();
     }
 
     private static byte[] source() throws IOException {

@@ -1,6 +1,5 @@
 package org.fthp.empi.fast;
 
-import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -45,9 +44,17 @@ public final class FatCalls {
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS), critical);
             word = linker.downcallHandle(lib.find("fthp_fp_status_word").orElseThrow(),
                     FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS), critical);
-            ok = true;
-        } catch (IOException | RuntimeException e) {
-            System.err.println("fthp: fat FFM calls unavailable: " + e.getMessage());
+            FunctionDescriptor size = FunctionDescriptor.of(ValueLayout.JAVA_INT);
+            int requestBytes = (int) linker.downcallHandle(lib.find("fthp_fp_request_bytes").orElseThrow(), size)
+                    .invokeExact();
+            int statusBytes = (int) linker.downcallHandle(lib.find("fthp_fp_status_bytes").orElseThrow(), size)
+                    .invokeExact();
+            ok = requestBytes == Empi.HANDLE_BYTES && statusBytes == Empi.STATUS_BYTES;
+            if (!ok) {
+                System.err.println("fthp: fat FFM calls built for another MPI, not used");
+            }
+        } catch (Throwable e) {
+            System.err.println("fthp: fat FFM calls unavailable: " + e);
         }
         ISEND_TEST = isend;
         IRECV_TEST = irecv;

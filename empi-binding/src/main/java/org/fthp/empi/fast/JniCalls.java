@@ -27,12 +27,23 @@ public final class JniCalls {
         try {
             long ignored = Empi.COMM_WORLD; // EMPI's library first, opened RTLD_GLOBAL
             System.load(FastPathLibrary.path().toString());
+            if (requestBytes() != Empi.HANDLE_BYTES || statusBytes() != Empi.STATUS_BYTES) {
+                System.err.println("fthp: fast path built for another MPI (request " + requestBytes() + " B, status "
+                        + statusBytes() + " B; EMPI's: " + Empi.HANDLE_BYTES + ", " + Empi.STATUS_BYTES
+                        + "), using the FFM path");
+                return false;
+            }
             return true;
         } catch (IOException | UnsatisfiedLinkError | EmpiException e) {
             System.err.println("fthp: fast path unavailable, using the FFM path: " + e.getMessage());
             return false;
         }
     }
+
+    /** sizeof(MPI_Request) and sizeof(MPI_Status) in the headers the library was built with. */
+    static native int requestBytes();
+
+    static native int statusBytes();
 
     /** MPI_Isend of {@code count} items at {@code buf}, then one MPI_Test. */
     public static native int isendTest(long buf, int count, long datatype, int dest, int tag, long comm,

@@ -27,6 +27,15 @@ static int test_once(MPI_Request *request, MPI_Status *status) {
 
 /* ---- plain C, for FFM downcalls ---- */
 
+/* The sizes of the headers this was built with: the loaders refuse a library built for another MPI. */
+int fthp_fp_request_bytes(void) {
+    return (int) sizeof(MPI_Request);
+}
+
+int fthp_fp_status_bytes(void) {
+    return (int) sizeof(MPI_Status);
+}
+
 /* MPI_Isend then one MPI_Test: 1 if the send completed at once (the request slot is then MPI_REQUEST_NULL). */
 int fthp_fp_isend_test(void *buf, int count, int64_t datatype, int dest, int tag, int64_t comm,
                        MPI_Request *request, MPI_Status *status) {
@@ -58,6 +67,14 @@ int64_t fthp_fp_status_word(MPI_Status *status) {
 }
 
 /* ---- JNI: static natives of org.fthp.empi.fast.JniCalls ---- */
+
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_requestBytes(JNIEnv *env, jclass cls) {
+    return fthp_fp_request_bytes();
+}
+
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_statusBytes(JNIEnv *env, jclass cls) {
+    return fthp_fp_status_bytes();
+}
 
 JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_isendTest(JNIEnv *env, jclass cls, jlong buf, jint count,
         jlong datatype, jint dest, jint tag, jlong comm, jlong request, jlong status) {

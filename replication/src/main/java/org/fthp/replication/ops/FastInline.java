@@ -14,14 +14,15 @@ import org.fthp.replication.staging.OpBlock;
  * where the FFM downcalls and the MemorySegment header and status accesses are only cheap once C2 has inlined
  * some 450 methods, which is most of a program's first seconds.
  *
- * <p>Off unless {@code -Dfthp.fastpath=jni} and the library built ({@link JniCalls#AVAILABLE}); it takes only a
+ * <p>Off unless {@code -Dfthp.fastpath=jni} (or FTHP_FASTPATH=jni in the ranks' environment) and the library built ({@link JniCalls#AVAILABLE}); it takes only a
  * dense datatype over a primitive array (the program's usual {@code byte[]}, {@code double[]}...), everything
  * else keeps to the FFM path.
  */
 final class FastInline {
 
     /** Whether the JNI path is on. */
-    static final boolean ENABLED = "jni".equals(System.getProperty("fthp.fastpath")) && JniCalls.AVAILABLE;
+    static final boolean ENABLED = "jni".equals(System.getProperty("fthp.fastpath", System.getenv("FTHP_FASTPATH")))
+            && JniCalls.AVAILABLE;
 
     /** Indexes of {@link JniCalls#testReceiveHeaded}'s out array. */
     static final int OUT_FLAGS = 0;
