@@ -48,7 +48,8 @@ public final class ColdFloor {
         }
         ColdPingPong.Options options = ColdPingPong.Options.parse(rest);
         if (options == null) {
-            System.err.println("usage: ColdFloor [--path ffm|fat|jni] [--settle ms] [--rounds N (a positive multiple of 10)] [--sizes n,n,...]");
+            System.err.println("usage: ColdFloor [--path ffm|fat|jni] [--settle ms] [--rounds N (a positive multiple"
+                    + " of 10)] [--sizes n,n,...]");
             System.exit(2);
         }
         Arena arena = Arena.ofAuto();

@@ -43,7 +43,8 @@ public final class ColdSelf {
         ColdPingPong.Options options = pathName == null ? null
                 : ColdPingPong.Options.parse(Arrays.copyOfRange(args, 2, args.length));
         if (options == null) {
-            System.err.println("usage: ColdSelf --path mpi|ffm|fat|jni [--rounds N (a multiple of 10)] [--sizes n,n,...]");
+            System.err.println("usage: ColdSelf --path mpi|ffm|fat|jni [--rounds N (a multiple of 10)]"
+                    + " [--sizes n,n,...]");
             System.exit(2);
         }
         int max = Math.max(1, Arrays.stream(options.sizes()).max().orElse(0));

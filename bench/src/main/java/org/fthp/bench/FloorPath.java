@@ -33,7 +33,7 @@ abstract class FloorPath {
         };
     }
 
-    /** The EMPI FFM downcalls as FTHP-J calls them: MPI_Isend/MPI_Irecv, then MPI_Test with flag and status segments. */
+    /** EMPI's FFM downcalls as FTHP-J calls them: MPI_Isend/MPI_Irecv, then MPI_Test with flag and status cells. */
     static final class Ffm extends FloorPath {
         private final MemorySegment staging;
         private final MemorySegment request;

@@ -105,6 +105,7 @@ class MpichTest {
                 org.fthp.it.programs.P2pSmallBlocking.class).assertSuccess();
         assertTrue(r.stdout().contains("P2pSmallBlocking OK np=2"), r.stdout() + r.stderr());
         assertFalse(r.stderr().contains("fast path"), r.stderr());
+        assertTrue(r.stderr().contains("through the JNI path"), r.stderr());
     }
 
     /** Intercommunicator broadcasts from every root: MPICH 4.0's own MPI_Ibcast loses them (the binding works around). */

@@ -111,10 +111,12 @@ class P2pTest {
                 org.fthp.it.programs.P2pSmallBlocking.class).assertSuccess();
         assertTrue(r.stdout().contains("P2pSmallBlocking OK np=2"), r.stdout() + r.stderr());
         assertFalse(r.stderr().contains("fast path"), r.stderr());
+        assertTrue(r.stderr().contains("through the JNI path"), r.stderr());
         MpiJob.Result basics = MpiJob.runWith(java.util.List.of(), jni, 4, MpiJob.DEFAULT_TIMEOUT,
                 org.fthp.it.programs.P2pBasics.class);
         assertAllRanksOk(basics, org.fthp.it.programs.P2pBasics.class, 4);
         assertFalse(basics.stderr().contains("fast path"), basics.stderr());
+        assertTrue(basics.stderr().contains("through the JNI path"), basics.stderr());
     }
 
     /** The same program replicated: every call takes the general path, and the answers are the same. */

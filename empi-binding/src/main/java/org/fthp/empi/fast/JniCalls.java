@@ -45,10 +45,6 @@ public final class JniCalls {
 
     static native int statusBytes();
 
-    /** MPI_Isend of {@code count} items at {@code buf}, then one MPI_Test. */
-    public static native int isendTest(long buf, int count, long datatype, int dest, int tag, long comm,
-                                       long request, long status);
-
     /** MPI_Irecv into {@code buf}, then one MPI_Test. */
     public static native int irecvTest(long buf, int count, long datatype, int source, int tag, long comm,
                                        long request, long status);
@@ -56,34 +52,32 @@ public final class JniCalls {
     /** MPI_Test. */
     public static native int test(long request, long status);
 
-    /** A completed receive's status: source in the high 32 bits, byte count in the low 32 (-1: undefined). */
-    public static native long statusWord(long status);
-
-    /** Copies {@code length} bytes of {@code array} from {@code offset} to {@code staging}, then as {@link #isendTest}. */
+    /**
+     * Copies {@code length} bytes of {@code array} from {@code offset} to {@code staging}, then MPI_Isend of them
+     * as {@code datatype} and one MPI_Test.
+     */
     public static native int isendArrayTest(byte[] array, int offset, int length, long staging, long datatype,
                                             int dest, int tag, long comm, long request, long status);
 
-    /** As {@link #test}; when complete, copies {@code length} bytes from {@code staging} to {@code array} at {@code offset}. */
+    /**
+     * As {@link #test}; when complete, copies {@code length} bytes from {@code staging} to {@code array} at
+     * {@code offset}.
+     */
     public static native int testCopyOut(long request, long status, long staging, byte[] array, int offset,
                                          int length);
-
-    /** Copies {@code length} bytes of {@code array} from {@code offset} to {@code address}. */
-    public static native void copyIn(byte[] array, int offset, int length, long address);
 
     /** Copies {@code length} bytes from {@code address} to {@code array} at {@code offset}. */
     public static native void copyOut(long address, byte[] array, int offset, int length);
 
     /**
      * Writes an FTHP message header (org.fthp.msglog.MessageHeader) at {@code staging} and copies
-     * {@code payload} bytes of {@code array} (a primitive array) from byte {@code arrayByte} after it, then
+     * {@code payload} bytes of {@code array} (a primitive array; {@code bytes}: a {@code byte[]}, copied without
+     * pinning it) from byte {@code arrayByte} after it, then
      * MPI_Isend of header and payload as bytes, then one MPI_Test. The caller has checked bounds and room.
      */
-    public static native int sendHeaded(Object array, long arrayByte, int payload, long staging, int commId,
-                                        int source, long sendId, int flags, int dest, int tag, long comm,
+    public static native int sendHeaded(Object array, boolean bytes, long arrayByte, int payload, long staging,
+                                        int commId, int source, long sendId, int flags, int dest, int tag, long comm,
                                         long request, long status);
-
-    /** MPI_Irecv of up to {@code bytes} bytes into {@code buf}: 0, or minus the MPI error code. */
-    public static native int irecv(long buf, int bytes, int source, int tag, long comm, long request);
 
     /**
      * One MPI_Test of a headed receive posted by {@link #irecv} with {@code capacity} bytes; when complete, fills
@@ -92,5 +86,13 @@ public final class JniCalls {
      * into {@code array} from byte {@code arrayByte}.
      */
     public static native int testReceiveHeaded(long request, long status, long staging, int capacity,
-                                               Object array, long arrayByte, int itemBytes, int items, int[] out);
+                                               Object array, boolean bytes, long arrayByte, int itemBytes, int items,
+                                               int[] out);
+
+    /**
+     * MPI_Irecv of up to {@code capacity} bytes into {@code staging}, for {@link #testReceiveHeaded}: 0, or minus the
+     * MPI error code. It does not test: the payload must not reach the program's array before the call receiving it
+     * has sent from that array (a send-receive-replace posts its receive first).
+     */
+    public static native int irecvHeaded(int source, int tag, long comm, long request, long staging, int capacity);
 }

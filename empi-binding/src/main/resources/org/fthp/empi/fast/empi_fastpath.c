@@ -76,11 +76,6 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_statusBytes(JNIEnv *env,
     return fthp_fp_status_bytes();
 }
 
-JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_isendTest(JNIEnv *env, jclass cls, jlong buf, jint count,
-        jlong datatype, jint dest, jint tag, jlong comm, jlong request, jlong status) {
-    return fthp_fp_isend_test(PTR(buf), count, datatype, dest, tag, comm, PTR(request), PTR(status));
-}
-
 JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_irecvTest(JNIEnv *env, jclass cls, jlong buf, jint count,
         jlong datatype, jint source, jint tag, jlong comm, jlong request, jlong status) {
     return fthp_fp_irecv_test(PTR(buf), count, datatype, source, tag, comm, PTR(request), PTR(status));
@@ -88,10 +83,6 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_irecvTest(JNIEnv *env, j
 
 JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_test(JNIEnv *env, jclass cls, jlong request, jlong status) {
     return test_once(PTR(request), PTR(status));
-}
-
-JNIEXPORT jlong JNICALL Java_org_fthp_empi_fast_JniCalls_statusWord(JNIEnv *env, jclass cls, jlong status) {
-    return fthp_fp_status_word(PTR(status));
 }
 
 /* Copies length bytes of array from offset to the native address staging, then MPI_Isend + one MPI_Test. */
@@ -115,12 +106,7 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_testCopyOut(JNIEnv *env,
     return done;
 }
 
-/* Copies between a byte[] and native memory, for callers that post themselves. */
-JNIEXPORT void JNICALL Java_org_fthp_empi_fast_JniCalls_copyIn(JNIEnv *env, jclass cls, jbyteArray array,
-        jint offset, jint length, jlong address) {
-    (*env)->GetByteArrayRegion(env, array, offset, length, (jbyte *) PTR(address));
-}
-
+/* Copies native memory into a byte[], for callers that post themselves. */
 JNIEXPORT void JNICALL Java_org_fthp_empi_fast_JniCalls_copyOut(JNIEnv *env, jclass cls, jlong address,
         jbyteArray array, jint offset, jint length) {
     (*env)->SetByteArrayRegion(env, array, offset, length, (const jbyte *) PTR(address));
@@ -133,12 +119,12 @@ JNIEXPORT void JNICALL Java_org_fthp_empi_fast_JniCalls_copyOut(JNIEnv *env, jcl
 #define FLAG_RENDEZVOUS 1
 
 /*
- * Writes the header and copies payload bytes of array (any primitive element type) from byte arrayByte into
- * staging after it, then MPI_Isend of the whole + one MPI_Test. The caller checked the bounds and the room.
+ * Writes the header and copies payload bytes of array (any primitive element type; bytes: it is a byte[]) from
+ * byte arrayByte into staging after it, then MPI_Isend of the whole + one MPI_Test. The caller checked the bounds and the room.
  * The array is pinned only for the memcpy (GetPrimitiveArrayCritical: no JNI or MPI call while held).
  */
 JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_sendHeaded(JNIEnv *env, jclass cls, jobject array,
-        jlong arrayByte, jint payload, jlong staging, jint commId, jint source, jlong sendId, jint flags,
+        jboolean bytes, jlong arrayByte, jint payload, jlong staging, jint commId, jint source, jlong sendId, jint flags,
         jint dest, jint tag, jlong comm, jlong request, jlong status) {
     char *out = PTR(staging);
     memcpy(out, &commId, 4);
@@ -146,7 +132,10 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_sendHeaded(JNIEnv *env, 
     memcpy(out + 8, &sendId, 8);
     memcpy(out + 16, &flags, 4);
     memcpy(out + 20, &payload, 4);
-    if (payload > 0) {
+    if (payload > 0 && bytes) {
+        /* a byte[]: a plain region copy, without pinning the array (no GC locker) */
+        (*env)->GetByteArrayRegion(env, (jbyteArray) array, (jsize) arrayByte, payload, (jbyte *) (out + HEADER_BYTES));
+    } else if (payload > 0) {
         char *a = (*env)->GetPrimitiveArrayCritical(env, array, NULL);
         if (a == NULL) {
             return 0; /* OutOfMemoryError pending: nothing was posted */
@@ -158,13 +147,6 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_sendHeaded(JNIEnv *env, 
                               PTR(request), PTR(status));
 }
 
-/* MPI_Irecv of up to capacity bytes into staging (no test: the first test also delivers, testReceiveHeaded). */
-JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_irecv(JNIEnv *env, jclass cls, jlong buf, jint count,
-        jint source, jint tag, jlong comm, jlong request) {
-    int rc = MPI_Irecv(PTR(buf), count, MPI_BYTE, source, tag, H_COMM(comm), PTR(request));
-    return rc != MPI_SUCCESS ? -rc : 0;
-}
-
 /*
  * One MPI_Test of a headed receive into staging (capacity bytes posted). When complete: out[0] flags, [1] payload
  * bytes, [2] logical source, [3] native tag, [4] and [5] the send id's low and high halves; and when the payload
@@ -173,8 +155,8 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_irecv(JNIEnv *env, jclas
  * to refuse.
  */
 JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_testReceiveHeaded(JNIEnv *env, jclass cls, jlong request,
-        jlong status, jlong staging, jint capacity, jobject array, jlong arrayByte, jint itemBytes, jint items,
-        jintArray out) {
+        jlong status, jlong staging, jint capacity, jobject array, jboolean bytes, jlong arrayByte, jint itemBytes,
+        jint items, jintArray out) {
     MPI_Status *st = PTR(status);
     int done = test_once(PTR(request), st);
     if (done != 1) {
@@ -196,7 +178,10 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_testReceiveHeaded(JNIEnv
         if (n > items) {
             n = items;
         }
-        if (n > 0) {
+        if (n > 0 && bytes) {
+            (*env)->SetByteArrayRegion(env, (jbyteArray) array, (jsize) arrayByte, (jsize) (n * itemBytes),
+                                       (const jbyte *) (in + HEADER_BYTES));
+        } else if (n > 0) {
             char *a = (*env)->GetPrimitiveArrayCritical(env, array, NULL);
             if (a == NULL) {
                 return 0;
@@ -206,4 +191,15 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_testReceiveHeaded(JNIEnv
         }
     }
     return 1;
+}
+
+/*
+ * MPI_Irecv of up to capacity bytes into staging; 0, or minus the MPI error code. No test here: the payload must not
+ * reach the program's array before the call that receives it has sent from it (a send-receive-replace posts its
+ * receive first), so the first test comes from testReceiveHeaded.
+ */
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_irecvHeaded(JNIEnv *env, jclass cls, jint source, jint tag,
+        jlong comm, jlong request, jlong staging, jint capacity) {
+    int rc = MPI_Irecv(PTR(staging), capacity, MPI_BYTE, source, tag, H_COMM(comm), PTR(request));
+    return rc != MPI_SUCCESS ? -rc : 0;
 }

@@ -5,6 +5,7 @@ import org.fthp.empi.EmpiException;
 import org.fthp.empi.fast.JniCalls;
 import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.datatype.UserBuffer;
+import org.fthp.replication.output.RuntimeMessages;
 import org.fthp.replication.staging.OpBlock;
 
 /**
@@ -14,15 +15,14 @@ import org.fthp.replication.staging.OpBlock;
  * where the FFM downcalls and the MemorySegment header and status accesses are only cheap once C2 has inlined
  * some 450 methods, which is most of a program's first seconds.
  *
- * <p>Off unless {@code -Dfthp.fastpath=jni} (or FTHP_FASTPATH=jni in the ranks' environment) and the library built ({@link JniCalls#AVAILABLE}); it takes only a
- * dense datatype over a primitive array (the program's usual {@code byte[]}, {@code double[]}...), everything
- * else keeps to the FFM path.
+ * <p>Off unless {@code -Dfthp.fastpath=jni} (or FTHP_FASTPATH=jni in the ranks' environment) and the library
+ * built ({@link JniCalls#AVAILABLE}); it takes only a dense datatype over a primitive array (the program's usual
+ * {@code byte[]}, {@code double[]}...), everything else keeps to the FFM path.
  */
 final class FastInline {
 
-    /** Whether the JNI path is on. */
-    static final boolean ENABLED = "jni".equals(System.getProperty("fthp.fastpath", System.getenv("FTHP_FASTPATH")))
-            && JniCalls.AVAILABLE;
+    /** Whether the JNI path is on; said once on stderr when it is (a prototype's switch: the run should show it). */
+    static final boolean ENABLED = enabled();
 
     /** Indexes of {@link JniCalls#testReceiveHeaded}'s out array. */
     static final int OUT_FLAGS = 0;
@@ -34,6 +34,15 @@ final class FastInline {
     static final int OUT_INTS = 6;
 
     private FastInline() {}
+
+    private static boolean enabled() {
+        if (!"jni".equals(System.getProperty("fthp.fastpath", System.getenv("FTHP_FASTPATH")))
+                || !JniCalls.AVAILABLE) {
+            return false;
+        }
+        RuntimeMessages.say("fthp: small blocking sends and receives through the JNI path (fthp.fastpath=jni)");
+        return true;
+    }
 
     /**
      * The array {@code count} items of {@code type} from byte {@code startByte} of {@code buf} are copied straight
@@ -51,14 +60,15 @@ final class FastInline {
     /** Header, payload, post and a first test in one call: whether the send completed at once. */
     static boolean send(Object array, long arrayByte, int payload, OpBlock block, int commId, int source,
                         long sendId, int flags, int dest, int tag, long comm) {
-        int r = JniCalls.sendHeaded(array, arrayByte, payload, block.staging().address(), commId, source, sendId,
-                flags, dest, tag, comm, block.request().address(), block.status().address());
+        int r = JniCalls.sendHeaded(array, array instanceof byte[], arrayByte, payload, block.staging().address(),
+                commId, source, sendId, flags, dest, tag, comm, block.request().address(), block.status().address());
         return done("MPI_Isend/MPI_Test", r);
     }
 
     /** Posts the receive of up to {@code capacity} bytes into the block's staging. */
     static void postReceive(OpBlock block, int capacity, int source, int tag, long comm) {
-        int r = JniCalls.irecv(block.staging().address(), capacity, source, tag, comm, block.request().address());
+        int r = JniCalls.irecvHeaded(source, tag, comm, block.request().address(), block.staging().address(),
+                capacity);
         if (r < 0) {
             throw failure("MPI_Irecv", -r);
         }
@@ -68,7 +78,8 @@ final class FastInline {
     static boolean testReceive(OpBlock block, int capacity, Object array, long arrayByte, TypeLayout type, int count,
                                int[] out) {
         int r = JniCalls.testReceiveHeaded(block.request().address(), block.status().address(),
-                block.staging().address(), capacity, array, arrayByte, (int) type.size(), count, out);
+                block.staging().address(), capacity, array, array instanceof byte[], arrayByte, (int) type.size(),
+                count, out);
         return done("MPI_Test", r);
     }
 
