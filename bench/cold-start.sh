@@ -35,7 +35,7 @@ source "$BENCH_DIR/binding-lib.sh"
 fthp_find_jdk
 REPS="${REPS:-5}"
 NP="${NP:-2}"
-read -r -a APPS <<< "${APPS:-hpcg cloverleaf}"
+read -r -a APPS <<< "${APPS-hpcg cloverleaf}"   # APPS= (empty): the ping-pong alone
 PINGPONG="${PINGPONG:-1}"
 ROUNDS="${ROUNDS:-20000}"
 SIZES="${SIZES:-8,1024,65536,1048576}"

@@ -1,6 +1,7 @@
 package org.fthp.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -91,6 +92,20 @@ class MpichTest {
         P2pTest.assertAllRanksOk(run(List.of("--verbose"), 4, P2pBasics.class), P2pBasics.class, 4);
         MpiJob.Result coll = run(List.of(), 3, CollBlocking.class).assertSuccess();
         assertTrue(coll.stdout().contains("CollBlocking OK np=3"), coll.stdout());
+    }
+
+    /**
+     * The prototype JNI path of the inline calls (FTHP_FASTPATH=jni, ops.FastInline) built with MPICH's wrapper,
+     * whose requests and statuses differ from Open MPI's: the small blocking program's answers.
+     */
+    @Test
+    void smallBlockingThroughTheJniPath() {
+        List<String> all = new ArrayList<>(MPICH);
+        MpiJob.Result r = MpiJob.runWith(all, java.util.Map.of("FTHP_FASTPATH", "jni"), 2, TIMEOUT,
+                org.fthp.it.programs.P2pSmallBlocking.class).assertSuccess();
+        assertTrue(r.stdout().contains("P2pSmallBlocking OK np=2"), r.stdout() + r.stderr());
+        assertFalse(r.stderr().contains("fast path"), r.stderr());
+        assertTrue(r.stderr().contains("through the JNI path"), r.stderr());
     }
 
     /** Intercommunicator broadcasts from every root: MPICH 4.0's own MPI_Ibcast loses them (the binding works around). */

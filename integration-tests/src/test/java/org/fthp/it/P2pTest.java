@@ -100,6 +100,25 @@ class P2pTest {
         assertTrue(r.stdout().contains("P2pSmallBlocking OK np=2"), r.stdout() + r.stderr());
     }
 
+    /**
+     * The same program and the basics through the prototype JNI path of the inline calls (FTHP_FASTPATH=jni,
+     * ops.FastInline): the same answers, and the library built and used (no fallback notice).
+     */
+    @Test
+    void smallBlockingThroughTheJniPath() {
+        java.util.Map<String, String> jni = java.util.Map.of("FTHP_FASTPATH", "jni");
+        MpiJob.Result r = MpiJob.runWith(java.util.List.of(), jni, 2, MpiJob.DEFAULT_TIMEOUT,
+                org.fthp.it.programs.P2pSmallBlocking.class).assertSuccess();
+        assertTrue(r.stdout().contains("P2pSmallBlocking OK np=2"), r.stdout() + r.stderr());
+        assertFalse(r.stderr().contains("fast path"), r.stderr());
+        assertTrue(r.stderr().contains("through the JNI path"), r.stderr());
+        MpiJob.Result basics = MpiJob.runWith(java.util.List.of(), jni, 4, MpiJob.DEFAULT_TIMEOUT,
+                org.fthp.it.programs.P2pBasics.class);
+        assertAllRanksOk(basics, org.fthp.it.programs.P2pBasics.class, 4);
+        assertFalse(basics.stderr().contains("fast path"), basics.stderr());
+        assertTrue(basics.stderr().contains("through the JNI path"), basics.stderr());
+    }
+
     /** The same program replicated: every call takes the general path, and the answers are the same. */
     @Test
     void smallBlockingReplicated() {

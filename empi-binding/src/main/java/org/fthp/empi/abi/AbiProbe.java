@@ -78,7 +78,7 @@ public final class AbiProbe {
         return target;
     }
 
-    static Path findMpicc() throws IOException {
+    public static Path findMpicc() throws IOException {
         String override = System.getenv("FTHP_MPICC");
         if (override != null && !override.isBlank()) {
             Path p = Path.of(override);
@@ -126,7 +126,7 @@ public final class AbiProbe {
         }
     }
 
-    static Path cacheDir() {
+    public static Path cacheDir() {
         String dir = System.getenv("FTHP_CACHE_DIR");
         if (dir != null && !dir.isBlank()) {
             return Path.of(dir);

@@ -122,8 +122,11 @@ public final class UserBuffer {
         };
     }
 
-    /** The program's array this wraps whole (any primitive type but boolean), or null. */
-    Object array() {
+    /**
+     * The program's array this wraps whole (any primitive type but boolean; its byte 0 is the origin), or null:
+     * for a native copy straight from or into it.
+     */
+    public Object array() {
         return array;
     }
 

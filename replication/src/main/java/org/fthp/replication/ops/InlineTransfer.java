@@ -53,6 +53,9 @@ public final class InlineTransfer implements BooleanSupplier {
     private UserBuffer receivingBuf;
     private int receivingCount;
     private TypeLayout receivingType;
+    /** With the JNI path ({@link FastInline}): the array the posted receive lands in, and its header when done. */
+    private Object receivingArray;
+    private final int[] fastHeader = new int[FastInline.OUT_INTS];
     /** The last receive done inline: its source (peer rank), tag and payload bytes. */
     private int resultSource;
     private int resultTag;
@@ -88,22 +91,37 @@ public final class InlineTransfer implements BooleanSupplier {
         Endpoint to = comm.sendPrimary(dest);
         long sendId = comm.sendIds().next(dest);
         OpBlock block = pool.acquireBlock(bytes);
-        MemorySegment message = block.staging();
-        SendHeader.write(message, comm, sendId, t.channel(), SendMode.STANDARD, payloadBytes, 0);
-        Packer.pack(t.buf(), t.startByte(), t.count(), t.type(), message, MessageHeader.BYTES);
         SendDigest digest = SendDigest.active();
-        if (digest != null) {
-            // no twin in such a job: only an injected corruption (--corrupt) acts here
-            digest.sent(t.comm().commId(), dest, t.tag(), message, MessageHeader.BYTES, payloadBytes);
-        }
-        Empi.isend(message, bytes, Empi.BYTE, to.rank(), t.tag(), to.comm(t.channel()), block.request());
-        records.sent(bytes);
+        Object array = FastInline.ENABLED && digest == null
+                ? FastInline.array(t.buf(), t.startByte(), t.count(), t.type()) : null;
         boolean done;
-        try {
-            done = tested(block);
-        } catch (RuntimeException e) {
-            pool.release(block);   // completed, with an error: the native library is done with the block
-            throw e;
+        if (array != null) {
+            // eager (sends() checked it) and standard: only the channel adds a flag
+            int flags = t.channel() == Channel.INTERNAL ? MessageHeader.FLAG_INTERNAL : 0;
+            try {
+                done = FastInline.send(array, t.startByte(), (int) payloadBytes, block, comm.commId(), comm.rank(),
+                        sendId, flags, to.rank(), t.tag(), to.comm(t.channel()));
+            } catch (RuntimeException e) {
+                pool.release(block);   // not posted, or completed with an error: the block is free
+                throw e;
+            }
+            records.sent(bytes);
+        } else {
+            MemorySegment message = block.staging();
+            SendHeader.write(message, comm, sendId, t.channel(), SendMode.STANDARD, payloadBytes, 0);
+            Packer.pack(t.buf(), t.startByte(), t.count(), t.type(), message, MessageHeader.BYTES);
+            if (digest != null) {
+                // no twin in such a job: only an injected corruption (--corrupt) acts here
+                digest.sent(t.comm().commId(), dest, t.tag(), message, MessageHeader.BYTES, payloadBytes);
+            }
+            Empi.isend(message, bytes, Empi.BYTE, to.rank(), t.tag(), to.comm(t.channel()), block.request());
+            records.sent(bytes);
+            try {
+                done = tested(block);
+            } catch (RuntimeException e) {
+                pool.release(block);   // completed, with an error: the native library is done with the block
+                throw e;
+            }
         }
         if (done) {
             pool.release(block);
@@ -133,8 +151,14 @@ public final class InlineTransfer implements BooleanSupplier {
         Endpoint from = source == anySource ? comm.receiveAny() : comm.receiveFrom(source);
         int nativeSource = source == anySource ? Empi.ANY_SOURCE : from.rank();
         OpBlock block = pool.acquireBlock(capacity);
-        Empi.irecv(block.staging(), capacity, Empi.BYTE, nativeSource, t.tag(), from.comm(t.channel()),
-                block.request());
+        Object array = FastInline.ENABLED ? FastInline.array(buf, UserBuffer.START, count, type) : null;
+        if (array != null) {
+            FastInline.postReceive(block, capacity, nativeSource, t.tag(), from.comm(t.channel()));
+        } else {
+            Empi.irecv(block.staging(), capacity, Empi.BYTE, nativeSource, t.tag(), from.comm(t.channel()),
+                    block.request());
+        }
+        receivingArray = array;
         // kept only once posted: a receive that failed to post has no block to keep or give back
         receiving = block;
         receivingComm = comm;
@@ -152,8 +176,12 @@ public final class InlineTransfer implements BooleanSupplier {
     public boolean getAsBoolean() {
         OpBlock block = receiving;
         try {
-            return tested(block);
+            return receivingArray != null
+                    ? FastInline.testReceive(block, receivingCapacity, receivingArray, UserBuffer.START,
+                            receivingType, receivingCount, fastHeader)
+                    : tested(block);
         } catch (RuntimeException e) {
+            receivingArray = null;
             receiving = null;
             pool.release(block);
             throw e;
@@ -171,14 +199,16 @@ public final class InlineTransfer implements BooleanSupplier {
         UserBuffer buf = receivingBuf;
         TypeLayout type = receivingType;
         int count = receivingCount;
+        boolean copied = receivingArray != null;
         receiving = null;
         receivingComm = null;
         receivingBuf = null;
         receivingType = null;
+        receivingArray = null;
         MemorySegment message = block.staging();
-        int tag = Empi.statusTag(block.status(), 0);
-        int source = MessageHeader.logicalSource(message);
-        int flags = MessageHeader.flags(message);
+        int tag = copied ? fastHeader[FastInline.OUT_TAG] : Empi.statusTag(block.status(), 0);
+        int source = copied ? fastHeader[FastInline.OUT_SOURCE] : MessageHeader.logicalSource(message);
+        int flags = copied ? fastHeader[FastInline.OUT_FLAGS] : MessageHeader.flags(message);
         if ((flags & MessageHeader.FLAG_RENDEZVOUS) != 0) {
             byte[] header = message.asSlice(0, MessageHeader.BYTES).toArray(ValueLayout.JAVA_BYTE);
             pool.release(block);
@@ -186,18 +216,23 @@ public final class InlineTransfer implements BooleanSupplier {
                     new Transfer().on(comm, Channel.USER).data(buf, UserBuffer.START, count, type),
                     new ArrivedMessages.Arrival(source, tag, header));
         }
-        int payload = MessageHeader.payloadBytes(message);
-        long sendId = MessageHeader.sendId(message);
+        int payload = copied ? fastHeader[FastInline.OUT_PAYLOAD] : MessageHeader.payloadBytes(message);
+        long sendId = copied ? FastInline.sendId(fastHeader) : MessageHeader.sendId(message);
         if (payload < 0 || payload > receivingCapacity - MessageHeader.BYTES) {
             pool.release(block);
             throw new MpiError(MpiError.ERR_INTERN, "message with a corrupt FTHP header on communicator "
                     + comm.commId() + ": was it sent by a program outside FTHP-J?");
         }
-        long items = type.size() == 0 ? 0 : payload / type.size();
-        try {
-            Packer.unpack(message, MessageHeader.BYTES, buf, UserBuffer.START, (int) Math.min(items, count), type);
-        } finally {
-            pool.release(block);
+        if (copied) {
+            pool.release(block);   // the payload went into the program's array with the test that completed it
+        } else {
+            long items = type.size() == 0 ? 0 : payload / type.size();
+            try {
+                Packer.unpack(message, MessageHeader.BYTES, buf, UserBuffer.START, (int) Math.min(items, count),
+                        type);
+            } finally {
+                pool.release(block);
+            }
         }
         records.consumed(comm.commId(), source, sendId, payload);
         if ((flags & MessageHeader.FLAG_SYNCHRONOUS) != 0) {
