@@ -10,12 +10,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.fthp.it.programs.BadInputErrors;
 import org.fthp.it.programs.CollBlocking;
 import org.fthp.it.programs.CollInter;
 import org.fthp.it.programs.P2pBasics;
 import org.fthp.it.programs.P2pNonblocking;
+import org.fthp.it.programs.P2pSmallBlocking;
 import org.fthp.it.programs.ProgramEnds;
 import org.fthp.it.programs.RepairP2p;
 import org.fthp.it.programs.RepairWhileComputing;
@@ -101,8 +103,8 @@ class MpichTest {
     @Test
     void smallBlockingThroughTheJniPath() {
         List<String> all = new ArrayList<>(MPICH);
-        MpiJob.Result r = MpiJob.runWith(all, java.util.Map.of("FTHP_FASTPATH", "jni"), 2, TIMEOUT,
-                org.fthp.it.programs.P2pSmallBlocking.class).assertSuccess();
+        MpiJob.Result r = MpiJob.runWith(all, Map.of("FTHP_FASTPATH", "jni"), 2, TIMEOUT,
+                P2pSmallBlocking.class).assertSuccess();
         assertTrue(r.stdout().contains("P2pSmallBlocking OK np=2"), r.stdout() + r.stderr());
         assertFalse(r.stderr().contains("fast path"), r.stderr());
         assertTrue(r.stderr().contains("through the JNI path"), r.stderr());

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fthp.it.programs.P2pBasics;
 import org.fthp.it.programs.P2pNonblocking;
 import org.fthp.it.programs.P2pProbe;
+import org.fthp.it.programs.P2pSmallBlocking;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -90,13 +92,13 @@ class P2pTest {
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {2, 4})
     void smallBlocking(int np) {
-        MpiJob.runOk(np, org.fthp.it.programs.P2pSmallBlocking.class);
+        MpiJob.runOk(np, P2pSmallBlocking.class);
     }
 
     @Test
     void smallBlockingWithoutPulls() {
         MpiJob.Result r = MpiJob.runWith(java.util.List.of(), java.util.Map.of("FTHP_PULL_BYTES", "0"), 2,
-                MpiJob.DEFAULT_TIMEOUT, org.fthp.it.programs.P2pSmallBlocking.class).assertSuccess();
+                MpiJob.DEFAULT_TIMEOUT, P2pSmallBlocking.class).assertSuccess();
         assertTrue(r.stdout().contains("P2pSmallBlocking OK np=2"), r.stdout() + r.stderr());
     }
 
@@ -106,15 +108,15 @@ class P2pTest {
      */
     @Test
     void smallBlockingThroughTheJniPath() {
-        java.util.Map<String, String> jni = java.util.Map.of("FTHP_FASTPATH", "jni");
-        MpiJob.Result r = MpiJob.runWith(java.util.List.of(), jni, 2, MpiJob.DEFAULT_TIMEOUT,
-                org.fthp.it.programs.P2pSmallBlocking.class).assertSuccess();
+        Map<String, String> jni = Map.of("FTHP_FASTPATH", "jni");
+        MpiJob.Result r = MpiJob.runWith(List.of(), jni, 2, MpiJob.DEFAULT_TIMEOUT,
+                P2pSmallBlocking.class).assertSuccess();
         assertTrue(r.stdout().contains("P2pSmallBlocking OK np=2"), r.stdout() + r.stderr());
         assertFalse(r.stderr().contains("fast path"), r.stderr());
         assertTrue(r.stderr().contains("through the JNI path"), r.stderr());
-        MpiJob.Result basics = MpiJob.runWith(java.util.List.of(), jni, 4, MpiJob.DEFAULT_TIMEOUT,
-                org.fthp.it.programs.P2pBasics.class);
-        assertAllRanksOk(basics, org.fthp.it.programs.P2pBasics.class, 4);
+        MpiJob.Result basics = MpiJob.runWith(List.of(), jni, 4, MpiJob.DEFAULT_TIMEOUT,
+                P2pBasics.class);
+        assertAllRanksOk(basics, P2pBasics.class, 4);
         assertFalse(basics.stderr().contains("fast path"), basics.stderr());
         assertTrue(basics.stderr().contains("through the JNI path"), basics.stderr());
     }
@@ -123,7 +125,7 @@ class P2pTest {
     @Test
     void smallBlockingReplicated() {
         MpiJob.Result r = MpiJob.runWith(java.util.List.of("--replicas", "2"), 2, MpiJob.DEFAULT_TIMEOUT,
-                org.fthp.it.programs.P2pSmallBlocking.class).assertSuccess();
+                P2pSmallBlocking.class).assertSuccess();
         assertTrue(r.stdout().contains("P2pSmallBlocking OK np=2"), r.stdout() + r.stderr());
     }
 
