@@ -139,6 +139,14 @@ public final class AbiProbe {
     }
 
     private static void run(List<String> command, Path dir, Path stdout) throws IOException {
+        runTool(command, dir, stdout, "MPI ABI probe failed");
+    }
+
+    /**
+     * Runs a build tool or probe in {@code dir} for at most 120 s, its stdout to {@code stdout} (null: dropped); a
+     * failure is an IOException starting with {@code failure}, with the command and what it printed on stderr.
+     */
+    public static void runTool(List<String> command, Path dir, Path stdout, String failure) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(command)).directory(dir.toFile());
         Path err = dir.resolve("stderr-" + System.nanoTime());
         pb.redirectError(err.toFile());
@@ -155,8 +163,7 @@ public final class AbiProbe {
             throw new IOException("interrupted: " + String.join(" ", command), e);
         }
         if (p.exitValue() != 0) {
-            throw new IOException("MPI ABI probe failed (" + String.join(" ", command) + "):\n"
-                    + Files.readString(err));
+            throw new IOException(failure + " (" + String.join(" ", command) + "):\n" + Files.readString(err));
         }
     }
 

@@ -13,7 +13,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.fthp.empi.Empi;
 import org.fthp.empi.abi.AbiProbe;
@@ -128,22 +127,6 @@ public final class FastPathLibrary {
     }
 
     private static void compile(List<String> command, Path dir) throws IOException {
-        Path err = dir.resolve("stderr");
-        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectError(err.toFile())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        try {
-            if (!p.waitFor(120, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IOException("timed out: " + String.join(" ", command));
-            }
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted: " + String.join(" ", command), e);
-        }
-        if (p.exitValue() != 0) {
-            throw new IOException("cannot build " + SOURCE + " (" + String.join(" ", command) + "):\n"
-                    + Files.readString(err));
-        }
+        AbiProbe.runTool(command, dir, null, "cannot build " + SOURCE);
     }
 }
