@@ -379,43 +379,39 @@ public class Request implements Freeable {
     }
 
     public static Status[] waitAllStatus(Request[] requests) throws MPIException {
-        Gate gate = MPI.gate();
-        gate.enter();
-        try {
-            MPI.check();
-            awaitAll(requests);
-            Requests.waited();
-            return completeAll(requests);
-        } finally {
-            gate.exit();
-        }
-    }
-
-    private static Status[] completeAll(Request[] requests) {
-        Status[] out = new Status[requests.length];
-        for (int i = 0; i < requests.length; i++) {
-            Request r = requests[i];
-            out[i] = r == null || r.ops == null ? emptyStatus() : r.complete();
-        }
-        return out;
+        return waitAll(requests, true);
     }
 
     public static void waitAll(Request[] requests) throws MPIException {
+        waitAll(requests, false);
+    }
+
+    /** Waits for every request and completes it; the statuses only when {@code statuses} (null otherwise). */
+    private static Status[] waitAll(Request[] requests, boolean statuses) throws MPIException {
         Gate gate = MPI.gate();
         gate.enter();
         try {
             MPI.check();
             awaitAll(requests);
             Requests.waited();
-            // as waitAllStatus, without the statuses nobody asked for
-            for (Request r : requests) {
-                if (r != null && r.ops != null) {
-                    r.retire();
-                }
-            }
+            return completeAll(requests, statuses);
         } finally {
             gate.exit();
         }
+    }
+
+    /** Completes every request, with its status when {@code statuses}, else only retired (null). */
+    private static Status[] completeAll(Request[] requests, boolean statuses) {
+        Status[] out = statuses ? new Status[requests.length] : null;
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            if (statuses) {
+                out[i] = r == null || r.ops == null ? emptyStatus() : r.complete();
+            } else if (r != null && r.ops != null) {
+                r.retire();
+            }
+        }
+        return out;
     }
 
     public static Status[] testAllStatus(Request[] requests) throws MPIException {
@@ -428,7 +424,7 @@ public class Request implements Freeable {
                 return null;
             }
             awaitAll(requests);
-            return completeAll(requests);
+            return completeAll(requests, true);
         } finally {
             gate.exit();
         }
