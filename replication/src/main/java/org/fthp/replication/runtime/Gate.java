@@ -11,15 +11,22 @@ import java.util.concurrent.locks.LockSupport;
  * whole length, so a repair never sees a call half-way through (it replaces
  * structures and moves operations in flight). Reentrant: calls nest.
  *
- * <p>Every MPI call passes here twice, so it is a lock of its own rather than
- * a {@code ReentrantLock}: entering is one compare-and-set of the owner,
- * leaving one release store (no fence, no queue to look at): about half a
- * {@code ReentrantLock}'s cost, which a small send and receive pays four
- * times. The price is that nobody is woken:
+ * <p>A gate starts <em>serialised</em>: the engine grants at most
+ * {@code MPI_THREAD_SERIALIZED}, so the program's own calls never overlap
+ * (the program orders them), and without a repair thread nobody else enters.
+ * Entering and leaving is then a count in a plain field, which costs the
+ * interpreter and C1 a few bytecodes where an atomic owner costs them a chain
+ * of {@code VarHandle} frames on every call (the first seconds of a program run
+ * mostly interpreted). {@link #share} turns it into a lock for good, before
+ * a second thread (the repair thread of a replicated job) may enter.
+ *
+ * <p>Shared, it is a lock of its own rather than a {@code ReentrantLock}:
+ * entering is one compare-and-set of the owner, leaving one release store (no
+ * fence, no queue to look at). The price is that nobody is woken:
  * a thread that finds the gate taken spins, yields, then parks for growing
  * pauses of at most {@link #MAX_PARK_NANOS} and looks again. Contention is
- * rare (the repair thread while the program is inside MPI, or a
- * multithreaded program's second thread), and both wait far longer anyway.
+ * rare (the repair thread while the program is inside MPI), and both wait
+ * far longer anyway.
  *
  * <p>Without a queue nothing is fair, and a program that polls in a tight
  * loop ({@code testSome} until something arrives) leaves the gate open for a
@@ -60,6 +67,11 @@ public final class Gate {
     private volatile Thread yieldTo;
     /** How deeply the owner has entered; only the owner reads or writes it. */
     private int depth;
+    /**
+     * Whether another thread than the program's may enter ({@link #share}): then the owner is taken by
+     * compare-and-set. Written once, by the program's thread before that other thread starts.
+     */
+    private boolean shared;
     /** Entries so far: the program's MPI calls, nested ones included (what {@code --kill R#CALL} counts). */
     private long entries;
     /** The entry at which this process kills itself; 0: never. */
@@ -72,6 +84,28 @@ public final class Gate {
             // nothing of the old run may block or communicate while the program unwinds to its resilient body
             throw rollback;
         }
+        if (shared) {
+            enterShared();
+        } else {
+            depth++;
+        }
+        if (++entries == killAt) {
+            org.fthp.replication.failure.CallKill.now(nativeRank, killAt);
+        }
+    }
+
+    /**
+     * From now on the gate is a lock: another thread than the program's (the repair thread) may enter. Called by
+     * the program's thread, outside every call, before that thread starts.
+     */
+    public void share() {
+        if (depth != 0) {
+            throw new IllegalStateException("the gate is shared from inside a call");
+        }
+        shared = true;
+    }
+
+    private void enterShared() {
         Thread me = Thread.currentThread();
         Thread first = yieldTo;
         if (first != null && first != me && OWNER.getOpaque(this) != me) {
@@ -79,9 +113,6 @@ public final class Gate {
         }
         if (!tryTake(me)) {
             await(me, Long.MAX_VALUE);
-        }
-        if (++entries == killAt) {
-            org.fthp.replication.failure.CallKill.now(nativeRank, killAt);
         }
     }
 
@@ -98,6 +129,10 @@ public final class Gate {
      * thread (its repair thread) enters the engine again, whatever is tripped.
      */
     void takeForGood() {
+        if (!shared) {
+            depth++;   // never left: a serialised gate has no other thread to keep out
+            return;
+        }
         Thread me = Thread.currentThread();
         if (!tryTake(me)) {
             await(me, Long.MAX_VALUE);
@@ -131,6 +166,13 @@ public final class Gate {
 
     /** Leaves once; the gate opens when the owner has left as often as it entered. */
     public void exit() {
+        if (!shared) {
+            if (depth == 0) {
+                throw new IllegalMonitorStateException("the gate is not held");
+            }
+            depth--;
+            return;
+        }
         if (OWNER.getOpaque(this) != Thread.currentThread()) {
             throw new IllegalMonitorStateException("the gate is not held by this thread");
         }
@@ -140,10 +182,13 @@ public final class Gate {
     }
 
     /**
-     * For the repair thread: enters only if the program leaves MPI within the time given. Not one of the program's
-     * calls: {@link #entries} does not count it.
+     * For the repair thread, on a shared gate: enters only if the program leaves MPI within the time given. Not
+     * one of the program's calls: {@link #entries} does not count it.
      */
     public boolean tryEnter(long nanos) throws InterruptedException {
+        if (!shared) {
+            throw new IllegalStateException("a serialised gate admits no other thread: share it first");
+        }
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }

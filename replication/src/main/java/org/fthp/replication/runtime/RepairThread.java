@@ -39,6 +39,7 @@ public final class RepairThread implements Runnable {
     }
 
     static RepairThread start(Repair repair, Gate gate, FailureWatch watch) {
+        gate.share();   // before the thread can enter
         RepairThread r = new RepairThread(repair, gate, watch);
         Thread t = new Thread(r, "fthp-repair");
         t.setDaemon(true);

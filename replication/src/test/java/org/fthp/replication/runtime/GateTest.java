@@ -11,12 +11,30 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 
-/** The gate's own lock: reentrant, one thread at a time, a bounded wait for the repair thread. */
+/**
+ * The gate serialised (the program's calls only: a count) and shared (its own lock: reentrant, one thread at a
+ * time, a bounded wait for the repair thread).
+ */
 class GateTest {
 
     @Test
-    void nestedEntriesOpenTheGateOnlyWhenAllAreLeft() throws Exception {
+    void aSerialisedGateCountsNestedEntriesAndRefusesAnotherThread() {
         Gate gate = new Gate();
+        gate.enter();
+        gate.enter();
+        gate.exit();
+        assertThrows(IllegalStateException.class, gate::share, "shared from inside a call");
+        assertThrows(IllegalStateException.class, () -> gate.tryEnter(1_000), "no other thread before share");
+        gate.exit();
+        assertThrows(IllegalMonitorStateException.class, gate::exit, "left more often than entered");
+        assertEquals(2, gate.entries());
+        gate.share();
+        assertThrows(IllegalMonitorStateException.class, gate::exit, "shared, still not held");
+    }
+
+    @Test
+    void nestedEntriesOpenTheGateOnlyWhenAllAreLeft() throws Exception {
+        Gate gate = sharedGate();
         gate.enter();
         gate.enter();
         gate.exit();
@@ -28,13 +46,13 @@ class GateTest {
 
     @Test
     void leavingAGateThisThreadDoesNotHoldFails() {
-        Gate gate = new Gate();
+        Gate gate = sharedGate();
         assertThrows(IllegalMonitorStateException.class, gate::exit);
     }
 
     @Test
     void aWaitingThreadEntersOnceTheOwnerLeavesAndSeesItsWrites() throws Exception {
-        Gate gate = new Gate();
+        Gate gate = sharedGate();
         int[] shared = {0};
         gate.enter();
         CountDownLatch waiting = new CountDownLatch(1);
@@ -60,7 +78,7 @@ class GateTest {
 
     @Test
     void twoThreadsNeverInsideTogether() throws Exception {
-        Gate gate = new Gate();
+        Gate gate = sharedGate();
         AtomicBoolean inside = new AtomicBoolean();
         AtomicBoolean overlap = new AtomicBoolean();
         int[] counter = {0};
@@ -95,7 +113,7 @@ class GateTest {
      */
     @Test
     void theRepairThreadGetsInBetweenTheCallsOfAPollingLoop() throws Exception {
-        Gate gate = new Gate();
+        Gate gate = sharedGate();
         AtomicBoolean stop = new AtomicBoolean();
         long[] calls = {0};
         Thread program = new Thread(() -> {
@@ -126,9 +144,15 @@ class GateTest {
 
     @Test
     void anInterruptedRepairThreadStopsWaiting() {
-        Gate gate = new Gate();
+        Gate gate = sharedGate();
         Thread.currentThread().interrupt();
         assertThrows(InterruptedException.class, () -> gate.tryEnter(1_000_000));
+    }
+
+    private static Gate sharedGate() {
+        Gate gate = new Gate();
+        gate.share();
+        return gate;
     }
 
     private static boolean enteredFromAnotherThread(Gate gate, long millis) throws Exception {
