@@ -31,7 +31,13 @@ final class Args {
         }
     }
 
+    /** Tags every MPI library accepts (its TAG_UB is at least this): valid without asking the engine its bound. */
+    private static final int ALWAYS_VALID_TAGS = 32_767;
+
     static void sendTag(int tag) throws MPIException {
+        if (tag >= 0 && tag <= ALWAYS_VALID_TAGS) {
+            return;
+        }
         int tagUb = tagUb();
         if (tag < 0 || tag > tagUb) {
             throw Errors.error(MPI.ERR_TAG, "invalid tag " + tag + " (must be 0.." + tagUb + ")");
@@ -39,7 +45,7 @@ final class Args {
     }
 
     static void recvTag(int tag) throws MPIException {
-        if (tag == MPI.ANY_TAG) {
+        if (tag == MPI.ANY_TAG || tag >= 0 && tag <= ALWAYS_VALID_TAGS) {
             return;
         }
         int tagUb = tagUb();

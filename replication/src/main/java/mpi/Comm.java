@@ -91,6 +91,11 @@ public class Comm implements Freeable, Cloneable {
     /** The structure, or an error if this communicator is null or freed. */
     final CommStructure live() throws MPIException {
         MPI.check();
+        return liveInCall();
+    }
+
+    /** As {@link #live}, inside a call that holds the gate (which {@link MPI#gate} let it take: MPI runs). */
+    private CommStructure liveInCall() throws MPIException {
         CommStructure s = structure();
         if (s == null) {
             throw Errors.error(MPI.ERR_COMM, "null or freed communicator");
@@ -309,7 +314,7 @@ public class Comm implements Freeable, Cloneable {
      */
     private Transfer describeSend(Transfer t, Object buf, int count, Datatype type, int dest, int tag, SendMode mode)
             throws MPIException {
-        CommStructure s = live();
+        CommStructure s = liveInCall();
         TypeLayout layout = sendArgs(s, count, type, dest, tag);
         UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, layout);
         long bytes = count * layout.size();
@@ -337,7 +342,7 @@ public class Comm implements Freeable, Cloneable {
     /** Checks a receive's arguments, each once, and describes it in {@code t} in the engine's terms. */
     private Transfer describeRecv(Transfer t, Object buf, int count, Datatype type, int source, int tag)
             throws MPIException {
-        CommStructure s = live();
+        CommStructure s = liveInCall();
         TypeLayout layout = recvArgs(s, count, type, source, tag);
         UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, layout);
         return t.on(s, Channel.USER).data(ub, UserBuffer.START, count, layout).peer(source, tag)

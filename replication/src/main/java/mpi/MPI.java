@@ -232,8 +232,11 @@ public final class MPI {
      * if MPI is not running.
      */
     static Gate gate() throws MPIException {
-        check();
-        return Engine.get().gate();
+        Engine engine = Engine.get();
+        if (engine == null || !engine.running()) {
+            check();   // says which
+        }
+        return engine.gate();
     }
 
     public static String[] Init(String[] args) throws MPIException {

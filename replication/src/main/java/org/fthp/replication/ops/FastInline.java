@@ -60,15 +60,14 @@ final class FastInline {
     /** Header, payload, post and a first test in one call: whether the send completed at once. */
     static boolean send(Object array, long arrayByte, int payload, OpBlock block, int commId, int source,
                         long sendId, int flags, int dest, int tag, long comm) {
-        int r = JniCalls.sendHeaded(array, array instanceof byte[], arrayByte, payload, block.staging().address(),
-                commId, source, sendId, flags, dest, tag, comm, block.request().address(), block.status().address());
+        int r = JniCalls.sendHeaded(array, array instanceof byte[], arrayByte, payload, block.stagingAddress(),
+                commId, source, sendId, flags, dest, tag, comm, block.requestAddress(), block.statusAddress());
         return done("MPI_Isend/MPI_Test", r);
     }
 
     /** Posts the receive of up to {@code capacity} bytes into the block's staging. */
     static void postReceive(OpBlock block, int capacity, int source, int tag, long comm) {
-        int r = JniCalls.irecvHeaded(source, tag, comm, block.request().address(), block.staging().address(),
-                capacity);
+        int r = JniCalls.irecvHeaded(source, tag, comm, block.requestAddress(), block.stagingAddress(), capacity);
         if (r < 0) {
             throw failure("MPI_Irecv", -r);
         }
@@ -77,9 +76,8 @@ final class FastInline {
     /** Tests the posted receive once; when done, {@code out} holds its header and the payload is in the array. */
     static boolean testReceive(OpBlock block, int capacity, Object array, long arrayByte, TypeLayout type, int count,
                                int[] out) {
-        int r = JniCalls.testReceiveHeaded(block.request().address(), block.status().address(),
-                block.staging().address(), capacity, array, array instanceof byte[], arrayByte, (int) type.size(),
-                count, out);
+        int r = JniCalls.testReceiveHeaded(block.requestAddress(), block.statusAddress(), block.stagingAddress(),
+                capacity, array, array instanceof byte[], arrayByte, (int) type.size(), count, out);
         return done("MPI_Test", r);
     }
 

@@ -29,23 +29,30 @@ import org.fthp.replication.sdc.SendDigest;
  * tag, channel), so either side may take the general path while the other
  * takes this one.
  *
- * <p>A send takes a pooled block, writes header and payload, starts the native
+ * <p>A send writes header and payload into a staging block, starts the native
  * send and tests it once: Open MPI completes a small eager send at once, and
- * the block goes straight back; otherwise an {@link InlineSendRest} carries
+ * the block is free again; otherwise an {@link InlineSendRest} carries
  * it on like a detached send. A receive posts its native receive into a
- * pooled block, the caller waits on this object (a {@link BooleanSupplier}
+ * staging block, the caller waits on this object (a {@link BooleanSupplier}
  * that tests it), and {@link #completeReceive} unpacks. A header that says
  * the payload travels apart (a larger message than the receive, which must end
  * in truncation) is handed to a {@link RecvOp} as if a probe had taken it.
  *
  * <p>One per engine. Only the gate's holder uses it, one call at a time, so the
- * posted block and the last receive's result are plain fields.
+ * posted block and the last receive's result are plain fields. It keeps one
+ * block for its sends and one for its receives from call to call, each large
+ * enough for any message it takes: a send's is free again when the native
+ * library completed it at once, a receive's when it completed, so the pool
+ * is only asked again after a send went on in flight with its block.
  */
 public final class InlineTransfer implements BooleanSupplier {
 
     private final OpContext context;
     private final MessageRecords records;
     private final StagingPool pool;
+    /** The kept blocks ({@link #sendBlock}, {@link #receiveBlock}), or null before the first use. */
+    private OpBlock keptSend;
+    private OpBlock keptReceive;
     /** The posted receive: its block (null when none is posted), communicator, size and where it goes. */
     private OpBlock receiving;
     private CommStructure receivingComm;
@@ -90,7 +97,7 @@ public final class InlineTransfer implements BooleanSupplier {
         int bytes = (int) (MessageHeader.BYTES + payloadBytes);
         Endpoint to = comm.sendPrimary(dest);
         long sendId = comm.sendIds().next(dest);
-        OpBlock block = pool.acquireBlock(bytes);
+        OpBlock block = sendBlock();
         SendDigest digest = SendDigest.active();
         Object array = FastInline.ENABLED && digest == null
                 ? FastInline.array(t.buf(), t.startByte(), t.count(), t.type()) : null;
@@ -98,13 +105,9 @@ public final class InlineTransfer implements BooleanSupplier {
         if (array != null) {
             // eager (sends() checked it) and standard: only the channel adds a flag
             int flags = t.channel() == Channel.INTERNAL ? MessageHeader.FLAG_INTERNAL : 0;
-            try {
-                done = FastInline.send(array, t.startByte(), (int) payloadBytes, block, comm.commId(), comm.rank(),
-                        sendId, flags, to.rank(), t.tag(), to.comm(t.channel()));
-            } catch (RuntimeException e) {
-                pool.release(block);   // not posted, or completed with an error: the block is free
-                throw e;
-            }
+            // an error leaves the kept block free: the send was not posted, or completed with the error
+            done = FastInline.send(array, t.startByte(), (int) payloadBytes, block, comm.commId(), comm.rank(),
+                    sendId, flags, to.rank(), t.tag(), to.comm(t.channel()));
             records.sent(bytes);
         } else {
             MemorySegment message = block.staging();
@@ -116,17 +119,13 @@ public final class InlineTransfer implements BooleanSupplier {
             }
             Empi.isend(message, bytes, Empi.BYTE, to.rank(), t.tag(), to.comm(t.channel()), block.request());
             records.sent(bytes);
-            try {
-                done = tested(block);
-            } catch (RuntimeException e) {
-                pool.release(block);   // completed, with an error: the native library is done with the block
-                throw e;
-            }
+            // an error completes the send too: the native library is done with the kept block
+            done = tested(block);
         }
         if (done) {
-            pool.release(block);
             return null;
         }
+        keptSend = null;   // in flight: the block goes with the rest of the send
         return new InlineSendRest(context, comm, block);
     }
 
@@ -150,7 +149,7 @@ public final class InlineTransfer implements BooleanSupplier {
         int capacity = (int) (MessageHeader.BYTES + count * type.size());
         Endpoint from = source == anySource ? comm.receiveAny() : comm.receiveFrom(source);
         int nativeSource = source == anySource ? Empi.ANY_SOURCE : from.rank();
-        OpBlock block = pool.acquireBlock(capacity);
+        OpBlock block = receiveBlock();
         Object array = FastInline.ENABLED ? FastInline.array(buf, UserBuffer.START, count, type) : null;
         if (array != null) {
             FastInline.postReceive(block, capacity, nativeSource, t.tag(), from.comm(t.channel()));
@@ -182,8 +181,7 @@ public final class InlineTransfer implements BooleanSupplier {
                     : tested(block);
         } catch (RuntimeException e) {
             receivingArray = null;
-            receiving = null;
-            pool.release(block);
+            receiving = null;   // completed with the error: the kept block is free again
             throw e;
         }
     }
@@ -211,7 +209,6 @@ public final class InlineTransfer implements BooleanSupplier {
         int flags = copied ? fastHeader[FastInline.OUT_FLAGS] : MessageHeader.flags(message);
         if ((flags & MessageHeader.FLAG_RENDEZVOUS) != 0) {
             byte[] header = message.asSlice(0, MessageHeader.BYTES).toArray(ValueLayout.JAVA_BYTE);
-            pool.release(block);
             return RecvOp.arrived(context, records,
                     new Transfer().on(comm, Channel.USER).data(buf, UserBuffer.START, count, type),
                     new ArrivedMessages.Arrival(source, tag, header));
@@ -219,20 +216,12 @@ public final class InlineTransfer implements BooleanSupplier {
         int payload = copied ? fastHeader[FastInline.OUT_PAYLOAD] : MessageHeader.payloadBytes(message);
         long sendId = copied ? FastInline.sendId(fastHeader) : MessageHeader.sendId(message);
         if (payload < 0 || payload > receivingCapacity - MessageHeader.BYTES) {
-            pool.release(block);
             throw new MpiError(MpiError.ERR_INTERN, "message with a corrupt FTHP header on communicator "
                     + comm.commId() + ": was it sent by a program outside FTHP-J?");
         }
-        if (copied) {
-            pool.release(block);   // the payload went into the program's array with the test that completed it
-        } else {
+        if (!copied) {   // copied: the payload went into the program's array with the test that completed it
             long items = type.size() == 0 ? 0 : payload / type.size();
-            try {
-                Packer.unpack(message, MessageHeader.BYTES, buf, UserBuffer.START, (int) Math.min(items, count),
-                        type);
-            } finally {
-                pool.release(block);
-            }
+            Packer.unpack(message, MessageHeader.BYTES, buf, UserBuffer.START, (int) Math.min(items, count), type);
         }
         records.consumed(comm.commId(), source, sendId, payload);
         if ((flags & MessageHeader.FLAG_SYNCHRONOUS) != 0) {
@@ -248,6 +237,29 @@ public final class InlineTransfer implements BooleanSupplier {
     public int source() { return resultSource; }
     public int tag() { return resultTag; }
     public int bytes() { return resultBytes; }
+
+    /** The kept send block, free: the last send's, unless that one went on in flight. */
+    private OpBlock sendBlock() {
+        OpBlock block = keptSend;
+        if (block == null) {
+            block = pool.acquireBlock(MessageHeader.BYTES + Rendezvous.THRESHOLD_BYTES);
+            keptSend = block;
+        }
+        return block;
+    }
+
+    /**
+     * The kept receive block, free: the last receive's, unless that one never completed (its call was left by an
+     * exception while it was posted): then the native library may still write it, and it is never used again.
+     */
+    private OpBlock receiveBlock() {
+        OpBlock block = keptReceive;
+        if (block == null || receiving != null) {
+            block = pool.acquireBlock(MessageHeader.BYTES + Rendezvous.THRESHOLD_BYTES);
+            keptReceive = block;
+        }
+        return block;
+    }
 
     private static boolean tested(OpBlock block) {
         Empi.test(block.request(), block.flag(), block.status());

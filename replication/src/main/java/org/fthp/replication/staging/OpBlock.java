@@ -25,6 +25,10 @@ public final class OpBlock {
     private final MemorySegment statuses;
     private final MemorySegment status;
     private final MemorySegment staging;
+    /** Where the request, the status and the staging bytes are, for native calls that take addresses (JNI). */
+    private final long requestAddress;
+    private final long statusAddress;
+    private final long stagingAddress;
 
     OpBlock(MemorySegment whole, int handleBytes, int statusBytes, long controlSpan) {
         this.whole = whole;
@@ -36,6 +40,9 @@ public final class OpBlock {
         this.statuses = whole.asSlice(STATUSES, 2L * statusBytes);
         this.status = whole.asSlice(STATUSES, statusBytes);
         this.staging = whole.asSlice(controlSpan);
+        this.requestAddress = request.address();
+        this.statusAddress = status.address();
+        this.stagingAddress = staging.address();
     }
 
     /** Bytes of control data before the staging part, rounded to a cache line. */
@@ -58,4 +65,8 @@ public final class OpBlock {
 
     /** Staging bytes: at least what was asked for, possibly more (size classes). */
     public MemorySegment staging() { return staging; }
+
+    public long requestAddress() { return requestAddress; }
+    public long statusAddress() { return statusAddress; }
+    public long stagingAddress() { return stagingAddress; }
 }
