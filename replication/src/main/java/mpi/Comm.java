@@ -321,8 +321,7 @@ public class Comm implements Freeable, Cloneable {
         if (dest != MPI.PROC_NULL) {
             Args.payload(bytes);
         }
-        t.on(s, Channel.USER).data(ub, UserBuffer.START, count, layout).peer(dest, tag).mode(mode)
-                .wildcards(MPI.PROC_NULL, MPI.ANY_SOURCE);
+        t.program(s, ub, count, layout, dest, tag).mode(mode).wildcards(MPI.PROC_NULL, MPI.ANY_SOURCE);
         if (mode == SendMode.BUFFERED && dest != MPI.PROC_NULL) {
             BufferedMode.reserve(bytes);
             t.onCurrent();
@@ -345,8 +344,7 @@ public class Comm implements Freeable, Cloneable {
         CommStructure s = liveInCall();
         TypeLayout layout = recvArgs(s, count, type, source, tag);
         UserBuffer ub = Args.buffer(buf, UserBuffer.START, count, layout);
-        return t.on(s, Channel.USER).data(ub, UserBuffer.START, count, layout).peer(source, tag)
-                .wildcards(MPI.PROC_NULL, MPI.ANY_SOURCE);
+        return t.program(s, ub, count, layout, source, tag).wildcards(MPI.PROC_NULL, MPI.ANY_SOURCE);
     }
 
     /** Checks a receive's count, source and tag; returns its datatype's layout. */

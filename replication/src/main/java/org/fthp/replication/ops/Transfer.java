@@ -55,6 +55,23 @@ public final class Transfer {
         return this;
     }
 
+    /**
+     * A program's call: {@code count} items of {@code type} from the start of {@code buf}, on the user channel of
+     * {@code comm}, to or from {@code peer} with {@code tag} ({@link #on}, {@link #data} and {@link #peer} in one
+     * call, for the facade's blocking and nonblocking calls, which the interpreter runs before anything compiles).
+     */
+    public Transfer program(CommStructure comm, UserBuffer buf, int count, TypeLayout type, int peer, int tag) {
+        this.comm = comm;
+        this.channel = Channel.USER;
+        this.buf = buf;
+        this.startByte = UserBuffer.START;
+        this.count = count;
+        this.type = type;
+        this.peer = peer;
+        this.tag = tag;
+        return this;
+    }
+
     /** A send's mode (a receive ignores it). */
     public Transfer mode(SendMode mode) {
         this.mode = mode;
