@@ -50,6 +50,11 @@ public final class InlineTransfer implements BooleanSupplier {
     private final OpContext context;
     private final MessageRecords records;
     private final StagingPool pool;
+    /**
+     * Whether the JNI path is on ({@link FastInline#ENABLED}): read at MPI_Init, so that loading its library (or
+     * building it, the first time) is part of the start, not of the program's first send.
+     */
+    private final boolean jni = FastInline.ENABLED;
     /** The kept blocks ({@link #sendBlock}, {@link #receiveBlock}), or null before the first use. */
     private OpBlock keptSend;
     private OpBlock keptReceive;
@@ -99,7 +104,7 @@ public final class InlineTransfer implements BooleanSupplier {
         long sendId = comm.sendIds().next(dest);
         OpBlock block = sendBlock();
         SendDigest digest = SendDigest.active();
-        Object array = FastInline.ENABLED && digest == null
+        Object array = jni && digest == null
                 ? FastInline.array(t.buf(), t.startByte(), t.count(), t.type()) : null;
         boolean done;
         if (array != null) {
@@ -150,7 +155,7 @@ public final class InlineTransfer implements BooleanSupplier {
         Endpoint from = source == anySource ? comm.receiveAny() : comm.receiveFrom(source);
         int nativeSource = source == anySource ? Empi.ANY_SOURCE : from.rank();
         OpBlock block = receiveBlock();
-        Object array = FastInline.ENABLED ? FastInline.array(buf, UserBuffer.START, count, type) : null;
+        Object array = jni ? FastInline.array(buf, UserBuffer.START, count, type) : null;
         if (array != null) {
             FastInline.postReceive(block, capacity, nativeSource, t.tag(), from.comm(t.channel()));
         } else {
