@@ -95,4 +95,13 @@ public final class JniCalls {
      * has sent from that array (a send-receive-replace posts its receive first).
      */
     public static native int irecvHeaded(int source, int tag, long comm, long request, long staging, int capacity);
+
+    /**
+     * {@link #irecvHeaded}, then {@link #testReceiveHeaded}'s test, in one call: for a plain receive, whose payload
+     * may reach the program's array at once. Minus the MPI error code when the receive could not be posted (then
+     * nothing is posted); otherwise as {@link #testReceiveHeaded}.
+     */
+    public static native int irecvTestHeaded(int source, int tag, long comm, long request, long status, long staging,
+                                             int capacity, Object array, boolean bytes, long arrayByte, int itemBytes,
+                                             int items, int[] out);
 }

@@ -71,6 +71,21 @@ public final class JniCallsSelfCheck {
                 "truncation reported: " + r + " " + Arrays.toString(out));
         check(Arrays.equals(small, new byte[4]), "nothing copied on truncation");
 
+        // the post and the first test in one call: a message already sent completes in the call that posts for it
+        r = JniCalls.sendHeaded(sent, true, 1, 6, sendStaging, 3, 0, 11, 0, 0, 6, Empi.COMM_WORLD, sendRequest,
+                status);
+        while (r == 0) r = JniCalls.test(sendRequest, status);
+        byte[] fused = new byte[8];
+        r = JniCalls.irecvTestHeaded(0, 6, Empi.COMM_WORLD, recvRequest, status, recvStaging, HEADER + fused.length,
+                fused, true, 0, 1, fused.length, out);
+        check(r >= 0, "irecvTestHeaded posts: " + r);
+        if (r == 0) {
+            r = poll(recvRequest, recvStaging, HEADER + fused.length, fused, true, 0, 1, fused.length, out);
+        }
+        check(r == 1 && out[1] == 6 && out[3] == 6, "the fused receive's header: " + Arrays.toString(out));
+        check(Arrays.equals(Arrays.copyOfRange(fused, 0, 6), Arrays.copyOfRange(sent, 1, 7)) && fused[6] == 0,
+                "the fused receive's bytes: " + Arrays.toString(fused));
+
         Empi.finalizeMpi();
         System.out.println("JniCallsSelfCheck OK");
     }

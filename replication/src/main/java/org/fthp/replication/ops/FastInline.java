@@ -73,6 +73,18 @@ final class FastInline {
         }
     }
 
+    /**
+     * Posts the receive and tests it once, in one call: for a plain receive, whose payload may reach the program's
+     * array at once. Whether it completed; then {@code out} holds its header and the payload is in the array.
+     */
+    static boolean postAndTestReceive(OpBlock block, int capacity, int source, int tag, long comm, Object array,
+                                      long arrayByte, TypeLayout type, int count, int[] out) {
+        int r = JniCalls.irecvTestHeaded(source, tag, comm, block.requestAddress(), block.statusAddress(),
+                block.stagingAddress(), capacity, array, array instanceof byte[], arrayByte, (int) type.size(), count,
+                out);
+        return done("MPI_Irecv/MPI_Test", r);
+    }
+
     /** Tests the posted receive once; when done, {@code out} holds its header and the payload is in the array. */
     static boolean testReceive(OpBlock block, int capacity, Object array, long arrayByte, TypeLayout type, int count,
                                int[] out) {

@@ -68,6 +68,8 @@ public final class InlineTransfer implements BooleanSupplier {
     /** With the JNI path ({@link FastInline}): the array the posted receive lands in, and its header when done. */
     private Object receivingArray;
     private final int[] fastHeader = new int[FastInline.OUT_INTS];
+    /** Whether the posted receive completed in the call that posted it ({@link #postReceive}, plain). */
+    private boolean receivedAtPost;
     /** The last receive done inline: its source (peer rank), tag and payload bytes. */
     private int resultSource;
     private int resultTag;
@@ -143,8 +145,12 @@ public final class InlineTransfer implements BooleanSupplier {
         return records.sendLog() == null && EagerLimit.fits(t.payloadBytes()) && t.comm().arrived().isEmpty();
     }
 
-    /** Posts the native receive of {@code t}: from its peer (a rank, or any source) with its tag. */
-    public void postReceive(Transfer t) {
+    /**
+     * Posts the native receive of {@code t}: from its peer (a rank, or any source) with its tag. {@code plain}: no
+     * send from the receive's buffer follows in this call, so through the JNI path the post also tests, and a
+     * message already there is received in the same native call.
+     */
+    public void postReceive(Transfer t, boolean plain) {
         CommStructure comm = t.comm();
         int source = t.peer();
         int anySource = t.anySource();
@@ -156,13 +162,19 @@ public final class InlineTransfer implements BooleanSupplier {
         int nativeSource = source == anySource ? Empi.ANY_SOURCE : from.rank();
         OpBlock block = receiveBlock();
         Object array = jni ? FastInline.array(buf, UserBuffer.START, count, type) : null;
-        if (array != null) {
+        boolean done = false;
+        if (array != null && plain) {
+            // an error leaves nothing posted: the receive was not posted, or completed with the error
+            done = FastInline.postAndTestReceive(block, capacity, nativeSource, t.tag(), from.comm(t.channel()), array,
+                    UserBuffer.START, type, count, fastHeader);
+        } else if (array != null) {
             FastInline.postReceive(block, capacity, nativeSource, t.tag(), from.comm(t.channel()));
         } else {
             Empi.irecv(block.staging(), capacity, Empi.BYTE, nativeSource, t.tag(), from.comm(t.channel()),
                     block.request());
         }
         receivingArray = array;
+        receivedAtPost = done;
         // kept only once posted: a receive that failed to post has no block to keep or give back
         receiving = block;
         receivingComm = comm;
@@ -178,6 +190,9 @@ public final class InlineTransfer implements BooleanSupplier {
      */
     @Override
     public boolean getAsBoolean() {
+        if (receivedAtPost) {
+            return true;   // its native request is already gone
+        }
         OpBlock block = receiving;
         try {
             return receivingArray != null
@@ -204,6 +219,7 @@ public final class InlineTransfer implements BooleanSupplier {
         int count = receivingCount;
         boolean copied = receivingArray != null;
         receiving = null;
+        receivedAtPost = false;
         receivingComm = null;
         receivingBuf = null;
         receivingType = null;

@@ -114,7 +114,7 @@ public final class PointToPoint {
     /** A blocking receive; what it received is in {@code t}. */
     public void receive(Transfer t) {
         if (t.peer() != t.procNull() && inline.receives(t)) {
-            inline.postReceive(t);
+            inline.postReceive(t, true);
             finishInlineReceive(t);
             return;
         }
@@ -131,7 +131,7 @@ public final class PointToPoint {
     /** A blocking send-receive (two buffers): the receive is posted first; what it received is in {@code recv}. */
     public void sendReceive(Transfer send, Transfer recv) {
         if (bothInline(send, recv)) {
-            inline.postReceive(recv);
+            inline.postReceive(recv, false);
             sendInline(send);
             finishInlineReceive(recv);
             return;
@@ -148,7 +148,7 @@ public final class PointToPoint {
     public void sendReceiveReplace(Transfer send, Transfer recv) {
         if (bothInline(send, recv)) {
             sendInline(send);
-            inline.postReceive(recv);
+            inline.postReceive(recv, false);
             finishInlineReceive(recv);
             return;
         }
