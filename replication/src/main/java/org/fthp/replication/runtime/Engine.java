@@ -308,6 +308,11 @@ public final class Engine {
             Engine e = new Engine(nativeRank, nativeSize, layout, level, pool, control, blockingCalls, tagBound,
                     nativeSize > programProcesses, incarnation, output, generation, replacement);
             e.replacedAfterFailureEpoch = replacedAfter;
+            if (required > serialized) {
+                // granted SERIALIZED, but a program that asked for MULTIPLE may still call from two threads at once:
+                // the gate keeps such calls one at a time, as it does for the repair thread
+                e.gate.share();
+            }
             if (trace != null) {
                 trace.mark("engine");
             }

@@ -18,15 +18,17 @@ import java.util.concurrent.locks.LockSupport;
  * interpreter and C1 a few bytecodes where an atomic owner costs them a chain
  * of {@code VarHandle} frames on every call (the first seconds of a program run
  * mostly interpreted). {@link #share} turns it into a lock for good, before
- * a second thread (the repair thread of a replicated job) may enter.
+ * a second thread (the repair thread of a replicated job) may enter, or from
+ * the start when the program asked for {@code MPI_THREAD_MULTIPLE} (granted
+ * SERIALIZED, it may still call from two threads at once).
  *
  * <p>Shared, it is a lock of its own rather than a {@code ReentrantLock}:
  * entering is one compare-and-set of the owner, leaving one release store (no
  * fence, no queue to look at). The price is that nobody is woken:
  * a thread that finds the gate taken spins, yields, then parks for growing
  * pauses of at most {@link #MAX_PARK_NANOS} and looks again. Contention is
- * rare (the repair thread while the program is inside MPI), and both wait
- * far longer anyway.
+ * rare (the repair thread while the program is inside MPI, or a
+ * multithreaded program's second thread), and both wait far longer anyway.
  *
  * <p>Without a queue nothing is fair, and a program that polls in a tight
  * loop ({@code testSome} until something arrives) leaves the gate open for a
@@ -147,6 +149,7 @@ public final class Gate {
         entries = old.entries;
         killAt = old.killAt;
         nativeRank = old.nativeRank;
+        shared = old.shared;
     }
 
     /** The rollback every call throws, or null. */

@@ -33,6 +33,19 @@ class GateTest {
     }
 
     @Test
+    void aRollbackEnginesGateStaysSharedWhenTheOldOneWas() throws Exception {
+        Gate old = sharedGate();
+        Gate next = new Gate();
+        next.continueFrom(old);
+        next.enter();
+        assertFalse(enteredFromAnotherThread(next, 20), "a lock, like the gate it continues");
+        next.exit();
+        Gate serialised = new Gate();
+        serialised.continueFrom(new Gate());
+        assertThrows(IllegalStateException.class, () -> serialised.tryEnter(1_000), "serialised, like its old gate");
+    }
+
+    @Test
     void nestedEntriesOpenTheGateOnlyWhenAllAreLeft() throws Exception {
         Gate gate = sharedGate();
         gate.enter();
