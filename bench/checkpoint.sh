@@ -37,10 +37,13 @@
 # Then the interval --checkpoint-interval auto chose.
 #
 # Rollback in place against relaunch (PARTS=rollback): the same program (CheckpointBench resilient: the loop inside
-# Checkpoint.resilient, ROLLBACK_MIB MiB per rank allocated and registered by the body), R ranks + R replicas on 2
+# Checkpoint.resilient, ROLLBACK_MIB MiB per rank allocated and registered by the body, filled on the first run
+# only: a restart's recover overwrites it), R ranks + R replicas on 2
 # nodes for R in ROLLBACK_RANKS, both copies of rank 1 (rank 0 when R = 1) killed ROLLBACK_KILL_AT seconds after
 # MPI_Init (default 8: a loaded machine may not have committed a checkpoint of 64 MiB by 4 s, and then the run
-# relaunches; such runs are left out and listed), ROLLBACK_LOOP iterations and milliseconds (70 200), a checkpoint
+# relaunches; such runs are left out and listed), ROLLBACK_LOOP iterations and milliseconds of compute between two
+# MPI calls (700 20: a survivor unwinds at its next MPI call, and real codes call MPI every few milliseconds; "70
+# 200" shows what a long step adds to the unwind), a checkpoint
 # due every ROLLBACK_INTERVAL seconds (1); with --spares 1 (rollback in place) and without (--restart 1, relaunch),
 # ROLLBACK_REPS repetitions, each running every configuration and both recoveries once, in a rotating order. From
 # the kill of the last copy (the launcher's failure-injected event) to every process, replicas and spare included,
@@ -74,7 +77,7 @@ ROLLBACK_RANKS="${ROLLBACK_RANKS:-1 2 4}"
 ROLLBACK_MIB="${ROLLBACK_MIB:-1 64}"
 ROLLBACK_REPS="${ROLLBACK_REPS:-5}"
 ROLLBACK_KILL_AT="${ROLLBACK_KILL_AT:-8}"
-ROLLBACK_LOOP="${ROLLBACK_LOOP:-70 200}"
+ROLLBACK_LOOP="${ROLLBACK_LOOP:-700 20}"
 ROLLBACK_INTERVAL="${ROLLBACK_INTERVAL:-1}"
 SPARE_SECONDS="${SPARE_SECONDS:-60}"
 part() { [[ " $PARTS " == *" $1 "* ]]; }

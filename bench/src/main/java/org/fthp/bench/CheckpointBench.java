@@ -24,7 +24,8 @@ import org.fthp.checkpoint.api.Checkpoint;
  *       the phases before and the CPU time it used), so the driver can time
  *       the restart from the kill.
  *   <li>{@code resilient MB ITERATIONS MS}: the same loop with everything after {@code MPI.Init} in
- *       {@code Checkpoint.resilient}, the state allocated and registered by the body: with a spare the job rolls back
+ *       {@code Checkpoint.resilient}, the state allocated and registered by the body (filled on the first run only:
+ *       a restart's {@code recover} overwrites it): with a spare the job rolls back
  *       in place, without one it relaunches. Every process that resumes (rolled back, replacement or relaunched;
  *       replicas too) writes to its real stderr {@code resumed <epoch ms> start <why> body <ms> registered <ms>
  *       init <ms> main <ms>}: when it was back in the loop, when the body began, when the state was registered (the
@@ -132,7 +133,10 @@ public final class CheckpointBench {
         Checkpoint.resilient(start -> {
             long bodyAt = System.currentTimeMillis();
             double[] state = new double[(int) (bytes / 8)];
-            Arrays.fill(state, MPI.COMM_WORLD.getRank());
+            if (!Checkpoint.isRestart()) {
+                // a restart's recover overwrites it all (a program initialises only what it does not recover)
+                Arrays.fill(state, MPI.COMM_WORLD.getRank());
+            }
             int[] iteration = {0};
             Checkpoint.register("state", state);
             Checkpoint.register("iteration", iteration);

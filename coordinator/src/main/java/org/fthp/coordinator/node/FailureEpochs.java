@@ -221,6 +221,8 @@ final class FailureEpochs {
      * the processes are not all back in their bodies by {@link #ROLLBACK_DEADLINE}, the job is relaunched.
      */
     private void startRollback(Message.Rollback r) {
+        // the processes first: a log line formats its message and writes it, time every process waits for it
+        links.rollingBack(r);
         if (r.afterSdc()) {
             LOG.log(Level.INFO, "coordinator primary: the twins of logical rank {0} differ; the job rolls back in"
                     + " place to epoch {1} (generation {2})", new Object[] {r.lostRank(), r.epoch(), r.generation()});
@@ -233,7 +235,6 @@ final class FailureEpochs {
                     + " job rolls back in place to epoch {2} (generation {3})",
                     new Object[] {r.lostRank(), r.spareNative(), r.epoch(), r.generation()});
         }
-        links.rollingBack(r);
         try {
             ioGroup.schedule(() -> rollbackDeadline(r), ROLLBACK_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {

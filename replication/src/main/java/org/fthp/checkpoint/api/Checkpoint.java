@@ -172,7 +172,8 @@ public final class Checkpoint {
      * is an error when used), its messages, and what it printed after the checkpoint is not printed twice. Only the
      * predefined {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF} carry over. The body must rebuild, or register and
      * recover, all the state it uses: what it keeps elsewhere (static fields it does not reset) is as the failure
-     * left it.
+     * left it. What the body registered is forgotten when it unwinds (it registers its new state again); what was
+     * registered before the body was first entered stays registered.
      *
      * <p>Without spares, or before the first checkpoint commits, or when the program does not call this method, a
      * lost rank relaunches the job as before ({@code --restart}).

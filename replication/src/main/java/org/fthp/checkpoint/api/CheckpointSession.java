@@ -76,6 +76,12 @@ final class CheckpointSession {
     private final Map<String, Object> registered = new LinkedHashMap<>();
     /** Registrations the twins do not compare (a copy's own timers): written, never hashed. */
     private final Set<String> uncompared = new HashSet<>();
+    /**
+     * What was registered when the resilient body was first entered (null before): a rollback keeps only these, so
+     * the unwound body's state is garbage before the body allocates it again.
+     */
+    private Map<String, Object> outsideBody;
+    private Set<String> outsideBodyUncompared;
     /** Null: this copy compares nothing (no twin at start, or --sdc off). */
     private final TwinComparison comparison;
     private final StateDigest stateDigest = new StateDigest();
@@ -137,13 +143,50 @@ final class CheckpointSession {
                     if (before != null && engine.generation() > before.engine.generation()) {
                         // a rollback in place: what the program registered before its resilient body stays
                         // registered (the body registering again replaces it by name)
-                        s.registered.putAll(before.registered);
+                        before.carryOutsideBodyTo(s);
                     }
                     current = s;
                 }
             }
         }
         return s;
+    }
+
+    /** The resilient body is entered: what is registered now was registered outside it (once, at the first entry). */
+    synchronized void enteringBody() {
+        if (outsideBody == null) {
+            outsideBody = new LinkedHashMap<>(registered);
+            outsideBodyUncompared = new HashSet<>(uncompared);
+            outsideBodyUncompared.retainAll(outsideBody.keySet());
+        }
+    }
+
+    /**
+     * The body unwound for a rollback: its registrations are dropped at once, so nothing holds the old run's state
+     * while the body allocates it again (a large array still live there is copied by the collector the new
+     * allocation triggers, and the heap must hold both).
+     */
+    static void bodyUnwound() {
+        CheckpointSession s = current;
+        if (s != null) {
+            synchronized (s) {
+                if (s.outsideBody != null) {
+                    s.registered.clear();
+                    s.registered.putAll(s.outsideBody);
+                    s.uncompared.clear();
+                    s.uncompared.addAll(s.outsideBodyUncompared);
+                }
+            }
+        }
+    }
+
+    private synchronized void carryOutsideBodyTo(CheckpointSession next) {
+        Map<String, Object> kept = outsideBody != null ? outsideBody : registered;
+        next.registered.putAll(kept);
+        next.uncompared.addAll(outsideBody != null ? outsideBodyUncompared : uncompared);
+        next.uncompared.retainAll(kept.keySet());
+        next.outsideBody = outsideBody == null ? null : new LinkedHashMap<>(outsideBody);
+        next.outsideBodyUncompared = outsideBodyUncompared == null ? null : new HashSet<>(outsideBodyUncompared);
     }
 
     synchronized void register(String name, Object state) {

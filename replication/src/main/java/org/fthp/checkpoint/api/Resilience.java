@@ -32,6 +32,7 @@ final class Resilience {
         ResilientBody.Start start = engine.replacement() ? ResilientBody.Start.REPLACEMENT
                 : engine.generation() > 0 ? ResilientBody.Start.ROLLBACK : ResilientBody.Start.FIRST;
         inBody = true;
+        CheckpointSession.of(engine).enteringBody();
         try {
             while (true) {
                 engine.bodyEntered();
@@ -52,6 +53,7 @@ final class Resilience {
                     }
                 }
                 long unwoundAt = System.currentTimeMillis();
+                CheckpointSession.bodyUnwound();
                 int nativeRank = engine.nativeRank();
                 engine = Engine.rollBack(rollback);
                 if (TRACE) {

@@ -3,7 +3,10 @@ package org.fthp.replication.creation;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import org.fthp.coordinator.event.Role;
@@ -316,7 +319,6 @@ public final class StructureBuilder {
         int[] cmpCopies = Arrays.copyOf(copies, n);
         int[] repCopies = Arrays.copyOfRange(copies, n, copies.length);
         long side = createGroup(Empi.COMM_WORLD, role == Role.CMP ? cmpCopies : repCopies, id);
-        long sideInternal = idup(side);
         long cmpNoRep = 0;
         if (role == Role.CMP && !layout.hasReplica(self)) {
             int[] unreplicated = new int[n - layout.replicas()];
@@ -328,7 +330,6 @@ public final class StructureBuilder {
             cmpNoRep = createGroup(Empi.COMM_WORLD, unreplicated, id);
         }
         long noRepToRep = 0;
-        long noRepToRepInternal = 0;
         boolean someUnreplicated = layout.replicas() < n;
         if (someUnreplicated && (role == Role.REP || !layout.hasReplica(self))) {
             // the computational copies without a replica and every replica, one process per member in member order
@@ -342,16 +343,36 @@ public final class StructureBuilder {
                 involved[i] = layout.hasReplica(i) ? world.repNative(members[i]) : world.cmpNative(members[i]);
             }
             noRepToRep = createGroup(Empi.COMM_WORLD, involved, id);
-            noRepToRepInternal = idup(noRepToRep);
         }
         long eworld = 0;
+        boolean eworldDuplicated = isWorld && twinSlot == INITIAL_WORLD && nativeWorldHasSpares
+                && control.spans(copies);
+        if (isWorld && !eworldDuplicated) {
+            eworld = twinSlot == INITIAL_WORLD ? initialEworld(copies, id) : createGroup(Empi.COMM_WORLD, copies, id);
+        }
+        // every blocking creation is done: the duplicates run at once, each member waiting for all of them in one
+        // wait rather than for each in turn (on the same communicator they are started in the same order by all)
+        Dups dups = new Dups();
+        int sideInternal = dups.start(side);
+        int noRepToRepInternal = noRepToRep != 0 ? dups.start(noRepToRep) : -1;
+        int eworldDup = -1;
+        int cmpRepDup = -1;
+        if (isWorld) {
+            // the generation's eworld a duplicate of its control communicator (same copies, same order), and the
+            // twins' channel another: nonblocking, so a wait for a late member happens in the duty cycle rather
+            // than spinning in a native call (an intercommunicator between the sides would be one more blocking
+            // call)
+            eworldDup = eworldDuplicated ? dups.start(control.handle()) : -1;
+            cmpRepDup = dups.start(eworldDuplicated ? control.handle() : eworld);
+        }
+        dups.await();
+        if (eworldDuplicated) {
+            eworld = dups.handle(eworldDup);
+        }
         long cmpRep = 0;
         TwinChannel twin;
         if (isWorld) {
-            eworld = twinSlot == INITIAL_WORLD ? initialEworld(copies, id) : createGroup(Empi.COMM_WORLD, copies, id);
-            // the twins' channel: nonblocking, so a wait for a late member happens in the duty cycle rather than
-            // spinning in a native call (an intercommunicator between the sides would be one more blocking call)
-            cmpRep = idup(eworld);
+            cmpRep = dups.handle(cmpRepDup);
             twin = TwinChannel.ofWorld(cmpRep, layout, self, role);
             worldTwin = twin;
         } else {
@@ -359,10 +380,12 @@ public final class StructureBuilder {
             // null on a replica promoted since the slot was taken
             twin = twinSlot > 0 && worldTwin != null ? worldTwin.withSlot(twinSlot) : null;
         }
+        long sideDup = dups.handle(sideInternal);
+        long noRepToRepDup = noRepToRepInternal < 0 ? 0 : dups.handle(noRepToRepInternal);
         return role == Role.CMP
-                ? new NativeComms(eworld, side, sideInternal, 0, 0, cmpRep, cmpNoRep, noRepToRep,
-                        noRepToRepInternal, collectiveOf(side, self, firstGroup, cmpCopies), twin, copies)
-                : new NativeComms(eworld, 0, 0, side, sideInternal, cmpRep, 0, noRepToRep, noRepToRepInternal, 0,
+                ? new NativeComms(eworld, side, sideDup, 0, 0, cmpRep, cmpNoRep, noRepToRep,
+                        noRepToRepDup, collectiveOf(side, self, firstGroup, cmpCopies), twin, copies)
+                : new NativeComms(eworld, 0, 0, side, sideDup, cmpRep, 0, noRepToRep, noRepToRepDup, 0,
                         twin, copies);
     }
 
@@ -476,6 +499,51 @@ public final class StructureBuilder {
             long copy = Empi.getHandle(out, 0);
             Empi.commSetErrhandler(copy, Empi.ERRORS_RETURN);
             return copy;
+        }
+    }
+
+    /**
+     * Several MPI_Comm_idup under way together, awaited in one wait, each handle with errors returned. A failure
+     * that abandons the wait abandons every one of them.
+     */
+    private final class Dups {
+
+        private final List<CollectiveOp> started = new ArrayList<>(4);
+        private final List<Staged> outs = new ArrayList<>(4);
+        private final List<Long> handles = new ArrayList<>(4);
+
+        /** Starts a duplicate of {@code comm}; returns its index. */
+        int start(long comm) {
+            CollectiveOp op = new CollectiveOp(ops);
+            // the handle lands in the operation's own staging: a rollback may abandon the operation unfinished
+            Staged out = op.stage(Empi.HANDLE_BYTES);
+            int index = started.size();
+            started.add(op);
+            outs.add(out);
+            handles.add(0L);
+            op.start(req -> Empi.commIdup(comm, out.seg(), req),
+                    () -> handles.set(index, Empi.getHandle(out.seg(), 0)));
+            return index;
+        }
+
+        void await() {
+            if (started.isEmpty()) {
+                return;
+            }
+            try {
+                duty.awaitAll(started.toArray(BooleanSupplier[]::new));
+            } catch (RuntimeException e) {
+                // a failure abandoned the communicator being created (CommCreation)
+                started.forEach(CollectiveOp::abandon);
+                throw e;
+            }
+            for (long handle : handles) {
+                Empi.commSetErrhandler(handle, Empi.ERRORS_RETURN);
+            }
+        }
+
+        long handle(int index) {
+            return handles.get(index);
         }
     }
 
