@@ -110,7 +110,7 @@ def main():
                              f"{len(totals)} runs" if totals else "no run")
             ratios = [got["rollback"][k]["total"] / got["relaunch"][k]["total"]
                       for k in got["rollback"] if k in got["relaunch"]]
-            ratio = f"{statistics.median(ratios):.2f}" if ratios else "-"
+            ratio = f"{statistics.median(ratios):.3f}" if ratios else "-"
             splits = []
             for how in ("rollback", "relaunch"):
                 runs = list(got[how].values())
