@@ -14,7 +14,14 @@
 #   --self (np 2, 2 replicas; every rank sends CPU_BYTES, default 4 MiB, to itself, so nobody waits) with --sdc on
 #   against off, REPS times interleaved; the calling thread's CPU per send and receive, both ranks' mean, and the
 #   difference and ratio on/off within repetitions.
-# Needs a built tree. Usage: [PARTS="pingpong latency cost cpu"] bench/sdc.sh [REPS]
+# - kernel: the fused copy+CRC32C kernel (replication/.../sdc/fthp_crc32c.c) in C alone, built with cc -O2 beside
+#   bench/src/main/c/crc32c_copy.c: its CRC against a bitwise CRC32C over 20 000 lengths and alignments, then per
+#   copy of 64 KiB (in cache) and 4 MiB (8 buffers round robin, from memory): the copy alone (memcpy), copy then CRC,
+#   copy and CRC in 64 KiB blocks, fused, the CRC alone.
+# MODES (pingpong and cpu; default "on off"): which contenders run, interleaved: on and off are --sdc on and off,
+# java is --sdc on hashing with the JDK's CRC32C instead of the fused kernel (FTHP_CRC_KERNEL=java); every mode is
+# reported against off, and on against java when both run.
+# Needs a built tree. Usage: [PARTS="pingpong latency cost cpu kernel"] [MODES="on java off"] bench/sdc.sh [REPS]
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 REPS="${1:-5}"
@@ -23,10 +30,17 @@ LAT_MS="${LAT_MS:-10}"
 LAT_INTERVALS="${LAT_INTERVALS:-1}"
 COST_ITERATIONS="${COST_ITERATIONS:-400}"
 CPU_BYTES="${CPU_BYTES:-4194304}"
+MODES="${MODES:-on off}"
 OUT="$HERE/bench/target/sdc-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$OUT"
 JAR="$(ls "$HERE"/bench/target/fthp-bench-*.jar | grep -v sources | head -1)"
 part() { [[ " $PARTS " == *" $1 "* ]]; }
+if part kernel; then
+  cc -O2 -shared -fPIC -o "$OUT/libfthp_crc32c.so" \
+    "$HERE/replication/src/main/resources/org/fthp/replication/sdc/fthp_crc32c.c"
+  cc -O2 -o "$OUT/crc32c_copy" "$HERE/bench/src/main/c/crc32c_copy.c" -L"$OUT" -lfthp_crc32c -Wl,-rpath,"$OUT"
+  "$OUT/crc32c_copy" | tee "$OUT/kernel.txt"
+fi
 if part latency; then
   python3 - "$HERE" "$JAR" "$OUT" "$REPS" "$LAT_MS" $LAT_INTERVALS <<'PY'
 import statistics as st, subprocess, sys, time
@@ -86,55 +100,74 @@ for m in intervals:
 PY
 fi
 if part cpu; then
-  python3 - "$HERE" "$JAR" "$OUT" "$REPS" "$CPU_BYTES" <<'PY'
-import statistics as st, subprocess, sys
-here, jar, out, reps, size = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
-cpu = {"on": [], "off": []}
+  python3 - "$HERE" "$JAR" "$OUT" "$REPS" "$CPU_BYTES" $MODES <<'PY'
+import os, statistics as st, subprocess, sys
+here, jar, out, reps, size, modes = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6:]
+cpu = {m: [] for m in modes}
 for rep in range(1, reps + 1):
-    for mode in (["on", "off"] if rep % 2 else ["off", "on"]):
-        cmd = [here + "/bin/fthp-run", "-np", "2", "--replicas", "2", "--sdc", mode, "--", "-cp", jar,
-               "org.fthp.bench.LargeCost", size, "100", "5", "--self"]
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    k = (rep - 1) % len(modes)
+    for mode in modes[k:] + modes[:k]:
+        env = dict(os.environ, FTHP_CRC_KERNEL="java") if mode == "java" else None
+        cmd = [here + "/bin/fthp-run", "-np", "2", "--replicas", "2", "--sdc", "off" if mode == "off" else "on",
+               "--", "-cp", jar, "org.fthp.bench.LargeCost", size, "100", "5", "--self"]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
         open(f"{out}/cpu-{rep}-{mode}.out", "w").write(r.stdout + r.stderr)
         # largecost-median <rank> <bytes> <oneway_us> <thread_cpu_us> <process_cpu_us>
         per_rank = [float(l.split()[4]) for l in r.stdout.splitlines() if l.startswith("largecost-median")]
         cpu[mode].append(st.mean(per_rank) if len(per_rank) == 2 else None)
         print(f"cpu rep {rep} {mode}: {cpu[mode][-1]}", flush=True)
-pairs = [(a, b) for a, b in zip(cpu["on"], cpu["off"]) if a and b]
-if pairs:
-    d = [a - b for a, b in pairs]
-    q = [a / b for a, b in pairs]
-    print(f"{size} B to itself, thread CPU per send and receive: {len(pairs)} reps; median on"
-          f" {st.median(a for a, _ in pairs):.1f} us, off {st.median(b for _, b in pairs):.1f} us; on - off median"
-          f" {st.median(d):.1f} us (min {min(d):.1f}, max {max(d):.1f}); on/off median {st.median(q):.3f}"
-          f" (min {min(q):.3f}, max {max(q):.3f})")
+def compare(a, b):
+    pairs = [(x, y) for x, y in zip(cpu[a], cpu[b]) if x and y]
+    if pairs:
+        d = [x - y for x, y in pairs]
+        q = [x / y for x, y in pairs]
+        print(f"{size} B to itself, thread CPU per send and receive, {a} against {b}: {len(pairs)} reps; median {a}"
+              f" {st.median(x for x, _ in pairs):.1f} us, {b} {st.median(y for _, y in pairs):.1f} us; {a} - {b} median"
+              f" {st.median(d):.1f} us (min {min(d):.1f}, max {max(d):.1f}); {a}/{b} median {st.median(q):.3f}"
+              f" (min {min(q):.3f}, max {max(q):.3f})")
+for m in modes:
+    if m != "off" and "off" in modes:
+        compare(m, "off")
+if "on" in modes and "java" in modes:
+    compare("on", "java")
 PY
 fi
 part pingpong || { echo "raw outputs: $OUT"; exit 0; }
+read -r -a modes <<< "$MODES"
 for rep in $(seq 1 "$REPS"); do
-  if (( rep % 2 )); then order=(on off); else order=(off on); fi
-  for mode in "${order[@]}"; do
-    timeout 600 "$HERE/bin/fthp-run" -np 2 --replicas 2 --sdc "$mode" -- -cp "$JAR" org.fthp.bench.PingPong \
-      --sizes 8,65536,4194304 > "$OUT/pp-$rep-$mode.out" 2> "$OUT/pp-$rep-$mode.err"
+  k=$(( (rep - 1) % ${#modes[@]} ))
+  for mode in "${modes[@]:k}" "${modes[@]:0:k}"; do
+    sdc=on; kernel=
+    [[ $mode == off ]] && sdc=off
+    [[ $mode == java ]] && kernel=java
+    FTHP_CRC_KERNEL="${kernel:-${FTHP_CRC_KERNEL:-}}" timeout 600 "$HERE/bin/fthp-run" -np 2 --replicas 2 \
+      --sdc "$sdc" -- -cp "$JAR" org.fthp.bench.PingPong --sizes 8,65536,4194304 \
+      > "$OUT/pp-$rep-$mode.out" 2> "$OUT/pp-$rep-$mode.err"
   done
 done
-python3 - "$OUT" <<'PY'
+python3 - "$OUT" $MODES <<'PY'
 import glob, re, statistics as st, sys
+out, modes = sys.argv[1], sys.argv[2:]
 res = {}
-for f in glob.glob(sys.argv[1] + '/pp-*.out'):
-    rep, mode = re.search(r'pp-(\d+)-(on|off)\.out', f).groups()
+for f in glob.glob(out + '/pp-*.out'):
+    rep, mode = re.search(r'pp-(\d+)-(\w+)\.out', f).groups()
     for line in open(f):
         p = line.split()
         if p and p[0] == 'pingpong':
             res.setdefault((int(rep), mode), {})[int(p[1])] = float(p[2])
-for size in (8, 65536, 4194304):
-    on, off, ratios = [], [], []
-    for rep in sorted({r for r, _ in res}):
-        a, b = res.get((rep, 'on'), {}).get(size), res.get((rep, 'off'), {}).get(size)
-        if a and b:
-            on.append(a); off.append(b); ratios.append(a / b)
-    if ratios:
-        print(f"{size:>8} B: {len(ratios)} reps; one-way us median on {st.median(on):.2f}, off {st.median(off):.2f};"
-              f" on/off median {st.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f})")
+pairs = [(m, 'off') for m in modes if m != 'off' and 'off' in modes]
+if 'on' in modes and 'java' in modes:
+    pairs.append(('on', 'java'))
+for a_mode, b_mode in pairs:
+    for size in (8, 65536, 4194304):
+        on, off, ratios = [], [], []
+        for rep in sorted({r for r, _ in res}):
+            a, b = res.get((rep, a_mode), {}).get(size), res.get((rep, b_mode), {}).get(size)
+            if a and b:
+                on.append(a); off.append(b); ratios.append(a / b)
+        if ratios:
+            print(f"{size:>8} B, {a_mode} against {b_mode}: {len(ratios)} reps; one-way us median {a_mode}"
+                  f" {st.median(on):.2f}, {b_mode} {st.median(off):.2f}; {a_mode}/{b_mode} median"
+                  f" {st.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f})")
 PY
 echo "raw outputs: $OUT"
