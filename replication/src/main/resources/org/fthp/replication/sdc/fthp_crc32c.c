@@ -195,12 +195,16 @@ KERNEL uint32_t fthp_crc32c(uint32_t crc, const uint8_t *src, int64_t src_off, i
     return crc32c(crc, NULL, src + src_off, (size_t) n, 0);
 }
 
-/* 1 when this CPU has the kernels' instructions. */
+/* 1 when this CPU has the kernels' instructions; then also computes the constants, before any kernel runs. */
 int fthp_crc32c_supported(void) {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("sse4.2") && __builtin_cpu_supports("pclmul")
-           && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
-           && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("vpclmulqdq");
+    int yes = __builtin_cpu_supports("sse4.2") && __builtin_cpu_supports("pclmul")
+              && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
+              && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("vpclmulqdq");
+    if (yes && !__atomic_load_n(&constants_ready, __ATOMIC_ACQUIRE)) {
+        init_constants();
+    }
+    return yes;
 }
 
 #else
