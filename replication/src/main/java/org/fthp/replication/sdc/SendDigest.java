@@ -34,7 +34,7 @@ public final class SendDigest {
     /** Null: nothing to inject. */
     private final Corruption corruption;
     private final MemorySegment envelope = Arena.ofAuto().allocate(24, 8);
-    private final RunningCrc crc = new RunningCrc();
+    private final RunningCrc crc;
     private long folded;
     /**
      * Bytes packed between two folds: small enough that a block is still in the core's first or second level cache
@@ -45,8 +45,14 @@ public final class SendDigest {
     private boolean skipNext;
 
     public SendDigest(boolean comparing, Corruption corruption) {
+        this(comparing, corruption, new RunningCrc());
+    }
+
+    /** With the hash {@code crc} (the fused kernel's or the JDK's). */
+    SendDigest(boolean comparing, Corruption corruption, RunningCrc crc) {
         this.comparing = comparing;
         this.corruption = corruption;
+        this.crc = crc;
     }
 
     /** {@code FTHP_SDC}: {@code off} disables the comparison (fthp-run's --sdc off); on by default with a twin. */

@@ -111,16 +111,19 @@ class SendDigestTest {
             program[i] = r.nextDouble();
         }
         int count = program.length - 3;
-        MemorySegment packed = Arena.ofAuto().allocate(8L * program.length + 40);
-        SendDigest digest = new SendDigest(true, null);
-        digest.packSent(4, 2, 17, UserBuffer.of(program), 8, count, DOUBLE, packed, 40);
-        assertEquals(-1, packed.asSlice(40, 8L * count).mismatch(MemorySegment.ofArray(program).asSlice(8, 8L * count)));
+        for (RunningCrc crc : new RunningCrc[] {new RunningCrc(), new RunningCrc(null)}) {
+            MemorySegment packed = Arena.ofAuto().allocate(8L * program.length + 40);
+            SendDigest digest = new SendDigest(true, null, crc);
+            digest.packSent(4, 2, 17, UserBuffer.of(program), 8, count, DOUBLE, packed, 40);
+            assertEquals(-1, packed.asSlice(40, 8L * count)
+                    .mismatch(MemorySegment.ofArray(program).asSlice(8, 8L * count)));
 
-        java.nio.ByteBuffer envelope = java.nio.ByteBuffer.allocate(24).order(java.nio.ByteOrder.nativeOrder());
-        envelope.putInt(0, 4).putInt(4, 2).putInt(8, 17).putLong(16, 8L * count);
-        java.util.zip.CRC32C jdk = new java.util.zip.CRC32C();
-        jdk.update(envelope);
-        jdk.update(packed.asSlice(40, 8L * count).asByteBuffer());
-        assertEquals(jdk.getValue(), digest.value());
+            java.nio.ByteBuffer envelope = java.nio.ByteBuffer.allocate(24).order(java.nio.ByteOrder.nativeOrder());
+            envelope.putInt(0, 4).putInt(4, 2).putInt(8, 17).putLong(16, 8L * count);
+            java.util.zip.CRC32C jdk = new java.util.zip.CRC32C();
+            jdk.update(envelope);
+            jdk.update(packed.asSlice(40, 8L * count).asByteBuffer());
+            assertEquals(jdk.getValue(), digest.value(), crc.fusesCopy() ? "fused" : "Java");
+        }
     }
 }
