@@ -18,10 +18,13 @@
 #   bench/src/main/c/crc32c_copy.c: its CRC against a bitwise CRC32C over 20 000 lengths and alignments, then per
 #   copy of 64 KiB (in cache) and 4 MiB (8 buffers round robin, from memory): the copy alone (memcpy), copy then CRC,
 #   copy and CRC in 64 KiB blocks, fused, the CRC alone.
+# - pack: what hashing costs a send's pack, in one JVM (replication's PackHashCost, needs its test classes:
+#   mvn -pl replication -am test-compile): thread CPU per pack of PACK_SIZES (default 8, 64 KiB, 4 MiB) from a
+#   direct buffer, the pack alone against SendDigest.packSent on the fused kernel and on the JDK's CRC32C.
 # MODES (pingpong and cpu; default "on off"): which contenders run, interleaved: on and off are --sdc on and off,
 # java is --sdc on hashing with the JDK's CRC32C instead of the fused kernel (FTHP_CRC_KERNEL=java); every mode is
 # reported against off, and on against java when both run.
-# Needs a built tree. Usage: [PARTS="pingpong latency cost cpu kernel"] [MODES="on java off"] bench/sdc.sh [REPS]
+# Needs a built tree. Usage: [PARTS="pingpong latency cost cpu kernel pack"] [MODES="on java off"] bench/sdc.sh [REPS]
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 REPS="${1:-5}"
@@ -31,6 +34,7 @@ LAT_INTERVALS="${LAT_INTERVALS:-1}"
 COST_ITERATIONS="${COST_ITERATIONS:-400}"
 CPU_BYTES="${CPU_BYTES:-4194304}"
 MODES="${MODES:-on off}"
+PACK_SIZES="${PACK_SIZES:-8 65536 4194304}"
 OUT="$HERE/bench/target/sdc-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$OUT"
 JAR="$(ls "$HERE"/bench/target/fthp-bench-*.jar | grep -v sources | head -1)"
@@ -40,6 +44,16 @@ if part kernel; then
     "$HERE/replication/src/main/resources/org/fthp/replication/sdc/fthp_crc32c.c"
   cc -O2 -o "$OUT/crc32c_copy" "$HERE/bench/src/main/c/crc32c_copy.c" -L"$OUT" -lfthp_crc32c -Wl,-rpath,"$OUT"
   "$OUT/crc32c_copy" | tee "$OUT/kernel.txt"
+fi
+if part pack; then
+  source "$HERE/scripts/lib.sh"
+  fthp_find_jdk
+  java_bin="$JAVA_HOME/bin/java"
+  cp="$HERE/replication/target/classes:$HERE/replication/target/test-classes:$(ls "$HERE"/empi-binding/target/fthp-empi-binding-*.jar | grep -v sources | head -1)"
+  for size in $PACK_SIZES; do
+    "$java_bin" --enable-native-access=ALL-UNNAMED -cp "$cp" org.fthp.replication.sdc.PackHashCost "$size" \
+      | tee -a "$OUT/pack.txt"
+  done
 fi
 if part latency; then
   python3 - "$HERE" "$JAR" "$OUT" "$REPS" "$LAT_MS" $LAT_INTERVALS <<'PY'
