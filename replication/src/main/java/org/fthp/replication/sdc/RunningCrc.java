@@ -11,8 +11,8 @@ import java.util.zip.CRC32C;
  * the JDK's intrinsic; the values are the same either way.
  *
  * <p>With the kernel, a range copied into staging is hashed in the same pass ({@link #copyAndUpdate}): the copy's
- * loads feed the CRC, so hashing costs no second pass over the bytes (measured here on 4 MiB: the copy alone
- * 157 µs, fused 163 µs, copy then CRC in 64 KiB blocks 211 µs; on 64 KiB in cache: 0.52, 1.02 and 1.52 µs).
+ * loads feed the CRC, so hashing costs no second pass over the bytes, and from memory the copy and its hash cost
+ * about what the copy alone does (bench/README, twin comparison).
  *
  * <p>Why CRC32C: HotSpot compiles {@code java.util.zip.CRC32C} to the CPU's CRC32 instruction over three
  * interleaved streams (measured here: 38-44 GB/s on 64 KiB to 4 MiB, a tenth of a copy's cost), faster than any
