@@ -84,6 +84,11 @@ public final class RunningCrc {
         throw new IllegalArgumentException("only native or byte[] memory is hashed, not " + seg);
     }
 
+    /** Whether {@link #update} reads any heap array in place (with the kernel), not only byte arrays. */
+    public boolean readsAnyHeapArray() {
+        return kernel != null;
+    }
+
     /** Whether {@link #copyAndUpdate} hashes in the copy's own pass. */
     public boolean fusesCopy() {
         return kernel != null;
