@@ -21,10 +21,13 @@
 # - pack: what hashing costs a send's pack, in one JVM (replication's PackHashCost, needs its test classes:
 #   mvn -pl replication -am test-compile): thread CPU per pack of PACK_SIZES (default 8, 64 KiB, 4 MiB) from a
 #   direct buffer, the pack alone against SendDigest.packSent on the fused kernel and on the JDK's CRC32C.
-# MODES (pingpong and cpu; default "on off"): which contenders run, interleaved: on and off are --sdc on and off,
+# - apps: HPCG (--nx=32 --rt=10: its GFLOP/s rating) and CloverLeaf's short deck (cell updates/s and rank 0's main
+#   thread CPU per step), np 2 + 2 replicas, each mode of MODES interleaved, REPS times: medians and each mode's
+#   ratio to off within repetitions (the rating and cell updates: off/mode, so above 1 is a cost, as for times).
+# MODES (pingpong, cpu and apps; default "on off"): which contenders run, interleaved: on and off are --sdc on and off,
 # java is --sdc on hashing with the JDK's CRC32C instead of the fused kernel (FTHP_CRC_KERNEL=java); every mode is
 # reported against off, and on against java when both run.
-# Needs a built tree. Usage: [PARTS="pingpong latency cost cpu kernel pack"] [MODES="on java off"] bench/sdc.sh [REPS]
+# Needs a built tree. Usage: [PARTS="pingpong latency cost cpu kernel pack apps"] [MODES="on java off"] bench/sdc.sh [REPS]
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 REPS="${1:-5}"
@@ -111,6 +114,52 @@ for m in intervals:
         print(f"loop of {iterations} x {ms} ms, --sdc-interval {m} s: median {st.median(a for a, _ in pairs):.3f} s,"
               f" off {st.median(b for _, b in pairs):.3f} s; ratio median {st.median(ratios):.4f}"
               f" (min {min(ratios):.4f}, max {max(ratios):.4f})")
+PY
+fi
+if part apps; then
+  python3 - "$HERE" "$OUT" "$REPS" $MODES <<'PY'
+import os, re, statistics as st, subprocess, sys
+here, out, reps, modes = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+apps = {
+    "hpcg": (["-cp", here + "/apps/hpcg/target/classes", "org.fthp.apps.hpcg.Hpcg", "--nx=32", "--rt=10"],
+             [("rating GFLOP/s", r"GFLOP/s rating of ([0-9.eE+-]+)", True)]),
+    "cloverleaf": (["-cp", here + "/apps/cloverleaf/target/classes", "org.fthp.apps.cloverleaf.CloverLeaf", "--in",
+                    here + "/apps/cloverleaf/decks/clover_bm_short.in"],
+                   [("cell updates/s", r"([0-9.eE+-]+) cell updates/s", True),
+                    ("rank 0 main thread CPU ms/step", r"main thread CPU ([0-9.]+) ms/step", False)]),
+}
+res = {}
+for rep in range(1, reps + 1):
+    k = (rep - 1) % len(modes)
+    for mode in modes[k:] + modes[:k]:
+        env = dict(os.environ, FTHP_CRC_KERNEL="java") if mode == "java" else None
+        for app, (args, metrics) in apps.items():
+            d = f"{out}/{app}-{rep}-{mode}"
+            os.makedirs(d, exist_ok=True)
+            extra = ["--out=" + d] if app == "hpcg" else ["--out", d + "/clover.out"]
+            cmd = [here + "/bin/fthp-run", "-np", "2", "--replicas", "2", "--sdc", "off" if mode == "off" else "on",
+                   "--", *args, *extra]
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
+            open(f"{d}/run.txt", "w").write(r.stdout + r.stderr)
+            for name, rx, _ in metrics:
+                m = re.search(rx, r.stdout)
+                res[(app, name, rep, mode)] = float(m.group(1)) if m else None
+                print(f"apps rep {rep} {mode} {app} {name}: {res[(app, name, rep, mode)]}", flush=True)
+for app, (_, metrics) in apps.items():
+    for name, _, higher_better in metrics:
+        med = {m: [res[(app, name, r, m)] for r in range(1, reps + 1) if res.get((app, name, r, m))] for m in modes}
+        line = f"{app} {name}: " + ", ".join(f"{m} {st.median(v):.4g}" for m, v in med.items() if v)
+        for m in modes:
+            if m == "off" or "off" not in modes:
+                continue
+            q = []
+            for r in range(1, reps + 1):
+                a, b = res.get((app, name, r, m)), res.get((app, name, r, "off"))
+                if a and b:
+                    q.append(b / a if higher_better else a / b)
+            if q:
+                line += f"; cost {m}/off median {st.median(q):.4f} (min {min(q):.4f}, max {max(q):.4f}, {len(q)} reps)"
+        print(line)
 PY
 fi
 if part cpu; then
