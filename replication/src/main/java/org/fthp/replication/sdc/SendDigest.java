@@ -246,7 +246,7 @@ public final class SendDigest {
             crc.copyAndUpdate(memory, buf.offsetOf(startByte), into, at, count * size);
             return;
         }
-        int perBlock = size == 0 ? Math.max(1, count) : (int) Math.max(1, PACK_BLOCK / size);
+        int perBlock = (int) Math.max(1, PACK_BLOCK / size);
         for (long done = 0; done < count; done += perBlock) {
             int items = (int) Math.min(perBlock, count - done);
             long to = at + done * size;
