@@ -14,7 +14,20 @@
 #   --self (np 2, 2 replicas; every rank sends CPU_BYTES, default 4 MiB, to itself, so nobody waits) with --sdc on
 #   against off, REPS times interleaved; the calling thread's CPU per send and receive, both ranks' mean, and the
 #   difference and ratio on/off within repetitions.
-# Needs a built tree. Usage: [PARTS="pingpong latency cost cpu"] bench/sdc.sh [REPS]
+# - kernel: the fused copy+CRC32C kernel (replication/.../sdc/fthp_crc32c.c) in C alone, built with cc -O2 beside
+#   bench/src/main/c/crc32c_copy.c: its CRC against a bitwise CRC32C over 20 000 lengths and alignments, then per
+#   copy of 64 KiB (in cache) and 4 MiB (8 buffers round robin, from memory): the copy alone (memcpy), copy then CRC,
+#   copy and CRC in 64 KiB blocks, fused, the CRC alone.
+# - pack: what hashing costs a send's pack, in one JVM (replication's PackHashCost, needs its test classes:
+#   mvn -pl replication -am test-compile): thread CPU per pack of PACK_SIZES (default 8, 64 KiB, 4 MiB) from a
+#   direct buffer, the pack alone against SendDigest.packSent on the fused kernel and on the JDK's CRC32C.
+# - apps: HPCG (--nx=32 --rt=10: its GFLOP/s rating) and CloverLeaf's short deck (cell updates/s and rank 0's main
+#   thread CPU per step), np 2 + 2 replicas, each mode of MODES interleaved, REPS times: medians and each mode's
+#   ratio to off within repetitions (the rating and cell updates: off/mode, so above 1 is a cost, as for times).
+# MODES (pingpong, cpu and apps; default "on off"): which contenders run, interleaved: on and off are --sdc on and off,
+# java is --sdc on hashing with the JDK's CRC32C instead of the fused kernel (FTHP_CRC_KERNEL=java); every mode is
+# reported against off, and on against java when both run.
+# Needs a built tree. Usage: [PARTS="pingpong latency cost cpu kernel pack apps"] [MODES="on java off"] bench/sdc.sh [REPS]
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 REPS="${1:-5}"
@@ -23,10 +36,28 @@ LAT_MS="${LAT_MS:-10}"
 LAT_INTERVALS="${LAT_INTERVALS:-1}"
 COST_ITERATIONS="${COST_ITERATIONS:-400}"
 CPU_BYTES="${CPU_BYTES:-4194304}"
+MODES="${MODES:-on off}"
+PACK_SIZES="${PACK_SIZES:-8 65536 4194304}"
 OUT="$HERE/bench/target/sdc-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$OUT"
 JAR="$(ls "$HERE"/bench/target/fthp-bench-*.jar | grep -v sources | head -1)"
 part() { [[ " $PARTS " == *" $1 "* ]]; }
+if part kernel; then
+  cc -O2 -shared -fPIC -o "$OUT/libfthp_crc32c.so" \
+    "$HERE/replication/src/main/resources/org/fthp/replication/sdc/fthp_crc32c.c"
+  cc -O2 -o "$OUT/crc32c_copy" "$HERE/bench/src/main/c/crc32c_copy.c" -L"$OUT" -lfthp_crc32c -Wl,-rpath,"$OUT"
+  "$OUT/crc32c_copy" | tee "$OUT/kernel.txt"
+fi
+if part pack; then
+  source "$HERE/scripts/lib.sh"
+  fthp_find_jdk
+  java_bin="$JAVA_HOME/bin/java"
+  cp="$HERE/replication/target/classes:$HERE/replication/target/test-classes:$(ls "$HERE"/empi-binding/target/fthp-empi-binding-*.jar | grep -v sources | head -1)"
+  for size in $PACK_SIZES; do
+    "$java_bin" --enable-native-access=ALL-UNNAMED -cp "$cp" org.fthp.replication.sdc.PackHashCost "$size" \
+      | tee -a "$OUT/pack.txt"
+  done
+fi
 if part latency; then
   python3 - "$HERE" "$JAR" "$OUT" "$REPS" "$LAT_MS" $LAT_INTERVALS <<'PY'
 import statistics as st, subprocess, sys, time
@@ -85,56 +116,121 @@ for m in intervals:
               f" (min {min(ratios):.4f}, max {max(ratios):.4f})")
 PY
 fi
-if part cpu; then
-  python3 - "$HERE" "$JAR" "$OUT" "$REPS" "$CPU_BYTES" <<'PY'
-import statistics as st, subprocess, sys
-here, jar, out, reps, size = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
-cpu = {"on": [], "off": []}
+if part apps; then
+  python3 - "$HERE" "$OUT" "$REPS" $MODES <<'PY'
+import os, re, statistics as st, subprocess, sys
+here, out, reps, modes = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+apps = {
+    "hpcg": (["-cp", here + "/apps/hpcg/target/classes", "org.fthp.apps.hpcg.Hpcg", "--nx=32", "--rt=10"],
+             [("rating GFLOP/s", r"GFLOP/s rating of ([0-9.eE+-]+)", True)]),
+    "cloverleaf": (["-cp", here + "/apps/cloverleaf/target/classes", "org.fthp.apps.cloverleaf.CloverLeaf", "--in",
+                    here + "/apps/cloverleaf/decks/clover_bm_short.in"],
+                   [("cell updates/s", r"([0-9.eE+-]+) cell updates/s", True),
+                    ("rank 0 main thread CPU ms/step", r"main thread CPU ([0-9.]+) ms/step", False)]),
+}
+res = {}
 for rep in range(1, reps + 1):
-    for mode in (["on", "off"] if rep % 2 else ["off", "on"]):
-        cmd = [here + "/bin/fthp-run", "-np", "2", "--replicas", "2", "--sdc", mode, "--", "-cp", jar,
-               "org.fthp.bench.LargeCost", size, "100", "5", "--self"]
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    k = (rep - 1) % len(modes)
+    for mode in modes[k:] + modes[:k]:
+        env = dict(os.environ, FTHP_CRC_KERNEL="java") if mode == "java" else None
+        for app, (args, metrics) in apps.items():
+            d = f"{out}/{app}-{rep}-{mode}"
+            os.makedirs(d, exist_ok=True)
+            extra = ["--out=" + d] if app == "hpcg" else ["--out", d + "/clover.out"]
+            cmd = [here + "/bin/fthp-run", "-np", "2", "--replicas", "2", "--sdc", "off" if mode == "off" else "on",
+                   "--", *args, *extra]
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
+            open(f"{d}/run.txt", "w").write(r.stdout + r.stderr)
+            for name, rx, _ in metrics:
+                m = re.search(rx, r.stdout)
+                res[(app, name, rep, mode)] = float(m.group(1)) if m else None
+                print(f"apps rep {rep} {mode} {app} {name}: {res[(app, name, rep, mode)]}", flush=True)
+for app, (_, metrics) in apps.items():
+    for name, _, higher_better in metrics:
+        med = {m: [res[(app, name, r, m)] for r in range(1, reps + 1) if res.get((app, name, r, m))] for m in modes}
+        line = f"{app} {name}: " + ", ".join(f"{m} {st.median(v):.4g}" for m, v in med.items() if v)
+        for m in modes:
+            if m == "off" or "off" not in modes:
+                continue
+            q = []
+            for r in range(1, reps + 1):
+                a, b = res.get((app, name, r, m)), res.get((app, name, r, "off"))
+                if a and b:
+                    q.append(b / a if higher_better else a / b)
+            if q:
+                line += f"; cost {m}/off median {st.median(q):.4f} (min {min(q):.4f}, max {max(q):.4f}, {len(q)} reps)"
+        print(line)
+PY
+fi
+if part cpu; then
+  python3 - "$HERE" "$JAR" "$OUT" "$REPS" "$CPU_BYTES" $MODES <<'PY'
+import os, statistics as st, subprocess, sys
+here, jar, out, reps, size, modes = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6:]
+cpu = {m: [] for m in modes}
+for rep in range(1, reps + 1):
+    k = (rep - 1) % len(modes)
+    for mode in modes[k:] + modes[:k]:
+        env = dict(os.environ, FTHP_CRC_KERNEL="java") if mode == "java" else None
+        cmd = [here + "/bin/fthp-run", "-np", "2", "--replicas", "2", "--sdc", "off" if mode == "off" else "on",
+               "--", "-cp", jar, "org.fthp.bench.LargeCost", size, "100", "5", "--self"]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
         open(f"{out}/cpu-{rep}-{mode}.out", "w").write(r.stdout + r.stderr)
         # largecost-median <rank> <bytes> <oneway_us> <thread_cpu_us> <process_cpu_us>
         per_rank = [float(l.split()[4]) for l in r.stdout.splitlines() if l.startswith("largecost-median")]
         cpu[mode].append(st.mean(per_rank) if len(per_rank) == 2 else None)
         print(f"cpu rep {rep} {mode}: {cpu[mode][-1]}", flush=True)
-pairs = [(a, b) for a, b in zip(cpu["on"], cpu["off"]) if a and b]
-if pairs:
-    d = [a - b for a, b in pairs]
-    q = [a / b for a, b in pairs]
-    print(f"{size} B to itself, thread CPU per send and receive: {len(pairs)} reps; median on"
-          f" {st.median(a for a, _ in pairs):.1f} us, off {st.median(b for _, b in pairs):.1f} us; on - off median"
-          f" {st.median(d):.1f} us (min {min(d):.1f}, max {max(d):.1f}); on/off median {st.median(q):.3f}"
-          f" (min {min(q):.3f}, max {max(q):.3f})")
+def compare(a, b):
+    pairs = [(x, y) for x, y in zip(cpu[a], cpu[b]) if x and y]
+    if pairs:
+        d = [x - y for x, y in pairs]
+        q = [x / y for x, y in pairs]
+        print(f"{size} B to itself, thread CPU per send and receive, {a} against {b}: {len(pairs)} reps; median {a}"
+              f" {st.median(x for x, _ in pairs):.1f} us, {b} {st.median(y for _, y in pairs):.1f} us; {a} - {b} median"
+              f" {st.median(d):.1f} us (min {min(d):.1f}, max {max(d):.1f}); {a}/{b} median {st.median(q):.3f}"
+              f" (min {min(q):.3f}, max {max(q):.3f})")
+for m in modes:
+    if m != "off" and "off" in modes:
+        compare(m, "off")
+if "on" in modes and "java" in modes:
+    compare("on", "java")
 PY
 fi
 part pingpong || { echo "raw outputs: $OUT"; exit 0; }
+read -r -a modes <<< "$MODES"
 for rep in $(seq 1 "$REPS"); do
-  if (( rep % 2 )); then order=(on off); else order=(off on); fi
-  for mode in "${order[@]}"; do
-    timeout 600 "$HERE/bin/fthp-run" -np 2 --replicas 2 --sdc "$mode" -- -cp "$JAR" org.fthp.bench.PingPong \
-      --sizes 8,65536,4194304 > "$OUT/pp-$rep-$mode.out" 2> "$OUT/pp-$rep-$mode.err"
+  k=$(( (rep - 1) % ${#modes[@]} ))
+  for mode in "${modes[@]:k}" "${modes[@]:0:k}"; do
+    sdc=on; kernel=
+    [[ $mode == off ]] && sdc=off
+    [[ $mode == java ]] && kernel=java
+    FTHP_CRC_KERNEL="${kernel:-${FTHP_CRC_KERNEL:-}}" timeout 600 "$HERE/bin/fthp-run" -np 2 --replicas 2 \
+      --sdc "$sdc" -- -cp "$JAR" org.fthp.bench.PingPong --sizes 8,65536,4194304 \
+      > "$OUT/pp-$rep-$mode.out" 2> "$OUT/pp-$rep-$mode.err"
   done
 done
-python3 - "$OUT" <<'PY'
+python3 - "$OUT" $MODES <<'PY'
 import glob, re, statistics as st, sys
+out, modes = sys.argv[1], sys.argv[2:]
 res = {}
-for f in glob.glob(sys.argv[1] + '/pp-*.out'):
-    rep, mode = re.search(r'pp-(\d+)-(on|off)\.out', f).groups()
+for f in glob.glob(out + '/pp-*.out'):
+    rep, mode = re.search(r'pp-(\d+)-(\w+)\.out', f).groups()
     for line in open(f):
         p = line.split()
         if p and p[0] == 'pingpong':
             res.setdefault((int(rep), mode), {})[int(p[1])] = float(p[2])
-for size in (8, 65536, 4194304):
-    on, off, ratios = [], [], []
-    for rep in sorted({r for r, _ in res}):
-        a, b = res.get((rep, 'on'), {}).get(size), res.get((rep, 'off'), {}).get(size)
-        if a and b:
-            on.append(a); off.append(b); ratios.append(a / b)
-    if ratios:
-        print(f"{size:>8} B: {len(ratios)} reps; one-way us median on {st.median(on):.2f}, off {st.median(off):.2f};"
-              f" on/off median {st.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f})")
+pairs = [(m, 'off') for m in modes if m != 'off' and 'off' in modes]
+if 'on' in modes and 'java' in modes:
+    pairs.append(('on', 'java'))
+for a_mode, b_mode in pairs:
+    for size in (8, 65536, 4194304):
+        on, off, ratios = [], [], []
+        for rep in sorted({r for r, _ in res}):
+            a, b = res.get((rep, a_mode), {}).get(size), res.get((rep, b_mode), {}).get(size)
+            if a and b:
+                on.append(a); off.append(b); ratios.append(a / b)
+        if ratios:
+            print(f"{size:>8} B, {a_mode} against {b_mode}: {len(ratios)} reps; one-way us median {a_mode}"
+                  f" {st.median(on):.2f}, {b_mode} {st.median(off):.2f}; {a_mode}/{b_mode} median"
+                  f" {st.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f})")
 PY
 echo "raw outputs: $OUT"

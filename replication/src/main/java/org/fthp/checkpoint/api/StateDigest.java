@@ -16,8 +16,8 @@ import org.fthp.replication.sdc.RunningCrc;
 /**
  * The CRC32C of a copy's registered state, every registration the twins compare (all but those registered
  * uncompared), names included, in registration order: what both copies of a replicated rank compute at a
- * checkpoint, while only one of them writes the piece. Arrays other than byte[] pass through an off-heap block
- * the intrinsic reads by address.
+ * checkpoint, while only one of them writes the piece. The fused kernel reads every array in place; the JDK's
+ * intrinsic, arrays other than byte[] through an off-heap block it reads by address.
  */
 final class StateDigest {
 
@@ -58,7 +58,7 @@ final class StateDigest {
     }
 
     private void viaBlock(RunningCrc crc, MemorySegment from) {
-        if (from.isNative()) {
+        if (from.isNative() || crc.readsAnyHeapArray()) {
             crc.update(from, 0, from.byteSize());
             return;
         }

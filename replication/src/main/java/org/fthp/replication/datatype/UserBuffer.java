@@ -154,6 +154,19 @@ public final class UserBuffer {
         return segment != null && segment.isNative() ? segment : null;
     }
 
+    /**
+     * The memory of the whole array or buffer (heap or native), or null for a {@code boolean[]}: for a copy that
+     * reads it by address ({@link #offsetOf}).
+     */
+    public MemorySegment memory() {
+        return segment;
+    }
+
+    /** The offset in {@link #memory} of byte {@code at}, relative to the origin. */
+    public long offsetOf(long at) {
+        return origin + at;
+    }
+
     /** Copies {@code len} bytes from byte {@code at} (relative to the origin) into {@code dst}. */
     void copyOut(long at, MemorySegment dst, long dstOff, long len) {
         if (booleans != null) {

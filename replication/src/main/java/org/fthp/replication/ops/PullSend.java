@@ -107,10 +107,12 @@ final class PullSend extends NativeOp {
         if (block == null) {
             return null;
         }
-        Packer.pack(t.buf(), t.startByte(), t.count(), t.type(), block.segment(), 0);
         SendDigest digest = SendDigest.active();
         if (digest != null) {
-            digest.sent(t.comm().commId(), t.peer(), t.tag(), block.segment(), 0, t.payloadBytes());
+            digest.packSent(t.comm().commId(), t.peer(), t.tag(), t.buf(), t.startByte(), t.count(), t.type(),
+                    block.segment(), 0);
+        } else {
+            Packer.pack(t.buf(), t.startByte(), t.count(), t.type(), block.segment(), 0);
         }
         return new PullSend(context, records, t, to, sendId, memory, block, null);
     }

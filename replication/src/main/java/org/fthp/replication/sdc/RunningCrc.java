@@ -7,7 +7,12 @@ import java.lang.invoke.MethodType;
 import java.util.zip.CRC32C;
 
 /**
- * A CRC32C over a stream of byte ranges, computed by the JDK's intrinsic.
+ * A CRC32C over a stream of byte ranges, computed by the fused kernel ({@link CrcKernel}) where it runs, else by
+ * the JDK's intrinsic; the values are the same either way.
+ *
+ * <p>With the kernel, a range copied into staging is hashed in the same pass ({@link #copyAndUpdate}): the copy's
+ * loads feed the CRC, so hashing costs no second pass over the bytes, and from memory the copy and its hash cost
+ * about what the copy alone does (bench/README, twin comparison).
  *
  * <p>Why CRC32C: HotSpot compiles {@code java.util.zip.CRC32C} to the CPU's CRC32 instruction over three
  * interleaved streams (measured here: 38-44 GB/s on 64 KiB to 4 MiB, a tenth of a copy's cost), faster than any
@@ -23,10 +28,22 @@ public final class RunningCrc {
     /** Largest span handed to the intrinsic at once (its offsets are ints). */
     private static final long CHUNK = 1L << 30;
 
-    /** The JDK's running form (inverted), when folding by address. */
+    /** Null: the JDK's intrinsic. */
+    private final CrcKernel kernel;
+    /** The JDK's running form (inverted), when folding by the kernel or by address. */
     private int crc = 0xFFFFFFFF;
     /** Otherwise the JDK's own object holds it. */
-    private final CRC32C jdk = BY_ADDRESS == null ? new CRC32C() : null;
+    private final CRC32C jdk;
+
+    public RunningCrc() {
+        this(CrcKernel.get());
+    }
+
+    /** {@code kernel} null: the JDK's intrinsic. */
+    RunningCrc(CrcKernel kernel) {
+        this.kernel = kernel;
+        this.jdk = kernel == null && BY_ADDRESS == null ? new CRC32C() : null;
+    }
 
     private static MethodHandle byAddress() {
         try {
@@ -41,6 +58,10 @@ public final class RunningCrc {
     /** Folds {@code len} bytes of {@code seg} from {@code off}. */
     public void update(MemorySegment seg, long off, long len) {
         if (len <= 0) {
+            return;
+        }
+        if (kernel != null) {
+            crc = kernel.fold(crc, seg, off, len);
             return;
         }
         if (BY_ADDRESS != null && seg.isNative()) {
@@ -61,6 +82,29 @@ public final class RunningCrc {
             return;
         }
         throw new IllegalArgumentException("only native or byte[] memory is hashed, not " + seg);
+    }
+
+    /** Whether {@link #update} reads any heap array in place (with the kernel), not only byte arrays. */
+    public boolean readsAnyHeapArray() {
+        return kernel != null;
+    }
+
+    /** Whether {@link #copyAndUpdate} hashes in the copy's own pass. */
+    public boolean fusesCopy() {
+        return kernel != null;
+    }
+
+    /**
+     * Copies {@code len} bytes from {@code src} at {@code srcOff} to {@code dst} at {@code dstOff} (not overlapping)
+     * and folds them, in one pass with the kernel; bounds are checked as {@code MemorySegment.copy} does.
+     */
+    public void copyAndUpdate(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long len) {
+        if (kernel != null) {
+            crc = kernel.copyAndFold(crc, src, srcOff, dst, dstOff, len);
+            return;
+        }
+        MemorySegment.copy(src, srcOff, dst, dstOff, len);
+        update(dst, dstOff, len);
     }
 
     /** Folds {@code len} bytes of {@code b} from {@code off}. */

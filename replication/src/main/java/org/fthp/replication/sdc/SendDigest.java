@@ -15,11 +15,12 @@ import org.fthp.replication.datatype.UserBuffer;
  * inputs, so their hashes agree unless one of them computed something else (docs/DESIGN.md §22). Resends after a
  * repair and the engine's own messages never pass here.
  *
- * <p>Folded into the pack into staging ({@link #packSent}, {@link #packContributed}): each block of
+ * <p>Folded into the pack into staging ({@link #packSent}, {@link #packContributed}): a dense layout is copied and
+ * hashed in one pass by the fused kernel ({@link CrcKernel}) where it runs; otherwise each block of
  * {@link #PACK_BLOCK} bytes is hashed right after it is copied, while it is still in the core's cache, so the hash
- * costs its arithmetic only, not a second pass over memory (a payload packed whole and hashed after reads it back
- * from memory: a large copy's stores bypass the cache). The hash is a CRC32C ({@link RunningCrc}); nothing
- * allocated.
+ * costs its arithmetic and one read of the block in cache, not a pass over memory (a payload packed whole and
+ * hashed after reads it back from memory: a large copy's stores bypass the cache). The hash is a CRC32C
+ * ({@link RunningCrc}); nothing allocated.
  * One per process ({@link #active}, null when this process neither compares nor injects): the send path and the
  * collectives reach it without a context of their own to carry it. MPI calls are serialised by the gate, so the
  * state needs no lock.
@@ -33,7 +34,7 @@ public final class SendDigest {
     /** Null: nothing to inject. */
     private final Corruption corruption;
     private final MemorySegment envelope = Arena.ofAuto().allocate(24, 8);
-    private final RunningCrc crc = new RunningCrc();
+    private final RunningCrc crc;
     private long folded;
     /**
      * Bytes packed between two folds: small enough that a block is still in the core's first or second level cache
@@ -44,8 +45,14 @@ public final class SendDigest {
     private boolean skipNext;
 
     public SendDigest(boolean comparing, Corruption corruption) {
+        this(comparing, corruption, new RunningCrc());
+    }
+
+    /** With the hash {@code crc} (the fused kernel's or the JDK's). */
+    SendDigest(boolean comparing, Corruption corruption, RunningCrc crc) {
         this.comparing = comparing;
         this.corruption = corruption;
+        this.crc = crc;
     }
 
     /** {@code FTHP_SDC}: {@code off} disables the comparison (fthp-run's --sdc off); on by default with a twin. */
@@ -224,11 +231,22 @@ public final class SendDigest {
         crc.update(envelope, 16, 8);
     }
 
-    /** Packs whole items about a block at a time and hashes each block right after its copy. */
+    /**
+     * Packs and hashes: a dense layout in one pass of the fused kernel; otherwise whole items about a block at a
+     * time, each block hashed right after its copy.
+     */
     private void packAndHash(UserBuffer buf, long startByte, int count, TypeLayout type, MemorySegment into,
                              long at) {
         long size = type.size();
-        int perBlock = size == 0 ? Math.max(1, count) : (int) Math.max(1, PACK_BLOCK / size);
+        if (count == 0 || size == 0) {
+            return;
+        }
+        MemorySegment memory = buf.memory();
+        if (crc.fusesCopy() && type.isDense() && memory != null) {
+            crc.copyAndUpdate(memory, buf.offsetOf(startByte), into, at, count * size);
+            return;
+        }
+        int perBlock = (int) Math.max(1, PACK_BLOCK / size);
         for (long done = 0; done < count; done += perBlock) {
             int items = (int) Math.min(perBlock, count - done);
             long to = at + done * size;

@@ -98,4 +98,32 @@ class SendDigestTest {
         assertEquals(ofWhatWasSent.value(), corrupted.value(), "and hashed as sent");
         assertNotEquals(clean.value(), corrupted.value());
     }
+
+    /**
+     * A twin hashing on the fused kernel and one hashing in Java agree: the digest is the JDK's CRC32C of the
+     * envelope (communicator, destination, tag, padding, byte count, native order) and the packed payload.
+     */
+    @Test
+    void aDensePackIsHashedAsTheJdksCrc32cOfEnvelopeAndPayload() {
+        double[] program = new double[600_001];
+        Random r = new Random(9);
+        for (int i = 0; i < program.length; i++) {
+            program[i] = r.nextDouble();
+        }
+        int count = program.length - 3;
+        for (RunningCrc crc : new RunningCrc[] {new RunningCrc(), new RunningCrc(null)}) {
+            MemorySegment packed = Arena.ofAuto().allocate(8L * program.length + 40);
+            SendDigest digest = new SendDigest(true, null, crc);
+            digest.packSent(4, 2, 17, UserBuffer.of(program), 8, count, DOUBLE, packed, 40);
+            assertEquals(-1, packed.asSlice(40, 8L * count)
+                    .mismatch(MemorySegment.ofArray(program).asSlice(8, 8L * count)));
+
+            java.nio.ByteBuffer envelope = java.nio.ByteBuffer.allocate(24).order(java.nio.ByteOrder.nativeOrder());
+            envelope.putInt(0, 4).putInt(4, 2).putInt(8, 17).putLong(16, 8L * count);
+            java.util.zip.CRC32C jdk = new java.util.zip.CRC32C();
+            jdk.update(envelope);
+            jdk.update(packed.asSlice(40, 8L * count).asByteBuffer());
+            assertEquals(jdk.getValue(), digest.value(), crc.fusesCopy() ? "fused" : "Java");
+        }
+    }
 }

@@ -1,0 +1,116 @@
+package org.fthp.replication.sdc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.util.Random;
+import java.util.zip.CRC32C;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/** The fused kernel against {@code java.util.zip.CRC32C} and a plain copy, and the Java path beside it. */
+class CrcKernelTest {
+
+    private static final byte GUARD = (byte) 0xA5;
+
+    private static CrcKernel kernel() {
+        CrcKernel k = CrcKernel.get();
+        Assumptions.assumeTrue(k != null, "no fused kernel on this machine (no C compiler or no AVX-512/VPCLMULQDQ)");
+        return k;
+    }
+
+    private static long jdk(MemorySegment seg, long off, long len) {
+        CRC32C c = new CRC32C();
+        c.update(seg.asSlice(off, len).toArray(ValueLayout.JAVA_BYTE));
+        return c.getValue();
+    }
+
+    /** Every length to past the 512-byte main step twice over, then random ones, at random alignments. */
+    @Test
+    void copyAndFoldIsTheJdksCrc32cAndAnExactCopyAtAnyLengthOffsetAndAlignment() {
+        RunningCrc fused = new RunningCrc(kernel());
+        assertTrue(fused.fusesCopy());
+        Random r = new Random(11);
+        int max = 300_000;
+        MemorySegment nativeSrc = Arena.ofAuto().allocate(max + 128, 64);
+        byte[] heapSrc = new byte[max + 128];
+        r.nextBytes(heapSrc);
+        MemorySegment.copy(heapSrc, 0, nativeSrc, ValueLayout.JAVA_BYTE, 0, heapSrc.length);
+        MemorySegment dst = Arena.ofAuto().allocate(max + 256, 64);
+        for (int trial = 0; trial < 3000; trial++) {
+            long len = trial < 1100 ? trial : r.nextInt(max);
+            long srcOff = r.nextInt(64);
+            long dstOff = r.nextInt(64);
+            MemorySegment src = trial % 2 == 0 ? nativeSrc : MemorySegment.ofArray(heapSrc);
+            dst.fill(GUARD);
+            RunningCrc crc = new RunningCrc(CrcKernel.get());
+            crc.copyAndUpdate(src, srcOff, dst, dstOff, len);
+            String at = "length " + len + ", source offset " + srcOff + ", destination offset " + dstOff;
+            assertEquals(jdk(src, srcOff, len), crc.value(), at);
+            assertEquals(-1, dst.asSlice(dstOff, len).mismatch(src.asSlice(srcOff, len)), at);
+            if (dstOff > 0) {
+                assertEquals(GUARD, dst.get(ValueLayout.JAVA_BYTE, dstOff - 1), at);
+            }
+            assertEquals(GUARD, dst.get(ValueLayout.JAVA_BYTE, dstOff + len), at);
+            RunningCrc hashOnly = new RunningCrc(CrcKernel.get());
+            hashOnly.update(src, srcOff, len);
+            assertEquals(jdk(src, srcOff, len), hashOnly.value(), at);
+        }
+    }
+
+    /** A running hash over pieces, fused and not, native and every kind of heap array, is the CRC of the whole. */
+    @Test
+    void aRunningHashOverMixedPiecesIsTheCrcOfTheWholeOnTheKernelAndInJava() {
+        Random r = new Random(5);
+        double[] doubles = new double[200_001];
+        for (int i = 0; i < doubles.length; i++) {
+            doubles[i] = r.nextGaussian();
+        }
+        MemorySegment src = MemorySegment.ofArray(doubles);
+        long total = src.byteSize();
+        MemorySegment into = Arena.ofAuto().allocate(total);
+        long want = jdk(src, 0, total);
+        for (RunningCrc crc : new RunningCrc[] {new RunningCrc(CrcKernel.get()), new RunningCrc(null)}) {
+            into.fill((byte) 0);
+            long done = 0;
+            boolean copy = false;
+            while (done < total) {
+                long n = Math.min(total - done, r.nextInt(70_000));
+                if (copy) {
+                    crc.copyAndUpdate(src, done, into, done, n);
+                } else {
+                    MemorySegment.copy(src, done, into, done, n);
+                    crc.update(into, done, n);
+                }
+                copy = !copy;
+                done += n;
+            }
+            assertEquals(want, crc.value(), crc.fusesCopy() ? "fused" : "Java");
+            assertEquals(-1, into.mismatch(src));
+        }
+        RunningCrc java = new RunningCrc(null);
+        assertFalse(java.fusesCopy());
+    }
+
+    @Test
+    void badRangesAndReadOnlyDestinationsAreRefusedBeforeAnyNativeCopy() {
+        RunningCrc fused = new RunningCrc(kernel());
+        MemorySegment src = Arena.ofAuto().allocate(1024);
+        MemorySegment dst = Arena.ofAuto().allocate(1024);
+        assertThrows(IndexOutOfBoundsException.class, () -> fused.copyAndUpdate(src, 1, dst, 0, 1024));
+        assertThrows(IndexOutOfBoundsException.class, () -> fused.copyAndUpdate(src, 0, dst, 512, 600));
+        assertThrows(IndexOutOfBoundsException.class, () -> fused.copyAndUpdate(src, -1, dst, 0, 10));
+        assertThrows(IndexOutOfBoundsException.class, () -> fused.copyAndUpdate(src, 0, dst, 0, -5));
+        assertThrows(IndexOutOfBoundsException.class, () -> fused.update(src, 1000, 25));
+        MemorySegment readOnly = MemorySegment.ofBuffer(ByteBuffer.allocateDirect(1024).asReadOnlyBuffer());
+        assertThrows(IllegalArgumentException.class, () -> fused.copyAndUpdate(src, 0, readOnly, 0, 1024));
+        assertEquals(new RunningCrc(null).value(), fused.value(), "nothing was folded by a refused call");
+    }
+}
