@@ -22,8 +22,8 @@
 #   mvn -pl replication -am test-compile): thread CPU per pack of PACK_SIZES (default 8, 64 KiB, 4 MiB) from a
 #   direct buffer, the pack alone against SendDigest.packSent on the fused kernel and on the JDK's CRC32C.
 # - apps: HPCG (--nx=32 --rt=10: its GFLOP/s rating) and CloverLeaf's short deck (cell updates/s and rank 0's main
-#   thread CPU per step), np 2 + 2 replicas, each mode of MODES interleaved, REPS times: medians and each mode's
-#   ratio to off within repetitions (the rating and cell updates: off/mode, so above 1 is a cost, as for times).
+#   thread CPU per step), APPS_NP ranks (default 2; the issue's figure is 4) + as many replicas, each mode of
+#   MODES interleaved, REPS times: medians and each mode's ratio to off within repetitions (the rating and cell updates: off/mode, so above 1 is a cost, as for times).
 # MODES (pingpong, cpu and apps; default "on off"): which contenders run, interleaved: on and off are --sdc on and off,
 # java is --sdc on hashing with the JDK's CRC32C instead of the fused kernel (FTHP_CRC_KERNEL=java); every mode is
 # reported against off, and on against java when both run.
@@ -137,7 +137,8 @@ for rep in range(1, reps + 1):
             d = f"{out}/{app}-{rep}-{mode}"
             os.makedirs(d, exist_ok=True)
             extra = ["--out=" + d] if app == "hpcg" else ["--out", d + "/clover.out"]
-            cmd = [here + "/bin/fthp-run", "-np", "2", "--replicas", "2", "--sdc", "off" if mode == "off" else "on",
+            np = os.environ.get("APPS_NP", "2")
+            cmd = [here + "/bin/fthp-run", "-np", np, "--replicas", np, "--sdc", "off" if mode == "off" else "on",
                    "--", *args, *extra]
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
             open(f"{d}/run.txt", "w").write(r.stdout + r.stderr)
