@@ -23,7 +23,8 @@
 #   direct buffer, the pack alone against SendDigest.packSent on the fused kernel and on the JDK's CRC32C.
 # - apps: HPCG (--nx=32 --rt=10: its GFLOP/s rating) and CloverLeaf's short deck (cell updates/s and rank 0's main
 #   thread CPU per step), APPS_NP ranks (default 2; the issue's figure is 4) + as many replicas, each mode of
-#   MODES interleaved, REPS times: medians and each mode's ratio to off within repetitions (the rating and cell updates: off/mode, so above 1 is a cost, as for times).
+#   MODES interleaved, REPS times: medians and each mode's ratio to off within repetitions (the rating and cell
+#   updates: off/mode, so above 1 is a cost, as for times).
 # MODES (pingpong, cpu and apps; default "on off"): which contenders run, interleaved: on and off are --sdc on and off,
 # java is --sdc on hashing with the JDK's CRC32C instead of the fused kernel (FTHP_CRC_KERNEL=java); every mode is
 # reported against off, and on against java when both run.
