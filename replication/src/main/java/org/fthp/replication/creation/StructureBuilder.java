@@ -503,13 +503,12 @@ public final class StructureBuilder {
     }
 
     /**
-     * Several MPI_Comm_idup under way together, awaited in one wait, each handle with errors returned. A failure
+     * MPI_Comm_idup, one or several under way together, awaited in one wait, each handle with errors returned. A failure
      * that abandons the wait abandons every one of them.
      */
     private final class Dups {
 
         private final List<CollectiveOp> started = new ArrayList<>(4);
-        private final List<Staged> outs = new ArrayList<>(4);
         private final List<Long> handles = new ArrayList<>(4);
 
         /** Starts a duplicate of {@code comm}; returns its index. */
@@ -519,7 +518,6 @@ public final class StructureBuilder {
             Staged out = op.stage(Empi.HANDLE_BYTES);
             int index = started.size();
             started.add(op);
-            outs.add(out);
             handles.add(0L);
             op.start(req -> Empi.commIdup(comm, out.seg(), req),
                     () -> handles.set(index, Empi.getHandle(out.seg(), 0)));
@@ -549,20 +547,10 @@ public final class StructureBuilder {
 
     /** MPI_Comm_idup progressed by test loops, with errors returned. */
     public long idup(long comm) {
-        CollectiveOp op = new CollectiveOp(ops);
-        // the handle lands in the operation's own staging: a rollback may abandon the operation unfinished
-        Staged out = op.stage(Empi.HANDLE_BYTES);
-        long[] copy = new long[1];
-        op.start(req -> Empi.commIdup(comm, out.seg(), req), () -> copy[0] = Empi.getHandle(out.seg(), 0));
-        try {
-            duty.await(op);
-        } catch (RuntimeException e) {
-            // a failure abandoned the communicator being created (CommCreation)
-            op.abandon();
-            throw e;
-        }
-        Empi.commSetErrhandler(copy[0], Empi.ERRORS_RETURN);
-        return copy[0];
+        Dups dup = new Dups();
+        int index = dup.start(comm);
+        dup.await();
+        return dup.handle(index);
     }
 
     // ---- what the members agree on first ----
