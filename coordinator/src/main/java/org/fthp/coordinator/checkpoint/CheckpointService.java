@@ -84,6 +84,10 @@ public final class CheckpointService implements AutoCloseable {
          */
         default void committing(long epoch) {
         }
+
+        /** Any thread: this node now holds a piece of {@code pieceBytes} (its spares ready that much heap). */
+        default void pieceHeld(long pieceBytes) {
+        }
     }
 
     private final int nodeId;
@@ -332,6 +336,8 @@ public final class CheckpointService implements AutoCloseable {
         PieceMemory.Stored stored = memory.store(held);
         if (stored != PieceMemory.Stored.NEW) {
             held.bytes().release();
+        } else {
+            tree.pieceHeld(held.bytes().size());
         }
         if (stored == PieceMemory.Stored.DIVERGED) {
             LOG.log(Level.WARNING, "checkpoint: node {0} got a second piece for epoch {1} rank {2} with another"
