@@ -232,8 +232,26 @@ public final class CheckpointService implements AutoCloseable {
         executorFor(fromProcess).execute(() -> serve(from, get.epoch(), get.rank(), fromProcess, false));
     }
 
-    /** A local process's get that may be answered with a shared-memory file, if the process shares this host. */
+    /**
+     * A local process's get that may be answered with a shared-memory file, if the process shares this host. A piece
+     * this node holds in such a file is named at once, on this thread: the answer touches none of its bytes, and
+     * queued behind the transfer thread it would wait for the partner copy of a newer piece (a rollback's processes
+     * fetch while the checkpoint the failure interrupted is still being copied).
+     */
     public void getShared(Channel from, Message.PieceGetShared get) {
+        Optional<PieceMemory.Held> found = memory.acquire(get.epoch(), get.rank());
+        if (found.isPresent()) {
+            PieceMemory.Held held = found.get();
+            try {
+                if (held.bytes().file().isPresent() && seesMarker(get.marker())) {
+                    from.writeAndFlush(new Message.PieceShared(get.epoch(), get.rank(), held.crc32c(),
+                            held.bytes().size(), held.bytes().file().get().toString()));
+                    return;
+                }
+            } finally {
+                held.bytes().release();
+            }
+        }
         transfers.execute(() -> serve(from, get.epoch(), get.rank(), true, seesMarker(get.marker())));
     }
 
