@@ -14,7 +14,8 @@ import com.sun.management.HotSpotDiagnosticMXBean;
  * spare. Done once per larger piece, while the spare has nothing else to do: the spare fills that much heap with
  * arrays, drops them and collects, and keeps the heap committed ({@code MaxHeapFreeRatio} 100: a full collection
  * would otherwise give the pages back), so the body's allocation lands on pages already there. The spare holds that
- * much more memory while it waits.
+ * much more memory while it waits (and so does the process it becomes: its heap no longer shrinks). A role that
+ * comes during the arrays stops the warming at the next one; one that comes during the collection waits for it.
  */
 final class SpareHeap {
 
