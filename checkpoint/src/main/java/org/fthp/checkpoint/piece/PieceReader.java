@@ -39,6 +39,19 @@ public final class PieceReader {
 
     /** Checks and indexes the piece in {@code piece}'s bytes 0..limit (the buffer is not copied; do not modify it). */
     public static PieceReader open(ByteBuffer piece) throws CorruptPieceException {
+        return open(piece, true);
+    }
+
+    /**
+     * {@link #open}, for bytes the caller has already checked whole against the CRC32C their writer computed over
+     * them (a coordinator client's fetch does, trailer included): every check but the trailer's, which would be a
+     * second pass over every byte on a recovery's path.
+     */
+    public static PieceReader openChecked(ByteBuffer piece) throws CorruptPieceException {
+        return open(piece, false);
+    }
+
+    private static PieceReader open(ByteBuffer piece, boolean checkTrailer) throws CorruptPieceException {
         ByteBuffer in = piece.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         in.position(0);
         int size = in.limit();
@@ -58,12 +71,14 @@ public final class PieceReader {
                     + " are there (truncated or overlong)");
         }
         int crcAt = size - PieceLayout.TRAILER_BYTES;
-        CRC32C crc = new CRC32C();
-        crc.update(in.slice(0, crcAt));
-        int stored = in.getInt(crcAt);
-        if ((int) crc.getValue() != stored) {
-            throw new CorruptPieceException(String.format("piece checksum mismatch: stored %08x, computed %08x",
-                    stored, (int) crc.getValue()));
+        if (checkTrailer) {
+            CRC32C crc = new CRC32C();
+            crc.update(in.slice(0, crcAt));
+            int stored = in.getInt(crcAt);
+            if ((int) crc.getValue() != stored) {
+                throw new CorruptPieceException(String.format("piece checksum mismatch: stored %08x, computed %08x",
+                        stored, (int) crc.getValue()));
+            }
         }
         if (header.logicalRank() < 0 || header.epoch() < 0 || header.stdoutPosition() < 0
                 || header.stderrPosition() < 0 || header.sectionCount() < 0) {

@@ -112,6 +112,20 @@ class PieceCodecTest {
     }
 
     @Test
+    void openCheckedLeavesTheTrailerToTheCallerAndChecksTheRest() throws Exception {
+        ByteBuffer piece = new PieceWriter(1, 2, 0, 0).add("a", new int[] {5, 6}).encode();
+        ByteBuffer badTrailer = ByteBuffer.allocate(piece.capacity()).put(piece.duplicate().clear()).flip();
+        int last = badTrailer.capacity() - 1;
+        badTrailer.put(last, (byte) (badTrailer.get(last) ^ 1));
+        assertThrows(CorruptPieceException.class, () -> PieceReader.open(badTrailer));
+        int[] a = new int[2];
+        PieceReader.openChecked(badTrailer).readInto("a", a);
+        assertArrayEquals(new int[] {5, 6}, a);
+        assertThrows(CorruptPieceException.class,
+                () -> PieceReader.openChecked(piece.duplicate().clear().limit(piece.capacity() - 1)));
+    }
+
+    @Test
     void truncatedOrForeignBytesAreClearErrors() {
         ByteBuffer piece = new PieceWriter(1, 2, 0, 0).add("a", new int[] {5}).encode();
         CorruptPieceException cut = assertThrows(CorruptPieceException.class,

@@ -84,6 +84,10 @@ public final class CheckpointService implements AutoCloseable {
          */
         default void committing(long epoch) {
         }
+
+        /** Any thread: this node now holds a piece of {@code pieceBytes} (its spares ready that much heap). */
+        default void pieceHeld(long pieceBytes) {
+        }
     }
 
     private final int nodeId;
@@ -228,8 +232,26 @@ public final class CheckpointService implements AutoCloseable {
         executorFor(fromProcess).execute(() -> serve(from, get.epoch(), get.rank(), fromProcess, false));
     }
 
-    /** A local process's get that may be answered with a shared-memory file, if the process shares this host. */
+    /**
+     * A local process's get that may be answered with a shared-memory file, if the process shares this host. A piece
+     * this node holds in such a file is named at once, on this thread: the answer touches none of its bytes, and
+     * queued behind the transfer thread it would wait for the partner copy of a newer piece (a rollback's processes
+     * fetch while the checkpoint the failure interrupted is still being copied).
+     */
     public void getShared(Channel from, Message.PieceGetShared get) {
+        Optional<PieceMemory.Held> found = memory.acquire(get.epoch(), get.rank());
+        if (found.isPresent()) {
+            PieceMemory.Held held = found.get();
+            try {
+                if (held.bytes().file().isPresent() && seesMarker(get.marker())) {
+                    from.writeAndFlush(new Message.PieceShared(get.epoch(), get.rank(), held.crc32c(),
+                            held.bytes().size(), held.bytes().file().get().toString()));
+                    return;
+                }
+            } finally {
+                held.bytes().release();
+            }
+        }
         transfers.execute(() -> serve(from, get.epoch(), get.rank(), true, seesMarker(get.marker())));
     }
 
@@ -332,6 +354,8 @@ public final class CheckpointService implements AutoCloseable {
         PieceMemory.Stored stored = memory.store(held);
         if (stored != PieceMemory.Stored.NEW) {
             held.bytes().release();
+        } else {
+            tree.pieceHeld(held.bytes().size());
         }
         if (stored == PieceMemory.Stored.DIVERGED) {
             LOG.log(Level.WARNING, "checkpoint: node {0} got a second piece for epoch {1} rank {2} with another"

@@ -356,6 +356,7 @@ public final class CoordinatorClient implements AutoCloseable {
                         }
                     }
                     case Message.SparesRelease r -> listener.onSparesReleased();
+                    case Message.SpareWarm w -> listener.onSpareWarm(w.pieceBytes());
                     case Message.Rollback r -> listener.onRollback(r);
                     default -> {
                         if (!pieces.accept(message)) {

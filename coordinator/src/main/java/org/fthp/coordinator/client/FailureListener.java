@@ -43,4 +43,11 @@ public interface FailureListener {
     /** A spare's only news while it waits: the job's program has ended everywhere, so the spare finalizes too. */
     default void onSparesReleased() {
     }
+
+    /**
+     * A spare's other news while it waits: the largest checkpoint piece its node holds grew to {@code pieceBytes}
+     * (the state it would allocate if it took a rank).
+     */
+    default void onSpareWarm(long pieceBytes) {
+    }
 }

@@ -134,6 +134,13 @@ public final class NodeCoordinator implements AutoCloseable {
         public void committing(long epoch) {
             epochs.committing(epoch);
         }
+
+        @Override
+        public void pieceHeld(long pieceBytes) {
+            synchronized (state.lock) {
+                state.spares.pieceHeld(pieceBytes);
+            }
+        }
     }
 
     public CheckpointService checkpoints() {

@@ -28,6 +28,8 @@ public final class LocalSpares {
      */
     private final Map<Channel, FailedProcess> taking = new LinkedHashMap<>();
     private boolean released;
+    /** The largest piece this node holds (0: none yet), told to every waiting spare and every later one. */
+    private long warmBytes;
 
     /** A spare registered on {@code channel}; released at once if the program has already ended. */
     public void registered(Channel channel, int nativeRank, long pid) {
@@ -36,6 +38,24 @@ public final class LocalSpares {
         } else {
             waiting.put(channel, nativeRank);
             pids.put(channel, pid);
+            if (warmBytes > 0) {
+                channel.writeAndFlush(new Message.SpareWarm(warmBytes));
+            }
+        }
+    }
+
+    /**
+     * This node now holds a piece of {@code pieceBytes}: if no piece it held was as large, every waiting spare is
+     * told, so it faults in that much heap while it waits (a spare that takes a rank allocates the rank's state).
+     */
+    public void pieceHeld(long pieceBytes) {
+        if (pieceBytes <= warmBytes) {
+            return;
+        }
+        warmBytes = pieceBytes;
+        Message.SpareWarm warm = new Message.SpareWarm(pieceBytes);
+        for (Channel c : waiting.keySet()) {
+            c.writeAndFlush(warm);
         }
     }
 

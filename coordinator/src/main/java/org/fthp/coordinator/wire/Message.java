@@ -152,6 +152,11 @@ public sealed interface Message {
         @Override public MessageType type() { return MessageType.SPARES_RELEASE; }
     }
 
+    /** The largest piece a spare's node holds, in bytes ({@link MessageType#SPARE_WARM}). */
+    record SpareWarm(long pieceBytes) implements Message {
+        @Override public MessageType type() { return MessageType.SPARE_WARM; }
+    }
+
     /**
      * What the primary's rollback planner hears of one native process ({@link MessageType#PROCESS_STATE}).
      *

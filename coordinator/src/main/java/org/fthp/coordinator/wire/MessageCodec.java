@@ -64,6 +64,7 @@ public final class MessageCodec {
             case Message.Heartbeat h -> { }
             case Message.SparesRelease r -> { }
             case Message.RestorationDue d -> out.writeByte(d.due() ? 1 : 0);
+            case Message.SpareWarm w -> out.writeLong(w.pieceBytes());
             case Message.ProcessState p -> {
                 out.writeInt(p.nativeRank());
                 out.writeByte(p.state().code());
@@ -214,6 +215,14 @@ public final class MessageCodec {
                     throw new MalformedFrameException("restoration due must be 0 or 1, not " + due);
                 }
                 yield new Message.RestorationDue(due == 1);
+            }
+            case SPARE_WARM -> {
+                need(in, 8, "piece bytes");
+                long bytes = in.readLong();
+                if (bytes < 0) {
+                    throw new MalformedFrameException("a spare's piece size cannot be negative: " + bytes);
+                }
+                yield new Message.SpareWarm(bytes);
             }
             case PROCESS_STATE -> {
                 int nativeRank = readRank(in, "native rank");

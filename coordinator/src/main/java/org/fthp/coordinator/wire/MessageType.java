@@ -106,7 +106,13 @@ public enum MessageType {
      * process → its node → the primary: the twins of a replicated rank differ (silent data corruption); the copy that
      * found it waits for the job's rollback in place to the last committed epoch, or for its end.
      */
-    SDC_DETECTED(31);
+    SDC_DETECTED(31),
+    /**
+     * node → its waiting spares: the largest checkpoint piece the node holds (a long, bytes), sent when it grows. A
+     * spare that takes a rank allocates about that much state in its body; it faults those pages in while it waits,
+     * not while every survivor waits for it.
+     */
+    SPARE_WARM(32);
 
     private final byte code;
 

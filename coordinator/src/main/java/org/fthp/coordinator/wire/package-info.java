@@ -22,7 +22,8 @@
  * copy, held locally only, or refused with a reason); PIECE_GET is answered with PIECE_DATA chunks or PIECE_MISSING;
  * CHECKPOINT_COST goes up to the primary. Node coordinators open data links to each other (REGISTER_PEER) for
  * partner copies (PIECE_PUT/PIECE_ACK) and fetches (PIECE_GET/PIECE_DATA/PIECE_MISSING), and report PIECE_HELD and
- * PIECES_ON_DISK up the tree; the primary sends CHECKPOINT_DUE and CHECKPOINT_COMMITTED down to every process.
+ * PIECES_ON_DISK up the tree; the primary sends CHECKPOINT_DUE and CHECKPOINT_COMMITTED down to every process. A
+ * node tells its waiting spares SPARE_WARM (the largest piece it holds) when that grows.
  *
  * <p>Not covered (yet): the server does not prove itself to the peer, and nothing is encrypted. The secret only
  * keeps other local users and stray connections out; multi-host runs rely on the cluster network being private.

@@ -1,6 +1,8 @@
 package org.fthp.coordinator.spares;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -34,10 +36,16 @@ class SparesReleaseTest {
         }
     }
 
-    /** Counts a spare's releases; ignores everything else (a spare is sent nothing else). */
+    /** Counts a spare's releases and keeps the piece sizes it hears; counts everything else. */
     private static final class SpareListener implements FailureListener {
         final CountDownLatch released = new CountDownLatch(1);
+        final java.util.concurrent.BlockingQueue<Long> warm = new java.util.concurrent.LinkedBlockingQueue<>();
         volatile int other;
+
+        @Override
+        public void onSpareWarm(long pieceBytes) {
+            warm.add(pieceBytes);
+        }
 
         @Override
         public void onSparesReleased() {
@@ -82,6 +90,29 @@ class SparesReleaseTest {
         assertTrue(first.released.await(SOON.toMillis(), TimeUnit.MILLISECONDS), "spare on the primary");
         assertTrue(second.released.await(SOON.toMillis(), TimeUnit.MILLISECONDS), "spare on node 2");
         assertTrue(first.other == 0 && second.other == 0, "a spare hears only its release");
+    }
+
+    @Test
+    void aSpareHearsEachLargerPieceItsNodeHoldsAndALateOneTheLargestAtOnce() throws Exception {
+        // 2 ranks on 2 nodes: node 0 holds rank 0's piece and the partner copy of rank 1's
+        job = new EmulatedJob(2, 2, 2, 0, Duration.ofSeconds(5));
+        SpareListener early = new SpareListener();
+        job.clients.add(spare(0, 2, early));
+        java.nio.ByteBuffer small = java.nio.ByteBuffer.allocate(1000);
+        java.nio.ByteBuffer large = java.nio.ByteBuffer.allocate(5000);
+        job.clients.get(0).putPiece(1, 0, small.duplicate(), SOON);
+        assertEquals(1000L, early.warm.poll(SOON.toMillis(), TimeUnit.MILLISECONDS), "its own rank's piece");
+        job.clients.get(1).putPiece(1, 1, large.duplicate(), SOON);
+        assertEquals(5000L, early.warm.poll(SOON.toMillis(), TimeUnit.MILLISECONDS), "a partner copy");
+        job.clients.get(0).putPiece(2, 0, small.duplicate(), SOON);
+        job.clients.get(1).putPiece(2, 1, small.duplicate(), SOON);
+        assertTrue(job.clients.get(1).awaitCommitted(2, SOON));
+        assertNull(early.warm.poll(300, TimeUnit.MILLISECONDS), "no smaller piece is news");
+
+        SpareListener late = new SpareListener();
+        job.clients.add(spare(0, 3, late));
+        assertEquals(5000L, late.warm.poll(SOON.toMillis(), TimeUnit.MILLISECONDS), "told at its registration");
+        assertTrue(early.other == 0 && late.other == 0, "no failure set, no abort");
     }
 
     @Test

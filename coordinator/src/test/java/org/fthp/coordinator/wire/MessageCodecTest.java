@@ -48,6 +48,7 @@ class MessageCodecTest {
                 new Message.ProcessDone(),
                 new Message.Heartbeat(),
                 new Message.SparesRelease(),
+                new Message.SpareWarm(64L << 20),
                 new Message.ProcessState(7, Message.ProcessState.State.SPARE_READY, 0),
                 new Message.ProcessState(3, Message.ProcessState.State.IN_BODY, 2),
                 new Message.Rollback(1, 4, 6, 1, 1, 5, List.of(0, 5, 2), List.of(3, -1, -1), 2),

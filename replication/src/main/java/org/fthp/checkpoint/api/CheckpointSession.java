@@ -270,7 +270,8 @@ final class CheckpointSession {
             try {
                 PieceReader reader;
                 try {
-                    reader = PieceReader.open(piece.view());
+                    // the fetch checked every byte against the writer's checksum
+                    reader = PieceReader.openChecked(piece.view());
                 } catch (CorruptPieceException e) {
                     throw new CheckpointException("the piece of rank " + engine.logicalRank() + " at epoch " + epoch
                             + " is damaged: " + e.getMessage(), e);

@@ -1,8 +1,8 @@
 package org.fthp.replication.failure;
 
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongConsumer;
 
 import org.fthp.coordinator.client.CoordinatorClient;
 import org.fthp.coordinator.client.FailureListener;
@@ -13,9 +13,9 @@ import org.fthp.coordinator.wire.Message;
 import org.fthp.coordinator.wire.NodeAddress;
 
 /**
- * A spare's connection to its node's coordinator: registered as a {@link Role#SPARE}, it hears nothing but the
- * news that ends its wait. Waiting is a latch on the connection's thread, so a spare uses no CPU and makes no MPI
- * call until then.
+ * A spare's connection to its node's coordinator: registered as a {@link Role#SPARE}, it hears the news that ends
+ * its wait, and the size of the largest piece its node holds (which it readies heap for). Waiting is a monitor wait
+ * of the spare's thread, so a spare uses no CPU and makes no MPI call until then.
  */
 public final class SpareLink implements FailureListener {
 
@@ -29,8 +29,11 @@ public final class SpareLink implements FailureListener {
         ROLE
     }
 
-    private final CountDownLatch ended = new CountDownLatch(1);
+    /** Guards {@link #outcome} and {@link #warmWanted}; the waiting thread waits on it. */
+    private final Object news = new Object();
     private volatile Outcome outcome;
+    /** A piece size heard and not yet handed to the waiting thread (0: none). */
+    private long warmWanted;
     private volatile CoordinatorClient client;
     private final int nativeRank;
     private volatile Message.Rollback role;
@@ -73,10 +76,38 @@ public final class SpareLink implements FailureListener {
         return link;
     }
 
-    /** Blocks until the coordinators end this spare's wait. */
-    public Outcome await() throws InterruptedException {
-        ended.await();
-        return outcome;
+    /**
+     * Blocks until the coordinators end this spare's wait; meanwhile hands {@code warm} each larger piece size its
+     * node reports, on this thread (it should give up soon once {@link #ended()}).
+     */
+    public Outcome await(LongConsumer warm) throws InterruptedException {
+        while (true) {
+            long bytes;
+            synchronized (news) {
+                while (outcome == null && warmWanted == 0) {
+                    news.wait();
+                }
+                if (outcome != null) {
+                    return outcome;
+                }
+                bytes = warmWanted;
+                warmWanted = 0;
+            }
+            warm.accept(bytes);
+        }
+    }
+
+    /** Whether the wait has ended (a warming in progress stops). */
+    public boolean ended() {
+        return outcome != null;
+    }
+
+    @Override
+    public void onSpareWarm(long pieceBytes) {
+        synchronized (news) {
+            warmWanted = Math.max(warmWanted, pieceBytes);
+            news.notifyAll();
+        }
     }
 
     /** Tells the coordinator this spare ends normally, then disconnects. */
@@ -85,10 +116,12 @@ public final class SpareLink implements FailureListener {
     }
 
     private void end(Outcome why) {
-        if (outcome == null) {
-            outcome = why;
+        synchronized (news) {
+            if (outcome == null) {
+                outcome = why;
+            }
+            news.notifyAll();
         }
-        ended.countDown();
     }
 
     @Override

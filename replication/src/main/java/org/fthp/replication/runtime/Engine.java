@@ -281,6 +281,9 @@ public final class Engine {
                         // the piece the body will recover comes while the job rebuilds
                         registered.prefetchPiece(epoch);
                     }
+                    // registered as the rank's copy: the spare's connection ends here, not on the main thread
+                    // between the world's creations and the body, which every survivor waits for
+                    spare.finish();
                     return registered;
                 });
                 Thread.ofPlatform().daemon().name("fthp-spare-registration").start(registering);
@@ -290,7 +293,6 @@ public final class Engine {
                 RollbackTrace steps = trace;
                 link = () -> {
                     CoordinatorLink registered = registered(registering);
-                    spare.finish();
                     steps.mark("linked");
                     return registered;
                 };

@@ -69,7 +69,7 @@ final class Spare {
         Duration cpuBefore = processCpu();
         SpareLink.Outcome outcome;
         try {
-            outcome = link.await();
+            outcome = link.await(new SpareHeap(link::ended)::ready);
         } catch (InterruptedException e) {
             outcome = SpareLink.Outcome.JOB_ENDED;
         }
