@@ -7,6 +7,7 @@ import org.fthp.replication.ops.DecisionOp;
 import org.fthp.replication.ops.OpContext;
 import org.fthp.replication.ops.OrphanRequests;
 import org.fthp.replication.progress.DutyCycle;
+import org.fthp.replication.progress.IdleStrategy;
 import org.fthp.replication.structure.CommRef;
 import org.fthp.replication.structure.CommStructure;
 
@@ -72,6 +73,14 @@ public final class Twins {
      * decision came: then it decides itself (and {@link #follows} is false).
      */
     public long[] await(CommStructure s, int maxLength) {
+        return await(s, maxLength, null);
+    }
+
+    /**
+     * As {@link #await(CommStructure, int)}, idling between fruitless turns with {@code idle} (null: the duty
+     * cycle's own strategy): a comparison's wait parks where a decision's spins (TwinComparison).
+     */
+    public long[] await(CommStructure s, int maxLength, IdleStrategy idle) {
         CommStructure now = s.current();
         if (!now.follows()) {
             // promoted: the dead twin's decision if it had arrived, else this copy decides (the caller does)
@@ -85,7 +94,11 @@ public final class Twins {
             return values;
         }
         DecisionOp op = DecisionOp.receive(ops, now, now.twin().nextTag(), maxLength);
-        duty.await(op);
+        if (idle == null) {
+            duty.await(op);
+        } else {
+            DutyCycle.await(op, duty::doWork, idle);
+        }
         return op.values();
     }
 

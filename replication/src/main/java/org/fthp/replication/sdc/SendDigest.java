@@ -1,8 +1,6 @@
 package org.fthp.replication.sdc;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 import org.fthp.replication.datatype.Packer;
 import org.fthp.replication.datatype.TypeLayout;
@@ -33,7 +31,6 @@ public final class SendDigest {
     private final boolean comparing;
     /** Null: nothing to inject. */
     private final Corruption corruption;
-    private final MemorySegment envelope = Arena.ofAuto().allocate(24, 8);
     private final RunningCrc crc;
     private long folded;
     /**
@@ -217,18 +214,14 @@ public final class SendDigest {
         folded++;
     }
 
+    /** A send's envelope: communicator, destination, tag, four zero bytes, byte count (native order). */
     private void envelope(int commId, int dest, int tag, long len) {
-        envelope.set(ValueLayout.JAVA_INT, 0, commId);
-        envelope.set(ValueLayout.JAVA_INT, 4, dest);
-        envelope.set(ValueLayout.JAVA_INT, 8, tag);
-        envelope.set(ValueLayout.JAVA_LONG, 16, len);
-        crc.update(envelope, 0, 24);
+        crc.updateEnvelope(commId, dest, tag, len);
     }
 
     /** A contribution's envelope: its length alone. */
     private void contribution(long len) {
-        envelope.set(ValueLayout.JAVA_LONG, 16, len);
-        crc.update(envelope, 16, 8);
+        crc.updateLong(len);
     }
 
     /**

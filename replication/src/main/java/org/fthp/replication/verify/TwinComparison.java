@@ -9,6 +9,9 @@ import org.fthp.coordinator.event.Role;
 import org.fthp.replication.failure.CoordinatorLink;
 import org.fthp.replication.output.RankOutput;
 import org.fthp.replication.output.RuntimeMessages;
+import org.fthp.replication.progress.DutyCycle;
+import org.fthp.replication.progress.IdleStrategy;
+import org.fthp.replication.progress.ParkingIdleStrategy;
 import org.fthp.replication.runtime.Engine;
 import org.fthp.replication.sdc.SendDigest;
 import org.fthp.replication.structure.CommStructure;
@@ -43,6 +46,11 @@ public final class TwinComparison {
 
     private final Engine engine;
     private final SendDigest digest;
+    /**
+     * How a copy waits for its twin's hash: parked, leaving the core to the copies still computing (its twin among
+     * them, on an oversubscribed node) rather than yielding it back and forth with them.
+     */
+    private final IdleStrategy waitForTwin = new ParkingIdleStrategy();
     private long comparisons;
     private long unchecked;
     private long mismatches;
@@ -120,7 +128,7 @@ public final class TwinComparison {
         long[] mine = {comparisons, epoch, digest.count(), digest.value(), state};
         long[] theirs;
         if (twin.follows()) {
-            theirs = engine.twins().await(world, TwinDigestOp.LONGS);
+            theirs = engine.twins().await(world, TwinDigestOp.LONGS, waitForTwin);
             if (theirs != null && bothWait && world.current().twin() != null) {
                 // the answer goes under a number both take for it; the replica counts it as its own received
                 TwinLink now = world.current().twin();
@@ -140,7 +148,7 @@ public final class TwinComparison {
                 theirs = null;
             } else {
                 TwinDigestOp op = TwinDigestOp.receive(engine.ops(), now, now.twin().nextTag());
-                engine.duty().await(op);
+                DutyCycle.await(op, engine.duty()::doWork, waitForTwin);
                 theirs = op.values();
             }
         }

@@ -27,4 +27,35 @@ class RunningCrcTest {
         pieces.update(seg, 4008, bytes.length - 4008);
         assertEquals(whole.getValue(), pieces.value());
     }
+
+    @Test
+    void anEnvelopeFoldsAsItsTwentyFourBytesInNativeOrderOnEveryPath() {
+        Random random = new Random(11);
+        // the kernel's form (where it runs, else the JDK's) and the JDK's, each against the JDK's CRC32C
+        for (RunningCrc crc : new RunningCrc[] {new RunningCrc(), new RunningCrc(null)}) {
+            CRC32C jdk = new CRC32C();
+            java.nio.ByteBuffer e = java.nio.ByteBuffer.allocate(24).order(java.nio.ByteOrder.nativeOrder());
+            for (int i = 0; i < 200; i++) {
+                int a = random.nextInt();
+                int b = random.nextInt();
+                int c = random.nextInt();
+                long len = random.nextLong();
+                crc.updateEnvelope(a, b, c, len);
+                e.clear();
+                e.putInt(0, a).putInt(4, b).putInt(8, c).putInt(12, 0).putLong(16, len);
+                jdk.update(e.array(), 0, 24);
+                if (i % 3 == 0) {
+                    // a contribution's envelope between sends, and a payload between envelopes
+                    crc.updateLong(len ^ i);
+                    e.putLong(0, len ^ i);
+                    jdk.update(e.array(), 0, 8);
+                    byte[] payload = new byte[i];
+                    random.nextBytes(payload);
+                    crc.update(payload, 0, payload.length);
+                    jdk.update(payload, 0, payload.length);
+                }
+                assertEquals(jdk.getValue(), crc.value(), "after envelope " + i);
+            }
+        }
+    }
 }
