@@ -104,4 +104,21 @@ public final class JniCalls {
     public static native int irecvTestHeaded(int source, int tag, long comm, long request, long status, long staging,
                                              int capacity, Object array, boolean bytes, long arrayByte, int itemBytes,
                                              int items, int[] out);
+
+    /**
+     * {@link #testReceiveHeaded}'s test of a receive into an array from its byte 0, repeated up to {@code polls}
+     * times (at least once) until it completes: a wait polls at the native library's speed between returns to
+     * Java. Bounded: it returns 0 after {@code polls} tests of an incomplete receive.
+     */
+    public static native int pollReceiveHeaded(long request, long status, long staging, int capacity, Object array,
+                                               boolean bytes, int itemBytes, int items, int[] out, int polls);
+
+    /**
+     * {@link #irecvHeaded}, then {@link #pollReceiveHeaded}, in one call: a plain receive of a primitive array. Minus
+     * the MPI error code when the receive could not be posted (then nothing is posted); otherwise as
+     * {@link #pollReceiveHeaded}.
+     */
+    public static native int irecvPollHeaded(int source, int tag, long comm, long request, long status, long staging,
+                                             int capacity, Object array, boolean bytes, int itemBytes, int items,
+                                             int[] out, int polls);
 }

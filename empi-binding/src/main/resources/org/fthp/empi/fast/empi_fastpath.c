@@ -148,20 +148,11 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_sendHeaded(JNIEnv *env, 
 }
 
 /*
- * One MPI_Test of a headed receive into staging (capacity bytes posted). When complete: out[0] flags, [1] payload
- * bytes, [2] logical source, [3] native tag, [4] and [5] the send id's low and high halves; and when the payload
- * came with the header and fits, min(payload / itemBytes, items) whole items of it are copied into array from
- * byte arrayByte (the caller checked that items fit there). A payload that does not fit is left for the caller
- * to refuse.
+ * A completed headed receive (see testReceiveHeaded): its header into out, its payload's whole items into array.
+ * 1, or 0 with an OutOfMemoryError pending.
  */
-JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_testReceiveHeaded(JNIEnv *env, jclass cls, jlong request,
-        jlong status, jlong staging, jint capacity, jobject array, jboolean bytes, jlong arrayByte, jint itemBytes,
-        jint items, jintArray out) {
-    MPI_Status *st = PTR(status);
-    int done = test_once(PTR(request), st);
-    if (done != 1) {
-        return done;
-    }
+static jint fill_received(JNIEnv *env, MPI_Status *st, jlong staging, jint capacity, jobject array, jboolean bytes,
+                          jlong arrayByte, jint itemBytes, jint items, jintArray out) {
     const char *in = PTR(staging);
     jint h[6];
     int64_t sendId;
@@ -194,6 +185,24 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_testReceiveHeaded(JNIEnv
 }
 
 /*
+ * One MPI_Test of a headed receive into staging (capacity bytes posted). When complete: out[0] flags, [1] payload
+ * bytes, [2] logical source, [3] native tag, [4] and [5] the send id's low and high halves; and when the payload
+ * came with the header and fits, min(payload / itemBytes, items) whole items of it are copied into array from
+ * byte arrayByte (the caller checked that items fit there). A payload that does not fit is left for the caller
+ * to refuse.
+ */
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_testReceiveHeaded(JNIEnv *env, jclass cls, jlong request,
+        jlong status, jlong staging, jint capacity, jobject array, jboolean bytes, jlong arrayByte, jint itemBytes,
+        jint items, jintArray out) {
+    MPI_Status *st = PTR(status);
+    int done = test_once(PTR(request), st);
+    if (done != 1) {
+        return done;
+    }
+    return fill_received(env, st, staging, capacity, array, bytes, arrayByte, itemBytes, items, out);
+}
+
+/*
  * MPI_Irecv of up to capacity bytes into staging; 0, or minus the MPI error code. No test here: the payload must not
  * reach the program's array before the call that receives it has sent from it (a send-receive-replace posts its
  * receive first), so the first test comes from testReceiveHeaded.
@@ -218,4 +227,37 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_irecvTestHeaded(JNIEnv *
     }
     return Java_org_fthp_empi_fast_JniCalls_testReceiveHeaded(env, cls, request, status, staging, capacity, array,
             bytes, arrayByte, itemBytes, items, out);
+}
+
+/*
+ * testReceiveHeaded's test repeated up to polls times (at least once) until the receive completes: a wait polls
+ * at the native library's speed between its returns to Java, where the caller's duty (a failure, a rollback) runs.
+ * Bounded: it never waits on a peer longer than polls tests.
+ */
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_pollReceiveHeaded(JNIEnv *env, jclass cls, jlong request,
+        jlong status, jlong staging, jint capacity, jobject array, jboolean bytes, jint itemBytes, jint items,
+        jintArray out, jint polls) {
+    int flag = 0;
+    for (int i = 0; !flag && i < polls; i++) {
+        int rc = MPI_Test(PTR(request), &flag, PTR(status));
+        if (rc != MPI_SUCCESS) {
+            return -rc;
+        }
+    }
+    if (!flag) {
+        return 0;
+    }
+    return fill_received(env, PTR(status), staging, capacity, array, bytes, 0, itemBytes, items, out);
+}
+
+/* irecvHeaded, then pollReceiveHeaded: a plain receive of a primitive array, posted and polled in one call. */
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_irecvPollHeaded(JNIEnv *env, jclass cls, jint source,
+        jint tag, jlong comm, jlong request, jlong status, jlong staging, jint capacity, jobject array, jboolean bytes,
+        jint itemBytes, jint items, jintArray out, jint polls) {
+    int rc = MPI_Irecv(PTR(staging), capacity, MPI_BYTE, source, tag, H_COMM(comm), PTR(request));
+    if (rc != MPI_SUCCESS) {
+        return -rc;
+    }
+    return Java_org_fthp_empi_fast_JniCalls_pollReceiveHeaded(env, cls, request, status, staging, capacity, array,
+            bytes, itemBytes, items, out, polls);
 }
