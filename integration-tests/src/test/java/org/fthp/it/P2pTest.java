@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 import org.fthp.it.programs.P2pBasics;
 import org.fthp.it.programs.P2pNonblocking;
 import org.fthp.it.programs.P2pProbe;
+import org.fthp.it.programs.P2pShallowPath;
 import org.fthp.it.programs.P2pSmallBlocking;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -119,6 +120,40 @@ class P2pTest {
         assertAllRanksOk(basics, P2pBasics.class, 4);
         assertFalse(basics.stderr().contains("fast path"), basics.stderr());
         assertTrue(basics.stderr().contains("through the JNI path"), basics.stderr());
+    }
+
+    /**
+     * The shallow path (ops.ShallowTransfer) takes an unreplicated job's blocking sends and receives of primitive
+     * arrays, and nothing else: not a direct buffer, a boolean[], a strided datatype, a large payload or PROC_NULL;
+     * the facade's errors and a truncation are MPIExceptions of their class either way. It takes nothing with the
+     * JNI path off, nothing in a replicated job, and no send of a process an injected corruption may hit.
+     */
+    @Test
+    void theShallowPathTakesAnUnreplicatedJobsArraysOnly() {
+        MpiJob.Result r = MpiJob.runWith(List.of(), 2, MpiJob.DEFAULT_TIMEOUT, P2pShallowPath.class).assertSuccess();
+        assertShallowCalls(r, 40, 40);
+        assertFalse(r.stderr().contains("fast path"), r.stderr());
+        MpiJob.Result off = MpiJob.runWith(List.of(), Map.of("FTHP_FASTPATH", "ffm"), 2, MpiJob.DEFAULT_TIMEOUT,
+                P2pShallowPath.class).assertSuccess();
+        assertShallowCalls(off, 0, 0);
+        MpiJob.Result injected = MpiJob.runWith(List.of("--checkpoint-interval", "600", "--corrupt", "0:msg#1000000"), 2, MpiJob.DEFAULT_TIMEOUT,
+                P2pShallowPath.class).assertSuccess();
+        assertShallowCalls(injected, 20, 40);   // rank 0's receives only: its sends pass the injection's count
+        MpiJob.Result replicated = MpiJob.runWith(List.of("--replicas", "2"), 2, MpiJob.DEFAULT_TIMEOUT,
+                P2pShallowPath.class).assertSuccess();
+        assertTrue(replicated.stdout().contains("P2pShallowPath OK np=2"), replicated.stdout() + replicated.stderr());
+        assertFalse(replicated.stdout().matches("(?s).*arrays [1-9].*"), replicated.stdout());
+    }
+
+    private static void assertShallowCalls(MpiJob.Result r, int rank0, int rank1) {
+        String out = r.stdout() + r.stderr();
+        assertTrue(r.stdout().contains("P2pShallowPath OK np=2"), out);
+        int[] expected = {rank0, rank1};
+        for (int rank = 0; rank < 2; rank++) {
+            assertTrue(r.lines().contains("P2pShallowPath rank " + rank + " arrays " + expected[rank]), out);
+            assertTrue(r.lines().contains("P2pShallowPath rank " + rank + " others 0"), out);
+            assertTrue(r.lines().contains("P2pShallowPath rank " + rank + " errors OK"), out);
+        }
     }
 
     /** The same program replicated: every call takes the general path, and the answers are the same. */
