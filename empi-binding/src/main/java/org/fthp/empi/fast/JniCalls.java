@@ -105,20 +105,31 @@ public final class JniCalls {
                                              int capacity, Object array, boolean bytes, long arrayByte, int itemBytes,
                                              int items, int[] out);
 
-    /**
-     * {@link #testReceiveHeaded}'s test of a receive into an array from its byte 0, repeated up to {@code polls}
-     * times (at least once) until it completes: a wait polls at the native library's speed between returns to
-     * Java. Bounded: it returns 0 after {@code polls} tests of an incomplete receive.
-     */
-    public static native int pollReceiveHeaded(long request, long status, long staging, int capacity, Object array,
-                                               boolean bytes, int itemBytes, int items, int[] out, int polls);
+    /** {@link #pollArray}: not complete yet. */
+    public static final int POLL_PENDING = -1;
+    /** {@link #pollArray}: complete, but the payload travels apart or does not fit (read the header from staging). */
+    public static final int POLL_APART = -2;
+    /** {@link #pollArray}: results from minus this down are minus (this + the MPI error code). */
+    public static final int POLL_ERROR_BASE = 3;
 
     /**
-     * {@link #irecvHeaded}, then {@link #pollReceiveHeaded}, in one call: a plain receive of a primitive array. Minus
-     * the MPI error code when the receive could not be posted (then nothing is posted); otherwise as
-     * {@link #pollReceiveHeaded}.
+     * Polls a headed receive posted into {@code staging} ({@code capacity} bytes) up to {@code polls} times (at least
+     * once) until it completes: a wait polls at the native library's speed between returns to Java, and never
+     * longer than {@code polls} tests. Returns the payload's bytes when complete (its whole items, at most
+     * {@code items} of {@code itemBytes}, copied into {@code array} from byte 0), {@link #POLL_PENDING},
+     * {@link #POLL_APART}, or {@code -(POLL_ERROR_BASE + code)} when the test failed (the receive is complete).
      */
-    public static native int irecvPollHeaded(int source, int tag, long comm, long request, long status, long staging,
-                                             int capacity, Object array, boolean bytes, int itemBytes, int items,
-                                             int[] out, int polls);
+    public static native int pollArray(long request, long status, long staging, int capacity, Object array,
+                                       boolean bytes, int itemBytes, int items, int polls);
+
+    /**
+     * MPI_Irecv of up to {@code capacity} bytes into {@code staging}, then {@link #pollArray}, in one call: a plain
+     * receive of a primitive array. {@code -(POLL_ERROR_BASE + code)} also when it could not be posted.
+     */
+    public static native int irecvPollArray(int source, int tag, long comm, long request, long status, long staging,
+                                            int capacity, Object array, boolean bytes, int itemBytes, int items,
+                                            int polls);
+
+    /** A completed headed receive's envelope: its logical source (from the header) high, its native tag low. */
+    public static native long envelope(long staging, long status);
 }

@@ -229,35 +229,76 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_irecvTestHeaded(JNIEnv *
             bytes, arrayByte, itemBytes, items, out);
 }
 
+/* ---- the shallow path's receive of a primitive array: the result in the return value, no header array ---- */
+
+#define POLL_PENDING (-1)
+#define POLL_APART (-2)
+#define POLL_ERROR_BASE 3
+
 /*
- * testReceiveHeaded's test repeated up to polls times (at least once) until the receive completes: a wait polls
- * at the native library's speed between its returns to Java, where the caller's duty (a failure, a rollback) runs.
- * Bounded: it never waits on a peer longer than polls tests.
+ * Polls a headed receive into staging (capacity bytes posted) up to polls times (at least once) until it
+ * completes: at the native library's speed between returns to Java, where the caller's duty (a failure, a
+ * rollback) runs; bounded, it never waits on a peer longer than polls tests. Results: the payload's bytes (>= 0)
+ * when complete, its whole items copied into array from byte 0 (at most items of itemBytes); POLL_PENDING;
+ * POLL_APART when complete with a header that says the payload travels apart or does not fit (the caller reads
+ * the header from staging); -(POLL_ERROR_BASE + the MPI error code) when the test failed (the receive is then
+ * complete too). No JNI function but the one array copy: a warm caller pays one call and one copy per message.
  */
-JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_pollReceiveHeaded(JNIEnv *env, jclass cls, jlong request,
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_pollArray(JNIEnv *env, jclass cls, jlong request,
         jlong status, jlong staging, jint capacity, jobject array, jboolean bytes, jint itemBytes, jint items,
-        jintArray out, jint polls) {
+        jint polls) {
     int flag = 0;
     for (int i = 0; !flag && i < polls; i++) {
         int rc = MPI_Test(PTR(request), &flag, PTR(status));
         if (rc != MPI_SUCCESS) {
-            return -rc;
+            return -(POLL_ERROR_BASE + rc);
         }
     }
     if (!flag) {
-        return 0;
+        return POLL_PENDING;
     }
-    return fill_received(env, PTR(status), staging, capacity, array, bytes, 0, itemBytes, items, out);
+    const char *in = PTR(staging);
+    jint flags;
+    jint payload;
+    memcpy(&flags, in + 16, 4);
+    memcpy(&payload, in + 20, 4);
+    if ((flags & FLAG_RENDEZVOUS) != 0 || payload < 0 || payload > capacity - HEADER_BYTES || itemBytes <= 0) {
+        return POLL_APART;
+    }
+    int64_t n = payload / itemBytes;
+    if (n > items) {
+        n = items;
+    }
+    if (n > 0 && bytes) {
+        (*env)->SetByteArrayRegion(env, (jbyteArray) array, 0, (jsize) (n * itemBytes),
+                                   (const jbyte *) (in + HEADER_BYTES));
+    } else if (n > 0) {
+        char *a = (*env)->GetPrimitiveArrayCritical(env, array, NULL);
+        if (a == NULL) {
+            return POLL_PENDING; /* OutOfMemoryError pending: Java throws it */
+        }
+        memcpy(a, in + HEADER_BYTES, (size_t) (n * itemBytes));
+        (*env)->ReleasePrimitiveArrayCritical(env, array, a, 0);
+    }
+    return payload;
 }
 
-/* irecvHeaded, then pollReceiveHeaded: a plain receive of a primitive array, posted and polled in one call. */
-JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_irecvPollHeaded(JNIEnv *env, jclass cls, jint source,
+/* MPI_Irecv of up to capacity bytes into staging, then pollArray: a plain receive posted and polled in one call. */
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_irecvPollArray(JNIEnv *env, jclass cls, jint source,
         jint tag, jlong comm, jlong request, jlong status, jlong staging, jint capacity, jobject array, jboolean bytes,
-        jint itemBytes, jint items, jintArray out, jint polls) {
+        jint itemBytes, jint items, jint polls) {
     int rc = MPI_Irecv(PTR(staging), capacity, MPI_BYTE, source, tag, H_COMM(comm), PTR(request));
     if (rc != MPI_SUCCESS) {
-        return -rc;
+        return -(POLL_ERROR_BASE + rc);
     }
-    return Java_org_fthp_empi_fast_JniCalls_pollReceiveHeaded(env, cls, request, status, staging, capacity, array,
-            bytes, itemBytes, items, out, polls);
+    return Java_org_fthp_empi_fast_JniCalls_pollArray(env, cls, request, status, staging, capacity, array, bytes,
+            itemBytes, items, polls);
+}
+
+/* A completed headed receive's envelope: the logical source (from the header) high, the native tag low. */
+JNIEXPORT jlong JNICALL Java_org_fthp_empi_fast_JniCalls_envelope(JNIEnv *env, jclass cls, jlong staging,
+        jlong status) {
+    jint source;
+    memcpy(&source, (const char *) PTR(staging) + 4, 4);
+    return ((jlong) source << 32) | (uint32_t) ((MPI_Status *) PTR(status))->MPI_TAG;
 }

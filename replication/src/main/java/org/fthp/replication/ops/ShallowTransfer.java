@@ -1,5 +1,6 @@
 package org.fthp.replication.ops;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.function.BooleanSupplier;
 
@@ -50,12 +51,12 @@ public final class ShallowTransfer implements BooleanSupplier {
      * turn, whose Java costs far more than a test while the program still runs interpreted.
      */
     static final int POLLS = Integer.getInteger("fthp.shallow.polls", 32);
+    private static final int WILDCARD = Integer.MIN_VALUE;
     private static final long BLOCK_BYTES = MessageHeader.BYTES + Rendezvous.THRESHOLD_BYTES;
 
     private final OpContext context;
     private final MessageRecords records;
     private final StagingPool pool;
-    private final int[] header = new int[FastInline.OUT_INTS];
     /** The kept send block and its addresses; null after a send went on in flight with it. */
     private OpBlock sendBlock;
     private long sendStaging;
@@ -76,6 +77,11 @@ public final class ShallowTransfer implements BooleanSupplier {
     private TypeLayout receivingType;
     private int receivingItemBytes;
     private int receivingCapacity;
+    /** The posted receive's source and tag as asked, or {@link #WILDCARD} when the envelope must be read back. */
+    private int receivingSource;
+    private int receivingTag;
+    /** The done receive's payload bytes, or {@link JniCalls#POLL_APART}. */
+    private int received;
 
     private ShallowTransfer(OpContext context, MessageRecords records) {
         this.context = context;
@@ -136,12 +142,12 @@ public final class ShallowTransfer implements BooleanSupplier {
 
     /**
      * Posts the receive of up to {@code count} items of {@code type} into the start of {@code array} (checked) from
-     * {@code source} (a rank, or {@code anySource}) with {@code tag}, and polls it: {@link #DONE} or
-     * {@link #PENDING} (then wait on this object), after which {@link #complete} gives the result; or
-     * {@link #NOT_TAKEN}.
+     * {@code source} (a rank, or {@code anySource}) with {@code tag} (or {@code anyTag}), and polls it:
+     * {@link #DONE} or {@link #PENDING} (then wait on this object), after which {@link #complete} gives the result;
+     * or {@link #NOT_TAKEN}.
      */
     public int receive(CommStructure comm, Object array, int count, TypeLayout type, int source, int tag,
-                       int anySource) {
+                       int anySource, int anyTag) {
         long payload = count * type.size();
         boolean bytes = array instanceof byte[];
         if (source < 0 && source != anySource || payload >= Rendezvous.THRESHOLD_BYTES || !(bytes || primitive(array))
@@ -162,16 +168,20 @@ public final class ShallowTransfer implements BooleanSupplier {
         receivingType = type;
         receivingItemBytes = itemBytes;
         receivingCapacity = capacity;
+        // the envelope is read back only when the program left it open
+        receivingSource = source == anySource || tag == anyTag ? WILDCARD : source;
+        receivingTag = tag;
         posted = true;
-        int r = JniCalls.irecvPollHeaded(source == anySource ? Empi.ANY_SOURCE : from.rank(), tag, from.comm(),
-                receiveRequest, receiveStatus, receiveStaging, capacity, array, bytes, itemBytes, count, header, POLLS);
-        if (r == 0) {
+        int r = JniCalls.irecvPollArray(source == anySource ? Empi.ANY_SOURCE : from.rank(), tag, from.comm(),
+                receiveRequest, receiveStatus, receiveStaging, capacity, array, bytes, itemBytes, count, POLLS);
+        if (r == JniCalls.POLL_PENDING) {
             return PENDING;
         }
         // not posted, or complete (with an error): the kept block is free again
         posted = false;
-        if (r < 0) {
-            throw FastInline.failure("MPI_Irecv/MPI_Test", -r);
+        received = r;
+        if (r <= -JniCalls.POLL_ERROR_BASE) {
+            throw FastInline.failure("MPI_Irecv/MPI_Test", -r - JniCalls.POLL_ERROR_BASE);
         }
         return DONE;
     }
@@ -182,14 +192,15 @@ public final class ShallowTransfer implements BooleanSupplier {
         if (!posted) {
             return true;
         }
-        int r = JniCalls.pollReceiveHeaded(receiveRequest, receiveStatus, receiveStaging, receivingCapacity,
-                receivingArray, receivingBytes, receivingItemBytes, receivingCount, header, POLLS);
-        if (r == 0) {
+        int r = JniCalls.pollArray(receiveRequest, receiveStatus, receiveStaging, receivingCapacity, receivingArray,
+                receivingBytes, receivingItemBytes, receivingCount, POLLS);
+        if (r == JniCalls.POLL_PENDING) {
             return false;
         }
         posted = false;
-        if (r < 0) {
-            throw FastInline.failure("MPI_Test", -r);
+        received = r;
+        if (r <= -JniCalls.POLL_ERROR_BASE) {
+            throw FastInline.failure("MPI_Test", -r - JniCalls.POLL_ERROR_BASE);
         }
         return true;
     }
@@ -200,22 +211,25 @@ public final class ShallowTransfer implements BooleanSupplier {
      * in truncation), the receive that takes it from here.
      */
     public RecvOp complete(Transfer result) {
-        int[] h = header;
-        int flags = h[FastInline.OUT_FLAGS];
-        int source = h[FastInline.OUT_SOURCE];
-        int tag = h[FastInline.OUT_TAG];
         Object array = receivingArray;
         receivingArray = null;
-        if ((flags & MessageHeader.FLAG_RENDEZVOUS) != 0) {
-            byte[] bytes = receiveBlock.staging().asSlice(0, MessageHeader.BYTES).toArray(ValueLayout.JAVA_BYTE);
+        int payload = received;
+        int source = receivingSource;
+        int tag = receivingTag;
+        if (source == WILDCARD || payload == JniCalls.POLL_APART) {
+            long envelope = JniCalls.envelope(receiveStaging, receiveStatus);
+            source = (int) (envelope >> 32);
+            tag = (int) envelope;
+        }
+        if (payload == JniCalls.POLL_APART) {
+            MemorySegment header = receiveBlock.staging().asSlice(0, MessageHeader.BYTES);
+            if ((MessageHeader.flags(header) & MessageHeader.FLAG_RENDEZVOUS) == 0) {
+                throw new MpiError(MpiError.ERR_INTERN, "message with a corrupt FTHP header on communicator "
+                        + receivingComm.commId() + ": was it sent by a program outside FTHP-J?");
+            }
             return RecvOp.arrived(context, records, new Transfer().on(receivingComm, Channel.USER)
                             .data(UserBuffer.of(array), UserBuffer.START, receivingCount, receivingType),
-                    new ArrivedMessages.Arrival(source, tag, bytes));
-        }
-        int payload = h[FastInline.OUT_PAYLOAD];
-        if (payload < 0 || payload > receivingCapacity - MessageHeader.BYTES) {
-            throw new MpiError(MpiError.ERR_INTERN, "message with a corrupt FTHP header on communicator "
-                    + receivingComm.commId() + ": was it sent by a program outside FTHP-J?");
+                    new ArrivedMessages.Arrival(source, tag, header.toArray(ValueLayout.JAVA_BYTE)));
         }
         // nothing to record: without a receive log (no replicas) a consumed message leaves no trace
         result.received(source, tag, payload, false);

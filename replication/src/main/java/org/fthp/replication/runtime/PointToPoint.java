@@ -112,7 +112,7 @@ public final class PointToPoint {
         Transfer t = receive;
         ShallowTransfer s = shallow;
         if (s != null) {
-            int r = s.receive(comm, buf, count, type, source, tag, Empi.ANY_SOURCE);
+            int r = s.receive(comm, buf, count, type, source, tag, Empi.ANY_SOURCE, Empi.ANY_TAG);
             if (r != ShallowTransfer.NOT_TAKEN) {
                 shallowCalls++;
                 if (r == ShallowTransfer.PENDING) {
