@@ -125,25 +125,27 @@ final class Args {
     /**
      * Checks that {@code count} items of {@code layout} fit {@code buf}: for a whole primitive array and a datatype
      * without holes by its length, with no wrap (the program's blocking calls run interpreted in its first
-     * seconds); otherwise as {@link #buffer(Object, long, long, TypeLayout)}.
+     * seconds); otherwise as {@link #buffer(Object, long, long, TypeLayout)}. Returns the items' bytes.
      */
-    static void fits(Object buf, int count, TypeLayout layout) throws MPIException {
+    static long fits(Object buf, int count, TypeLayout layout) throws MPIException {
+        long bytes = count * layout.size();
         long arrayBytes = buf instanceof byte[] a ? a.length
                 : buf instanceof double[] a ? (long) a.length << 3
                 : buf instanceof int[] a ? (long) a.length << 2
                 : buf instanceof long[] a ? (long) a.length << 3
                 : buf instanceof float[] a ? (long) a.length << 2
                 : -1;
-        if (arrayBytes < 0 || count * layout.size() > arrayBytes || !layout.isDense()) {
+        if (arrayBytes < 0 || bytes > arrayBytes || !layout.isDense()) {
             buffer(buf, UserBuffer.START, count, layout);   // a char[], a buffer...: wrapped and checked
         }
+        return bytes;
     }
 
     /** {@link #fits}, and for a send to a process ({@code toProcess}: not PROC_NULL) its payload's size. */
     static void sendBuffer(Object buf, int count, TypeLayout layout, boolean toProcess) throws MPIException {
-        fits(buf, count, layout);
-        if (toProcess) {
-            payload(count * layout.size());
+        long bytes = fits(buf, count, layout);
+        if (toProcess && bytes > SendOp.MAX_PAYLOAD_BYTES) {
+            payload(bytes);
         }
     }
 

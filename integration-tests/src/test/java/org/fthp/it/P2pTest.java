@@ -14,6 +14,7 @@ import org.fthp.it.programs.P2pNonblocking;
 import org.fthp.it.programs.P2pProbe;
 import org.fthp.it.programs.P2pShallowPath;
 import org.fthp.it.programs.P2pSmallBlocking;
+import org.fthp.it.programs.ResilientPingPong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -143,6 +144,22 @@ class P2pTest {
                 P2pShallowPath.class).assertSuccess();
         assertTrue(replicated.stdout().contains("P2pShallowPath OK np=2"), replicated.stdout() + replicated.stderr());
         assertFalse(replicated.stdout().matches("(?s).*arrays [1-9].*"), replicated.stdout());
+    }
+
+    /**
+     * A rank of a job without replicas killed while its peer waits in a receive of the shallow path: the rollback
+     * in place ends that wait (it polls, the duty cycle between its polls), a spare takes the rank, and the job
+     * prints what the run without failures prints.
+     */
+    @Test
+    void aSurvivorWaitingInAShallowReceiveRollsBack() {
+        java.time.Duration timeout = java.time.Duration.ofSeconds(180);
+        String[] workload = {"50", "20", "10"};
+        List<String> failureFree = FailureFreeRuns.sortedLines(ResilientPingPong.class, 2, timeout, workload);
+        MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "1#163"), Map.of(), 2, timeout, ResilientPingPong.class, workload).assertSuccess();
+        InPlaceRollback.assertRolledBackInPlace(r, failureFree, ResilientPingPong.class, 3);
+        assertTrue(r.stdout().contains("ResilientPingPong OK"), r.stdout() + r.stderr());
     }
 
     private static void assertShallowCalls(MpiJob.Result r, int rank0, int rank1) {

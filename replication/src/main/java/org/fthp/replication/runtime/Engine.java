@@ -194,6 +194,12 @@ public final class Engine {
         return tagBound;
     }
 
+    /** The running engine's gate; null before {@code MPI_Init}, after {@code MPI_Finalize} or once finished. */
+    public static Gate runningGate() {
+        Engine e = current;
+        return e == null || e.finished ? null : e.gate;
+    }
+
     public static boolean isInitialized() {
         return current != null;
     }
