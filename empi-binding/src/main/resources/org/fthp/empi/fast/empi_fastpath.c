@@ -302,3 +302,56 @@ JNIEXPORT jlong JNICALL Java_org_fthp_empi_fast_JniCalls_envelope(JNIEnv *env, j
     memcpy(&source, (const char *) PTR(staging) + 4, 4);
     return ((jlong) source << 32) | (uint32_t) ((MPI_Status *) PTR(status))->MPI_TAG;
 }
+
+/* ---- the shallow path's calls with the array's address: FFM downcalls that pass a heap array (critical) ---- */
+
+int fthp_fp_send_array(const char *array, int payload, char *staging, int commId, int source, int64_t sendId,
+                       int flags, int dest, int tag, int64_t comm, MPI_Request *request, MPI_Status *status) {
+    memcpy(staging, &commId, 4);
+    memcpy(staging + 4, &source, 4);
+    memcpy(staging + 8, &sendId, 8);
+    memcpy(staging + 16, &flags, 4);
+    memcpy(staging + 20, &payload, 4);
+    if (payload > 0) {
+        memcpy(staging + HEADER_BYTES, array, (size_t) payload);
+    }
+    return fthp_fp_isend_test(staging, HEADER_BYTES + payload, (int64_t) (intptr_t) MPI_BYTE, dest, tag, comm,
+                              request, status);
+}
+
+int fthp_fp_poll_array(MPI_Request *request, MPI_Status *status, const char *staging, int capacity, char *array,
+                       int itemBytes, int items, int polls) {
+    int flag = 0;
+    for (int i = 0; !flag && i < polls; i++) {
+        int rc = MPI_Test(request, &flag, status);
+        if (rc != MPI_SUCCESS) {
+            return -(POLL_ERROR_BASE + rc);
+        }
+    }
+    if (!flag) {
+        return POLL_PENDING;
+    }
+    int flags, payload;
+    memcpy(&flags, staging + 16, 4);
+    memcpy(&payload, staging + 20, 4);
+    if ((flags & FLAG_RENDEZVOUS) != 0 || payload < 0 || payload > capacity - HEADER_BYTES || itemBytes <= 0) {
+        return POLL_APART;
+    }
+    int64_t n = payload / itemBytes;
+    if (n > items) {
+        n = items;
+    }
+    if (n > 0) {
+        memcpy(array, staging + HEADER_BYTES, (size_t) (n * itemBytes));
+    }
+    return payload;
+}
+
+int fthp_fp_irecv_poll_array(int source, int tag, int64_t comm, MPI_Request *request, MPI_Status *status,
+                             char *staging, int capacity, char *array, int itemBytes, int items, int polls) {
+    int rc = MPI_Irecv(staging, capacity, MPI_BYTE, source, tag, H_COMM(comm), request);
+    if (rc != MPI_SUCCESS) {
+        return -(POLL_ERROR_BASE + rc);
+    }
+    return fthp_fp_poll_array(request, status, staging, capacity, array, itemBytes, items, polls);
+}

@@ -83,6 +83,32 @@ public final class ShallowTransfer implements BooleanSupplier {
     /** The done receive's payload bytes, or {@link JniCalls#POLL_APART}. */
     private int received;
 
+    /** Experiment: calls after which the FFM array calls replace the JNI ones (0: never). */
+    private static final long FFM_AFTER = Long.getLong("fthp.shallow.ffmAfter", 0);
+    private long calls;
+    private Object receivingArrayKey;
+    private java.lang.foreign.MemorySegment receivingSegmentKey;
+    private Object sendArray;
+    private java.lang.foreign.MemorySegment sendSegment;
+    private java.lang.foreign.MemorySegment receivingSegment;
+
+    private static java.lang.foreign.MemorySegment segmentOf(Object array) {
+        return switch (array) {
+            case byte[] a -> java.lang.foreign.MemorySegment.ofArray(a);
+            case double[] a -> java.lang.foreign.MemorySegment.ofArray(a);
+            case int[] a -> java.lang.foreign.MemorySegment.ofArray(a);
+            case long[] a -> java.lang.foreign.MemorySegment.ofArray(a);
+            case float[] a -> java.lang.foreign.MemorySegment.ofArray(a);
+            case char[] a -> java.lang.foreign.MemorySegment.ofArray(a);
+            case short[] a -> java.lang.foreign.MemorySegment.ofArray(a);
+            default -> throw new IllegalArgumentException();
+        };
+    }
+
+    private boolean ffm() {
+        return FFM_AFTER > 0 && ++calls > FFM_AFTER;
+    }
+
     private ShallowTransfer(OpContext context, MessageRecords records) {
         this.context = context;
         this.records = records;
@@ -119,8 +145,18 @@ public final class ShallowTransfer implements BooleanSupplier {
         }
         long sendId = comm.sendIds().next(dest);
         // an error leaves the kept block free: the send was not posted, or completed with the error
-        int r = JniCalls.sendHeaded(array, bytes, 0, (int) payload, sendStaging, comm.commId(), comm.rank(), sendId, 0,
-                to.rank(), tag, to.comm(), sendRequest, sendStatus);
+        int r;
+        if (ffm()) {
+            if (array != sendArray) {
+                sendArray = array;
+                sendSegment = segmentOf(array);
+            }
+            r = org.fthp.empi.fast.ArrayCalls.send(sendSegment, (int) payload, sendStaging, comm.commId(), comm.rank(),
+                    sendId, 0, to.rank(), tag, to.comm(), sendRequest, sendStatus);
+        } else {
+            r = JniCalls.sendHeaded(array, bytes, 0, (int) payload, sendStaging, comm.commId(), comm.rank(), sendId, 0,
+                    to.rank(), tag, to.comm(), sendRequest, sendStatus);
+        }
         records.sent(MessageHeader.BYTES + payload);
         if (r == 1) {
             return DONE;
@@ -172,8 +208,21 @@ public final class ShallowTransfer implements BooleanSupplier {
         receivingSource = source == anySource || tag == anyTag ? WILDCARD : source;
         receivingTag = tag;
         posted = true;
-        int r = JniCalls.irecvPollArray(source == anySource ? Empi.ANY_SOURCE : from.rank(), tag, from.comm(),
-                receiveRequest, receiveStatus, receiveStaging, capacity, array, bytes, itemBytes, count, POLLS);
+        int r;
+        if (ffm()) {
+            if (array != receivingArrayKey) {
+                receivingArrayKey = array;
+                receivingSegmentKey = segmentOf(array);
+            }
+            receivingSegment = receivingSegmentKey;
+            r = org.fthp.empi.fast.ArrayCalls.irecvPoll(source == anySource ? Empi.ANY_SOURCE : from.rank(), tag,
+                    from.comm(), receiveRequest, receiveStatus, receiveStaging, capacity, receivingSegment, itemBytes,
+                    count, POLLS);
+        } else {
+            receivingSegment = null;
+            r = JniCalls.irecvPollArray(source == anySource ? Empi.ANY_SOURCE : from.rank(), tag, from.comm(),
+                    receiveRequest, receiveStatus, receiveStaging, capacity, array, bytes, itemBytes, count, POLLS);
+        }
         if (r == JniCalls.POLL_PENDING) {
             return PENDING;
         }
@@ -192,8 +241,11 @@ public final class ShallowTransfer implements BooleanSupplier {
         if (!posted) {
             return true;
         }
-        int r = JniCalls.pollArray(receiveRequest, receiveStatus, receiveStaging, receivingCapacity, receivingArray,
-                receivingBytes, receivingItemBytes, receivingCount, POLLS);
+        int r = receivingSegment != null
+                ? org.fthp.empi.fast.ArrayCalls.poll(receiveRequest, receiveStatus, receiveStaging, receivingCapacity,
+                        receivingSegment, receivingItemBytes, receivingCount, POLLS)
+                : JniCalls.pollArray(receiveRequest, receiveStatus, receiveStaging, receivingCapacity, receivingArray,
+                        receivingBytes, receivingItemBytes, receivingCount, POLLS);
         if (r == JniCalls.POLL_PENDING) {
             return false;
         }
