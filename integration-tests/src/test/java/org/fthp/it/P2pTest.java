@@ -144,6 +144,21 @@ class P2pTest {
     }
 
     /**
+     * The shallow path's calls through FFM from the first one on (FTHP_SHALLOW_FFM_AFTER=1; by default only once C2
+     * has compiled the caller): the same calls taken, the same answers, the same errors.
+     */
+    @Test
+    void theShallowPathThroughFfmAnswersTheSame() {
+        Map<String, String> ffmAfter = Map.of("FTHP_SHALLOW_FFM_AFTER", "1");
+        MpiJob.Result r = MpiJob.runWith(List.of(), ffmAfter, 2, MpiJob.DEFAULT_TIMEOUT, P2pShallowPath.class)
+                .assertSuccess();
+        assertShallowCalls(r, 40, 40);
+        MpiJob.Result small = MpiJob.runWith(List.of(), ffmAfter, 2, MpiJob.DEFAULT_TIMEOUT,
+                P2pSmallBlocking.class).assertSuccess();
+        assertTrue(small.stdout().contains("P2pSmallBlocking OK np=2"), small.stdout() + small.stderr());
+    }
+
+    /**
      * A rank of a job without replicas killed while its peer waits in a receive of the shallow path: the rollback
      * in place ends that wait (it polls, the duty cycle between its polls), a spare takes the rank, and the job
      * prints what the run without failures prints.

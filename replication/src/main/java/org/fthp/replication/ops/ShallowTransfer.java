@@ -5,6 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.function.BooleanSupplier;
 
 import org.fthp.empi.Empi;
+import org.fthp.empi.fast.ArrayCalls;
 import org.fthp.empi.fast.JniCalls;
 import org.fthp.msglog.MessageHeader;
 import org.fthp.replication.datatype.TypeLayout;
@@ -33,6 +34,8 @@ import org.fthp.replication.structure.Endpoint;
  * the array. The message is {@link InlineTransfer}'s (header, payload, tag, channel): either side may take the
  * general path while the other takes this one. Anything else (another buffer, a derived datatype with holes, a
  * payload past the eager limit, a message a probe took out, an injected corruption to apply) is {@link #NOT_TAKEN}.
+ * After {@link #FFM_AFTER} calls the same native functions are reached by FFM downcalls ({@link ArrayCalls}), which
+ * cost C2-compiled code less than JNI calls do.
  *
  * <p>One per engine, built only where nothing needs the per-call bookkeeping it skips (no replicas, no send log);
  * used by the gate's holder, one call at a time, so the kept blocks and the posted receive are plain fields.
@@ -83,30 +86,43 @@ public final class ShallowTransfer implements BooleanSupplier {
     /** The done receive's payload bytes, or {@link JniCalls#POLL_APART}. */
     private int received;
 
-    /** Experiment: calls after which the FFM array calls replace the JNI ones (0: never). */
-    private static final long FFM_AFTER = Long.getLong("fthp.shallow.ffmAfter", 0);
+    /**
+     * Calls after which the native calls go through FFM ({@link ArrayCalls}) instead of JNI (0: never;
+     * {@code -Dfthp.shallow.ffmAfter} or FTHP_SHALLOW_FFM_AFTER). A JNI call costs the interpreter and C1 what it
+     * costs C2, so it serves a program's first seconds; once C2 has compiled the caller, a critical FFM downcall
+     * with the program's array as a heap segment is a plain call (no thread-state transition, no array-region
+     * function) and saves some 20 ns per send+recv. C2 compiles after some 10 000 calls; 100 000 switches well after
+     * that and never inside a short program's first seconds. The switch costs one recompilation of the caller.
+     */
+    static final long FFM_AFTER = Long.getLong("fthp.shallow.ffmAfter",
+            Long.parseLong(System.getenv().getOrDefault("FTHP_SHALLOW_FFM_AFTER", "100000")));
+    /** Shallow calls so far (up to the switch). */
     private long calls;
-    private Object receivingArrayKey;
-    private java.lang.foreign.MemorySegment receivingSegmentKey;
+    /** The last array sent from, and its heap segment: a loop over the same arrays makes none per call. */
     private Object sendArray;
-    private java.lang.foreign.MemorySegment sendSegment;
-    private java.lang.foreign.MemorySegment receivingSegment;
+    private MemorySegment sendSegment;
+    /** The last array received into, and its heap segment. */
+    private Object receiveArray;
+    private MemorySegment receiveSegment;
+    /** The posted receive's array as a heap segment when it was posted through FFM; null through JNI. */
+    private MemorySegment receivingSegment;
 
-    private static java.lang.foreign.MemorySegment segmentOf(Object array) {
+    private static MemorySegment segmentOf(Object array) {
         return switch (array) {
-            case byte[] a -> java.lang.foreign.MemorySegment.ofArray(a);
-            case double[] a -> java.lang.foreign.MemorySegment.ofArray(a);
-            case int[] a -> java.lang.foreign.MemorySegment.ofArray(a);
-            case long[] a -> java.lang.foreign.MemorySegment.ofArray(a);
-            case float[] a -> java.lang.foreign.MemorySegment.ofArray(a);
-            case char[] a -> java.lang.foreign.MemorySegment.ofArray(a);
-            case short[] a -> java.lang.foreign.MemorySegment.ofArray(a);
-            default -> throw new IllegalArgumentException();
+            case byte[] a -> MemorySegment.ofArray(a);
+            case double[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case float[] a -> MemorySegment.ofArray(a);
+            case char[] a -> MemorySegment.ofArray(a);
+            case short[] a -> MemorySegment.ofArray(a);
+            default -> throw new IllegalArgumentException("not an array the shallow path takes");
         };
     }
 
-    private boolean ffm() {
-        return FFM_AFTER > 0 && ++calls > FFM_AFTER;
+    /** Whether this call goes through FFM: past {@link #FFM_AFTER} calls, where its downcalls could be linked. */
+    private boolean throughFfm() {
+        return FFM_AFTER > 0 && ++calls > FFM_AFTER && ArrayCalls.AVAILABLE;
     }
 
     private ShallowTransfer(OpContext context, MessageRecords records) {
@@ -146,12 +162,12 @@ public final class ShallowTransfer implements BooleanSupplier {
         long sendId = comm.sendIds().next(dest);
         // an error leaves the kept block free: the send was not posted, or completed with the error
         int r;
-        if (ffm()) {
+        if (throughFfm()) {
             if (array != sendArray) {
                 sendArray = array;
                 sendSegment = segmentOf(array);
             }
-            r = org.fthp.empi.fast.ArrayCalls.send(sendSegment, (int) payload, sendStaging, comm.commId(), comm.rank(),
+            r = ArrayCalls.send(sendSegment, (int) payload, sendStaging, comm.commId(), comm.rank(),
                     sendId, 0, to.rank(), tag, to.comm(), sendRequest, sendStatus);
         } else {
             r = JniCalls.sendHeaded(array, bytes, 0, (int) payload, sendStaging, comm.commId(), comm.rank(), sendId, 0,
@@ -209,13 +225,13 @@ public final class ShallowTransfer implements BooleanSupplier {
         receivingTag = tag;
         posted = true;
         int r;
-        if (ffm()) {
-            if (array != receivingArrayKey) {
-                receivingArrayKey = array;
-                receivingSegmentKey = segmentOf(array);
+        if (throughFfm()) {
+            if (array != receiveArray) {
+                receiveArray = array;
+                receiveSegment = segmentOf(array);
             }
-            receivingSegment = receivingSegmentKey;
-            r = org.fthp.empi.fast.ArrayCalls.irecvPoll(source == anySource ? Empi.ANY_SOURCE : from.rank(), tag,
+            receivingSegment = receiveSegment;
+            r = ArrayCalls.irecvPoll(source == anySource ? Empi.ANY_SOURCE : from.rank(), tag,
                     from.comm(), receiveRequest, receiveStatus, receiveStaging, capacity, receivingSegment, itemBytes,
                     count, POLLS);
         } else {
@@ -242,7 +258,7 @@ public final class ShallowTransfer implements BooleanSupplier {
             return true;
         }
         int r = receivingSegment != null
-                ? org.fthp.empi.fast.ArrayCalls.poll(receiveRequest, receiveStatus, receiveStaging, receivingCapacity,
+                ? ArrayCalls.poll(receiveRequest, receiveStatus, receiveStaging, receivingCapacity,
                         receivingSegment, receivingItemBytes, receivingCount, POLLS)
                 : JniCalls.pollArray(receiveRequest, receiveStatus, receiveStaging, receivingCapacity, receivingArray,
                         receivingBytes, receivingItemBytes, receivingCount, POLLS);
