@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # What a small send and receive cost the CPU from a rank's first call on (bench ColdSelf: one rank sends a byte[]
 # to itself and receives it, ROUNDS times per size, each tenth timed by the main thread's CPU clock), side by side
-# and interleaved: Open MPI's binding, FTHP-J, FTHP-J through the JNI path of its inline calls, and the bare
+# and interleaved: Open MPI's binding, FTHP-J, FTHP-J with its JNI path off (fthp-ffm), and the bare
 # native-call floors (ColdFloor's paths). A CPU figure, so a loaded host changes it far less than a ping-pong's
 # latency. Open MPI only (MPICH does not complete a send to self before its receive is posted). Not in the suite.
 #
-#   bench/cold-self.sh                                   # REPS=3, SIDES="binding fthp fthp-jni ffm fat jni"
+#   bench/cold-self.sh                                   # REPS=3, SIDES="binding fthp fthp-ffm ffm fat jni"
 #   OPTS=-Xint bench/cold-self.sh                        # every side interpreted only: the per-call cost before any JIT
 #   OPTS=-XX:TieredStopAtLevel=1 bench/cold-self.sh      # C1 only
-#   ROUNDS=2000000 SIDES="binding fthp fthp-jni" bench/cold-self.sh   # long enough for the last tenths to be C2's
+#   ROUNDS=2000000 SIDES="binding fthp fthp-ffm" bench/cold-self.sh   # long enough for the last tenths to be C2's
 #
 # Prints each run's lines prefixed by repetition and side: "coldself <bytes> <CPU ns per send+recv over all>
 # <x10: each tenth>" and "coldjit <ms>" (the compiler threads' CPU over the timed part).
@@ -21,7 +21,7 @@ source "$ROOT/scripts/lib.sh"
 source "$BENCH_DIR/binding-lib.sh"
 fthp_find_jdk
 REPS="${REPS:-3}"
-read -r -a SIDES <<< "${SIDES:-binding fthp fthp-jni ffm fat jni}"
+read -r -a SIDES <<< "${SIDES:-binding fthp fthp-ffm ffm fat jni}"
 ROUNDS="${ROUNDS:-20000}"
 SIZES="${SIZES:-8,512}"
 read -r -a OPTS_ARRAY <<< "${OPTS:-}"
@@ -43,7 +43,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
       binding) cmd=("${plain[@]}" "${OPTS_ARRAY[@]}" -Djava.library.path="$BINDING_LIBDIR" -cp "$MPI_JAR:$FACADE_JAR:$BENCH_JAR"
                     org.fthp.bench.ColdSelf --path mpi "${args[@]}") ;;
       fthp) cmd=("$ROOT/bin/fthp-run" -np 1 -- "${OPTS_ARRAY[@]}" -cp "$BENCH_JAR" org.fthp.bench.ColdSelf --path mpi "${args[@]}") ;;
-      fthp-jni) cmd=("$ROOT/bin/fthp-run" -np 1 -- "${OPTS_ARRAY[@]}" -Dfthp.fastpath=jni -cp "$BENCH_JAR"
+      fthp-ffm) cmd=("$ROOT/bin/fthp-run" -np 1 -- "${OPTS_ARRAY[@]}" -Dfthp.fastpath=ffm -cp "$BENCH_JAR"
                      org.fthp.bench.ColdSelf --path mpi "${args[@]}") ;;
       *) cmd=("${plain[@]}" "${OPTS_ARRAY[@]}" -cp "$FACADE_JAR:$BENCH_JAR" org.fthp.bench.ColdSelf --path "$side" "${args[@]}") ;;
     esac

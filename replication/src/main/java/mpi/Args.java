@@ -32,7 +32,7 @@ final class Args {
     }
 
     /** Tags every MPI library accepts (its TAG_UB is at least this): valid without asking the engine its bound. */
-    private static final int ALWAYS_VALID_TAGS = 32_767;
+    static final int ALWAYS_VALID_TAGS = 32_767;
 
     static void sendTag(int tag) throws MPIException {
         if (tag >= 0 && tag <= ALWAYS_VALID_TAGS) {
@@ -120,6 +120,33 @@ final class Args {
             }
         }
         return ub;
+    }
+
+    /**
+     * Checks that {@code count} items of {@code layout} fit {@code buf}: for a whole primitive array and a datatype
+     * without holes by its length, with no wrap (the program's blocking calls run interpreted in its first
+     * seconds); otherwise as {@link #buffer(Object, long, long, TypeLayout)}. Returns the items' bytes.
+     */
+    static long fits(Object buf, int count, TypeLayout layout) throws MPIException {
+        long bytes = count * layout.size();
+        long arrayBytes = buf instanceof byte[] a ? a.length
+                : buf instanceof double[] a ? (long) a.length << 3
+                : buf instanceof int[] a ? (long) a.length << 2
+                : buf instanceof long[] a ? (long) a.length << 3
+                : buf instanceof float[] a ? (long) a.length << 2
+                : -1;
+        if (arrayBytes < 0 || bytes > arrayBytes || !layout.isDense()) {
+            buffer(buf, UserBuffer.START, count, layout);   // a char[], a buffer...: wrapped and checked
+        }
+        return bytes;
+    }
+
+    /** {@link #fits}, and for a send to a process ({@code toProcess}: not PROC_NULL) its payload's size. */
+    static void sendBuffer(Object buf, int count, TypeLayout layout, boolean toProcess) throws MPIException {
+        long bytes = fits(buf, count, layout);
+        if (toProcess && bytes > SendOp.MAX_PAYLOAD_BYTES) {
+            payload(bytes);
+        }
     }
 
     /** A byte count a native call takes as an {@code int}: larger is an error of the message's size. */

@@ -96,7 +96,8 @@ public class Comm implements Freeable, Cloneable {
 
     /** As {@link #live}, inside a call that holds the gate (which {@link MPI#gate} let it take: MPI runs). */
     private CommStructure liveInCall() throws MPIException {
-        CommStructure s = structure();
+        CommRef r = ref;
+        CommStructure s = r == null ? null : r.get();
         if (s == null) {
             throw Errors.error(MPI.ERR_COMM, "null or freed communicator");
         }
@@ -332,6 +333,9 @@ public class Comm implements Freeable, Cloneable {
     /** Checks a send's count, destination and tag; returns its datatype's layout. */
     private static TypeLayout sendArgs(CommStructure s, int count, Datatype type, int dest, int tag)
             throws MPIException {
+        if (count >= 0 && dest >= 0 && dest < s.peers() && tag >= 0 && tag <= Args.ALWAYS_VALID_TAGS && type != null) {
+            return type.layoutForCommunication();   // the usual call, checked without a call per argument
+        }
         Args.count(count);
         Args.dest(dest, s.peers());
         Args.sendTag(tag);
@@ -350,6 +354,10 @@ public class Comm implements Freeable, Cloneable {
     /** Checks a receive's count, source and tag; returns its datatype's layout. */
     private static TypeLayout recvArgs(CommStructure s, int count, Datatype type, int source, int tag)
             throws MPIException {
+        if (count >= 0 && source >= 0 && source < s.peers() && tag >= 0 && tag <= Args.ALWAYS_VALID_TAGS
+                && type != null) {
+            return type.layoutForCommunication();   // the usual call, checked without a call per argument
+        }
         Args.count(count);
         Args.source(source, s.peers());
         Args.recvTag(tag);
@@ -377,17 +385,28 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        sendBlocking(buf, count, type, dest, tag, SendMode.STANDARD);
+        Gate gate = MPI.gate();
+        gate.enter();
+        try {   // the program's own arguments to the engine's entry: nothing wrapped or described on the way
+            CommStructure s = liveInCall();
+            TypeLayout layout = sendArgs(s, count, type, dest, tag);
+            Args.sendBuffer(buf, count, layout, dest != MPI.PROC_NULL);
+            Engine.get().pointToPoint().send(s, buf, count, layout, dest, tag);
+        } catch (MPIException | RuntimeException e) {
+            throw fail(e);
+        } finally {
+            gate.exit();
+        }
     }
 
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         Gate gate = MPI.gate();
         gate.enter();
         try {
-            PointToPoint p2p = Engine.get().pointToPoint();
-            Transfer t = describeRecv(p2p.receiveCall(), buf, count, type, source, tag);
-            p2p.receive(t);
-            return received(t);
+            CommStructure s = liveInCall();
+            TypeLayout layout = recvArgs(s, count, type, source, tag);
+            Args.fits(buf, count, layout);
+            return received(Engine.get().pointToPoint().receive(s, buf, count, layout, source, tag));
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         } finally {

@@ -83,7 +83,11 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     TypeLayout layoutForCommunication() throws MPIException {
-        TypeLayout l = layoutChecked();
+        TypeLayout l = layout;
+        if (committed && !freed && l != null) {
+            return l;   // every call of the program asks: one method, not two
+        }
+        l = layoutChecked();
         if (!committed) {
             throw Errors.error(MPI.ERR_TYPE, "datatype is not committed (call commit() before using it)");
         }

@@ -232,6 +232,10 @@ public final class MPI {
      * if MPI is not running.
      */
     static Gate gate() throws MPIException {
+        Gate gate = Engine.runningGate();   // one call: every call of the program starts here, interpreted at first
+        if (gate != null) {
+            return gate;
+        }
         Engine engine = Engine.get();
         if (engine == null || !engine.running()) {
             check();   // says which

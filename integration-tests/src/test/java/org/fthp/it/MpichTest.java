@@ -97,8 +97,9 @@ class MpichTest {
     }
 
     /**
-     * The prototype JNI path of the inline calls (FTHP_FASTPATH=jni, ops.FastInline) built with MPICH's wrapper,
-     * whose requests and statuses differ from Open MPI's: the small blocking program's answers.
+     * The JNI calls of the small-message path (on by default; asked for by name here, FTHP_FASTPATH=jni, so the run
+     * says it uses them) built with MPICH's wrapper, whose requests and statuses differ from Open MPI's: the small
+     * blocking program's answers.
      */
     @Test
     void smallBlockingThroughTheJniPath() {

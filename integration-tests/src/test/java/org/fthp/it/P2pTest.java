@@ -12,7 +12,9 @@ import java.util.regex.Pattern;
 import org.fthp.it.programs.P2pBasics;
 import org.fthp.it.programs.P2pNonblocking;
 import org.fthp.it.programs.P2pProbe;
+import org.fthp.it.programs.P2pShallowPath;
 import org.fthp.it.programs.P2pSmallBlocking;
+import org.fthp.it.programs.ResilientPingPong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -103,22 +105,84 @@ class P2pTest {
     }
 
     /**
-     * The same program and the basics through the prototype JNI path of the inline calls (FTHP_FASTPATH=jni,
-     * ops.FastInline): the same answers, and the library built and used (no fallback notice).
+     * The same program and the basics with the JNI calls off (FTHP_FASTPATH=ffm: every native call an FFM downcall,
+     * as where the library cannot be built): the same answers, and nothing said about the JNI path.
      */
     @Test
-    void smallBlockingThroughTheJniPath() {
-        Map<String, String> jni = Map.of("FTHP_FASTPATH", "jni");
-        MpiJob.Result r = MpiJob.runWith(List.of(), jni, 2, MpiJob.DEFAULT_TIMEOUT,
+    void smallBlockingThroughTheFfmPath() {
+        Map<String, String> ffm = Map.of("FTHP_FASTPATH", "ffm");
+        MpiJob.Result r = MpiJob.runWith(List.of(), ffm, 2, MpiJob.DEFAULT_TIMEOUT,
                 P2pSmallBlocking.class).assertSuccess();
         assertTrue(r.stdout().contains("P2pSmallBlocking OK np=2"), r.stdout() + r.stderr());
-        assertFalse(r.stderr().contains("fast path"), r.stderr());
-        assertTrue(r.stderr().contains("through the JNI path"), r.stderr());
-        MpiJob.Result basics = MpiJob.runWith(List.of(), jni, 4, MpiJob.DEFAULT_TIMEOUT,
+        assertFalse(r.stderr().contains("JNI path"), r.stderr());
+        MpiJob.Result basics = MpiJob.runWith(List.of(), ffm, 4, MpiJob.DEFAULT_TIMEOUT,
                 P2pBasics.class);
         assertAllRanksOk(basics, P2pBasics.class, 4);
-        assertFalse(basics.stderr().contains("fast path"), basics.stderr());
-        assertTrue(basics.stderr().contains("through the JNI path"), basics.stderr());
+    }
+
+    /**
+     * The shallow path (ops.ShallowTransfer) takes an unreplicated job's blocking sends and receives of primitive
+     * arrays, and nothing else: not a direct buffer, a boolean[], a strided datatype, a large payload or PROC_NULL;
+     * the facade's errors and a truncation are MPIExceptions of their class either way. It takes nothing with the
+     * JNI path off, nothing in a replicated job, and no send of a process an injected corruption may hit.
+     */
+    @Test
+    void theShallowPathTakesAnUnreplicatedJobsArraysOnly() {
+        MpiJob.Result r = MpiJob.runWith(List.of(), 2, MpiJob.DEFAULT_TIMEOUT, P2pShallowPath.class).assertSuccess();
+        assertShallowCalls(r, 40, 40);
+        assertFalse(r.stderr().contains("fast path"), r.stderr());
+        MpiJob.Result off = MpiJob.runWith(List.of(), Map.of("FTHP_FASTPATH", "ffm"), 2, MpiJob.DEFAULT_TIMEOUT,
+                P2pShallowPath.class).assertSuccess();
+        assertShallowCalls(off, 0, 0);
+        MpiJob.Result injected = MpiJob.runWith(List.of("--checkpoint-interval", "600", "--corrupt", "0:msg#1000000"), 2, MpiJob.DEFAULT_TIMEOUT,
+                P2pShallowPath.class).assertSuccess();
+        assertShallowCalls(injected, 20, 40);   // rank 0's receives only: its sends pass the injection's count
+        MpiJob.Result replicated = MpiJob.runWith(List.of("--replicas", "2"), 2, MpiJob.DEFAULT_TIMEOUT,
+                P2pShallowPath.class).assertSuccess();
+        assertTrue(replicated.stdout().contains("P2pShallowPath OK np=2"), replicated.stdout() + replicated.stderr());
+        assertFalse(replicated.stdout().matches("(?s).*arrays [1-9].*"), replicated.stdout());
+    }
+
+    /**
+     * The shallow path's calls through FFM from the first one on (FTHP_SHALLOW_FFM_AFTER=1; by default only once C2
+     * has compiled the caller): the same calls taken, the same answers, the same errors.
+     */
+    @Test
+    void theShallowPathThroughFfmAnswersTheSame() {
+        Map<String, String> ffmAfter = Map.of("FTHP_SHALLOW_FFM_AFTER", "1");
+        MpiJob.Result r = MpiJob.runWith(List.of(), ffmAfter, 2, MpiJob.DEFAULT_TIMEOUT, P2pShallowPath.class)
+                .assertSuccess();
+        assertShallowCalls(r, 40, 40);
+        MpiJob.Result small = MpiJob.runWith(List.of(), ffmAfter, 2, MpiJob.DEFAULT_TIMEOUT,
+                P2pSmallBlocking.class).assertSuccess();
+        assertTrue(small.stdout().contains("P2pSmallBlocking OK np=2"), small.stdout() + small.stderr());
+    }
+
+    /**
+     * A rank of a job without replicas killed while its peer waits in a receive of the shallow path: the rollback
+     * in place ends that wait (it polls, the duty cycle between its polls), a spare takes the rank, and the job
+     * prints what the run without failures prints.
+     */
+    @Test
+    void aSurvivorWaitingInAShallowReceiveRollsBack() {
+        java.time.Duration timeout = java.time.Duration.ofSeconds(180);
+        String[] workload = {"50", "20", "10"};
+        List<String> failureFree = FailureFreeRuns.sortedLines(ResilientPingPong.class, 2, timeout, workload);
+        MpiJob.Result r = MpiJob.runWith(List.of("--spares", "1", "--checkpoint-interval", "600", "--restart", "1",
+                "--kill", "1#163"), Map.of(), 2, timeout, ResilientPingPong.class, workload).assertSuccess();
+        InPlaceRollback.assertRolledBackInPlace(r, failureFree, ResilientPingPong.class, 3);
+        assertTrue(r.stdout().contains("ResilientPingPong OK"), r.stdout() + r.stderr());
+    }
+
+    private static void assertShallowCalls(MpiJob.Result r, int rank0, int rank1) {
+        String out = r.stdout() + r.stderr();
+        assertTrue(r.stdout().contains("P2pShallowPath OK np=2"), out);
+        int[] expected = {rank0, rank1};
+        for (int rank = 0; rank < 2; rank++) {
+            assertTrue(r.lines().contains("P2pShallowPath rank " + rank + " arrays " + expected[rank]), out);
+            assertTrue(r.lines().contains("P2pShallowPath rank " + rank + " others 0"), out);
+            assertTrue(r.lines().contains("P2pShallowPath rank " + rank + " errors OK"), out);
+        }
     }
 
     /** The same program replicated: every call takes the general path, and the answers are the same. */

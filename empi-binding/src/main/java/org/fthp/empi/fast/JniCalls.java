@@ -104,4 +104,32 @@ public final class JniCalls {
     public static native int irecvTestHeaded(int source, int tag, long comm, long request, long status, long staging,
                                              int capacity, Object array, boolean bytes, long arrayByte, int itemBytes,
                                              int items, int[] out);
+
+    /** {@link #pollArray}: not complete yet. */
+    public static final int POLL_PENDING = -1;
+    /** {@link #pollArray}: complete, but the payload travels apart or does not fit (read the header from staging). */
+    public static final int POLL_APART = -2;
+    /** {@link #pollArray}: results from minus this down are minus (this + the MPI error code). */
+    public static final int POLL_ERROR_BASE = 3;
+
+    /**
+     * Polls a headed receive posted into {@code staging} ({@code capacity} bytes) up to {@code polls} times (at least
+     * once) until it completes: a wait polls at the native library's speed between returns to Java, and never
+     * longer than {@code polls} tests. Returns the payload's bytes when complete (its whole items, at most
+     * {@code items} of {@code itemBytes}, copied into {@code array} from byte 0), {@link #POLL_PENDING},
+     * {@link #POLL_APART}, or {@code -(POLL_ERROR_BASE + code)} when the test failed (the receive is complete).
+     */
+    public static native int pollArray(long request, long status, long staging, int capacity, Object array,
+                                       boolean bytes, int itemBytes, int items, int polls);
+
+    /**
+     * MPI_Irecv of up to {@code capacity} bytes into {@code staging}, then {@link #pollArray}, in one call: a plain
+     * receive of a primitive array. {@code -(POLL_ERROR_BASE + code)} also when it could not be posted.
+     */
+    public static native int irecvPollArray(int source, int tag, long comm, long request, long status, long staging,
+                                            int capacity, Object array, boolean bytes, int itemBytes, int items,
+                                            int polls);
+
+    /** A completed headed receive's envelope: its logical source (from the header) high, its native tag low. */
+    public static native long envelope(long staging, long status);
 }

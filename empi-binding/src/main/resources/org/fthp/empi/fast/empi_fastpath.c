@@ -148,20 +148,11 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_sendHeaded(JNIEnv *env, 
 }
 
 /*
- * One MPI_Test of a headed receive into staging (capacity bytes posted). When complete: out[0] flags, [1] payload
- * bytes, [2] logical source, [3] native tag, [4] and [5] the send id's low and high halves; and when the payload
- * came with the header and fits, min(payload / itemBytes, items) whole items of it are copied into array from
- * byte arrayByte (the caller checked that items fit there). A payload that does not fit is left for the caller
- * to refuse.
+ * A completed headed receive (see testReceiveHeaded): its header into out, its payload's whole items into array.
+ * 1, or 0 with an OutOfMemoryError pending.
  */
-JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_testReceiveHeaded(JNIEnv *env, jclass cls, jlong request,
-        jlong status, jlong staging, jint capacity, jobject array, jboolean bytes, jlong arrayByte, jint itemBytes,
-        jint items, jintArray out) {
-    MPI_Status *st = PTR(status);
-    int done = test_once(PTR(request), st);
-    if (done != 1) {
-        return done;
-    }
+static jint fill_received(JNIEnv *env, MPI_Status *st, jlong staging, jint capacity, jobject array, jboolean bytes,
+                          jlong arrayByte, jint itemBytes, jint items, jintArray out) {
     const char *in = PTR(staging);
     jint h[6];
     int64_t sendId;
@@ -194,6 +185,24 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_testReceiveHeaded(JNIEnv
 }
 
 /*
+ * One MPI_Test of a headed receive into staging (capacity bytes posted). When complete: out[0] flags, [1] payload
+ * bytes, [2] logical source, [3] native tag, [4] and [5] the send id's low and high halves; and when the payload
+ * came with the header and fits, min(payload / itemBytes, items) whole items of it are copied into array from
+ * byte arrayByte (the caller checked that items fit there). A payload that does not fit is left for the caller
+ * to refuse.
+ */
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_testReceiveHeaded(JNIEnv *env, jclass cls, jlong request,
+        jlong status, jlong staging, jint capacity, jobject array, jboolean bytes, jlong arrayByte, jint itemBytes,
+        jint items, jintArray out) {
+    MPI_Status *st = PTR(status);
+    int done = test_once(PTR(request), st);
+    if (done != 1) {
+        return done;
+    }
+    return fill_received(env, st, staging, capacity, array, bytes, arrayByte, itemBytes, items, out);
+}
+
+/*
  * MPI_Irecv of up to capacity bytes into staging; 0, or minus the MPI error code. No test here: the payload must not
  * reach the program's array before the call that receives it has sent from it (a send-receive-replace posts its
  * receive first), so the first test comes from testReceiveHeaded.
@@ -218,4 +227,131 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_irecvTestHeaded(JNIEnv *
     }
     return Java_org_fthp_empi_fast_JniCalls_testReceiveHeaded(env, cls, request, status, staging, capacity, array,
             bytes, arrayByte, itemBytes, items, out);
+}
+
+/* ---- the shallow path's receive of a primitive array: the result in the return value, no header array ---- */
+
+#define POLL_PENDING (-1)
+#define POLL_APART (-2)
+#define POLL_ERROR_BASE 3
+
+/*
+ * Polls a headed receive into staging (capacity bytes posted) up to polls times (at least once) until it
+ * completes: at the native library's speed between returns to Java, where the caller's duty (a failure, a
+ * rollback) runs; bounded, it never waits on a peer longer than polls tests. Results: the payload's bytes (>= 0)
+ * when complete, its whole items copied into array from byte 0 (at most items of itemBytes); POLL_PENDING;
+ * POLL_APART when complete with a header that says the payload travels apart or does not fit (the caller reads
+ * the header from staging); -(POLL_ERROR_BASE + the MPI error code) when the test failed (the receive is then
+ * complete too). No JNI function but the one array copy: a warm caller pays one call and one copy per message.
+ */
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_pollArray(JNIEnv *env, jclass cls, jlong request,
+        jlong status, jlong staging, jint capacity, jobject array, jboolean bytes, jint itemBytes, jint items,
+        jint polls) {
+    int flag = 0;
+    for (int i = 0; !flag && i < polls; i++) {
+        int rc = MPI_Test(PTR(request), &flag, PTR(status));
+        if (rc != MPI_SUCCESS) {
+            return -(POLL_ERROR_BASE + rc);
+        }
+    }
+    if (!flag) {
+        return POLL_PENDING;
+    }
+    const char *in = PTR(staging);
+    jint flags;
+    jint payload;
+    memcpy(&flags, in + 16, 4);
+    memcpy(&payload, in + 20, 4);
+    if ((flags & FLAG_RENDEZVOUS) != 0 || payload < 0 || payload > capacity - HEADER_BYTES || itemBytes <= 0) {
+        return POLL_APART;
+    }
+    int64_t n = payload / itemBytes;
+    if (n > items) {
+        n = items;
+    }
+    if (n > 0 && bytes) {
+        (*env)->SetByteArrayRegion(env, (jbyteArray) array, 0, (jsize) (n * itemBytes),
+                                   (const jbyte *) (in + HEADER_BYTES));
+    } else if (n > 0) {
+        char *a = (*env)->GetPrimitiveArrayCritical(env, array, NULL);
+        if (a == NULL) {
+            return POLL_PENDING; /* OutOfMemoryError pending: Java throws it */
+        }
+        memcpy(a, in + HEADER_BYTES, (size_t) (n * itemBytes));
+        (*env)->ReleasePrimitiveArrayCritical(env, array, a, 0);
+    }
+    return payload;
+}
+
+/* MPI_Irecv of up to capacity bytes into staging, then pollArray: a plain receive posted and polled in one call. */
+JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_irecvPollArray(JNIEnv *env, jclass cls, jint source,
+        jint tag, jlong comm, jlong request, jlong status, jlong staging, jint capacity, jobject array, jboolean bytes,
+        jint itemBytes, jint items, jint polls) {
+    int rc = MPI_Irecv(PTR(staging), capacity, MPI_BYTE, source, tag, H_COMM(comm), PTR(request));
+    if (rc != MPI_SUCCESS) {
+        return -(POLL_ERROR_BASE + rc);
+    }
+    return Java_org_fthp_empi_fast_JniCalls_pollArray(env, cls, request, status, staging, capacity, array, bytes,
+            itemBytes, items, polls);
+}
+
+/* A completed headed receive's envelope: the logical source (from the header) high, the native tag low. */
+JNIEXPORT jlong JNICALL Java_org_fthp_empi_fast_JniCalls_envelope(JNIEnv *env, jclass cls, jlong staging,
+        jlong status) {
+    jint source;
+    memcpy(&source, (const char *) PTR(staging) + 4, 4);
+    return ((jlong) source << 32) | (uint32_t) ((MPI_Status *) PTR(status))->MPI_TAG;
+}
+
+/* ---- the shallow path's calls with the array's address: FFM downcalls that pass a heap array (critical) ---- */
+
+int fthp_fp_send_array(const char *array, int payload, char *staging, int commId, int source, int64_t sendId,
+                       int flags, int dest, int tag, int64_t comm, MPI_Request *request, MPI_Status *status) {
+    memcpy(staging, &commId, 4);
+    memcpy(staging + 4, &source, 4);
+    memcpy(staging + 8, &sendId, 8);
+    memcpy(staging + 16, &flags, 4);
+    memcpy(staging + 20, &payload, 4);
+    if (payload > 0) {
+        memcpy(staging + HEADER_BYTES, array, (size_t) payload);
+    }
+    return fthp_fp_isend_test(staging, HEADER_BYTES + payload, (int64_t) (intptr_t) MPI_BYTE, dest, tag, comm,
+                              request, status);
+}
+
+int fthp_fp_poll_array(MPI_Request *request, MPI_Status *status, const char *staging, int capacity, char *array,
+                       int itemBytes, int items, int polls) {
+    int flag = 0;
+    for (int i = 0; !flag && i < polls; i++) {
+        int rc = MPI_Test(request, &flag, status);
+        if (rc != MPI_SUCCESS) {
+            return -(POLL_ERROR_BASE + rc);
+        }
+    }
+    if (!flag) {
+        return POLL_PENDING;
+    }
+    int flags, payload;
+    memcpy(&flags, staging + 16, 4);
+    memcpy(&payload, staging + 20, 4);
+    if ((flags & FLAG_RENDEZVOUS) != 0 || payload < 0 || payload > capacity - HEADER_BYTES || itemBytes <= 0) {
+        return POLL_APART;
+    }
+    int64_t n = payload / itemBytes;
+    if (n > items) {
+        n = items;
+    }
+    if (n > 0) {
+        memcpy(array, staging + HEADER_BYTES, (size_t) (n * itemBytes));
+    }
+    return payload;
+}
+
+int fthp_fp_irecv_poll_array(int source, int tag, int64_t comm, MPI_Request *request, MPI_Status *status,
+                             char *staging, int capacity, char *array, int itemBytes, int items, int polls) {
+    int rc = MPI_Irecv(staging, capacity, MPI_BYTE, source, tag, H_COMM(comm), request);
+    if (rc != MPI_SUCCESS) {
+        return -(POLL_ERROR_BASE + rc);
+    }
+    return fthp_fp_poll_array(request, status, staging, capacity, array, itemBytes, items, polls);
 }

@@ -22,6 +22,8 @@ public final class TypeLayout {
     private final long trueLb;
     private final long trueExtent;
     private final int align;
+    /** {@link #isDense}, decided once: every small send and receive asks. */
+    private final boolean dense;
     /**
      * What one item is made of, in type-map order, for counting basic
      * elements (MPI_Get_elements): {@code partItems[i]} items of
@@ -57,6 +59,7 @@ public final class TypeLayout {
         this.size = s;
         this.lb = lb;
         this.extent = extent;
+        this.dense = lens.length == 1 && disps[0] == 0 && lens[0] == extent && lb == 0;
         this.trueLb = lens.length == 0 ? 0 : lo;
         this.trueExtent = lens.length == 0 ? 0 : hi - lo;
     }
@@ -135,7 +138,7 @@ public final class TypeLayout {
 
     /** One block starting at 0 that fills the whole extent: items are back to back. */
     public boolean isDense() {
-        return lens.length == 1 && disps[0] == 0 && lens[0] == extent && lb == 0;
+        return dense;
     }
 
     // ---- constructors of derived layouts; displacements are in bytes ----

@@ -9,19 +9,23 @@ import org.fthp.replication.output.RuntimeMessages;
 import org.fthp.replication.staging.OpBlock;
 
 /**
- * The prototype of {@link InlineTransfer}'s native calls through JNI ({@link JniCalls}): a send writes its header,
- * copies its payload from the program's array, posts and tests in one call; a receive's test also reads the
- * header and copies the payload into the array. A JNI call costs the interpreter and C1 about what it costs C2,
- * where the FFM downcalls and the MemorySegment header and status accesses are only cheap once C2 has inlined
- * some 450 methods, which is most of a program's first seconds.
+ * {@link InlineTransfer}'s native calls through JNI ({@link JniCalls}), and the switch of the JNI path it shares
+ * with {@link ShallowTransfer}: a send writes its header, copies its payload from the program's array, posts and
+ * tests in one call; a receive's test also reads the header and copies the payload into the array. A JNI call
+ * costs the interpreter and C1 about what it costs C2, where the FFM downcalls and the MemorySegment header and
+ * status accesses are only cheap once C2 has inlined some 450 methods, which is most of a program's first seconds.
  *
- * <p>Off unless {@code -Dfthp.fastpath=jni} (or FTHP_FASTPATH=jni in the ranks' environment) and the library
- * built ({@link JniCalls#AVAILABLE}); it takes only a dense datatype over a primitive array (the program's usual
- * {@code byte[]}, {@code double[]}...), everything else keeps to the FFM path.
+ * <p>On unless {@code -Dfthp.fastpath=ffm} (or FTHP_FASTPATH=ffm) or the library could not be built; it takes only
+ * a dense datatype over a primitive array (the program's usual {@code byte[]}, {@code double[]}...), everything
+ * else keeps to the FFM path.
  */
 final class FastInline {
 
-    /** Whether the JNI path is on; said once on stderr when it is (a prototype's switch: the run should show it). */
+    /**
+     * Whether the JNI path is on: unless {@code -Dfthp.fastpath=ffm} (or FTHP_FASTPATH=ffm in the ranks'
+     * environment) or the library could not be built ({@link JniCalls#AVAILABLE} says why on stderr). Asked for
+     * by name ({@code jni}), it says so once on stderr.
+     */
     static final boolean ENABLED = enabled();
 
     /** Indexes of {@link JniCalls#testReceiveHeaded}'s out array. */
@@ -36,11 +40,13 @@ final class FastInline {
     private FastInline() {}
 
     private static boolean enabled() {
-        if (!"jni".equals(System.getProperty("fthp.fastpath", System.getenv("FTHP_FASTPATH")))
-                || !JniCalls.AVAILABLE) {
+        String asked = System.getProperty("fthp.fastpath", System.getenv("FTHP_FASTPATH"));
+        if ("ffm".equals(asked) || !JniCalls.AVAILABLE) {
             return false;
         }
-        RuntimeMessages.say("fthp: small blocking sends and receives through the JNI path (fthp.fastpath=jni)");
+        if ("jni".equals(asked)) {
+            RuntimeMessages.say("fthp: small blocking sends and receives through the JNI path (fthp.fastpath=jni)");
+        }
         return true;
     }
 
@@ -104,7 +110,7 @@ final class FastInline {
         return r == 1;
     }
 
-    private static EmpiException failure(String function, int rc) {
+    static EmpiException failure(String function, int rc) {
         return new EmpiException(function + ": " + Empi.errorString(rc), rc, Empi.errorClassOf(rc));
     }
 }

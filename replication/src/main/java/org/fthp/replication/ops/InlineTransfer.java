@@ -286,25 +286,4 @@ public final class InlineTransfer implements BooleanSupplier {
         Empi.test(block.request(), block.flag(), block.status());
         return block.flag().get(ValueLayout.JAVA_INT, 0) != 0;
     }
-
-    /** An inline send the native library did not complete at once: polled to completion like a detached send. */
-    private static final class InlineSendRest extends NativeOp {
-        private final CommStructure comm;
-
-        InlineSendRest(OpContext context, CommStructure comm, OpBlock started) {
-            super(context, started);
-            this.comm = comm;
-        }
-
-        /** A job without replicas has no repair; were there one, the message would be lost with its rank anyway. */
-        @Override
-        protected NativeOp reissue() {
-            return null;
-        }
-
-        @Override
-        protected CommStructure structure() {
-            return comm;
-        }
-    }
 }

@@ -41,6 +41,7 @@ import org.fthp.replication.ops.InlineTransfer;
 import org.fthp.replication.ops.NativeOp;
 import org.fthp.replication.ops.OpContext;
 import org.fthp.replication.ops.OrphanRequests;
+import org.fthp.replication.ops.ShallowTransfer;
 import org.fthp.replication.output.RankOutput;
 import org.fthp.replication.output.RuntimeMessages;
 import org.fthp.replication.progress.BackoffIdleStrategy;
@@ -179,7 +180,8 @@ public final class Engine {
         this.finalizeBarrier = new FinalizeBarrier(repair, membership, controlComm, duty);
         this.twins = new Twins(ops, orphans, duty, world, this::running);
         this.bufferedSends = new BufferedSends(ops, orphans, duty, twins);
-        this.pointToPoint = new PointToPoint(ops, records, inline, orphans, duty, bufferedSends);
+        this.pointToPoint = new PointToPoint(ops, records, inline, orphans, duty, bufferedSends,
+                ShallowTransfer.of(ops, records, replicated), recentBuffers);
     }
 
     /** The running (or finished) engine; null before {@code MPI_Init}. */
@@ -190,6 +192,12 @@ public final class Engine {
     /** What the native library's tag bound leaves to the program and to the engine's own tags. */
     public TagBound tagBound() {
         return tagBound;
+    }
+
+    /** The running engine's gate; null before {@code MPI_Init}, after {@code MPI_Finalize} or once finished. */
+    public static Gate runningGate() {
+        Engine e = current;
+        return e == null || e.finished ? null : e.gate;
     }
 
     public static boolean isInitialized() {

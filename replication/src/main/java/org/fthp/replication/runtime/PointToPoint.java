@@ -1,5 +1,8 @@
 package org.fthp.replication.runtime;
 
+import org.fthp.empi.Empi;
+import org.fthp.replication.datatype.RecentBuffers;
+import org.fthp.replication.datatype.TypeLayout;
 import org.fthp.replication.log.MessageRecords;
 import org.fthp.replication.ops.CompletedOp;
 import org.fthp.replication.ops.InlineTransfer;
@@ -9,8 +12,10 @@ import org.fthp.replication.ops.OrphanRequests;
 import org.fthp.replication.ops.RecvOp;
 import org.fthp.replication.ops.SendMode;
 import org.fthp.replication.ops.SendOp;
+import org.fthp.replication.ops.ShallowTransfer;
 import org.fthp.replication.ops.Transfer;
 import org.fthp.replication.progress.DutyCycle;
+import org.fthp.replication.structure.CommStructure;
 
 /**
  * The engine's point-to-point entry: each send and receive the program makes arrives here once, as a
@@ -18,6 +23,11 @@ import org.fthp.replication.progress.DutyCycle;
  * a message the native library takes eagerly: ops.InlineTransfer) or posted as operations; a small blocking send
  * detached to the duty cycle or waited for; and, at the end of a call MPI allows to wait for a receiver, the wait
  * for room in the send log. Which payloads go eagerly is {@code ops.EagerLimit}'s rule.
+ *
+ * <p>A program's blocking send or receive of an array comes with its arguments as they are ({@link #send(CommStructure,
+ * Object, int, TypeLayout, int, int)}, {@link #receive(CommStructure, Object, int, TypeLayout, int, int)}): its
+ * first branch is the shallow path of a job without replicas ({@link ShallowTransfer}), a few calls deep for the
+ * program's first seconds, which run interpreted; the rest is described and taken as any other call.
  *
  * <p>Only the thread holding the gate calls it; the two descriptions it lends ({@link #sendCall},
  * {@link #receiveCall}) are reused call after call.
@@ -31,6 +41,12 @@ public final class PointToPoint {
     private final OrphanRequests orphans;
     private final DutyCycle duty;
     private final BufferedSends buffered;
+    /** The shallow path, or null where it must not be taken. */
+    private final ShallowTransfer shallow;
+    /** The program's buffers wrapped, for the calls that come with the program's object. */
+    private final RecentBuffers buffers;
+    /** How many of the program's calls the shallow path took (a test's evidence; a plain count, no cost to speak of). */
+    private long shallowCalls;
     private final Transfer send = new Transfer();
     private final Transfer receive = new Transfer();
     /**
@@ -40,14 +56,21 @@ public final class PointToPoint {
     private final NativeOp[] sentInline;
 
     PointToPoint(OpContext ops, MessageRecords records, InlineTransfer inline, OrphanRequests orphans,
-                 DutyCycle duty, BufferedSends buffered) {
+                 DutyCycle duty, BufferedSends buffered, ShallowTransfer shallow, RecentBuffers buffers) {
         this.ops = ops;
         this.records = records;
         this.inline = inline;
         this.orphans = orphans;
         this.duty = duty;
         this.buffered = buffered;
+        this.shallow = shallow;
+        this.buffers = buffers;
         this.sentInline = new NativeOp[] {CompletedOp.create(ops)};
+    }
+
+    /** How many of the program's sends and receives the shallow path took in this engine. */
+    public long shallowCalls() {
+        return shallowCalls;
     }
 
     /** The description of the next send, to fill (the same object every time). */
@@ -58,6 +81,53 @@ public final class PointToPoint {
     /** The description of the next receive, to fill (the same object every time). */
     public Transfer receiveCall() {
         return receive;
+    }
+
+    /**
+     * A program's blocking standard send of {@code count} items of {@code type} from the start of {@code buf} (the
+     * facade checked that they fit) to {@code dest} with {@code tag}. The facade's PROC_NULL and ANY_SOURCE are the
+     * native library's (read from the same ABI description the engine runs on).
+     */
+    public void send(CommStructure comm, Object buf, int count, TypeLayout type, int dest, int tag) {
+        ShallowTransfer s = shallow;
+        if (s != null) {
+            int r = s.send(comm, buf, count, type, dest, tag);
+            if (r != ShallowTransfer.NOT_TAKEN) {
+                shallowCalls++;
+                if (r == ShallowTransfer.PENDING) {
+                    detachOrAwait(s.inFlight());
+                }
+                return;
+            }
+        }
+        send(send.program(comm, buffers.of(buf), count, type, dest, tag).mode(SendMode.STANDARD)
+                .wildcards(Empi.PROC_NULL, Empi.ANY_SOURCE));
+    }
+
+    /**
+     * A program's blocking receive of up to {@code count} items of {@code type} into the start of {@code buf} (the
+     * facade checked that they fit) from {@code source} with {@code tag}; returns what it received.
+     */
+    public Transfer receive(CommStructure comm, Object buf, int count, TypeLayout type, int source, int tag) {
+        Transfer t = receive;
+        ShallowTransfer s = shallow;
+        if (s != null) {
+            int r = s.receive(comm, buf, count, type, source, tag, Empi.ANY_SOURCE, Empi.ANY_TAG);
+            if (r != ShallowTransfer.NOT_TAKEN) {
+                shallowCalls++;
+                if (r == ShallowTransfer.PENDING) {
+                    duty.await(s);
+                }
+                RecvOp rest = s.complete(t);
+                if (rest != null) {
+                    duty.await(rest);
+                    t.received(rest);
+                }
+                return t;
+            }
+        }
+        receive(t.program(comm, buffers.of(buf), count, type, source, tag).wildcards(Empi.PROC_NULL, Empi.ANY_SOURCE));
+        return t;
     }
 
     /**
@@ -185,7 +255,14 @@ public final class PointToPoint {
     /** A small send done inline: one the native library did not complete at once is detached. */
     private void sendInline(Transfer t) {
         NativeOp rest = inline.send(t);
-        if (rest != null && !orphans.detach(new NativeOp[] {rest})) {
+        if (rest != null) {
+            detachOrAwait(rest);
+        }
+    }
+
+    /** A small send the native library did not complete at once: detached, or waited for when too many are. */
+    private void detachOrAwait(NativeOp rest) {
+        if (!orphans.detach(new NativeOp[] {rest})) {
             duty.await(rest);
         }
     }

@@ -35,6 +35,8 @@ public final class CommStructure {
     private final Endpoint receiveAny;
     private final TwinLink twin;
     private final int peerOffset;
+    /** {@link #peers}: every point-to-point call checks its rank against it. */
+    private final int peers;
     private final LogicalState state;
     private final ArrivedMessages arrived = new ArrivedMessages();
     /** After a repair: the structure over the new native communicators. */
@@ -68,6 +70,7 @@ public final class CommStructure {
         this.natives = natives;
         this.peerOffset = peerOffset;
         int peers = remoteWorldRanks != null ? remoteWorldRanks.length : worldRanks.length;
+        this.peers = peers;
         this.state = predecessor != null ? predecessor.state : new LogicalState(peers);
         if (predecessor != null) {
             arrived.carryOver(predecessor.arrived);
@@ -135,7 +138,7 @@ public final class CommStructure {
     public int remoteSize() { return remoteWorldRanks == null ? 0 : remoteWorldRanks.length; }
 
     /** Ranks a point-to-point rank argument, or a collective's per-peer block, refers to (the remote group's). */
-    public int peers() { return isInter() ? remoteSize() : size(); }
+    public int peers() { return peers; }
 
     /** Logical COMM_WORLD ranks of the (local) members, in communicator rank order. */
     public int[] worldRanks() { return worldRanks.clone(); }
