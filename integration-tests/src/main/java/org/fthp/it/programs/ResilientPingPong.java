@@ -1,15 +1,10 @@
 package org.fthp.it.programs;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
-
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 
 import org.fthp.checkpoint.api.Checkpoint;
-import org.fthp.checkpoint.api.Checkpointable;
 
 /**
  * A ping-pong of small arrays by blocking {@code send} and {@code recv} (in a job without replicas, the engine's
@@ -21,24 +16,6 @@ import org.fthp.checkpoint.api.Checkpointable;
  * checkpoint every K iterations (default 10). Needs an even number of ranks. Rank 0 prints one line per iteration.
  */
 public final class ResilientPingPong {
-
-    /** The loop's scalars, saved as an object. */
-    static final class Loop implements Checkpointable {
-        int iteration;
-        long history;
-
-        @Override
-        public void write(DataOutput out) throws IOException {
-            out.writeInt(iteration);
-            out.writeLong(history);
-        }
-
-        @Override
-        public void read(DataInput in) throws IOException {
-            iteration = in.readInt();
-            history = in.readLong();
-        }
-    }
 
     private ResilientPingPong() {}
 
@@ -55,7 +32,7 @@ public final class ResilientPingPong {
         int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 50;
         long busyNanos = (args.length > 1 ? Long.parseLong(args[1]) : 20) * 1_000_000L;
         int forceEvery = args.length > 2 ? Integer.parseInt(args[2]) : 10;
-        Loop loop = new Loop();
+        RestartIterations.Loop loop = new RestartIterations.Loop();
         loop.history = rank;
         Checkpoint.register("loop", loop);
         if (Checkpoint.isRestart()) {

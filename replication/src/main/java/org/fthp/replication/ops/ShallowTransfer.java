@@ -50,10 +50,11 @@ public final class ShallowTransfer implements BooleanSupplier {
     public static final int PENDING = 2;
 
     /**
-     * Native tests per poll: about a microsecond or two of the native library's progress before the wait's duty
-     * turn, whose Java costs far more than a test while the program still runs interpreted.
+     * Native tests per poll, between two turns of the wait's duty. One: a two-rank ping-pong's round trip at 512 B
+     * and 1 KiB took 2.5 to 5 times as long with bursts of 32 tests per call (4: 1.4 times), and none was faster
+     * at 8 B; a larger value is there to measure with.
      */
-    static final int POLLS = Integer.getInteger("fthp.shallow.polls", 32);
+    static final int POLLS = Integer.getInteger("fthp.shallow.polls", 1);
     private static final int WILDCARD = Integer.MIN_VALUE;
     private static final long BLOCK_BYTES = MessageHeader.BYTES + Rendezvous.THRESHOLD_BYTES;
 
