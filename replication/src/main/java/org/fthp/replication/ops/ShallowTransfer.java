@@ -50,9 +50,9 @@ public final class ShallowTransfer implements BooleanSupplier {
     public static final int PENDING = 2;
 
     /**
-     * Native tests per poll, between two turns of the wait's duty. One: a two-rank ping-pong's round trip at 512 B
-     * and 1 KiB took 2.5 to 5 times as long with bursts of 32 tests per call (4: 1.4 times), and none was faster
-     * at 8 B; a larger value is there to measure with.
+     * Native tests per poll, between two turns of the wait's duty. One: bursts of tests per call make a two-rank
+     * ping-pong's round trips of 512 B and 1 KiB several times longer, and none shorter at 8 B (bench/README);
+     * a larger value is there to measure with.
      */
     static final int POLLS = Integer.getInteger("fthp.shallow.polls", 1);
     private static final int WILDCARD = Integer.MIN_VALUE;
@@ -92,7 +92,7 @@ public final class ShallowTransfer implements BooleanSupplier {
      * {@code -Dfthp.shallow.ffmAfter} or FTHP_SHALLOW_FFM_AFTER). A JNI call costs the interpreter and C1 what it
      * costs C2, so it serves a program's first seconds; once C2 has compiled the caller, a critical FFM downcall
      * with the program's array as a heap segment is a plain call (no thread-state transition, no array-region
-     * function) and saves some 20 ns per send+recv. C2 compiles after some 10 000 calls; 100 000 switches well after
+     * function), cheaper than the JNI call. C2 compiles after some 10 000 calls; 100 000 switches well after
      * that and never inside a short program's first seconds. The switch costs one recompilation of the caller.
      */
     static final long FFM_AFTER = Long.getLong("fthp.shallow.ffmAfter",
