@@ -66,6 +66,20 @@ public final class UserBuffer {
         this(segment, booleans, origin, null, null, 0);
     }
 
+    /** The heap segment of a primitive array but a {@code boolean[]} (which has none), or null for anything else. */
+    public static MemorySegment arraySegment(Object array) {
+        return switch (array) {
+            case byte[] a -> MemorySegment.ofArray(a);
+            case char[] a -> MemorySegment.ofArray(a);
+            case short[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case float[] a -> MemorySegment.ofArray(a);
+            case double[] a -> MemorySegment.ofArray(a);
+            case null, default -> null;
+        };
+    }
+
     /** Wraps {@code buf}; null if it is neither a primitive array nor a buffer. */
     public static UserBuffer of(Object buf) {
         return switch (buf) {
@@ -91,16 +105,7 @@ public final class UserBuffer {
      */
     private static UserBuffer ofBuffer(Buffer b) {
         if (!b.isDirect() && b.hasArray()) {
-            MemorySegment whole = switch (b.array()) {
-                case byte[] a -> MemorySegment.ofArray(a);
-                case char[] a -> MemorySegment.ofArray(a);
-                case short[] a -> MemorySegment.ofArray(a);
-                case int[] a -> MemorySegment.ofArray(a);
-                case long[] a -> MemorySegment.ofArray(a);
-                case float[] a -> MemorySegment.ofArray(a);
-                case double[] a -> MemorySegment.ofArray(a);
-                default -> null;
-            };
+            MemorySegment whole = arraySegment(b.array());
             if (whole != null) {
                 return new UserBuffer(whole, null, (long) b.arrayOffset() * elementBytes(b));
             }

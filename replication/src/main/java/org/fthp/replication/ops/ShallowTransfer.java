@@ -109,16 +109,11 @@ public final class ShallowTransfer implements BooleanSupplier {
     private MemorySegment receivingSegment;
 
     private static MemorySegment segmentOf(Object array) {
-        return switch (array) {
-            case byte[] a -> MemorySegment.ofArray(a);
-            case double[] a -> MemorySegment.ofArray(a);
-            case int[] a -> MemorySegment.ofArray(a);
-            case long[] a -> MemorySegment.ofArray(a);
-            case float[] a -> MemorySegment.ofArray(a);
-            case char[] a -> MemorySegment.ofArray(a);
-            case short[] a -> MemorySegment.ofArray(a);
-            default -> throw new IllegalArgumentException("not an array the shallow path takes");
-        };
+        MemorySegment segment = UserBuffer.arraySegment(array);
+        if (segment == null) {
+            throw new IllegalArgumentException("not an array the shallow path takes");
+        }
+        return segment;
     }
 
     /** Whether this call goes through FFM: past {@link #FFM_AFTER} calls, where its downcalls could be linked. */

@@ -5,6 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.SplittableRandom;
 import java.util.function.LongSupplier;
 
+import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.output.RuntimeMessages;
 
 /**
@@ -127,16 +128,7 @@ public final class Corruption {
     }
 
     private void flipIn(Object array) {
-        MemorySegment seg = switch (array) {
-            case byte[] a -> MemorySegment.ofArray(a);
-            case short[] a -> MemorySegment.ofArray(a);
-            case char[] a -> MemorySegment.ofArray(a);
-            case int[] a -> MemorySegment.ofArray(a);
-            case long[] a -> MemorySegment.ofArray(a);
-            case float[] a -> MemorySegment.ofArray(a);
-            case double[] a -> MemorySegment.ofArray(a);
-            default -> null;
-        };
+        MemorySegment seg = UserBuffer.arraySegment(array);
         if (seg == null || seg.byteSize() == 0) {
             return;
         }
