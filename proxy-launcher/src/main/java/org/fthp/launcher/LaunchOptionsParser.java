@@ -268,7 +268,7 @@ public final class LaunchOptionsParser {
                 + value + "\"");
     }
 
-    private static double positiveReal(String option, String value) throws LaunchException {
+    static double positiveReal(String option, String value) throws LaunchException {
         try {
             double v = Double.parseDouble(value);
             if (v > 0 && Double.isFinite(v)) {

@@ -61,9 +61,9 @@ record SdcOptions(String mode, String intervalSeconds, List<CorruptionSpec> corr
                 }
                 case "--sdc-interval" -> {
                     interval = value(args, ++i, end, token);
-                    positive(token, interval);
+                    LaunchOptionsParser.positiveReal(token, interval);
                 }
-                case "--sdc-rate" -> rate = positive(token, value(args, ++i, end, token));
+                case "--sdc-rate" -> rate = LaunchOptionsParser.positiveReal(token, value(args, ++i, end, token));
                 case "--corrupt" -> {
                     try {
                         corruptions.add(CorruptionSpec.parse(value(args, ++i, end, token)));
@@ -133,17 +133,5 @@ record SdcOptions(String mode, String intervalSeconds, List<CorruptionSpec> corr
             throw LaunchException.usage(option + " needs a value");
         }
         return args.get(i);
-    }
-
-    private static double positive(String option, String value) throws LaunchException {
-        try {
-            double v = Double.parseDouble(value);
-            if (v > 0 && Double.isFinite(v)) {
-                return v;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw LaunchException.usage(option + " must be a positive number, not \"" + value + "\"");
     }
 }
