@@ -56,6 +56,7 @@
 #             to the last MPI_Init returned), body setup, state load
 # Medians of the repetitions, and the median of the ratios rollback/relaunch within each repetition. ROLLBACK_RAW=DIR
 # keeps every run's output, stderr and events there (bench/rollback_report.py DIR REPS "RANKS" "MIBS" reads them).
+# RANK_JAVA_OPTS: extra JVM options for every rank of the rollback and spare parts (both recoveries alike).
 #
 # Idle spare (PARTS=spare): 1 rank + 1 spare, the loop for SPARE_SECONDS + 10 s without a failure; the spare's CPU
 # (user + system from /proc) over SPARE_SECONDS from 5 s after the job started, and its RSS then.
@@ -80,6 +81,7 @@ ROLLBACK_KILL_AT="${ROLLBACK_KILL_AT:-8}"
 ROLLBACK_LOOP="${ROLLBACK_LOOP:-700 20}"
 ROLLBACK_INTERVAL="${ROLLBACK_INTERVAL:-1}"
 SPARE_SECONDS="${SPARE_SECONDS:-60}"
+read -r -a rank_jvm <<<"${RANK_JAVA_OPTS:-}"
 part() { [[ " $PARTS " == *" $1 "* ]]; }
 jar="$root/bench/target/fthp-bench-0.1.0-SNAPSHOT.jar"
 runtime="$root/replication/target/fthp-mpi.jar"
@@ -298,7 +300,7 @@ rollback_run() { # ranks mib rollback|relaunch rep
   FTHP_TRACE_ROLLBACK=1 timeout 300 "$root/bin/fthp-run" -np "$ranks" --replicas "$ranks" --nodes 2 "${extra[@]}" \
       --checkpoint-interval "$ROLLBACK_INTERVAL" --restart 1 --checkpoint-memory 2G --events "$out.events" \
       --kill "$victim:cmp@$ROLLBACK_KILL_AT" --kill "$victim:rep@$ROLLBACK_KILL_AT" -x FTHP_TRACE_ROLLBACK \
-      -- -Xmx1g -cp "$jar" org.fthp.bench.CheckpointBench resilient "$mb" $ROLLBACK_LOOP >"$out" 2>"$out.err" \
+      -- -Xmx1g "${rank_jvm[@]}" -cp "$jar" org.fthp.bench.CheckpointBench resilient "$mb" $ROLLBACK_LOOP >"$out" 2>"$out.err" \
     || echo "rollback run failed ($ranks+$ranks, $mb MiB, $how, rep $rep): $(tail -1 "$out.err")" >&2
 }
 
@@ -339,7 +341,7 @@ fi
 if part spare; then
 echo "## An idle spare (1 rank + 1 spare, no failure; its CPU over $SPARE_SECONDS s and its RSS)"
 loop_iterations=$(( (SPARE_SECONDS + 10) * 5 ))
-"$root/bin/fthp-run" -np 1 --spares 1 --checkpoint-interval 600 -- -Xmx1g -cp "$jar" \
+"$root/bin/fthp-run" -np 1 --spares 1 --checkpoint-interval 600 -- -Xmx1g "${rank_jvm[@]}" -cp "$jar" \
     org.fthp.bench.CheckpointBench resilient 1 "$loop_iterations" 200 >"$work/spare.out" 2>"$work/spare.err" &
 job=$!
 descendants() { local c; for c in $(pgrep -P "$1" || true); do echo "$c"; descendants "$c"; done; }

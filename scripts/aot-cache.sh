@@ -38,6 +38,10 @@ mkdir "$work/cwd"
 # repair loads and links that code while every survivor waits. Should that job fail, the training runs once more
 # without the kill (a cache without the repair, still good for starting)
 TRAINING_KILL=${TRAINING_KILL:-300}
+# then, with a spare, both copies of rank 0 at their ROLLBACK_KILL-th call: the survivors (the promoted replica among
+# them) roll back in place, so the readiness round, the generation's communicators and the recovery are in the
+# record as well. Should that job fail, the training runs with the repair's kill alone
+ROLLBACK_KILL=${ROLLBACK_KILL:-600}
 # classes only, no method profiles (JEP 515): the JIT compiles a program's hot path from the training's profiles (a
 # replicated job's: replica branches, twin decisions, other operations at the same call sites) and keeps what it
 # compiled, so an unreplicated job's small messages would go through code shaped for a replicated one and be
@@ -52,7 +56,10 @@ train() {
       -XX:AOTMode=record -XX:AOTConfiguration="$work/rank.%p.aotconf" "${no_profiles[@]}" -Xlog:aot=warning \
       -cp "$runtime" org.fthp.replication.startup.AotTraining) >"$work/training.out" 2>&1
 }
-if ! train --kill "1:cmp#$TRAINING_KILL"; then
+if ! train --spares 1 --kill "1:cmp#$TRAINING_KILL" --kill "0:cmp#$ROLLBACK_KILL" --kill "0:rep#$ROLLBACK_KILL"; then
+  echo "$(fthp_me): the training job with a rollback failed; training with the repair alone" >&2
+  tail -20 "$work/training.out" >&2
+  if ! train --kill "1:cmp#$TRAINING_KILL"; then
   echo "$(fthp_me): the training job with a kill failed; training without the repair" >&2
   tail -20 "$work/training.out" >&2
   train || {
@@ -60,6 +67,7 @@ if ! train --kill "1:cmp#$TRAINING_KILL"; then
     tail -20 "$work/training.out" >&2
     exit 1
   }
+  fi
 fi
 # the record of the promoted replica (it started as a replica, repaired as one, then ran as the computational
 # copy: the most paths), else of the process that loaded the most (every process runs the same program)

@@ -23,6 +23,14 @@ final class Spare {
     /** Bound on a native Finalize that cannot survive a dead peer (MPICH's), as for the program's processes. */
     private static final long NATIVE_FINALIZE_BOUND_MILLIS = 10_000;
 
+    /**
+     * Classes whose static initialisation does I/O, initialised before the wait rather than when the spare builds its
+     * engine while every survivor waits for it: the small-message path's JNI library (its source read from the jar,
+     * hashed with the compiler wrapper, the cached library loaded), 10-50 ms on a shared node. By name: the class is
+     * its package's own, and its initialiser decides whether that library is wanted at all.
+     */
+    private static final String[] TAKEOVER_CLASSES = {"org.fthp.replication.ops.FastInline"};
+
     private Spare() {}
 
     /**
@@ -65,6 +73,7 @@ final class Spare {
         } catch (IOException e) {
             // nowhere to rehearse it: the real write pays its first time
         }
+        initializeTakeoverClasses();
         long startNanos = System.nanoTime();
         Duration cpuBefore = processCpu();
         SpareLink.Outcome outcome;
@@ -96,6 +105,17 @@ final class Spare {
         }
         System.exit(0);
         return null;
+    }
+
+    /** {@link #TAKEOVER_CLASSES}, initialised; a failure is left for the engine, which meets it again. */
+    private static void initializeTakeoverClasses() {
+        for (String name : TAKEOVER_CLASSES) {
+            try {
+                Class.forName(name, true, Spare.class.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                // reported where the engine uses the class
+            }
+        }
     }
 
     /** This JVM's CPU time so far, every thread; zero where the system does not say. */

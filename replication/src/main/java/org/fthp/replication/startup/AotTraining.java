@@ -19,7 +19,10 @@ import org.fthp.checkpoint.api.Checkpoint;
  * <p>The rounds are where scripts/aot-cache.sh kills a computational copy ({@code --kill 1:cmp#CALL}): the
  * survivors' repair (agreement, rebuild, record exchange, a replica's promotion) is then in the record as well.
  * Untrained, every repair is its job's first run of that code: its classes loaded and linked, its lambdas spun
- * while all survivors wait for the slowest.
+ * while all survivors wait for the slowest. Everything after MPI.Init runs in {@link Checkpoint#resilient}, so
+ * that the script's later kill of both copies of rank 0 (with a spare) puts a rollback in place in the record too:
+ * the readiness round, the generation's communicators and the recovery, which every survivor and the spare
+ * otherwise load while the others wait.
  */
 public final class AotTraining {
 
@@ -30,6 +33,11 @@ public final class AotTraining {
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
+        Checkpoint.resilient(start -> body());
+        MPI.Finalize();
+    }
+
+    private static void body() throws MPIException {
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
         int right = (rank + 1) % size;
@@ -59,6 +67,5 @@ public final class AotTraining {
             MPI.COMM_WORLD.sendRecv(one, 1, MPI.DOUBLE, right, 2, in, 1, MPI.DOUBLE, left, 2);
             MPI.COMM_WORLD.allReduce(one, in, 1, MPI.DOUBLE, MPI.SUM);
         }
-        MPI.Finalize();
     }
 }
