@@ -11,7 +11,8 @@ import java.util.List;
  *
  * <pre>
  * mpirun [--allow-run-as-root] [--oversubscribe] --bind-to none -np N -x FTHP_EMPI_ABI &lt;passthrough&gt;
- *        java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC &lt;CLASS_FILE_API_LATE&gt; -cp runtime.jar:user.cp
+ *        java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC &lt;CLASS_FILE_API_LATE&gt; &lt;GENERAL_PATH_APART&gt;
+ *        -cp runtime.jar:user.cp
  *        [-XX:AOTCache=fthp-mpi.aot -Xlog:aot=off]
  *        &lt;user java options&gt; MainClass args...
  * </pre>
@@ -55,6 +56,20 @@ public final class MpirunCommand {
     static final List<String> CLASS_FILE_API_LATE = List.of("-XX:CompileCommand=quiet",
             "-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0");
 
+    /**
+     * The engine's general point-to-point path kept out of the compiled shallow entries. {@code Comm.send} and
+     * {@code Comm.recv} reach it only when the shallow path declines a call (a message past the eager limit, a
+     * probed message...); C2 compiles them on a program's small messages with that branch as an uncommon trap, and
+     * the first large message deoptimizes them and has them compiled again with the whole general path (pulls,
+     * staging, FFM) inlined: the largest single compilations of a ping-pong's first seconds, while both ranks spin
+     * on the cores the compiler needs. Kept out, the general path is compiled once as its own methods and the
+     * entries stay small; the general path pays one call per message on top of a message past the eager limit.
+     * Each names a method with its descriptor (RankCompileCommandsTest checks that they resolve).
+     */
+    public static final List<String> GENERAL_PATH_APART = List.of(
+            "-XX:CompileCommand=dontinline,org.fthp.replication.runtime.PointToPoint::send(Lorg/fthp/replication/ops/Transfer;)V",
+            "-XX:CompileCommand=dontinline,org.fthp.replication.runtime.PointToPoint::receive(Lorg/fthp/replication/ops/Transfer;)V");
+
     private MpirunCommand() {}
 
     public static List<String> build(LaunchOptions options, UserProgram program, LaunchHost host) {
@@ -69,6 +84,7 @@ public final class MpirunCommand {
             command.add("-XX:+UseSerialGC");
         }
         command.addAll(CLASS_FILE_API_LATE);
+        command.addAll(GENERAL_PATH_APART);
         command.add("-cp");
         command.add(classpath(host.runtimeJar(), program.classpath()));
         if (host.aotCache().isPresent() && !AotCache.userChoosesOwn(options.javaOptions())) {

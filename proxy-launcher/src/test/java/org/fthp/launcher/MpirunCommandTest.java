@@ -31,6 +31,7 @@ class MpirunCommandTest {
                 "-x", "FTHP_SHOW_REPLICA_OUTPUT", "-x", "FTHP_STATS_DIR", "--mca", "btl", "self,vader",
                 "/jdk/bin/java", "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:CompileCommand=quiet",
                 "-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0",
+                MpirunCommand.GENERAL_PATH_APART.get(0), MpirunCommand.GENERAL_PATH_APART.get(1),
                 "-cp", "/fthp/fthp-mpi.jar:app.jar", "-Xmx256m", "org.example.Main", "in.dat"), command);
     }
 

@@ -1,0 +1,50 @@
+package org.fthp.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.fthp.launcher.MpirunCommand;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The compile commands fthp-run gives its ranks name methods of the runtime that exist: the JVM ignores a command
+ * whose method is gone (renamed, its parameters changed), so a refactoring would silently bring back what the
+ * command keeps away.
+ */
+class RankCompileCommandsTest {
+
+    /** {@code -XX:CompileCommand=<command>,<class>::<method><descriptor>}. */
+    private static final Pattern METHOD_COMMAND =
+            Pattern.compile("-XX:CompileCommand=(\\w+),([\\w.$]+)::(\\w+)(\\(.*\\).+)");
+
+    @Test
+    void theGeneralPathKeptApartIsTheOneTheShallowEntriesFallBackTo() throws ClassNotFoundException {
+        List<String> commands = MpirunCommand.GENERAL_PATH_APART;
+        assertFalse(commands.isEmpty());
+        for (String command : commands) {
+            Matcher m = METHOD_COMMAND.matcher(command);
+            assertTrue(m.matches(), "not a command on one method with its descriptor: " + command);
+            assertEquals("dontinline", m.group(1), command);
+            Class<?> holder = Class.forName(m.group(2));
+            String name = m.group(3);
+            String descriptor = m.group(4);
+            List<Method> named = Arrays.stream(holder.getDeclaredMethods())
+                    .filter(method -> method.getName().equals(name)).toList();
+            assertTrue(named.stream().anyMatch(method -> descriptor(method).equals(descriptor)),
+                    command + " names no method; " + holder.getName() + "." + name + " has "
+                            + named.stream().map(RankCompileCommandsTest::descriptor).toList());
+        }
+    }
+
+    private static String descriptor(Method method) {
+        return MethodType.methodType(method.getReturnType(), method.getParameterTypes()).toMethodDescriptorString();
+    }
+}
