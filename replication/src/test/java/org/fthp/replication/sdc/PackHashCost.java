@@ -21,7 +21,7 @@ import org.fthp.replication.datatype.UserBuffer;
  * four in a rotating order), median of the rounds. Payloads above 1 MiB rotate over 8 sources and destinations, so they come from memory.
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -cp replication/target/classes:replication/target/test-classes:... \
- *     org.fthp.replication.sdc.PackHashCost BYTES [ROUNDS]
+ *     org.fthp.replication.sdc.PackHashCost BYTES [ROUNDS [heap]]
  * </pre>
  */
 public final class PackHashCost {
@@ -31,6 +31,7 @@ public final class PackHashCost {
     public static void main(String[] args) {
         int n = Integer.parseInt(args[0]);
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 15;
+        boolean heap = args.length > 2 && args[2].equals("heap");
         int bufs = n > 1 << 20 ? 8 : 1;
         int iterations = (int) Math.max(50, (1L << 31) / Math.max(n, 1) / 8);
         TypeLayout bytes = TypeLayout.primitive(BaseType.BYTE);
@@ -41,7 +42,13 @@ public final class PackHashCost {
             for (int k = 0; k < n; k += 8) {
                 b.putLong(k, k * 0x9E3779B97F4A7C15L);
             }
-            src[i] = UserBuffer.of(b);
+            if (heap) {
+                byte[] a = new byte[n];
+                b.get(0, a);
+                src[i] = UserBuffer.of(a);
+            } else {
+                src[i] = UserBuffer.of(b);
+            }
             dst[i] = Arena.global().allocate(n + 64L, 64);
         }
         if (CrcKernel.get() == null) {
@@ -75,7 +82,8 @@ public final class PackHashCost {
                 us.add(round);
             }
         }
-        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "packhash %d B, %d rounds:", n, rounds));
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "packhash %d B%s, %d rounds:", n,
+                heap ? " from byte[]" : "", rounds));
         for (int c = 0; c < k; c++) {
             int kk = c;
             double[] v = us.stream().mapToDouble(x -> x[kk]).sorted().toArray();
