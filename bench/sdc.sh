@@ -25,9 +25,12 @@
 #   thread CPU per step), APPS_NP ranks (default 2; the issue's figure is 4) + as many replicas, each mode of
 #   MODES interleaved, REPS times: medians and each mode's ratio to off within repetitions (the rating and cell
 #   updates: off/mode, so above 1 is a cost, as for times).
+#   APPS_JAVA_OPTS: java options for every rank (e.g. -XX:+CITime: then also the methods the 8 JVMs compiled, C1 and
+#   C2, per mode, and each mode's difference to off within repetitions: a figure other jobs' load moves little).
 # MODES (pingpong, cpu and apps; default "on off"): which contenders run, interleaved: on and off are --sdc on and off,
-# java is --sdc on hashing with the JDK's CRC32C instead of the fused kernel (FTHP_CRC_KERNEL=java); every mode is
-# reported against off, and on against java when both run.
+# java is --sdc on hashing with the JDK's CRC32C instead of the fused kernel (FTHP_CRC_KERNEL=java), ffm is --sdc on
+# with the fused kernel called by FFM downcalls instead of JNI (FTHP_CRC_KERNEL=ffm); every mode is reported against
+# off, and on against java when both run.
 # Needs a built tree. Usage: [PARTS="pingpong latency cost cpu kernel pack apps"] [MODES="on java off"] bench/sdc.sh [REPS]
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
@@ -133,22 +136,28 @@ res = {}
 for rep in range(1, reps + 1):
     k = (rep - 1) % len(modes)
     for mode in modes[k:] + modes[:k]:
-        env = dict(os.environ, FTHP_CRC_KERNEL="java") if mode == "java" else None
+        env = dict(os.environ, FTHP_CRC_KERNEL=mode) if mode in ("java", "ffm") else None
         for app, (args, metrics) in apps.items():
             d = f"{out}/{app}-{rep}-{mode}"
             os.makedirs(d, exist_ok=True)
             extra = ["--out=" + d] if app == "hpcg" else ["--out", d + "/clover.out"]
             np = os.environ.get("APPS_NP", "2")
             cmd = [here + "/bin/fthp-run", "-np", np, "--replicas", np, "--sdc", "off" if mode == "off" else "on",
-                   "--", *args, *extra]
+                   "--", *os.environ.get("APPS_JAVA_OPTS", "").split(), *args, *extra]
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
             open(f"{d}/run.txt", "w").write(r.stdout + r.stderr)
+            for tier in ("C1", "C2"):
+                counts = re.findall(tier + r" \{speed.*?(\d+) methods; osr.*?(\d+) methods", r.stdout)
+                if counts:
+                    res[(app, tier + " methods compiled", rep, mode)] = float(sum(int(a) + int(b) for a, b in counts))
             for name, rx, _ in metrics:
                 m = re.search(rx, r.stdout)
                 res[(app, name, rep, mode)] = float(m.group(1)) if m else None
                 print(f"apps rep {rep} {mode} {app} {name}: {res[(app, name, rep, mode)]}", flush=True)
 for app, (_, metrics) in apps.items():
-    for name, _, higher_better in metrics:
+    for name, _, higher_better in metrics + [(t + " methods compiled", None, False) for t in ("C1", "C2")]:
+        if not any(k[0] == app and k[1] == name for k in res):
+            continue
         med = {m: [res[(app, name, r, m)] for r in range(1, reps + 1) if res.get((app, name, r, m))] for m in modes}
         line = f"{app} {name}: " + ", ".join(f"{m} {st.median(v):.4g}" for m, v in med.items() if v)
         for m in modes:
@@ -161,6 +170,10 @@ for app, (_, metrics) in apps.items():
                     q.append(b / a if higher_better else a / b)
             if q:
                 line += f"; cost {m}/off median {st.median(q):.4f} (min {min(q):.4f}, max {max(q):.4f}, {len(q)} reps)"
+            if q and name.endswith("compiled"):
+                d = [res[(app, name, r, m)] - res[(app, name, r, "off")] for r in range(1, reps + 1)
+                     if res.get((app, name, r, m)) and res.get((app, name, r, "off"))]
+                line += f"; {m} - off median {st.median(d):+.0f} (min {min(d):+.0f}, max {max(d):+.0f})"
         print(line)
 PY
 fi
@@ -172,7 +185,7 @@ cpu = {m: [] for m in modes}
 for rep in range(1, reps + 1):
     k = (rep - 1) % len(modes)
     for mode in modes[k:] + modes[:k]:
-        env = dict(os.environ, FTHP_CRC_KERNEL="java") if mode == "java" else None
+        env = dict(os.environ, FTHP_CRC_KERNEL=mode) if mode in ("java", "ffm") else None
         cmd = [here + "/bin/fthp-run", "-np", "2", "--replicas", "2", "--sdc", "off" if mode == "off" else "on",
                "--", "-cp", jar, "org.fthp.bench.LargeCost", size, "100", "5", "--self"]
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
@@ -204,7 +217,7 @@ for rep in $(seq 1 "$REPS"); do
   for mode in "${modes[@]:k}" "${modes[@]:0:k}"; do
     sdc=on; kernel=
     [[ $mode == off ]] && sdc=off
-    [[ $mode == java ]] && kernel=java
+    [[ $mode == java || $mode == ffm ]] && kernel=$mode
     FTHP_CRC_KERNEL="${kernel:-${FTHP_CRC_KERNEL:-}}" timeout 600 "$HERE/bin/fthp-run" -np 2 --replicas 2 \
       --sdc "$sdc" -- -cp "$JAR" org.fthp.bench.PingPong --sizes 8,65536,4194304 \
       > "$OUT/pp-$rep-$mode.out" 2> "$OUT/pp-$rep-$mode.err"

@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.lang.ref.Reference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,23 +24,35 @@ import org.fthp.replication.output.RuntimeMessages;
  * twin hashing in Java agree.
  *
  * <p>Compiled with the system's C compiler ({@code CC}, else {@code cc}, else {@code gcc}; no MPI needed) on first
- * use and cached ({@link CachedBuild}, keyed by the source and the compiler), called by critical downcalls: no
- * allocation, and heap arrays are read in place (no collection can start during the call). A downcall covers at
- * most {@link #PIECE} bytes, so a safepoint never waits on more than one piece. {@link #get} is null, after one
- * line on stderr, when there is no compiler or the CPU lacks the instructions; {@code FTHP_CRC_KERNEL=java}
- * chooses the Java path without a word.
+ * use and cached ({@link CachedBuild}, keyed by the sources and the compiler), and called by JNI ({@link CrcJni},
+ * {@code fthp_crc32c_jni.c}, built beside it with the running JDK's {@code jni.h}): a rank makes most of its
+ * sends (a thousand or so in a short run) while the digest's path is still interpreted or in C1's profiling
+ * code, where a JNI call costs what it costs C2 and an FFM downcall's method handles cost microseconds; and JNI
+ * gives the JIT nothing more to compile, where the downcall's handles and segment accessors were hundreds of
+ * methods more in each JVM. Where the JDK has no {@code jni.h}, or {@code FTHP_CRC_KERNEL=ffm}, the same
+ * kernel is called by critical FFM downcalls instead. Either way no allocation, and heap arrays are read in place
+ * (pinned, no collection can start during the call). A call covers at most {@link #PIECE} bytes, so a safepoint
+ * never waits on more than one piece. {@link #get} is null, after one line on stderr, when there is no compiler
+ * or the CPU lacks the instructions; {@code FTHP_CRC_KERNEL=java} chooses the Java path without a word.
  */
 public final class CrcKernel {
 
     static final String SOURCE = "fthp_crc32c.c";
-    /** {@code java}: hash with the JDK's CRC32C even where the kernel runs. */
+    static final String JNI_SOURCE = "fthp_crc32c_jni.c";
+    /**
+     * {@code java}: hash with the JDK's CRC32C even where the kernel runs; {@code ffm}: call the kernel by FFM
+     * downcalls, not by JNI.
+     */
     public static final String ENV = "FTHP_CRC_KERNEL";
     /** The most bytes one downcall handles. */
     static final long PIECE = 4L << 20;
 
     private static final CrcKernel INSTANCE = load();
 
-    /** {@code uint32_t fthp_crc32c_copy(uint32_t crc, uint8_t *dst, int64_t dst_off, const uint8_t *src, int64_t src_off, int64_t n)} */
+    /**
+     * {@code uint32_t fthp_crc32c_copy(uint32_t crc, uint8_t *dst, int64_t dst_off, const uint8_t *src, int64_t src_off, int64_t n)};
+     * null with {@link #fold}: the kernel is called by JNI ({@link CrcJni}).
+     */
     private final MethodHandle copy;
     /** {@code uint32_t fthp_crc32c(uint32_t crc, const uint8_t *src, int64_t src_off, int64_t n)} */
     private final MethodHandle fold;
@@ -55,6 +68,23 @@ public final class CrcKernel {
     }
 
     /**
+     * The same kernel called by FFM downcalls whatever {@link #get} calls it by, or null where it does not run: lets
+     * a test hold both entries against each other.
+     */
+    static CrcKernel byDowncalls() {
+        try {
+            return byDowncalls(build(compiler(), CachedBuild.resource(CrcKernel.class, SOURCE)));
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Whether calls go by JNI (else by FFM downcalls). */
+    boolean jni() {
+        return copy == null;
+    }
+
+    /**
      * Copies {@code len} bytes from {@code src} at {@code srcOff} to {@code dst} at {@code dstOff} (not overlapping)
      * and returns register {@code crc} with them folded in; bounds are checked as {@code MemorySegment.copy} does.
      */
@@ -63,6 +93,9 @@ public final class CrcKernel {
         Objects.checkFromIndexSize(dstOff, len, dst.byteSize());
         if (dst.isReadOnly()) {
             throw new IllegalArgumentException("read-only destination " + dst);
+        }
+        if (copy == null) {
+            return copyAndFoldByJni(crc, src, srcOff, dst, dstOff, len);
         }
         try {
             for (long done = 0; done < len; done += PIECE) {
@@ -77,6 +110,9 @@ public final class CrcKernel {
     /** Register {@code crc} with {@code len} bytes of {@code src} from {@code off} folded in. */
     int fold(int crc, MemorySegment src, long off, long len) {
         Objects.checkFromIndexSize(off, len, src.byteSize());
+        if (fold == null) {
+            return foldByJni(crc, src, off, len);
+        }
         try {
             for (long done = 0; done < len; done += PIECE) {
                 crc = (int) fold.invokeExact(crc, src, off + done, Math.min(PIECE, len - done));
@@ -87,17 +123,89 @@ public final class CrcKernel {
         return crc;
     }
 
+    /**
+     * {@link #copyAndFold} by JNI, bounds checked: into native memory from native memory or a heap array in one
+     * pass; a heap destination (none on the send path: staging is native) is copied, then folded.
+     */
+    private static int copyAndFoldByJni(int crc, MemorySegment src, long srcOff, MemorySegment dst, long dstOff,
+                                        long len) {
+        Object array = src.isNative() ? null : src.heapBase().orElse(null);
+        if (!dst.isNative() || (array == null && !src.isNative())) {
+            MemorySegment.copy(src, srcOff, dst, dstOff, len);
+            return foldByJni(crc, dst, dstOff, len);
+        }
+        long to = dst.address() + dstOff;
+        // a heap segment's address is its offset in the array
+        long from = src.address() + srcOff;
+        for (long done = 0; done < len; done += PIECE) {
+            long n = Math.min(PIECE, len - done);
+            crc = array != null ? CrcJni.copyFromArray(crc, array, from + done, to + done, n)
+                    : CrcJni.copyFromAddress(crc, from + done, to + done, n);
+        }
+        // the memory behind an address must outlive the calls (a direct buffer's is freed when it is collected)
+        Reference.reachabilityFence(src);
+        Reference.reachabilityFence(dst);
+        return crc;
+    }
+
+    /** {@link #fold} by JNI, bounds checked. */
+    private static int foldByJni(int crc, MemorySegment src, long off, long len) {
+        Object array = src.isNative() ? null : src.heapBase().orElse(null);
+        if (array == null && !src.isNative()) {
+            // a read-only heap segment shows no array: fold a copy of it
+            MemorySegment copy = Arena.ofAuto().allocate(Math.max(1, len));
+            MemorySegment.copy(src, off, copy, 0, len);
+            return foldByJni(crc, copy, 0, len);
+        }
+        long from = src.address() + off;
+        for (long done = 0; done < len; done += PIECE) {
+            long n = Math.min(PIECE, len - done);
+            crc = array != null ? CrcJni.foldArray(crc, array, from + done, n)
+                    : CrcJni.foldAddress(crc, from + done, n);
+        }
+        Reference.reachabilityFence(src);
+        return crc;
+    }
+
     private static CrcKernel load() {
-        if ("java".equals(System.getenv(ENV))) {
+        String choice = System.getenv(ENV);
+        if ("java".equals(choice)) {
             return null;
         }
-        Path library;
+        Path cc;
+        byte[] kernel;
         try {
-            library = build();
+            cc = compiler();
+            kernel = CachedBuild.resource(CrcKernel.class, SOURCE);
         } catch (IOException | RuntimeException e) {
             RuntimeMessages.say("fthp: no fused copy+CRC32C kernel (" + firstLine(e) + "); hashing in Java");
             return null;
         }
+        if (!"ffm".equals(choice)) {
+            try {
+                System.load(buildWithJni(cc, kernel).toString());
+                if (CrcJni.supported() == 0) {
+                    RuntimeMessages.say(UNSUPPORTED);
+                    return null;
+                }
+                return new CrcKernel(null, null);
+            } catch (IOException | RuntimeException | UnsatisfiedLinkError e) {
+                // no jni.h in this JDK, or a library that will not load: the same kernel by FFM
+            }
+        }
+        try {
+            return byDowncalls(build(cc, kernel));
+        } catch (IOException | RuntimeException e) {
+            RuntimeMessages.say("fthp: no fused copy+CRC32C kernel (" + firstLine(e) + "); hashing in Java");
+            return null;
+        }
+    }
+
+    private static final String UNSUPPORTED = "fthp: this CPU lacks the fused copy+CRC32C kernel's instructions"
+            + " (AVX-512, VPCLMULQDQ, SSE4.2); hashing in Java";
+
+    /** The kernel in {@code library}, called by critical downcalls; null when the CPU cannot run it. */
+    private static CrcKernel byDowncalls(Path library) {
         Linker linker = Linker.nativeLinker();
         SymbolLookup lookup = SymbolLookup.libraryLookup(library, Arena.global());
         Linker.Option critical = Linker.Option.critical(true);
@@ -105,8 +213,7 @@ public final class CrcKernel {
                 FunctionDescriptor.of(ValueLayout.JAVA_INT));
         try {
             if ((int) supported.invokeExact() == 0) {
-                RuntimeMessages.say("fthp: this CPU lacks the fused copy+CRC32C kernel's instructions (AVX-512,"
-                        + " VPCLMULQDQ, SSE4.2); hashing in Java");
+                RuntimeMessages.say(UNSUPPORTED);
                 return null;
             }
         } catch (Throwable t) {
@@ -123,15 +230,34 @@ public final class CrcKernel {
         return new CrcKernel(copy, fold);
     }
 
-    private static Path build() throws IOException {
-        Path cc = compiler();
-        byte[] source = CachedBuild.resource(CrcKernel.class, SOURCE);
+    /** The kernel alone, for downcalls. */
+    private static Path build(Path cc, byte[] source) throws IOException {
         return CachedBuild.once("crc32c", CachedBuild.key(source, cc, "-O2"), "so", work -> {
             Path c = work.resolve(SOURCE);
             Files.write(c, source);
             Path so = work.resolve("libfthp_crc32c.so");
             CachedBuild.run(List.of(cc.toString(), "-O2", "-shared", "-fPIC", "-o", so.toString(), c.toString()),
                     work, null, "cannot build " + SOURCE);
+            return so;
+        });
+    }
+
+    /** The kernel with its JNI entry, against the running JDK's {@code jni.h}. */
+    private static Path buildWithJni(Path cc, byte[] source) throws IOException {
+        byte[] jni = CachedBuild.resource(CrcKernel.class, JNI_SOURCE);
+        Path include = Path.of(System.getProperty("java.home"), "include");
+        byte[] both = new byte[source.length + jni.length];
+        System.arraycopy(source, 0, both, 0, source.length);
+        System.arraycopy(jni, 0, both, source.length, jni.length);
+        return CachedBuild.once("crc32c-jni", CachedBuild.key(both, cc, "-O2", include.toString()), "so", work -> {
+            Path c = work.resolve(SOURCE);
+            Path j = work.resolve(JNI_SOURCE);
+            Files.write(c, source);
+            Files.write(j, jni);
+            Path so = work.resolve("libfthp_crc32c_jni.so");
+            CachedBuild.run(List.of(cc.toString(), "-O2", "-shared", "-fPIC", "-I" + include,
+                    "-I" + include.resolve("linux"), "-o", so.toString(), c.toString(), j.toString()),
+                    work, null, "cannot build " + JNI_SOURCE);
             return so;
         });
     }

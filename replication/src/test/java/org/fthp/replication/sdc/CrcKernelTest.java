@@ -26,17 +26,28 @@ class CrcKernelTest {
         return k;
     }
 
+    /** Both entries to the kernel: JNI (what {@link CrcKernel#get} calls here) and FFM downcalls. */
+    private static CrcKernel[] entries() {
+        CrcKernel jni = kernel();
+        assertTrue(jni.jni(), "this JDK has jni.h: the kernel is called by JNI");
+        CrcKernel ffm = CrcKernel.byDowncalls();
+        assertFalse(ffm.jni());
+        return new CrcKernel[] {jni, ffm};
+    }
+
+    private static String entry(CrcKernel k) {
+        return k.jni() ? "JNI" : "FFM";
+    }
+
     private static long jdk(MemorySegment seg, long off, long len) {
         CRC32C c = new CRC32C();
         c.update(seg.asSlice(off, len).toArray(ValueLayout.JAVA_BYTE));
         return c.getValue();
     }
 
-    /** Every length to past the 512-byte main step twice over, then random ones, at random alignments. */
+    /** Every length to past the 512-byte main step twice over, then random ones, at random alignments, by both entries. */
     @Test
     void copyAndFoldIsTheJdksCrc32cAndAnExactCopyAtAnyLengthOffsetAndAlignment() {
-        RunningCrc fused = new RunningCrc(kernel());
-        assertTrue(fused.fusesCopy());
         Random r = new Random(11);
         int max = 300_000;
         MemorySegment nativeSrc = Arena.ofAuto().allocate(max + 128, 64);
@@ -44,24 +55,65 @@ class CrcKernelTest {
         r.nextBytes(heapSrc);
         MemorySegment.copy(heapSrc, 0, nativeSrc, ValueLayout.JAVA_BYTE, 0, heapSrc.length);
         MemorySegment dst = Arena.ofAuto().allocate(max + 256, 64);
-        for (int trial = 0; trial < 3000; trial++) {
-            long len = trial < 1100 ? trial : r.nextInt(max);
-            long srcOff = r.nextInt(64);
-            long dstOff = r.nextInt(64);
-            MemorySegment src = trial % 2 == 0 ? nativeSrc : MemorySegment.ofArray(heapSrc);
-            dst.fill(GUARD);
-            RunningCrc crc = new RunningCrc(CrcKernel.get());
-            crc.copyAndUpdate(src, srcOff, dst, dstOff, len);
-            String at = "length " + len + ", source offset " + srcOff + ", destination offset " + dstOff;
-            assertEquals(jdk(src, srcOff, len), crc.value(), at);
-            assertEquals(-1, dst.asSlice(dstOff, len).mismatch(src.asSlice(srcOff, len)), at);
-            if (dstOff > 0) {
-                assertEquals(GUARD, dst.get(ValueLayout.JAVA_BYTE, dstOff - 1), at);
+        MemorySegment heapDst = MemorySegment.ofArray(new long[(max + 256) / 8]);
+        for (CrcKernel k : entries()) {
+            assertTrue(new RunningCrc(k).fusesCopy());
+            for (int trial = 0; trial < 3000; trial++) {
+                long len = trial < 1100 ? trial : r.nextInt(max);
+                long srcOff = r.nextInt(64);
+                long dstOff = r.nextInt(64);
+                // sources: native, a heap array, a slice of a heap array (its address is not 0), a read-only one
+                MemorySegment src = switch (trial % 4) {
+                    case 0 -> nativeSrc;
+                    case 1 -> MemorySegment.ofArray(heapSrc);
+                    case 2 -> MemorySegment.ofArray(heapSrc).asSlice(24);
+                    default -> MemorySegment.ofArray(heapSrc).asReadOnly();
+                };
+                MemorySegment into = trial % 7 == 3 ? heapDst : dst;
+                if (srcOff + len > src.byteSize()) {
+                    len = src.byteSize() - srcOff;
+                }
+                into.fill(GUARD);
+                RunningCrc crc = new RunningCrc(k);
+                crc.copyAndUpdate(src, srcOff, into, dstOff, len);
+                String at = entry(k) + ", length " + len + ", source " + src + " offset " + srcOff
+                        + ", destination offset " + dstOff;
+                assertEquals(jdk(src, srcOff, len), crc.value(), at);
+                assertEquals(-1, into.asSlice(dstOff, len).mismatch(src.asSlice(srcOff, len)), at);
+                if (dstOff > 0) {
+                    assertEquals(GUARD, into.get(ValueLayout.JAVA_BYTE, dstOff - 1), at);
+                }
+                assertEquals(GUARD, into.get(ValueLayout.JAVA_BYTE, dstOff + len), at);
+                RunningCrc hashOnly = new RunningCrc(k);
+                hashOnly.update(src, srcOff, len);
+                assertEquals(jdk(src, srcOff, len), hashOnly.value(), at);
             }
-            assertEquals(GUARD, dst.get(ValueLayout.JAVA_BYTE, dstOff + len), at);
-            RunningCrc hashOnly = new RunningCrc(CrcKernel.get());
-            hashOnly.update(src, srcOff, len);
-            assertEquals(jdk(src, srcOff, len), hashOnly.value(), at);
+        }
+    }
+
+    /** Above one piece, the calls chain the register: the whole is still the CRC of the whole, by both entries. */
+    @Test
+    void rangesLongerThanOnePieceAreFoldedPieceByPiece() {
+        long len = CrcKernel.PIECE * 2 + 12_347;
+        MemorySegment src = Arena.ofAuto().allocate(len);
+        Random r = new Random(3);
+        for (long i = 0; i + 8 <= len; i += 8) {
+            src.set(ValueLayout.JAVA_LONG_UNALIGNED, i, r.nextLong());
+        }
+        byte[] heap = src.toArray(ValueLayout.JAVA_BYTE);
+        MemorySegment dst = Arena.ofAuto().allocate(len);
+        long want = jdk(src, 0, len);
+        for (CrcKernel k : entries()) {
+            for (MemorySegment from : new MemorySegment[] {src, MemorySegment.ofArray(heap)}) {
+                dst.fill((byte) 0);
+                RunningCrc crc = new RunningCrc(k);
+                crc.copyAndUpdate(from, 0, dst, 0, len);
+                assertEquals(want, crc.value(), entry(k) + " " + from);
+                assertEquals(-1, dst.mismatch(src), entry(k) + " " + from);
+                RunningCrc hashOnly = new RunningCrc(k);
+                hashOnly.update(from, 0, len);
+                assertEquals(want, hashOnly.value(), entry(k) + " " + from);
+            }
         }
     }
 
@@ -77,7 +129,8 @@ class CrcKernelTest {
         long total = src.byteSize();
         MemorySegment into = Arena.ofAuto().allocate(total);
         long want = jdk(src, 0, total);
-        for (RunningCrc crc : new RunningCrc[] {new RunningCrc(CrcKernel.get()), new RunningCrc(null)}) {
+        CrcKernel[] both = entries();
+        for (RunningCrc crc : new RunningCrc[] {new RunningCrc(both[0]), new RunningCrc(both[1]), new RunningCrc(null)}) {
             into.fill((byte) 0);
             long done = 0;
             boolean copy = false;
@@ -101,16 +154,22 @@ class CrcKernelTest {
 
     @Test
     void badRangesAndReadOnlyDestinationsAreRefusedBeforeAnyNativeCopy() {
-        RunningCrc fused = new RunningCrc(kernel());
-        MemorySegment src = Arena.ofAuto().allocate(1024);
-        MemorySegment dst = Arena.ofAuto().allocate(1024);
-        assertThrows(IndexOutOfBoundsException.class, () -> fused.copyAndUpdate(src, 1, dst, 0, 1024));
-        assertThrows(IndexOutOfBoundsException.class, () -> fused.copyAndUpdate(src, 0, dst, 512, 600));
-        assertThrows(IndexOutOfBoundsException.class, () -> fused.copyAndUpdate(src, -1, dst, 0, 10));
-        assertThrows(IndexOutOfBoundsException.class, () -> fused.copyAndUpdate(src, 0, dst, 0, -5));
-        assertThrows(IndexOutOfBoundsException.class, () -> fused.update(src, 1000, 25));
-        MemorySegment readOnly = MemorySegment.ofBuffer(ByteBuffer.allocateDirect(1024).asReadOnlyBuffer());
-        assertThrows(IllegalArgumentException.class, () -> fused.copyAndUpdate(src, 0, readOnly, 0, 1024));
-        assertEquals(new RunningCrc(null).value(), fused.value(), "nothing was folded by a refused call");
+        for (CrcKernel k : entries()) {
+            RunningCrc fused = new RunningCrc(k);
+            MemorySegment src = Arena.ofAuto().allocate(1024);
+            MemorySegment dst = Arena.ofAuto().allocate(1024);
+            MemorySegment heap = MemorySegment.ofArray(new double[128]);
+            assertThrows(IndexOutOfBoundsException.class, () -> fused.copyAndUpdate(src, 1, dst, 0, 1024));
+            assertThrows(IndexOutOfBoundsException.class, () -> fused.copyAndUpdate(src, 0, dst, 512, 600));
+            assertThrows(IndexOutOfBoundsException.class, () -> fused.copyAndUpdate(src, -1, dst, 0, 10));
+            assertThrows(IndexOutOfBoundsException.class, () -> fused.copyAndUpdate(src, 0, dst, 0, -5));
+            assertThrows(IndexOutOfBoundsException.class, () -> fused.copyAndUpdate(heap, 8, dst, 0, 1024));
+            assertThrows(IndexOutOfBoundsException.class, () -> fused.copyAndUpdate(heap.asSlice(16), 0, dst, 0, 1024));
+            assertThrows(IndexOutOfBoundsException.class, () -> fused.update(src, 1000, 25));
+            assertThrows(IndexOutOfBoundsException.class, () -> fused.update(heap, 1000, 25));
+            MemorySegment readOnly = MemorySegment.ofBuffer(ByteBuffer.allocateDirect(1024).asReadOnlyBuffer());
+            assertThrows(IllegalArgumentException.class, () -> fused.copyAndUpdate(src, 0, readOnly, 0, 1024));
+            assertEquals(new RunningCrc(null).value(), fused.value(), entry(k) + ": nothing was folded by a refused call");
+        }
     }
 }

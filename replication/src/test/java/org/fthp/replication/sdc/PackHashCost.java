@@ -17,11 +17,11 @@ import org.fthp.replication.datatype.UserBuffer;
 /**
  * What hashing a send costs its pack, in one JVM (a measurement, not a test): the thread CPU per pack of
  * {@code BYTES} from a direct buffer into native staging, the pack alone against {@link SendDigest#packSent} on
- * the fused kernel and on the JDK's CRC32C, interleaved (each round runs the three in a rotating order), median
- * of the rounds. Payloads above 1 MiB rotate over 8 sources and destinations, so they come from memory.
+ * the fused kernel called by JNI and by FFM downcalls and on the JDK's CRC32C, interleaved (each round runs the
+ * four in a rotating order), median of the rounds. Payloads above 1 MiB rotate over 8 sources and destinations, so they come from memory.
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -cp replication/target/classes:replication/target/test-classes:... \
- *     org.fthp.replication.sdc.PackHashCost BYTES [ROUNDS]
+ *     org.fthp.replication.sdc.PackHashCost BYTES [ROUNDS [heap]]
  * </pre>
  */
 public final class PackHashCost {
@@ -31,6 +31,7 @@ public final class PackHashCost {
     public static void main(String[] args) {
         int n = Integer.parseInt(args[0]);
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 15;
+        boolean heap = args.length > 2 && args[2].equals("heap");
         int bufs = n > 1 << 20 ? 8 : 1;
         int iterations = (int) Math.max(50, (1L << 31) / Math.max(n, 1) / 8);
         TypeLayout bytes = TypeLayout.primitive(BaseType.BYTE);
@@ -41,21 +42,29 @@ public final class PackHashCost {
             for (int k = 0; k < n; k += 8) {
                 b.putLong(k, k * 0x9E3779B97F4A7C15L);
             }
-            src[i] = UserBuffer.of(b);
+            if (heap) {
+                byte[] a = new byte[n];
+                b.get(0, a);
+                src[i] = UserBuffer.of(a);
+            } else {
+                src[i] = UserBuffer.of(b);
+            }
             dst[i] = Arena.global().allocate(n + 64L, 64);
         }
         if (CrcKernel.get() == null) {
             throw new IllegalStateException("no fused kernel here");
         }
         SendDigest fused = new SendDigest(true, null, new RunningCrc());
+        SendDigest ffm = new SendDigest(true, null, new RunningCrc(CrcKernel.byDowncalls()));
         SendDigest java = new SendDigest(true, null, new RunningCrc(null));
-        String[] names = {"pack", "fused", "java"};
+        String[] names = {"pack", CrcKernel.get().jni() ? "jni" : "ffm", "ffm", "java"};
+        int k = names.length;
         List<double[]> us = new ArrayList<>();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         for (int r = -3; r < rounds; r++) {
-            double[] round = new double[3];
-            for (int j = 0; j < 3; j++) {
-                int which = (j + Math.max(r, 0)) % 3;
+            double[] round = new double[k];
+            for (int j = 0; j < k; j++) {
+                int which = (j + Math.max(r, 0)) % k;
                 long t0 = threads.getCurrentThreadCpuTime();
                 for (int i = 0; i < iterations; i++) {
                     UserBuffer s = src[i % bufs];
@@ -63,6 +72,7 @@ public final class PackHashCost {
                     switch (which) {
                         case 0 -> Packer.pack(s, 0, n, bytes, d, 16);
                         case 1 -> fused.packSent(1, 0, 0, s, 0, n, bytes, d, 16);
+                        case 2 -> ffm.packSent(1, 0, 0, s, 0, n, bytes, d, 16);
                         default -> java.packSent(1, 0, 0, s, 0, n, bytes, d, 16);
                     }
                 }
@@ -72,18 +82,21 @@ public final class PackHashCost {
                 us.add(round);
             }
         }
-        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "packhash %d B, %d rounds:", n, rounds));
-        for (int k = 0; k < 3; k++) {
-            int kk = k;
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "packhash %d B%s, %d rounds:", n,
+                heap ? " from byte[]" : "", rounds));
+        for (int c = 0; c < k; c++) {
+            int kk = c;
             double[] v = us.stream().mapToDouble(x -> x[kk]).sorted().toArray();
-            out.append(String.format(Locale.ROOT, " %s %.2f us (%.2f-%.2f)", names[k], v[v.length / 2], v[0],
+            out.append(String.format(Locale.ROOT, " %s %.2f us (%.2f-%.2f)", names[c], v[v.length / 2], v[0],
                     v[v.length - 1]));
         }
-        double[] fusedExtra = us.stream().mapToDouble(x -> x[1] - x[0]).sorted().toArray();
-        double[] javaExtra = us.stream().mapToDouble(x -> x[2] - x[0]).sorted().toArray();
-        out.append(String.format(Locale.ROOT, "; hash's cost over the pack: fused %.2f us, java %.2f us (medians)",
-                fusedExtra[fusedExtra.length / 2], javaExtra[javaExtra.length / 2]));
+        out.append("; hash's cost over the pack (medians):");
+        for (int c = 1; c < k; c++) {
+            int cc = c;
+            double[] extra = us.stream().mapToDouble(x -> x[cc] - x[0]).sorted().toArray();
+            out.append(String.format(Locale.ROOT, " %s %.2f us", names[c], extra[extra.length / 2]));
+        }
         System.out.println(out);
-        System.out.println(Arrays.toString(new long[] {fused.value(), java.value()}));
+        System.out.println(Arrays.toString(new long[] {fused.value(), ffm.value(), java.value()}));
     }
 }
