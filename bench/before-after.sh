@@ -2,7 +2,8 @@
 # Failure-free cost of a change, measured in one interleaved run: the same bench jar (ping-pong with
 # byte[] and with direct buffers, allreduce of 1 and 1024 doubles on NP ranks) launched by two FTHP-J
 # trees in turn, REPS times, medians per tree and the median (range) of the after/before ratios taken within
-# each repetition. REPLICATED=1: every rank has a replica (NP ranks + NP replicas). Not part of the suite.
+# each repetition. REPLICATED=1: every rank has a replica (NP ranks + NP replicas); AFTER_OPTS: fthp-run options
+# for the after tree only (e.g. "--sdc off" to leave out a feature the before tree lacks). Not part of the suite.
 #
 #   bench/before-after.sh /path/to/before-tree [/path/to/after-tree]   # after: this tree
 #   REPS=5 NP=2 REPLICATED=1 bench/before-after.sh ...
@@ -15,12 +16,14 @@ pair=() all=()
 [[ "${REPLICATED:-0}" == 1 ]] && pair=(--replicas 2) all=(--replicas "$NP")
 jar="$after/bench/target/fthp-bench-0.1.0-SNAPSHOT.jar"
 out="$(mktemp -d)"
+read -r -a after_opts <<< "${AFTER_OPTS:-}"
 for ((rep = 1; rep <= REPS; rep++)); do
   for tree in before after; do
-    home="$before"; [[ "$tree" == after ]] && home="$after"
-    "$home/bin/fthp-run" -np 2 "${pair[@]}" -- -cp "$jar" org.fthp.bench.PingPong --arrays >"$out/$tree.arrays.$rep" 2>/dev/null
-    "$home/bin/fthp-run" -np 2 "${pair[@]}" -- -cp "$jar" org.fthp.bench.PingPong >"$out/$tree.direct.$rep" 2>/dev/null
-    "$home/bin/fthp-run" -np "$NP" "${all[@]}" -- -cp "$jar" org.fthp.bench.AllReduce >"$out/$tree.allreduce.$rep" 2>/dev/null
+    home="$before" opts=()
+    [[ "$tree" == after ]] && home="$after" opts=("${after_opts[@]}")
+    "$home/bin/fthp-run" -np 2 "${pair[@]}" "${opts[@]}" -- -cp "$jar" org.fthp.bench.PingPong --arrays >"$out/$tree.arrays.$rep" 2>/dev/null
+    "$home/bin/fthp-run" -np 2 "${pair[@]}" "${opts[@]}" -- -cp "$jar" org.fthp.bench.PingPong >"$out/$tree.direct.$rep" 2>/dev/null
+    "$home/bin/fthp-run" -np "$NP" "${all[@]}" "${opts[@]}" -- -cp "$jar" org.fthp.bench.AllReduce >"$out/$tree.allreduce.$rep" 2>/dev/null
   done
 done
 python3 - "$out" "$REPS" <<'PY'
