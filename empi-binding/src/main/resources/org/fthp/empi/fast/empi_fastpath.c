@@ -25,6 +25,15 @@ static int test_once(MPI_Request *request, MPI_Status *status) {
     return rc != MPI_SUCCESS ? -rc : flag;
 }
 
+/* The message header (msglog.MessageHeader's layout) at the start of staging. */
+static void put_header(char *out, int32_t commId, int32_t source, int64_t sendId, int32_t flags, int32_t payload) {
+    memcpy(out, &commId, 4);
+    memcpy(out + 4, &source, 4);
+    memcpy(out + 8, &sendId, 8);
+    memcpy(out + 16, &flags, 4);
+    memcpy(out + 20, &payload, 4);
+}
+
 /* ---- plain C, for FFM downcalls ---- */
 
 /* The sizes of the headers this was built with: the loaders refuse a library built for another MPI. */
@@ -127,11 +136,7 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_sendHeaded(JNIEnv *env, 
         jboolean bytes, jlong arrayByte, jint payload, jlong staging, jint commId, jint source, jlong sendId, jint flags,
         jint dest, jint tag, jlong comm, jlong request, jlong status) {
     char *out = PTR(staging);
-    memcpy(out, &commId, 4);
-    memcpy(out + 4, &source, 4);
-    memcpy(out + 8, &sendId, 8);
-    memcpy(out + 16, &flags, 4);
-    memcpy(out + 20, &payload, 4);
+    put_header(out, commId, source, sendId, flags, payload);
     if (payload > 0 && bytes) {
         /* a byte[]: a plain region copy, without pinning the array (no GC locker) */
         (*env)->GetByteArrayRegion(env, (jbyteArray) array, (jsize) arrayByte, payload, (jbyte *) (out + HEADER_BYTES));
@@ -236,6 +241,38 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_irecvTestHeaded(JNIEnv *
 #define POLL_ERROR_BASE 3
 
 /*
+ * The shallow path's poll, both entries' part of it: up to polls tests (at least one), then the completed
+ * header's verdict. Sets *copy to the bytes of whole items (at most items of itemBytes) the caller copies from
+ * staging after the header into the array, 0 when none; returns what the entries return (below).
+ */
+static int poll_headed(MPI_Request *request, MPI_Status *status, const char *staging, int capacity, int itemBytes,
+                       int items, int polls, int64_t *copy) {
+    *copy = 0;
+    int flag = 0;
+    for (int i = 0; !flag && i < polls; i++) {
+        int rc = MPI_Test(request, &flag, status);
+        if (rc != MPI_SUCCESS) {
+            return -(POLL_ERROR_BASE + rc);
+        }
+    }
+    if (!flag) {
+        return POLL_PENDING;
+    }
+    int32_t flags, payload;
+    memcpy(&flags, staging + 16, 4);
+    memcpy(&payload, staging + 20, 4);
+    if ((flags & FLAG_RENDEZVOUS) != 0 || payload < 0 || payload > capacity - HEADER_BYTES || itemBytes <= 0) {
+        return POLL_APART;
+    }
+    int64_t n = payload / itemBytes;
+    if (n > items) {
+        n = items;
+    }
+    *copy = n > 0 ? n * itemBytes : 0;
+    return payload;
+}
+
+/*
  * Polls a headed receive into staging (capacity bytes posted) up to polls times (at least once) until it
  * completes: at the native library's speed between returns to Java, where the caller's duty (a failure, a
  * rollback) runs; bounded, it never waits on a peer longer than polls tests. Results: the payload's bytes (>= 0)
@@ -247,40 +284,20 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_irecvTestHeaded(JNIEnv *
 JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_pollArray(JNIEnv *env, jclass cls, jlong request,
         jlong status, jlong staging, jint capacity, jobject array, jboolean bytes, jint itemBytes, jint items,
         jint polls) {
-    int flag = 0;
-    for (int i = 0; !flag && i < polls; i++) {
-        int rc = MPI_Test(PTR(request), &flag, PTR(status));
-        if (rc != MPI_SUCCESS) {
-            return -(POLL_ERROR_BASE + rc);
-        }
-    }
-    if (!flag) {
-        return POLL_PENDING;
-    }
     const char *in = PTR(staging);
-    jint flags;
-    jint payload;
-    memcpy(&flags, in + 16, 4);
-    memcpy(&payload, in + 20, 4);
-    if ((flags & FLAG_RENDEZVOUS) != 0 || payload < 0 || payload > capacity - HEADER_BYTES || itemBytes <= 0) {
-        return POLL_APART;
-    }
-    int64_t n = payload / itemBytes;
-    if (n > items) {
-        n = items;
-    }
-    if (n > 0 && bytes) {
-        (*env)->SetByteArrayRegion(env, (jbyteArray) array, 0, (jsize) (n * itemBytes),
-                                   (const jbyte *) (in + HEADER_BYTES));
-    } else if (n > 0) {
+    int64_t copy;
+    int result = poll_headed(PTR(request), PTR(status), in, capacity, itemBytes, items, polls, &copy);
+    if (copy > 0 && bytes) {
+        (*env)->SetByteArrayRegion(env, (jbyteArray) array, 0, (jsize) copy, (const jbyte *) (in + HEADER_BYTES));
+    } else if (copy > 0) {
         char *a = (*env)->GetPrimitiveArrayCritical(env, array, NULL);
         if (a == NULL) {
             return POLL_PENDING; /* OutOfMemoryError pending: Java throws it */
         }
-        memcpy(a, in + HEADER_BYTES, (size_t) (n * itemBytes));
+        memcpy(a, in + HEADER_BYTES, (size_t) copy);
         (*env)->ReleasePrimitiveArrayCritical(env, array, a, 0);
     }
-    return payload;
+    return result;
 }
 
 /* MPI_Irecv of up to capacity bytes into staging, then pollArray: a plain receive posted and polled in one call. */
@@ -307,11 +324,7 @@ JNIEXPORT jlong JNICALL Java_org_fthp_empi_fast_JniCalls_envelope(JNIEnv *env, j
 
 int fthp_fp_send_array(const char *array, int payload, char *staging, int commId, int source, int64_t sendId,
                        int flags, int dest, int tag, int64_t comm, MPI_Request *request, MPI_Status *status) {
-    memcpy(staging, &commId, 4);
-    memcpy(staging + 4, &source, 4);
-    memcpy(staging + 8, &sendId, 8);
-    memcpy(staging + 16, &flags, 4);
-    memcpy(staging + 20, &payload, 4);
+    put_header(staging, commId, source, sendId, flags, payload);
     if (payload > 0) {
         memcpy(staging + HEADER_BYTES, array, (size_t) payload);
     }
@@ -321,30 +334,12 @@ int fthp_fp_send_array(const char *array, int payload, char *staging, int commId
 
 int fthp_fp_poll_array(MPI_Request *request, MPI_Status *status, const char *staging, int capacity, char *array,
                        int itemBytes, int items, int polls) {
-    int flag = 0;
-    for (int i = 0; !flag && i < polls; i++) {
-        int rc = MPI_Test(request, &flag, status);
-        if (rc != MPI_SUCCESS) {
-            return -(POLL_ERROR_BASE + rc);
-        }
+    int64_t copy;
+    int result = poll_headed(request, status, staging, capacity, itemBytes, items, polls, &copy);
+    if (copy > 0) {
+        memcpy(array, staging + HEADER_BYTES, (size_t) copy);
     }
-    if (!flag) {
-        return POLL_PENDING;
-    }
-    int flags, payload;
-    memcpy(&flags, staging + 16, 4);
-    memcpy(&payload, staging + 20, 4);
-    if ((flags & FLAG_RENDEZVOUS) != 0 || payload < 0 || payload > capacity - HEADER_BYTES || itemBytes <= 0) {
-        return POLL_APART;
-    }
-    int64_t n = payload / itemBytes;
-    if (n > items) {
-        n = items;
-    }
-    if (n > 0) {
-        memcpy(array, staging + HEADER_BYTES, (size_t) (n * itemBytes));
-    }
-    return payload;
+    return result;
 }
 
 int fthp_fp_irecv_poll_array(int source, int tag, int64_t comm, MPI_Request *request, MPI_Status *status,
