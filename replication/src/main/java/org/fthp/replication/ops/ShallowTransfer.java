@@ -235,16 +235,7 @@ public final class ShallowTransfer implements BooleanSupplier {
             r = JniCalls.irecvPollArray(source == anySource ? Empi.ANY_SOURCE : from.rank(), tag, from.comm(),
                     receiveRequest, receiveStatus, receiveStaging, capacity, array, bytes, itemBytes, count, POLLS);
         }
-        if (r == JniCalls.POLL_PENDING) {
-            return PENDING;
-        }
-        // not posted, or complete (with an error): the kept block is free again
-        posted = false;
-        received = r;
-        if (r <= -JniCalls.POLL_ERROR_BASE) {
-            throw FastInline.failure("MPI_Irecv/MPI_Test", -r - JniCalls.POLL_ERROR_BASE);
-        }
-        return DONE;
+        return settled(r, "MPI_Irecv/MPI_Test") ? DONE : PENDING;
     }
 
     /** Polls the posted receive: whether it is done. A native error completes it too, and is thrown. */
@@ -258,13 +249,21 @@ public final class ShallowTransfer implements BooleanSupplier {
                         receivingSegment, receivingItemBytes, receivingCount, POLLS)
                 : JniCalls.pollArray(receiveRequest, receiveStatus, receiveStaging, receivingCapacity, receivingArray,
                         receivingBytes, receivingItemBytes, receivingCount, POLLS);
+        return settled(r, "MPI_Test");
+    }
+
+    /**
+     * Takes a native poll's result {@code r}: false while the receive is pending; else it is no longer posted (not
+     * posted at all, or complete: the kept block is free again) and a native error of {@code calls} is thrown.
+     */
+    private boolean settled(int r, String calls) {
         if (r == JniCalls.POLL_PENDING) {
             return false;
         }
         posted = false;
         received = r;
         if (r <= -JniCalls.POLL_ERROR_BASE) {
-            throw FastInline.failure("MPI_Test", -r - JniCalls.POLL_ERROR_BASE);
+            throw FastInline.failure(calls, -r - JniCalls.POLL_ERROR_BASE);
         }
         return true;
     }
