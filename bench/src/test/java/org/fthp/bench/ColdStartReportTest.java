@@ -88,6 +88,10 @@ class ColdStartReportTest {
         assertNull(ColdPingPong.Options.parse(new String[] {"--rounds"}));
         assertNull(ColdPingPong.Options.parse(new String[] {"--sizes", "8,x"}));
         assertNull(ColdPingPong.Options.parse(new String[] {"--warmup"}));
+        assertEquals(1, d.blocks());
+        assertEquals(3, ColdPingPong.Options.parse(new String[] {"--blocks", "3"}).blocks());
+        assertNull(ColdPingPong.Options.parse(new String[] {"--blocks", "0"}));
+        assertNull(ColdPingPong.Options.parse(new String[] {"--blocks", "-1"}));
         assertEquals(1.0, ColdPingPong.oneWayMicros(2.0, 1_000_000), 1e-12);
     }
 
@@ -95,6 +99,24 @@ class ColdStartReportTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), List.<String[]>of(new String[] {contender, base}));
         return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void reportsTheBestBlockBesideTheFirstAfterEverySizesFirstBlock(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("binding.pingpong.1.txt"),
+                "coldpingpong 8 1.0 2.0 0.9\ncoldpingpong 1024 2.0 3 2\ncoldbest 8 0.5 3\ncoldbest 1024 1.5 3\n");
+        Files.writeString(dir.resolve("fthp.pingpong.1.txt"),
+                "coldpingpong 8 4.0 9 1\ncoldpingpong 1024 6.0 9 1\ncoldbest 8 0.4 3\ncoldbest 1024 1.5 3\n");
+        ColdStartReport r = new ColdStartReport();
+        r.addDirectory(dir);
+        ColdStartReport.Row best8 = new ColdStartReport.Row("ping-pong byte[] 8 B, best of 3 blocks, one-way µs",
+                ColdStartReport.BEST_ORDER + 8, false);
+        assertEquals(List.of(4.0), r.ratios("fthp", "binding", PING_8));
+        assertEquals(0.8, r.ratios("fthp", "binding", best8).get(0), 1e-12);
+        String md = print(r, "fthp", "binding");
+        assertTrue(md.contains("| ping-pong byte[] 8 B, best of 3 blocks, one-way µs | 0.500 |"), md);
+        assertTrue(md.indexOf("1 KiB, one-way") < md.indexOf("8 B, best of 3"), md);
+        assertTrue(md.indexOf("8 B, best of 3") < md.indexOf("1 KiB, best of 3"), md);
     }
 
     @Test
