@@ -37,7 +37,7 @@ public final class ArrayCalls {
             ValueLayout.OfLong l = ValueLayout.JAVA_LONG;
             var a = ValueLayout.ADDRESS;
             send = linker.downcallHandle(lib.find("fthp_fp_send_array").orElseThrow(),
-                    FunctionDescriptor.of(i, a, i, l, i, i, l, i, i, i, l, l, l), heap);
+                    FunctionDescriptor.of(i, a, i, l, i, i, l, i, i, i, l, l, l, i), heap);
             poll = linker.downcallHandle(lib.find("fthp_fp_poll_array").orElseThrow(),
                     FunctionDescriptor.of(i, l, l, l, i, a, i, i, i), heap);
             irecv = linker.downcallHandle(lib.find("fthp_fp_irecv_poll_array").orElseThrow(),
@@ -55,10 +55,10 @@ public final class ArrayCalls {
     private ArrayCalls() {}
 
     public static int send(MemorySegment array, int payload, long staging, int commId, int source, long sendId,
-                           int flags, int dest, int tag, long comm, long request, long status) {
+                           int flags, int dest, int tag, long comm, long request, long status, int tests) {
         try {
             return (int) SEND.invokeExact(array, payload, staging, commId, source, sendId, flags, dest, tag, comm,
-                    request, status);
+                    request, status, tests);
         } catch (Throwable t) {
             throw new EmpiException("fthp_fp_send_array: " + t, t);
         }

@@ -73,11 +73,13 @@ public final class JniCalls {
      * Writes an FTHP message header (org.fthp.msglog.MessageHeader) at {@code staging} and copies
      * {@code payload} bytes of {@code array} (a primitive array; {@code bytes}: a {@code byte[]}, copied without
      * pinning it) from byte {@code arrayByte} after it, then
-     * MPI_Isend of header and payload as bytes, then one MPI_Test. The caller has checked bounds and room.
+     * MPI_Isend of header and payload as bytes, then up to {@code tests} MPI_Tests (at least one) until it
+     * completes: 1 when it did, 0 when still in flight, minus the MPI error code. The caller has checked bounds and
+     * room.
      */
     public static native int sendHeaded(Object array, boolean bytes, long arrayByte, int payload, long staging,
                                         int commId, int source, long sendId, int flags, int dest, int tag, long comm,
-                                        long request, long status);
+                                        long request, long status, int tests);
 
     /**
      * One MPI_Test of a headed receive posted by {@link #irecv} with {@code capacity} bytes; when complete, fills

@@ -94,6 +94,26 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_test(JNIEnv *env, jclass
     return test_once(PTR(request), PTR(status));
 }
 
+/*
+ * MPI_Isend of a headed message in staging, then up to tests MPI_Tests (at least one) until it completes. Open MPI's
+ * shared memory completes a send past its inline size (256 B by default) only when the receiver hands the
+ * fragment back, tens of tests later while the receiver polls: a few more tests here mostly spare the caller a
+ * send left in flight (an operation to keep, detach and complete later); bounded, it never waits on a peer longer
+ * than tests tests.
+ */
+static int isend_headed(char *staging, int length, int dest, int tag, int64_t comm, MPI_Request *request,
+                        MPI_Status *status, int tests) {
+    int rc = MPI_Isend(staging, length, MPI_BYTE, dest, tag, H_COMM(comm), request);
+    if (rc != MPI_SUCCESS) {
+        return -rc;
+    }
+    int done = 0;
+    for (int i = 0; done == 0 && i < tests; i++) {
+        done = test_once(request, status);
+    }
+    return tests < 1 ? test_once(request, status) : done;
+}
+
 /* Copies length bytes of array from offset to the native address staging, then MPI_Isend + one MPI_Test. */
 JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_isendArrayTest(JNIEnv *env, jclass cls, jbyteArray array,
         jint offset, jint length, jlong staging, jlong datatype, jint dest, jint tag, jlong comm, jlong request,
@@ -129,12 +149,13 @@ JNIEXPORT void JNICALL Java_org_fthp_empi_fast_JniCalls_copyOut(JNIEnv *env, jcl
 
 /*
  * Writes the header and copies payload bytes of array (any primitive element type; bytes: it is a byte[]) from
- * byte arrayByte into staging after it, then MPI_Isend of the whole + one MPI_Test. The caller checked the bounds and the room.
+ * byte arrayByte into staging after it, then MPI_Isend of the whole and up to tests MPI_Tests (isend_headed). The
+ * caller checked the bounds and the room.
  * The array is pinned only for the memcpy (GetPrimitiveArrayCritical: no JNI or MPI call while held).
  */
 JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_sendHeaded(JNIEnv *env, jclass cls, jobject array,
         jboolean bytes, jlong arrayByte, jint payload, jlong staging, jint commId, jint source, jlong sendId, jint flags,
-        jint dest, jint tag, jlong comm, jlong request, jlong status) {
+        jint dest, jint tag, jlong comm, jlong request, jlong status, jint tests) {
     char *out = PTR(staging);
     put_header(out, commId, source, sendId, flags, payload);
     if (payload > 0 && bytes) {
@@ -148,8 +169,7 @@ JNIEXPORT jint JNICALL Java_org_fthp_empi_fast_JniCalls_sendHeaded(JNIEnv *env, 
         memcpy(out + HEADER_BYTES, a + arrayByte, (size_t) payload);
         (*env)->ReleasePrimitiveArrayCritical(env, array, a, JNI_ABORT);
     }
-    return fthp_fp_isend_test(out, HEADER_BYTES + payload, (int64_t) (intptr_t) MPI_BYTE, dest, tag, comm,
-                              PTR(request), PTR(status));
+    return isend_headed(out, HEADER_BYTES + payload, dest, tag, comm, PTR(request), PTR(status), tests);
 }
 
 /*
@@ -323,13 +343,13 @@ JNIEXPORT jlong JNICALL Java_org_fthp_empi_fast_JniCalls_envelope(JNIEnv *env, j
 /* ---- the shallow path's calls with the array's address: FFM downcalls that pass a heap array (critical) ---- */
 
 int fthp_fp_send_array(const char *array, int payload, char *staging, int commId, int source, int64_t sendId,
-                       int flags, int dest, int tag, int64_t comm, MPI_Request *request, MPI_Status *status) {
+                       int flags, int dest, int tag, int64_t comm, MPI_Request *request, MPI_Status *status,
+                       int tests) {
     put_header(staging, commId, source, sendId, flags, payload);
     if (payload > 0) {
         memcpy(staging + HEADER_BYTES, array, (size_t) payload);
     }
-    return fthp_fp_isend_test(staging, HEADER_BYTES + payload, (int64_t) (intptr_t) MPI_BYTE, dest, tag, comm,
-                              request, status);
+    return isend_headed(staging, HEADER_BYTES + payload, dest, tag, comm, request, status, tests);
 }
 
 int fthp_fp_poll_array(MPI_Request *request, MPI_Status *status, const char *staging, int capacity, char *array,

@@ -37,7 +37,7 @@ public final class JniCallsSelfCheck {
         int r = JniCalls.irecvHeaded(0, 9, Empi.COMM_WORLD, recvRequest, recvStaging, HEADER + got.length);
         check(r == 0, "irecvHeaded posts");
         r = JniCalls.sendHeaded(sent, true, 3, 12, sendStaging, 41, 5, 0x1_0000_0002L, 2, 0, 9, Empi.COMM_WORLD,
-                sendRequest, status);
+                sendRequest, status, 1);
         check(r >= 0, "sendHeaded posts: " + r);
         while (r == 0) r = JniCalls.test(sendRequest, status);
         r = poll(recvRequest, recvStaging, HEADER + got.length, got, true, 0, 1, got.length, out);
@@ -51,7 +51,7 @@ public final class JniCallsSelfCheck {
         int[] into = new int[6];
         r = JniCalls.irecvHeaded(0, 4, Empi.COMM_WORLD, recvRequest, recvStaging, HEADER + 28);
         r = JniCalls.sendHeaded(ints, false, 0, 28, sendStaging, 1, 0, 7, 0, 0, 4, Empi.COMM_WORLD, sendRequest,
-                status);
+                status, 8);
         while (r == 0) r = JniCalls.test(sendRequest, status);
         r = poll(recvRequest, recvStaging, HEADER + 28, into, false, 4, 8, 2, out);
         check(r == 1 && out[1] == 28, "the int payload's header");
@@ -64,7 +64,7 @@ public final class JniCallsSelfCheck {
         byte[] small = new byte[4];
         JniCalls.irecvHeaded(0, 5, Empi.COMM_WORLD, recvRequest, recvStaging, HEADER + small.length);
         r = JniCalls.sendHeaded(sent, true, 0, 16, sendStaging, 1, 0, 8, 0, 0, 5, Empi.COMM_WORLD, sendRequest,
-                status);
+                status, 0);
         while (r == 0) r = JniCalls.test(sendRequest, status);
         r = poll(recvRequest, recvStaging, HEADER + small.length, small, true, 0, 1, small.length, out);
         check(r < 0 ? Empi.errorClassOf(-r) == Empi.constant("MPI_ERR_TRUNCATE") : r == 1 && out[1] == 16,
@@ -73,7 +73,7 @@ public final class JniCallsSelfCheck {
 
         // the post and the first test in one call: a message already sent completes in the call that posts for it
         r = JniCalls.sendHeaded(sent, true, 1, 6, sendStaging, 3, 0, 11, 0, 0, 6, Empi.COMM_WORLD, sendRequest,
-                status);
+                status, 1);
         while (r == 0) r = JniCalls.test(sendRequest, status);
         byte[] fused = new byte[8];
         r = JniCalls.irecvTestHeaded(0, 6, Empi.COMM_WORLD, recvRequest, status, recvStaging, HEADER + fused.length,

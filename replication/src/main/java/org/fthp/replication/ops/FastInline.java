@@ -67,7 +67,7 @@ final class FastInline {
     static boolean send(Object array, long arrayByte, int payload, OpBlock block, int commId, int source,
                         long sendId, int flags, int dest, int tag, long comm) {
         int r = JniCalls.sendHeaded(array, array instanceof byte[], arrayByte, payload, block.stagingAddress(),
-                commId, source, sendId, flags, dest, tag, comm, block.requestAddress(), block.statusAddress());
+                commId, source, sendId, flags, dest, tag, comm, block.requestAddress(), block.statusAddress(), 1);
         return done("MPI_Isend/MPI_Test", r);
     }
 

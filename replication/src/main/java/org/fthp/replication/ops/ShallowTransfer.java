@@ -27,8 +27,9 @@ import org.fthp.replication.structure.Endpoint;
  * interpreted and C1-compiled, where every Java call on the path costs tens of nanoseconds and the FFM downcalls
  * microseconds; this path is a few calls deep, as Open MPI's own binding is, and leaves C2 little to compile.
  *
- * <p>A send writes the header, copies the payload from the array, posts and tests in one native call; one the
- * native library did not complete at once goes on as an {@link InlineSendRest}. A receive posts and polls in one
+ * <p>A send writes the header, copies the payload from the array, posts and tests (up to {@link #SEND_TESTS}
+ * times) in one native call; one the native library did not complete by then goes on as an
+ * {@link InlineSendRest}. A receive posts and polls in one
  * call, and a wait polls again ({@link #getAsBoolean}, a bounded number of native tests per call, so the caller's
  * duty cycle runs between them: a failure or rollback ends the wait); the completing poll copies the payload into
  * the array. The message is {@link InlineTransfer}'s (header, payload, tag, channel): either side may take the
@@ -55,6 +56,17 @@ public final class ShallowTransfer implements BooleanSupplier {
      * a larger value is there to measure with.
      */
     static final int POLLS = Integer.getInteger("fthp.shallow.polls", 1);
+    /**
+     * Native tests of a send in the call that posts it, until it completes ({@code -Dfthp.shallow.sendTests}). Open
+     * MPI's shared memory completes a send past its inline size (256 B) only once the receiver has handed the
+     * fragment back, some 20 to 60 tests later in a ping-pong; a send still in flight after its call becomes an
+     * operation the duty cycle completes (allocated, detached, its block taken from the pool and given back), code
+     * the JIT must then compile too, recompiling the shallow entries that had it as an uncommon trap. More tests
+     * keep most such sends inside their call; bounded, a send to a rank busy elsewhere costs that many tests, then
+     * goes on in flight. One by default: what more buy a cold and a warm ping-pong is still to measure on a quiet
+     * host (bench/README).
+     */
+    static final int SEND_TESTS = Integer.getInteger("fthp.shallow.sendTests", 1);
     private static final int WILDCARD = Integer.MIN_VALUE;
     private static final long BLOCK_BYTES = MessageHeader.BYTES + Rendezvous.THRESHOLD_BYTES;
 
@@ -164,10 +176,10 @@ public final class ShallowTransfer implements BooleanSupplier {
                 sendSegment = segmentOf(array);
             }
             r = ArrayCalls.send(sendSegment, (int) payload, sendStaging, comm.commId(), comm.rank(),
-                    sendId, 0, to.rank(), tag, to.comm(), sendRequest, sendStatus);
+                    sendId, 0, to.rank(), tag, to.comm(), sendRequest, sendStatus, SEND_TESTS);
         } else {
             r = JniCalls.sendHeaded(array, bytes, 0, (int) payload, sendStaging, comm.commId(), comm.rank(), sendId, 0,
-                    to.rank(), tag, to.comm(), sendRequest, sendStatus);
+                    to.rank(), tag, to.comm(), sendRequest, sendStatus, SEND_TESTS);
         }
         records.sent(MessageHeader.BYTES + payload);
         if (r == 1) {
