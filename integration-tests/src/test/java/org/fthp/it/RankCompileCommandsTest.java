@@ -24,6 +24,9 @@ class RankCompileCommandsTest {
     /** {@code -XX:CompileCommand=<command>,<class>::<method><descriptor>}. */
     private static final Pattern METHOD_COMMAND =
             Pattern.compile("-XX:CompileCommand=(\\w+),([\\w.$]+)::(\\w+)(\\(.*\\).+)");
+    /** {@code -XX:CompileCommand=<option>,<class>::<method><descriptor>,<value>}. */
+    private static final Pattern METHOD_OPTION =
+            Pattern.compile("-XX:CompileCommand=(\\w+),([\\w.$]+)::(\\w+)(\\([^)]*\\)[^,]+),(\\w+)");
 
     @Test
     void theGeneralPathKeptApartIsTheOneTheShallowEntriesFallBackTo() throws ClassNotFoundException {
@@ -33,15 +36,34 @@ class RankCompileCommandsTest {
             Matcher m = METHOD_COMMAND.matcher(command);
             assertTrue(m.matches(), "not a command on one method with its descriptor: " + command);
             assertEquals("dontinline", m.group(1), command);
-            Class<?> holder = Class.forName(m.group(2));
-            String name = m.group(3);
-            String descriptor = m.group(4);
-            List<Method> named = Arrays.stream(holder.getDeclaredMethods())
-                    .filter(method -> method.getName().equals(name)).toList();
-            assertTrue(named.stream().anyMatch(method -> descriptor(method).equals(descriptor)),
-                    command + " names no method; " + holder.getName() + "." + name + " has "
-                            + named.stream().map(RankCompileCommandsTest::descriptor).toList());
+            assertNamesAMethod(command, m.group(2), m.group(3), m.group(4));
         }
+    }
+
+    @Test
+    void theShallowEntriesCompiledInTheForegroundAreTheProgramsSendAndRecv() throws ClassNotFoundException {
+        List<String> commands = MpirunCommand.SHALLOW_ENTRIES_FOREGROUND;
+        assertEquals(2, commands.size());
+        for (String command : commands) {
+            Matcher m = METHOD_OPTION.matcher(command);
+            assertTrue(m.matches(), "not an option on one method with its descriptor: " + command);
+            assertEquals("BackgroundCompilation", m.group(1), command);
+            assertEquals("false", m.group(5), command);
+            assertEquals("mpi.Comm", m.group(2), command);
+            assertNamesAMethod(command, m.group(2), m.group(3), m.group(4));
+        }
+        assertTrue(commands.get(0).contains("::send("), commands.get(0));
+        assertTrue(commands.get(1).contains("::recv("), commands.get(1));
+    }
+
+    private static void assertNamesAMethod(String command, String holderName, String name, String descriptor)
+            throws ClassNotFoundException {
+        Class<?> holder = Class.forName(holderName);
+        List<Method> named = Arrays.stream(holder.getDeclaredMethods())
+                .filter(method -> method.getName().equals(name)).toList();
+        assertTrue(named.stream().anyMatch(method -> descriptor(method).equals(descriptor)),
+                command + " names no method; " + holder.getName() + "." + name + " has "
+                        + named.stream().map(RankCompileCommandsTest::descriptor).toList());
     }
 
     private static String descriptor(Method method) {

@@ -12,6 +12,7 @@ import java.util.List;
  * <pre>
  * mpirun [--allow-run-as-root] [--oversubscribe] --bind-to none -np N -x FTHP_EMPI_ABI &lt;passthrough&gt;
  *        java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC &lt;CLASS_FILE_API_LATE&gt; &lt;GENERAL_PATH_APART&gt;
+ *        &lt;SHALLOW_ENTRIES_FOREGROUND&gt;
  *        -cp runtime.jar:user.cp
  *        [-XX:AOTCache=fthp-mpi.aot -Xlog:aot=off]
  *        &lt;user java options&gt; MainClass args...
@@ -70,6 +71,20 @@ public final class MpirunCommand {
             "-XX:CompileCommand=dontinline,org.fthp.replication.runtime.PointToPoint::send(Lorg/fthp/replication/ops/Transfer;)V",
             "-XX:CompileCommand=dontinline,org.fthp.replication.runtime.PointToPoint::receive(Lorg/fthp/replication/ops/Transfer;)V");
 
+    /**
+     * The shallow entries compiled in the foreground: the rank's thread that makes {@code Comm.send} or
+     * {@code Comm.recv} hot waits for their compilation instead of running on in slower code while a compiler
+     * thread compiles them. In a program's first messages both ranks poll, so a compiler thread in the background
+     * shares their two cores with them: the round trips crawl while it compiles, and the compilation, queued
+     * behind others and preempted, takes several times its CPU. Waiting, the thread leaves its core to the
+     * compiler, and runs the compiled code as soon as it exists (also after a deoptimization, when a new size
+     * or a send left in flight brings a branch the compiled code did not have). Each names a method with its
+     * descriptor (RankCompileCommandsTest checks that they resolve).
+     */
+    public static final List<String> SHALLOW_ENTRIES_FOREGROUND = List.of(
+            "-XX:CompileCommand=BackgroundCompilation,mpi.Comm::send(Ljava/lang/Object;ILmpi/Datatype;II)V,false",
+            "-XX:CompileCommand=BackgroundCompilation,mpi.Comm::recv(Ljava/lang/Object;ILmpi/Datatype;II)Lmpi/Status;,false");
+
     private MpirunCommand() {}
 
     public static List<String> build(LaunchOptions options, UserProgram program, LaunchHost host) {
@@ -85,6 +100,7 @@ public final class MpirunCommand {
         }
         command.addAll(CLASS_FILE_API_LATE);
         command.addAll(GENERAL_PATH_APART);
+        command.addAll(SHALLOW_ENTRIES_FOREGROUND);
         command.add("-cp");
         command.add(classpath(host.runtimeJar(), program.classpath()));
         if (host.aotCache().isPresent() && !AotCache.userChoosesOwn(options.javaOptions())) {
