@@ -24,8 +24,9 @@ import org.fthp.checkpoint.api.Checkpoint;
  *       the phases before and the CPU time it used), so the driver can time
  *       the restart from the kill.
  *   <li>{@code resilient MB ITERATIONS MS}: the same loop with everything after {@code MPI.Init} in
- *       {@code Checkpoint.resilient}, the state allocated and registered by the body (filled on the first run only:
- *       a restart's {@code recover} overwrites it): with a spare the job rolls back
+ *       {@code Checkpoint.resilient}, the state allocated and registered by the body ({@code Checkpoint.registerArray}:
+ *       a survivor of a rollback gets its arrays back; filled on the first run only: a restart's {@code recover}
+ *       overwrites it): with a spare the job rolls back
  *       in place, without one it relaunches. Every process that resumes (rolled back, replacement or relaunched;
  *       replicas too) writes to its real stderr {@code resumed <epoch ms> start <why> body <ms> registered <ms>
  *       init <ms> main <ms>}: when it was back in the loop, when the body began, when the state was registered (the
@@ -132,14 +133,13 @@ public final class CheckpointBench {
         long nanos = Long.parseLong(args[3]) * 1_000_000L;
         Checkpoint.resilient(start -> {
             long bodyAt = System.currentTimeMillis();
-            double[] state = new double[(int) (bytes / 8)];
+            // a survivor of a rollback gets its arrays back (zeroed) rather than allocating them again
+            double[] state = Checkpoint.registerArray("state", double[].class, (int) (bytes / 8));
+            int[] iteration = Checkpoint.registerArray("iteration", int[].class, 1);
             if (!Checkpoint.isRestart()) {
                 // a restart's recover overwrites it all (a program initialises only what it does not recover)
                 Arrays.fill(state, MPI.COMM_WORLD.getRank());
             }
-            int[] iteration = {0};
-            Checkpoint.register("state", state);
-            Checkpoint.register("iteration", iteration);
             if (Checkpoint.isRestart()) {
                 long registeredAt = System.currentTimeMillis();
                 Checkpoint.recover();

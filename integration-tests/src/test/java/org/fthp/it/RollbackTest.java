@@ -181,6 +181,9 @@ class RollbackTest {
                 + " back in place"), r.stderr());
         assertTrue(r.stderr().contains("ResilientIterations rank 0: stale group: made before the job rolled back in"
                 + " place"), r.stderr());
+        // what the body registered with registerArray is not stale: the survivor gets it back, zeroed, then recovered
+        assertTrue(r.stderr().contains("ResilientIterations rank 0: registered arrays handed back zeroed, recovered"
+                + " in place"), r.stderr());
     }
 
     /** A survivor that swallows the rollback never reaches the rollback point: at the deadline the job relaunches. */

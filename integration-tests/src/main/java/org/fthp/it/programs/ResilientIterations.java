@@ -13,7 +13,8 @@ import org.fthp.checkpoint.api.ResilientBody;
  * with a spare survives a lost rank by rolling back in place, and prints exactly what a run without failures
  * prints. Same arguments as RestartIterations, and optionally {@code --stale} after them: the first run of the body
  * keeps a duplicate of COMM_WORLD and its group in static fields, and a rerun after a rollback checks that using
- * them is a clear ERR_COMM and ERR_GROUP error, and says so on stderr; or {@code --swallow}: rank 0 catches the
+ * them is a clear ERR_COMM and ERR_GROUP error, and that an array it registered with {@code registerArray} comes
+ * back the same, zeroed, and is filled by the recovery, and says so on stderr; or {@code --swallow}: rank 0 catches the
  * rollback in its main loop and stays there (a program that swallows it), so the job must fall back to a relaunch.
  */
 public final class ResilientIterations {
@@ -23,7 +24,34 @@ public final class ResilientIterations {
     /** With --stale: a group made by the body's first run, kept across a rollback. */
     private static Group keptGroup;
 
+    /** With --stale: the array registered with registerArray by the body's first run, kept across a rollback. */
+    private static int[] keptMarks;
+    /** What the first run writes into it (checkpointed with it, so what recover loads). */
+    private static final int MARK = 7;
+
     private ResilientIterations() {}
+
+    /**
+     * With --stale, an array from {@code Checkpoint.registerArray}: the first run fills it with MARK; a rerun after a
+     * rollback must get back the very same array, zeroed (nothing of the unwound run left in it) until it recovers.
+     */
+    private static int[] handedBackMarks(ResilientBody.Start start, int rank) {
+        int[] marks = Checkpoint.registerArray("marks", int[].class, 16);
+        if (start == ResilientBody.Start.FIRST) {
+            java.util.Arrays.fill(marks, MARK);
+            keptMarks = marks;
+        } else if (start == ResilientBody.Start.ROLLBACK) {
+            if (marks != keptMarks) {
+                throw new IllegalStateException("rank " + rank + ": a rollback did not hand back the registered array");
+            }
+            for (int m : marks) {
+                if (m != 0) {
+                    throw new IllegalStateException("rank " + rank + ": the handed-back array holds " + m);
+                }
+            }
+        }
+        return marks;
+    }
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
@@ -42,7 +70,17 @@ public final class ResilientIterations {
             keptGroup = kept.getGroup();
         }
         int rank = world.getRank();
-        RestartIterations.Run run = RestartIterations.Run.start(world, "ResilientIterations", args);
+        int[] marks = stale ? handedBackMarks(start, rank) : null;
+        RestartIterations.Run run = RestartIterations.Run.start(world, "ResilientIterations", args, true);
+        if (marks != null && start == ResilientBody.Start.ROLLBACK) {
+            for (int m : marks) {
+                if (m != MARK) {
+                    throw new IllegalStateException("recover did not load the handed-back array: " + m);
+                }
+            }
+            System.err.println("ResilientIterations rank " + rank + ": registered arrays handed back zeroed, "
+                    + "recovered in place");
+        }
         if (stale && start == ResilientBody.Start.ROLLBACK) {
             try {
                 kept.barrier();

@@ -61,16 +61,23 @@ public final class RestartIterations {
     record Run(int iterations, long busyNanos, int forceEvery, double[] field, Loop loop) {
 
         static Run start(Intracomm world, String name, String[] args) throws MPIException {
+            return start(world, name, args, false);
+        }
+
+        /** {@code handedBack}: the field comes from {@code Checkpoint.registerArray} (a resilient body's way). */
+        static Run start(Intracomm world, String name, String[] args, boolean handedBack) throws MPIException {
             int rank = world.getRank();
             int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 60;
             long busyNanos = (args.length > 1 ? Long.parseLong(args[1]) : 40) * 1_000_000L;
             int forceEvery = args.length > 3 && args[2].equals("--force") ? Integer.parseInt(args[3]) : 0;
-            double[] field = new double[256];
+            double[] field = handedBack ? Checkpoint.registerArray("field", double[].class, 256) : new double[256];
             for (int i = 0; i < field.length; i++) {
                 field[i] = rank + i * 1e-3;
             }
             Loop loop = new Loop();
-            Checkpoint.register("field", field);
+            if (!handedBack) {
+                Checkpoint.register("field", field);
+            }
             Checkpoint.register("loop", loop);
             if (rank == 0) {
                 System.out.println(name + ": " + world.getSize() + " ranks, " + iterations + " iterations");

@@ -72,6 +72,27 @@ public final class Checkpoint {
     }
 
     /**
+     * A new array of primitives, zeroed, registered under {@code name} like {@link #register}: for the state a
+     * {@linkplain #resilient resilient body} allocates, e.g. {@code double[] x = Checkpoint.registerArray("x",
+     * double[].class, n)}. When the body runs again after a rollback in place, a survivor gets back the very array
+     * its unwound body registered under that name this way (same type and length), zeroed, instead of a new one:
+     * its state stays where it is in memory, the rerun neither allocates it nor collects the old one, and
+     * {@link #recover()} loads into it. Nothing of the unwound run is left in it; what the program sees is exactly
+     * what {@code new double[n]} would give it. A spare taking a lost rank, a relaunched job and a first run get a
+     * new array. Another type or length than before gives a new array too (the old one is then garbage).
+     *
+     * @throws CheckpointException for a type that is not an array of primitives, a negative length, or an empty
+     *                             name
+     */
+    public static <A> A registerArray(String name, Class<A> type, int length) {
+        if (FOREIGN_MPI) {
+            CheckpointSession.checkArray(name, type, length);
+            return type.cast(java.lang.reflect.Array.newInstance(type.getComponentType(), length));
+        }
+        return session().registerArray(name, type, length);
+    }
+
+    /**
      * Registers {@code state} like {@link #register}, but the twins of a replicated rank do not compare it: values
      * that legitimately differ between the two copies (a copy's own timers, {@code System.nanoTime} read outside
      * MPI, a host name). It is checkpointed and recovered as any other.
@@ -172,8 +193,9 @@ public final class Checkpoint {
      * is an error when used), its messages, and what it printed after the checkpoint is not printed twice. Only the
      * predefined {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF} carry over. The body must rebuild, or register and
      * recover, all the state it uses: what it keeps elsewhere (static fields it does not reset) is as the failure
-     * left it. What the body registered is forgotten when it unwinds (it registers its new state again); what was
-     * registered before the body was first entered stays registered.
+     * left it. What the body registered is forgotten when it unwinds (it registers its new state again), but for the
+     * arrays it registered with {@link #registerArray}, which the rerun gets back; what was registered before the body
+     * was first entered stays registered.
      *
      * <p>Without spares, or before the first checkpoint commits, or when the program does not call this method, a
      * lost rank relaunches the job as before ({@code --restart}).

@@ -6,6 +6,7 @@ import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -82,6 +83,14 @@ final class CheckpointSession {
      */
     private Map<String, Object> outsideBody;
     private Set<String> outsideBodyUncompared;
+    /** What {@link #registerArray} registered in this run, by name: what a rollback may hand back to the rerun. */
+    private final Map<String, Object> arrays = new HashMap<>();
+    /**
+     * The arrays the unwound body registered through {@link #registerArray}, kept across the rollback so the rerun
+     * gets them back rather than allocating and collecting its state again; dropped once the rerun recovers or
+     * snapshots (then only a body that no longer asks for one still holds it).
+     */
+    private final Map<String, Object> reusable = new HashMap<>();
     /** Null: this copy compares nothing (no twin at start, or --sdc off). */
     private final TwinComparison comparison;
     private final StateDigest stateDigest = new StateDigest();
@@ -170,6 +179,14 @@ final class CheckpointSession {
         CheckpointSession s = current;
         if (s != null) {
             synchronized (s) {
+                for (Map.Entry<String, Object> e : s.arrays.entrySet()) {
+                    // still registered by the body (one registered before the body stays registered anyway)
+                    if (s.registered.get(e.getKey()) == e.getValue()
+                            && (s.outsideBody == null || s.outsideBody.get(e.getKey()) != e.getValue())) {
+                        s.reusable.put(e.getKey(), e.getValue());
+                    }
+                }
+                s.arrays.clear();
                 if (s.outsideBody != null) {
                     s.registered.clear();
                     s.registered.putAll(s.outsideBody);
@@ -187,18 +204,77 @@ final class CheckpointSession {
         next.uncompared.retainAll(kept.keySet());
         next.outsideBody = outsideBody == null ? null : new LinkedHashMap<>(outsideBody);
         next.outsideBodyUncompared = outsideBodyUncompared == null ? null : new HashSet<>(outsideBodyUncompared);
+        next.reusable.putAll(reusable);
+        reusable.clear();
     }
 
     synchronized void register(String name, Object state) {
         checkRegistration(name, state);
         registered.put(name, state);
         uncompared.remove(name);
+        arrays.remove(name);
     }
 
     synchronized void registerUncompared(String name, Object state) {
         checkRegistration(name, state);
         registered.put(name, state);
         uncompared.add(name);
+        arrays.remove(name);
+    }
+
+    /**
+     * A zeroed array of {@code type} and {@code length}, registered under {@code name}: the one the unwound body
+     * registered so (same type and length) when the body runs again after a rollback in place, else a new one.
+     * Zeroing it leaves nothing of the unwound run in it; only {@code recover} fills it.
+     */
+    synchronized <A> A registerArray(String name, Class<A> type, int length) {
+        checkArray(name, type, length);
+        Object kept = reusable.remove(name);
+        Object array;
+        if (kept != null && kept.getClass() == type && java.lang.reflect.Array.getLength(kept) == length) {
+            zero(kept);
+            array = kept;
+        } else {
+            array = java.lang.reflect.Array.newInstance(type.getComponentType(), length);
+        }
+        registered.put(name, array);
+        uncompared.remove(name);
+        arrays.put(name, array);
+        return type.cast(array);
+    }
+
+    /** What {@link #registerArray} requires, checked alike with or without a session. */
+    static void checkArray(String name, Class<?> type, int length) {
+        if (name == null || name.isEmpty()) {
+            throw new CheckpointException("a registered state needs a non-empty name");
+        }
+        if (type == null || !type.isArray() || !type.getComponentType().isPrimitive() || type == boolean[].class) {
+            throw new CheckpointException("cannot register an array of '" + name + "': "
+                    + (type == null ? "null" : type.getName()) + " is not an array of numbers or chars");
+        }
+        if (length < 0) {
+            throw new CheckpointException("cannot register an array of '" + name + "': negative length " + length);
+        }
+    }
+
+    /** An intrinsic fill, whether or not the JIT has compiled a loop over this type yet. */
+    private static void zero(Object array) {
+        MemorySegment bytes = switch (array) {
+            case byte[] a -> MemorySegment.ofArray(a);
+            case short[] a -> MemorySegment.ofArray(a);
+            case char[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case float[] a -> MemorySegment.ofArray(a);
+            case double[] a -> MemorySegment.ofArray(a);
+            default -> throw new IllegalStateException("registered " + array.getClass());
+        };
+        bytes.fill((byte) 0);
+    }
+
+    /** The rerun has recovered or gone on without asking for some kept arrays: they are garbage from now on. */
+    private void dropReusable() {
+        reusable.clear();
     }
 
     /** The program's next send or contribution to a collective differs legitimately between the twins. */
@@ -224,6 +300,7 @@ final class CheckpointSession {
     synchronized void unregister(String name) {
         registered.remove(name);
         uncompared.remove(name);
+        arrays.remove(name);
     }
 
     synchronized boolean isRestart() {
@@ -292,6 +369,7 @@ final class CheckpointSession {
                         + (System.nanoTime() - fetched) / 1000 + " us");
             }
             recovered = true;
+            dropReusable();
             return epoch;
         } finally {
             gate.exit();
@@ -337,6 +415,7 @@ final class CheckpointSession {
             // started without checkpoint storage (every rank alike): the program runs as without these calls
             return false;
         }
+        dropReusable();
         Gate gate = engine.gate();
         gate.enter();
         try {

@@ -47,12 +47,25 @@ class CheckpointOnAnotherBindingTest {
             assertEquals(-1L, call(checkpoint, "lastCommittedEpoch"));
             call(checkpoint, "register", "x", new double[4]);
             call(checkpoint, "unregister", "x");
+            // a new zeroed array every time: nothing is kept there to hand back
+            double[] a = (double[]) call(checkpoint, "registerArray", "a", double[].class, 5);
+            assertEquals(5, a.length);
+            assertTrue(a != call(checkpoint, "registerArray", "a", double[].class, 5));
             // the arguments are still checked
             InvocationTargetException bad = assertThrows(InvocationTargetException.class,
                     () -> call(checkpoint, "register", "", new double[1]));
             assertEquals(CheckpointException.class.getName(), bad.getCause().getClass().getName());
             bad = assertThrows(InvocationTargetException.class, () -> call(checkpoint, "register", "s", "text"));
             assertTrue(bad.getCause().getMessage().contains("java.lang.String"), bad.getCause().getMessage());
+            bad = assertThrows(InvocationTargetException.class,
+                    () -> call(checkpoint, "registerArray", "b", boolean[].class, 1));
+            assertEquals(CheckpointException.class.getName(), bad.getCause().getClass().getName());
+            bad = assertThrows(InvocationTargetException.class,
+                    () -> call(checkpoint, "registerArray", "o", Object[].class, 1));
+            assertEquals(CheckpointException.class.getName(), bad.getCause().getClass().getName());
+            bad = assertThrows(InvocationTargetException.class,
+                    () -> call(checkpoint, "registerArray", "n", int[].class, -1));
+            assertTrue(bad.getCause().getMessage().contains("negative length"), bad.getCause().getMessage());
         }
     }
 
