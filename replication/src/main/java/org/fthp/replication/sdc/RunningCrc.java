@@ -111,8 +111,9 @@ public final class RunningCrc {
 
     /**
      * Folds a send's envelope: {@code a}, {@code b} and {@code c} as ints, four zero bytes, {@code len} as a long,
-     * in native byte order (24 bytes, what {@link #update} of them laid out so would fold). Folded here by table
-     * in plain arithmetic: a send's envelope is too short to be worth a downcall, and the program's first
+     * in native byte order (24 bytes, what {@link #update} of them laid out so would fold). Folded here in plain
+     * arithmetic, eight bytes per step (slicing by 8: eight independent table lookups, so a step costs one load's
+     * latency, not eight): a send's envelope is too short to be worth a native call, and the program's first
      * thousand sends or so run this before the JIT has compiled it, where a memory segment's accessors and a
      * downcall's method handles cost microseconds each and plain arithmetic does not.
      */
@@ -127,11 +128,9 @@ public final class RunningCrc {
             jdk.update(e, 0, 24);
             return;
         }
-        int r = foldInt(crc, a);
-        r = foldInt(r, b);
-        r = foldInt(r, c);
-        r = foldInt(r, 0);
-        crc = foldLong(r, len);
+        int r = fold8(crc, ints(a, b));
+        r = fold8(r, ints(c, 0));
+        crc = fold8(r, LITTLE_ENDIAN ? len : Long.reverseBytes(len));
     }
 
     /** Folds {@code len} as a long in native byte order (8 bytes), as {@link #updateEnvelope} does its last. */
@@ -141,11 +140,16 @@ public final class RunningCrc {
             jdk.update(envelope, 0, 8);
             return;
         }
-        crc = foldLong(crc, len);
+        crc = fold8(crc, LITTLE_ENDIAN ? len : Long.reverseBytes(len));
     }
 
-    /** CRC32C (Castagnoli, reflected) of one byte per entry: the register form the JDK's and the kernel's share. */
-    private static final int[] TABLE = new int[256];
+    /**
+     * CRC32C (Castagnoli, reflected) tables for slicing by 8: {@code SLICE[t][i]} is byte {@code i} followed by
+     * {@code t} zero bytes, in the register form the JDK's and the kernel's share.
+     */
+    private static final int[][] SLICE = new int[8][256];
+    private static final int[] T0 = SLICE[0], T1 = SLICE[1], T2 = SLICE[2], T3 = SLICE[3], T4 = SLICE[4],
+            T5 = SLICE[5], T6 = SLICE[6], T7 = SLICE[7];
     private static final boolean LITTLE_ENDIAN = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
 
     static {
@@ -154,24 +158,31 @@ public final class RunningCrc {
             for (int k = 0; k < 8; k++) {
                 r = (r >>> 1) ^ (0x82F63B78 & -(r & 1));
             }
-            TABLE[i] = r;
+            T0[i] = r;
+        }
+        for (int t = 1; t < 8; t++) {
+            for (int i = 0; i < 256; i++) {
+                SLICE[t][i] = (SLICE[t - 1][i] >>> 8) ^ T0[SLICE[t - 1][i] & 0xff];
+            }
         }
     }
 
-    /** Register {@code r} with the four bytes of {@code v} (native order) folded in. */
-    private static int foldInt(int r, int v) {
-        // a reflected CRC takes a little-endian word at once: its bytes reach the register's low byte in order
-        r ^= LITTLE_ENDIAN ? v : Integer.reverseBytes(v);
-        r = (r >>> 8) ^ TABLE[r & 0xff];
-        r = (r >>> 8) ^ TABLE[r & 0xff];
-        r = (r >>> 8) ^ TABLE[r & 0xff];
-        return (r >>> 8) ^ TABLE[r & 0xff];
+    /** Eight bytes laid out as {@code first} then {@code second}, native order, read as a little-endian long. */
+    private static long ints(int first, int second) {
+        return LITTLE_ENDIAN ? (first & 0xFFFFFFFFL) | ((long) second << 32)
+                : Long.reverseBytes(((long) first << 32) | (second & 0xFFFFFFFFL));
     }
 
-    private static int foldLong(int r, long v) {
-        int first = (int) (LITTLE_ENDIAN ? v : v >>> 32);
-        int second = (int) (LITTLE_ENDIAN ? v >>> 32 : v);
-        return foldInt(foldInt(r, first), second);
+    /**
+     * Register {@code r} with eight bytes folded in, {@code v} their little-endian reading: a reflected CRC takes
+     * the first byte in its low bits, so xoring the register in and looking each byte up by its distance from the
+     * end folds all eight at once.
+     */
+    private static int fold8(int r, long v) {
+        long x = v ^ (r & 0xFFFFFFFFL);
+        return T7[(int) x & 0xff] ^ T6[(int) (x >>> 8) & 0xff] ^ T5[(int) (x >>> 16) & 0xff]
+                ^ T4[(int) (x >>> 24) & 0xff] ^ T3[(int) (x >>> 32) & 0xff] ^ T2[(int) (x >>> 40) & 0xff]
+                ^ T1[(int) (x >>> 48) & 0xff] ^ T0[(int) (x >>> 56) & 0xff];
     }
 
     private static void putInt(byte[] e, int at, int v) {
