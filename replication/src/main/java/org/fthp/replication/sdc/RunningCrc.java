@@ -30,6 +30,8 @@ public final class RunningCrc {
 
     /** Null: the JDK's intrinsic. */
     private final CrcKernel kernel;
+    /** Whether a send's envelope goes into the kernel's call that copies its payload (by JNI). */
+    private final boolean envelopeInCopy;
     /** The JDK's running form (inverted), when folding by the kernel or by address. */
     private int crc = 0xFFFFFFFF;
     /** Otherwise the JDK's own object holds it. */
@@ -44,6 +46,7 @@ public final class RunningCrc {
     /** {@code kernel} null: the JDK's intrinsic. */
     RunningCrc(CrcKernel kernel) {
         this.kernel = kernel;
+        this.envelopeInCopy = kernel != null && kernel.jni();
         this.jdk = kernel == null && BY_ADDRESS == null ? new CRC32C() : null;
     }
 
@@ -110,12 +113,27 @@ public final class RunningCrc {
     }
 
     /**
+     * A send's envelope ({@link #updateEnvelope}) and then its payload as {@link #copyAndUpdate} copies and folds
+     * it: with the kernel called by JNI, in one call (the envelope's 24 bytes cost three CRC32 instructions there,
+     * less than any fold in Java or a call of their own).
+     */
+    public void copyAndUpdateSent(int a, int b, int c, long envelopeLen, MemorySegment src, long srcOff,
+                                  MemorySegment dst, long dstOff, long len) {
+        if (envelopeInCopy) {
+            crc = kernel.copyAndFoldSent(crc, a, b, c, envelopeLen, src, srcOff, dst, dstOff, len);
+            return;
+        }
+        updateEnvelope(a, b, c, envelopeLen);
+        copyAndUpdate(src, srcOff, dst, dstOff, len);
+    }
+
+    /**
      * Folds a send's envelope: {@code a}, {@code b} and {@code c} as ints, four zero bytes, {@code len} as a long,
-     * in native byte order (24 bytes, what {@link #update} of them laid out so would fold). Folded here in plain
-     * arithmetic, eight bytes per step (slicing by 8: eight independent table lookups, so a step costs one load's
-     * latency, not eight): a send's envelope is too short to be worth a native call, and the program's first
-     * thousand sends or so run this before the JIT has compiled it, where a memory segment's accessors and a
-     * downcall's method handles cost microseconds each and plain arithmetic does not.
+     * in native byte order (24 bytes, what {@link #update} of them laid out so would fold), in plain arithmetic
+     * ({@link CrcWords}): a send's envelope is too short to be worth a native call of its own, and the program's
+     * first thousand sends or so run this before the JIT has compiled it, where a memory segment's accessors and a
+     * downcall's method handles cost microseconds each and plain arithmetic does not. A send packed by the kernel
+     * called by JNI folds its envelope in that call instead ({@link #copyAndUpdateSent}).
      */
     public void updateEnvelope(int a, int b, int c, long len) {
         if (jdk != null) {
@@ -128,9 +146,7 @@ public final class RunningCrc {
             jdk.update(e, 0, 24);
             return;
         }
-        int r = fold8(crc, ints(a, b));
-        r = fold8(r, ints(c, 0));
-        crc = fold8(r, LITTLE_ENDIAN ? len : Long.reverseBytes(len));
+        crc = CrcWords.envelope(crc, a, b, c, len);
     }
 
     /** Folds {@code len} as a long in native byte order (8 bytes), as {@link #updateEnvelope} does its last. */
@@ -140,50 +156,10 @@ public final class RunningCrc {
             jdk.update(envelope, 0, 8);
             return;
         }
-        crc = fold8(crc, LITTLE_ENDIAN ? len : Long.reverseBytes(len));
+        crc = CrcWords.word(crc, len);
     }
 
-    /**
-     * CRC32C (Castagnoli, reflected) tables for slicing by 8: {@code SLICE[t][i]} is byte {@code i} followed by
-     * {@code t} zero bytes, in the register form the JDK's and the kernel's share.
-     */
-    private static final int[][] SLICE = new int[8][256];
-    private static final int[] T0 = SLICE[0], T1 = SLICE[1], T2 = SLICE[2], T3 = SLICE[3], T4 = SLICE[4],
-            T5 = SLICE[5], T6 = SLICE[6], T7 = SLICE[7];
     private static final boolean LITTLE_ENDIAN = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
-
-    static {
-        for (int i = 0; i < 256; i++) {
-            int r = i;
-            for (int k = 0; k < 8; k++) {
-                r = (r >>> 1) ^ (0x82F63B78 & -(r & 1));
-            }
-            T0[i] = r;
-        }
-        for (int t = 1; t < 8; t++) {
-            for (int i = 0; i < 256; i++) {
-                SLICE[t][i] = (SLICE[t - 1][i] >>> 8) ^ T0[SLICE[t - 1][i] & 0xff];
-            }
-        }
-    }
-
-    /** Eight bytes laid out as {@code first} then {@code second}, native order, read as a little-endian long. */
-    private static long ints(int first, int second) {
-        return LITTLE_ENDIAN ? (first & 0xFFFFFFFFL) | ((long) second << 32)
-                : Long.reverseBytes(((long) first << 32) | (second & 0xFFFFFFFFL));
-    }
-
-    /**
-     * Register {@code r} with eight bytes folded in, {@code v} their little-endian reading: a reflected CRC takes
-     * the first byte in its low bits, so xoring the register in and looking each byte up by its distance from the
-     * end folds all eight at once.
-     */
-    private static int fold8(int r, long v) {
-        long x = v ^ (r & 0xFFFFFFFFL);
-        return T7[(int) x & 0xff] ^ T6[(int) (x >>> 8) & 0xff] ^ T5[(int) (x >>> 16) & 0xff]
-                ^ T4[(int) (x >>> 24) & 0xff] ^ T3[(int) (x >>> 32) & 0xff] ^ T2[(int) (x >>> 40) & 0xff]
-                ^ T1[(int) (x >>> 48) & 0xff] ^ T0[(int) (x >>> 56) & 0xff];
-    }
 
     private static void putInt(byte[] e, int at, int v) {
         for (int i = 0; i < 4; i++) {
