@@ -2,7 +2,8 @@
 # Twin comparison (docs/DESIGN.md §22), by parts (PARTS, default "pingpong"):
 # - pingpong: failure-free cost: replicated ping-pong (np 2, 2 replicas) at 8 B, 64 KiB and 4 MiB with --sdc on
 #   against --sdc off, interleaved (the order alternates every repetition), REPS times (default 5); prints each size's
-#   one-way medians and the median and spread of the on/off ratio within repetitions.
+#   one-way medians and the median and spread of the on/off ratio within repetitions, of the runs' median slices and
+#   of their fastest slices (the least disturbed by other jobs' load).
 # - latency: detection latency: SdcLatency (np 2, 2 replicas, checkpoints on, a ring exchange and a snapshot every
 #   LAT_MS ms, default 10); rank 0's computational copy flips its message at MPI call C, varied every repetition so
 #   the flip falls at another point of the comparison timer; --sdc abort ends the job at the detection. The time from
@@ -226,13 +227,14 @@ done
 python3 - "$OUT" $MODES <<'PY'
 import glob, re, statistics as st, sys
 out, modes = sys.argv[1], sys.argv[2:]
-res = {}
+res, fastest = {}, {}
 for f in glob.glob(out + '/pp-*.out'):
     rep, mode = re.search(r'pp-(\d+)-(\w+)\.out', f).groups()
     for line in open(f):
         p = line.split()
         if p and p[0] == 'pingpong':
             res.setdefault((int(rep), mode), {})[int(p[1])] = float(p[2])
+            fastest.setdefault((int(rep), mode), {})[int(p[1])] = float(p[4])
 pairs = [(m, 'off') for m in modes if m != 'off' and 'off' in modes]
 if 'on' in modes and 'java' in modes:
     pairs.append(('on', 'java'))
@@ -243,9 +245,14 @@ for a_mode, b_mode in pairs:
             a, b = res.get((rep, a_mode), {}).get(size), res.get((rep, b_mode), {}).get(size)
             if a and b:
                 on.append(a); off.append(b); ratios.append(a / b)
+        # each run's fastest slice too: other jobs' load only ever adds time, so the fastest of a run's slices is
+        # the one it disturbed least, and their ratio spreads less than the medians' under load
+        quick = [fastest[(rep, a_mode)][size] / fastest[(rep, b_mode)][size] for rep in sorted({r for r, _ in res})
+                 if fastest.get((rep, a_mode), {}).get(size) and fastest.get((rep, b_mode), {}).get(size)]
         if ratios:
             print(f"{size:>8} B, {a_mode} against {b_mode}: {len(ratios)} reps; one-way us median {a_mode}"
                   f" {st.median(on):.2f}, {b_mode} {st.median(off):.2f}; {a_mode}/{b_mode} median"
-                  f" {st.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f})")
+                  f" {st.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f}); fastest slices"
+                  f" {a_mode}/{b_mode} median {st.median(quick):.3f} (min {min(quick):.3f}, max {max(quick):.3f})")
 PY
 echo "raw outputs: $OUT"

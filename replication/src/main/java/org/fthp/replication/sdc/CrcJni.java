@@ -17,6 +17,13 @@ final class CrcJni {
 
     static native int copyFromAddress(int crc, long src, long dst, long n);
 
+    /** {@link #copyFromArray} after a send's envelope: {@code a}, {@code b}, {@code c}, four zero bytes, {@code len}. */
+    static native int copySentFromArray(int crc, int a, int b, int c, long len, Object array, long srcOff, long dst,
+                                        long n);
+
+    /** {@link #copyFromAddress} after a send's envelope, as {@link #copySentFromArray}. */
+    static native int copySentFromAddress(int crc, int a, int b, int c, long len, long src, long dst, long n);
+
     static native int foldArray(int crc, Object array, long off, long n);
 
     static native int foldAddress(int crc, long src, long n);

@@ -107,6 +107,34 @@ public final class CrcKernel {
         return crc;
     }
 
+    /**
+     * {@link #copyAndFold} after folding a send's envelope ({@code a}, {@code b}, {@code c}, four zero bytes,
+     * {@code envelopeLen}) into {@code crc}: by JNI in the call that copies the first piece.
+     */
+    int copyAndFoldSent(int crc, int a, int b, int c, long envelopeLen, MemorySegment src, long srcOff,
+                        MemorySegment dst, long dstOff, long len) {
+        Objects.checkFromIndexSize(srcOff, len, src.byteSize());
+        Objects.checkFromIndexSize(dstOff, len, dst.byteSize());
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("read-only destination " + dst);
+        }
+        Object array = src.isNative() ? null : src.heapBase().orElse(null);
+        if (copy != null || len == 0 || !dst.isNative() || (array == null && !src.isNative())) {
+            return copyAndFold(CrcWords.envelope(crc, a, b, c, envelopeLen), src, srcOff, dst, dstOff, len);
+        }
+        long to = dst.address() + dstOff;
+        long from = src.address() + srcOff;
+        long n = Math.min(PIECE, len);
+        crc = array != null ? CrcJni.copySentFromArray(crc, a, b, c, envelopeLen, array, from, to, n)
+                : CrcJni.copySentFromAddress(crc, a, b, c, envelopeLen, from, to, n);
+        if (n < len) {
+            crc = copyAndFoldByJni(crc, src, srcOff + n, dst, dstOff + n, len - n);
+        }
+        Reference.reachabilityFence(src);
+        Reference.reachabilityFence(dst);
+        return crc;
+    }
+
     /** Register {@code crc} with {@code len} bytes of {@code src} from {@code off} folded in. */
     int fold(int crc, MemorySegment src, long off, long len) {
         Objects.checkFromIndexSize(off, len, src.byteSize());

@@ -30,6 +30,8 @@ public final class RunningCrc {
 
     /** Null: the JDK's intrinsic. */
     private final CrcKernel kernel;
+    /** Whether a send's envelope goes into the kernel's call that copies its payload (by JNI). */
+    private final boolean envelopeInCopy;
     /** The JDK's running form (inverted), when folding by the kernel or by address. */
     private int crc = 0xFFFFFFFF;
     /** Otherwise the JDK's own object holds it. */
@@ -44,6 +46,7 @@ public final class RunningCrc {
     /** {@code kernel} null: the JDK's intrinsic. */
     RunningCrc(CrcKernel kernel) {
         this.kernel = kernel;
+        this.envelopeInCopy = kernel != null && kernel.jni();
         this.jdk = kernel == null && BY_ADDRESS == null ? new CRC32C() : null;
     }
 
@@ -110,11 +113,27 @@ public final class RunningCrc {
     }
 
     /**
+     * A send's envelope ({@link #updateEnvelope}) and then its payload as {@link #copyAndUpdate} copies and folds
+     * it: with the kernel called by JNI, in one call (the envelope's 24 bytes cost three CRC32 instructions there,
+     * less than any fold in Java or a call of their own).
+     */
+    public void copyAndUpdateSent(int a, int b, int c, long envelopeLen, MemorySegment src, long srcOff,
+                                  MemorySegment dst, long dstOff, long len) {
+        if (envelopeInCopy) {
+            crc = kernel.copyAndFoldSent(crc, a, b, c, envelopeLen, src, srcOff, dst, dstOff, len);
+            return;
+        }
+        updateEnvelope(a, b, c, envelopeLen);
+        copyAndUpdate(src, srcOff, dst, dstOff, len);
+    }
+
+    /**
      * Folds a send's envelope: {@code a}, {@code b} and {@code c} as ints, four zero bytes, {@code len} as a long,
-     * in native byte order (24 bytes, what {@link #update} of them laid out so would fold). Folded here by table
-     * in plain arithmetic: a send's envelope is too short to be worth a downcall, and the program's first
-     * thousand sends or so run this before the JIT has compiled it, where a memory segment's accessors and a
-     * downcall's method handles cost microseconds each and plain arithmetic does not.
+     * in native byte order (24 bytes, what {@link #update} of them laid out so would fold), in plain arithmetic
+     * ({@link CrcWords}): a send's envelope is too short to be worth a native call of its own, and the program's
+     * first thousand sends or so run this before the JIT has compiled it, where a memory segment's accessors and a
+     * downcall's method handles cost microseconds each and plain arithmetic does not. A send packed by the kernel
+     * called by JNI folds its envelope in that call instead ({@link #copyAndUpdateSent}).
      */
     public void updateEnvelope(int a, int b, int c, long len) {
         if (jdk != null) {
@@ -127,11 +146,7 @@ public final class RunningCrc {
             jdk.update(e, 0, 24);
             return;
         }
-        int r = foldInt(crc, a);
-        r = foldInt(r, b);
-        r = foldInt(r, c);
-        r = foldInt(r, 0);
-        crc = foldLong(r, len);
+        crc = CrcWords.envelope(crc, a, b, c, len);
     }
 
     /** Folds {@code len} as a long in native byte order (8 bytes), as {@link #updateEnvelope} does its last. */
@@ -141,38 +156,10 @@ public final class RunningCrc {
             jdk.update(envelope, 0, 8);
             return;
         }
-        crc = foldLong(crc, len);
+        crc = CrcWords.word(crc, len);
     }
 
-    /** CRC32C (Castagnoli, reflected) of one byte per entry: the register form the JDK's and the kernel's share. */
-    private static final int[] TABLE = new int[256];
     private static final boolean LITTLE_ENDIAN = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
-
-    static {
-        for (int i = 0; i < 256; i++) {
-            int r = i;
-            for (int k = 0; k < 8; k++) {
-                r = (r >>> 1) ^ (0x82F63B78 & -(r & 1));
-            }
-            TABLE[i] = r;
-        }
-    }
-
-    /** Register {@code r} with the four bytes of {@code v} (native order) folded in. */
-    private static int foldInt(int r, int v) {
-        // a reflected CRC takes a little-endian word at once: its bytes reach the register's low byte in order
-        r ^= LITTLE_ENDIAN ? v : Integer.reverseBytes(v);
-        r = (r >>> 8) ^ TABLE[r & 0xff];
-        r = (r >>> 8) ^ TABLE[r & 0xff];
-        r = (r >>> 8) ^ TABLE[r & 0xff];
-        return (r >>> 8) ^ TABLE[r & 0xff];
-    }
-
-    private static int foldLong(int r, long v) {
-        int first = (int) (LITTLE_ENDIAN ? v : v >>> 32);
-        int second = (int) (LITTLE_ENDIAN ? v >>> 32 : v);
-        return foldInt(foldInt(r, first), second);
-    }
 
     private static void putInt(byte[] e, int at, int v) {
         for (int i = 0; i < 4; i++) {

@@ -177,8 +177,14 @@ public final class SendDigest {
             Packer.pack(buf, startByte, count, type, into, at);
             return;
         }
-        envelope(commId, dest, tag, count * type.size());
-        packAndHash(buf, startByte, count, type, into, at);
+        long len = count * type.size();
+        MemorySegment memory = buf.memory();
+        if (len > 0 && crc.fusesCopy() && type.isDense() && memory != null) {
+            crc.copyAndUpdateSent(commId, dest, tag, len, memory, buf.offsetOf(startByte), into, at, len);
+        } else {
+            envelope(commId, dest, tag, len);
+            packAndHash(buf, startByte, count, type, into, at);
+        }
         folded++;
     }
 

@@ -13,6 +13,8 @@
 
 uint32_t fthp_crc32c_copy(uint32_t crc, uint8_t *dst, int64_t dst_off, const uint8_t *src, int64_t src_off,
                           int64_t n);
+uint32_t fthp_crc32c_copy_sent(uint32_t crc, int32_t a, int32_t b, int32_t c, int64_t len, uint8_t *dst,
+                               int64_t dst_off, const uint8_t *src, int64_t src_off, int64_t n);
 uint32_t fthp_crc32c(uint32_t crc, const uint8_t *src, int64_t src_off, int64_t n);
 int fthp_crc32c_supported(void);
 
@@ -40,6 +42,28 @@ JNIEXPORT jint JNICALL Java_org_fthp_replication_sdc_CrcJni_copyFromAddress(JNIE
     (void) env; (void) cls;
     return (jint) fthp_crc32c_copy((uint32_t) crc, (uint8_t *) (intptr_t) dst, 0, (const uint8_t *) (intptr_t) src,
                                    0, n);
+}
+
+/* copyFromArray after folding a send's envelope (a, b, c, four zero bytes, len) into crc. */
+JNIEXPORT jint JNICALL Java_org_fthp_replication_sdc_CrcJni_copySentFromArray(JNIEnv *env, jclass cls, jint crc,
+        jint a, jint b, jint c, jlong len, jobject array, jlong src_off, jlong dst, jlong n) {
+    (void) cls;
+    void *src = (*env)->GetPrimitiveArrayCritical(env, (jarray) array, NULL);
+    if (src == NULL) {
+        return crc;
+    }
+    uint32_t r = fthp_crc32c_copy_sent((uint32_t) crc, a, b, c, len, (uint8_t *) (intptr_t) dst, 0,
+                                       (const uint8_t *) src, src_off, n);
+    (*env)->ReleasePrimitiveArrayCritical(env, (jarray) array, src, JNI_ABORT);
+    return (jint) r;
+}
+
+/* copyFromAddress after folding a send's envelope (a, b, c, four zero bytes, len) into crc. */
+JNIEXPORT jint JNICALL Java_org_fthp_replication_sdc_CrcJni_copySentFromAddress(JNIEnv *env, jclass cls, jint crc,
+        jint a, jint b, jint c, jlong len, jlong src, jlong dst, jlong n) {
+    (void) env; (void) cls;
+    return (jint) fthp_crc32c_copy_sent((uint32_t) crc, a, b, c, len, (uint8_t *) (intptr_t) dst, 0,
+                                        (const uint8_t *) (intptr_t) src, 0, n);
 }
 
 /* Folds n bytes of the primitive array from its byte off into crc. */

@@ -45,6 +45,16 @@ class CrcKernelTest {
         return c.getValue();
     }
 
+    /** The JDK's CRC32C of a send's envelope (a, b, c, four zero bytes, len; native order) and then the payload. */
+    private static long jdkSent(int a, int b, int c, long envelopeLen, MemorySegment seg, long off, long len) {
+        ByteBuffer e = ByteBuffer.allocate(24).order(java.nio.ByteOrder.nativeOrder());
+        e.putInt(0, a).putInt(4, b).putInt(8, c).putLong(16, envelopeLen);
+        CRC32C crc = new CRC32C();
+        crc.update(e);
+        crc.update(seg.asSlice(off, len).toArray(ValueLayout.JAVA_BYTE));
+        return crc.getValue();
+    }
+
     /** Every length to past the 512-byte main step twice over, then random ones, at random alignments, by both entries. */
     @Test
     void copyAndFoldIsTheJdksCrc32cAndAnExactCopyAtAnyLengthOffsetAndAlignment() {
@@ -87,6 +97,16 @@ class CrcKernelTest {
                 RunningCrc hashOnly = new RunningCrc(k);
                 hashOnly.update(src, srcOff, len);
                 assertEquals(jdk(src, srcOff, len), hashOnly.value(), at);
+                // a send's envelope folded in the call that copies its payload
+                int a = r.nextInt();
+                int b = r.nextInt();
+                int c = r.nextInt();
+                into.fill(GUARD);
+                RunningCrc sent = new RunningCrc(k);
+                sent.copyAndUpdateSent(a, b, c, len, src, srcOff, into, dstOff, len);
+                assertEquals(jdkSent(a, b, c, len, src, srcOff, len), sent.value(), at);
+                assertEquals(-1, into.asSlice(dstOff, len).mismatch(src.asSlice(srcOff, len)), at);
+                assertEquals(GUARD, into.get(ValueLayout.JAVA_BYTE, dstOff + len), at);
             }
         }
     }
@@ -113,6 +133,11 @@ class CrcKernelTest {
                 RunningCrc hashOnly = new RunningCrc(k);
                 hashOnly.update(from, 0, len);
                 assertEquals(want, hashOnly.value(), entry(k) + " " + from);
+                dst.fill((byte) 0);
+                RunningCrc sent = new RunningCrc(k);
+                sent.copyAndUpdateSent(7, -3, 1 << 30, len, from, 0, dst, 0, len);
+                assertEquals(jdkSent(7, -3, 1 << 30, len, src, 0, len), sent.value(), entry(k) + " " + from);
+                assertEquals(-1, dst.mismatch(src), entry(k) + " " + from);
             }
         }
     }

@@ -87,14 +87,14 @@ public final class PackHashCost {
         for (int c = 0; c < k; c++) {
             int kk = c;
             double[] v = us.stream().mapToDouble(x -> x[kk]).sorted().toArray();
-            out.append(String.format(Locale.ROOT, " %s %.2f us (%.2f-%.2f)", names[c], v[v.length / 2], v[0],
+            out.append(String.format(Locale.ROOT, " %s %.3f us (%.3f-%.3f)", names[c], v[v.length / 2], v[0],
                     v[v.length - 1]));
         }
         out.append("; hash's cost over the pack (medians):");
         for (int c = 1; c < k; c++) {
             int cc = c;
             double[] extra = us.stream().mapToDouble(x -> x[cc] - x[0]).sorted().toArray();
-            out.append(String.format(Locale.ROOT, " %s %.2f us", names[c], extra[extra.length / 2]));
+            out.append(String.format(Locale.ROOT, " %s %.3f us", names[c], extra[extra.length / 2]));
         }
         System.out.println(out);
         System.out.println(Arrays.toString(new long[] {fused.value(), ffm.value(), java.value()}));

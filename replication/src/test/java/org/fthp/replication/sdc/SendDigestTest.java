@@ -128,4 +128,39 @@ class SendDigestTest {
             assertEquals(jdk.getValue(), digest.value(), crc.fusesCopy() ? "fused" : "Java");
         }
     }
+
+    /**
+     * Small sends from a direct buffer and from arrays, one digest per path over the same sequence: the kernel's
+     * call that folds the envelope with the payload, the downcalls and the JDK's CRC32C give one value.
+     */
+    @Test
+    void smallSendsFromEveryKindOfBufferHashTheSameOnEveryPath() {
+        Random r = new Random(13);
+        CrcKernel ffm = CrcKernel.byDowncalls();
+        RunningCrc[] paths = {new RunningCrc(), new RunningCrc(ffm), new RunningCrc(null)};
+        SendDigest[] digests = new SendDigest[paths.length];
+        for (int p = 0; p < paths.length; p++) {
+            digests[p] = new SendDigest(true, null, paths[p]);
+        }
+        MemorySegment packed = Arena.ofAuto().allocate(4096 + 40);
+        for (int i = 0; i < 300; i++) {
+            int n = i < 70 ? i : r.nextInt(4096);
+            byte[] bytes = new byte[n];
+            r.nextBytes(bytes);
+            java.nio.ByteBuffer direct = java.nio.ByteBuffer.allocateDirect(n);
+            direct.put(0, bytes);
+            UserBuffer buf = switch (i % 3) {
+                case 0 -> UserBuffer.of(bytes);
+                case 1 -> UserBuffer.of(direct);
+                default -> UserBuffer.of(java.nio.ByteBuffer.wrap(bytes));
+            };
+            int tag = r.nextInt();
+            for (SendDigest d : digests) {
+                d.packSent(i, i % 5, tag, buf, 0, n, BYTE, packed, 40);
+                assertEquals(-1, packed.asSlice(40, n).mismatch(MemorySegment.ofArray(bytes)), "send " + i);
+            }
+            assertEquals(digests[2].value(), digests[0].value(), "send " + i + " (" + n + " B)");
+            assertEquals(digests[2].value(), digests[1].value(), "send " + i + " (" + n + " B)");
+        }
+    }
 }
