@@ -63,10 +63,10 @@ public final class ShallowTransfer implements BooleanSupplier {
      * operation the duty cycle completes (allocated, detached, its block taken from the pool and given back), code
      * the JIT must then compile too, recompiling the shallow entries that had it as an uncommon trap. More tests
      * keep most such sends inside their call; bounded, a send to a rank busy elsewhere costs that many tests, then
-     * goes on in flight. One by default: what more buy a cold and a warm ping-pong is still to measure on a quiet
-     * host (bench/README).
+     * goes on in flight (a few microseconds at most). 64 covers the 99th percentile of a ping-pong's 1 KiB sends
+     * (bench/README, "From the first second": what it buys cold and warm).
      */
-    static final int SEND_TESTS = Integer.getInteger("fthp.shallow.sendTests", 1);
+    static final int SEND_TESTS = Integer.getInteger("fthp.shallow.sendTests", 64);
     private static final int WILDCARD = Integer.MIN_VALUE;
     private static final long BLOCK_BYTES = MessageHeader.BYTES + Rendezvous.THRESHOLD_BYTES;
 
