@@ -16,7 +16,7 @@
 #   cloverleaf  CloverLeaf's short deck (clover_bm_short.in): cell updates per second and the job's wall time
 #   pingpong    org.fthp.bench.ColdPingPong: byte[] send/recv between ranks 0 and 1, BLOCKS blocks of ROUNDS round
 #               trips of each size in SIZES from MPI_Init on, one-way time per size of the first block (the
-#               strict figure) and of the fastest block (the "best of 3, no other warm-up")
+#               strict figure) and of the fastest block (a "best of 3, no other warm-up" figure)
 # With VARIANT_OPTS set, a third side, fthp-variant, runs FTHP-J again with those JVM options for its ranks, in the
 # same rotation (reported against fthp and against the binding).
 # With REPLICATED=1 the apps run again as REPLICATED_NP ranks + REPLICATED_NP replicas against the binding on

@@ -1,5 +1,7 @@
 package org.fthp.checkpoint.api;
 
+import java.lang.reflect.Array;
+
 import org.fthp.replication.runtime.Engine;
 
 /**
@@ -87,7 +89,7 @@ public final class Checkpoint {
     public static <A> A registerArray(String name, Class<A> type, int length) {
         if (FOREIGN_MPI) {
             CheckpointSession.checkArray(name, type, length);
-            return type.cast(java.lang.reflect.Array.newInstance(type.getComponentType(), length));
+            return type.cast(Array.newInstance(type.getComponentType(), length));
         }
         return session().registerArray(name, type, length);
     }

@@ -2,6 +2,7 @@ package org.fthp.checkpoint.api;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.reflect.Array;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -231,11 +232,11 @@ final class CheckpointSession {
         checkArray(name, type, length);
         Object kept = reusable.remove(name);
         Object array;
-        if (kept != null && kept.getClass() == type && java.lang.reflect.Array.getLength(kept) == length) {
+        if (kept != null && kept.getClass() == type && Array.getLength(kept) == length) {
             zero(kept);
             array = kept;
         } else {
-            array = java.lang.reflect.Array.newInstance(type.getComponentType(), length);
+            array = Array.newInstance(type.getComponentType(), length);
         }
         registered.put(name, array);
         uncompared.remove(name);
