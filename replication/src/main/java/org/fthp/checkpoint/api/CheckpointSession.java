@@ -20,6 +20,7 @@ import org.fthp.coordinator.checkpoint.PieceBytes;
 import org.fthp.coordinator.client.CheckpointTransferException;
 import org.fthp.coordinator.client.CoordinatorClient;
 import org.fthp.coordinator.event.Role;
+import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.failure.CallKill;
 import org.fthp.replication.failure.Fatal;
 import org.fthp.replication.output.RankOutput;
@@ -260,16 +261,10 @@ final class CheckpointSession {
 
     /** An intrinsic fill, whether or not the JIT has compiled a loop over this type yet. */
     private static void zero(Object array) {
-        MemorySegment bytes = switch (array) {
-            case byte[] a -> MemorySegment.ofArray(a);
-            case short[] a -> MemorySegment.ofArray(a);
-            case char[] a -> MemorySegment.ofArray(a);
-            case int[] a -> MemorySegment.ofArray(a);
-            case long[] a -> MemorySegment.ofArray(a);
-            case float[] a -> MemorySegment.ofArray(a);
-            case double[] a -> MemorySegment.ofArray(a);
-            default -> throw new IllegalStateException("registered " + array.getClass());
-        };
+        MemorySegment bytes = UserBuffer.arraySegment(array);
+        if (bytes == null) {
+            throw new IllegalStateException("registered " + array.getClass());
+        }
         bytes.fill((byte) 0);
     }
 

@@ -89,11 +89,7 @@ public final class CrcKernel {
      * and returns register {@code crc} with them folded in; bounds are checked as {@code MemorySegment.copy} does.
      */
     int copyAndFold(int crc, MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long len) {
-        Objects.checkFromIndexSize(srcOff, len, src.byteSize());
-        Objects.checkFromIndexSize(dstOff, len, dst.byteSize());
-        if (dst.isReadOnly()) {
-            throw new IllegalArgumentException("read-only destination " + dst);
-        }
+        checkCopy(src, srcOff, dst, dstOff, len);
         if (copy == null) {
             return copyAndFoldByJni(crc, src, srcOff, dst, dstOff, len);
         }
@@ -113,11 +109,7 @@ public final class CrcKernel {
      */
     int copyAndFoldSent(int crc, int a, int b, int c, long envelopeLen, MemorySegment src, long srcOff,
                         MemorySegment dst, long dstOff, long len) {
-        Objects.checkFromIndexSize(srcOff, len, src.byteSize());
-        Objects.checkFromIndexSize(dstOff, len, dst.byteSize());
-        if (dst.isReadOnly()) {
-            throw new IllegalArgumentException("read-only destination " + dst);
-        }
+        checkCopy(src, srcOff, dst, dstOff, len);
         Object array = src.isNative() ? null : src.heapBase().orElse(null);
         if (copy != null || len == 0 || !dst.isNative() || (array == null && !src.isNative())) {
             return copyAndFold(CrcWords.envelope(crc, a, b, c, envelopeLen), src, srcOff, dst, dstOff, len);
@@ -133,6 +125,15 @@ public final class CrcKernel {
         Reference.reachabilityFence(src);
         Reference.reachabilityFence(dst);
         return crc;
+    }
+
+    /** The bounds and the destination's writability, checked as {@code MemorySegment.copy} does. */
+    private static void checkCopy(MemorySegment src, long srcOff, MemorySegment dst, long dstOff, long len) {
+        Objects.checkFromIndexSize(srcOff, len, src.byteSize());
+        Objects.checkFromIndexSize(dstOff, len, dst.byteSize());
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("read-only destination " + dst);
+        }
     }
 
     /** Register {@code crc} with {@code len} bytes of {@code src} from {@code off} folded in. */
