@@ -7,7 +7,10 @@
 # 50 CG iterations), HPCG_RT (10, in seconds: the running time HPCG fits its sets into when HPCG_SETS=0, which lets
 # each run size its own work; with sets given it only keeps HPCG on the reference's path, as 0 would select its
 # QuickPath), CLOVER_DECK (apps/cloverleaf/decks/clover_bm_short.in, 87 steps), CLOVER_STEPS (the deck's end_step
-# instead, e.g. 500 for a run long enough that start-up no longer counts), RUN_TIMEOUT (900 s per run).
+# instead, e.g. 500 for a run long enough that start-up no longer counts), RUN_TIMEOUT (900 s per run),
+# BINDING_BIND (empty: mpirun's own placement, as a user's plain `mpirun -np 2 java ...` gets it, Open MPI 4.1
+# binding each process to a core up to 2 processes; a --bind-to value such as none: that placement), FTHP_RUN_OPTS and
+# VARIANT_RUN_OPTS (fthp-run options before "--" for the fthp and fthp-variant sides, e.g. --bind-to none).
 #
 # On the binding the programs' checkpoint calls do nothing (org.fthp.checkpoint.api.Checkpoint: another mpi
 # implementation ahead on the class path means a job without checkpoint storage); fthp-run runs them without
@@ -24,6 +27,9 @@ binding_init() {
   CLOVER_STEPS="${CLOVER_STEPS:-}"
   RUN_TIMEOUT="${RUN_TIMEOUT:-900}"
   read -r -a VARIANT_OPTS_ARRAY <<< "${VARIANT_OPTS:-}"
+  read -r -a FTHP_RUN_OPTS_ARRAY <<< "${FTHP_RUN_OPTS:-}"
+  read -r -a VARIANT_RUN_OPTS_ARRAY <<< "${VARIANT_RUN_OPTS:-}"
+  BINDING_BIND="${BINDING_BIND:-}"
   [[ -f "$MPI_JAR" ]] || { echo "no Open MPI Java binding at $MPI_JAR: run bench/ompi-java-binding.sh first" >&2; exit 2; }
   [[ -f "$FACADE_JAR" && -d "$ROOT/apps/hpcg/target/classes" && -d "$ROOT/apps/cloverleaf/target/classes" ]] \
     || { echo "build first: scripts/build.sh" >&2; exit 3; }
@@ -33,7 +39,8 @@ binding_init() {
     [[ -f "$d/libmpi_java.so" ]] && { BINDING_LIBDIR="$d"; break; }
   done
   [[ -n "$BINDING_LIBDIR" ]] || { echo "libmpi_java.so not found (Debian: libopenmpi-dev)" >&2; exit 2; }
-  BINDING_MPIRUN=(mpirun --bind-to none); [[ "$(id -u)" == 0 ]] && BINDING_MPIRUN+=(--allow-run-as-root)
+  BINDING_MPIRUN=(mpirun); [[ -n "$BINDING_BIND" ]] && BINDING_MPIRUN+=(--bind-to "$BINDING_BIND")
+  [[ "$(id -u)" == 0 ]] && BINDING_MPIRUN+=(--allow-run-as-root)
   HPCG_WORK="--rt=$HPCG_RT"; [[ "$HPCG_SETS" != 0 ]] && HPCG_WORK+=" --sets=$HPCG_SETS"
   if [[ -n "$CLOVER_STEPS" ]]; then
     # the same deck run for CLOVER_STEPS steps: end_step decides, end_time is moved out of its way
@@ -44,14 +51,30 @@ binding_init() {
   fi
 }
 
-# java_job IMPL NP CLASSPATH MAIN [ARGS...]: CMD=(the command line). IMPL: fthp (fthp-run -np NP), fthp-variant
-# (the same with the rank JVM options in VARIANT_OPTS, e.g. a JIT option or a runtime switch), fthp-replicated
+# variant_wanted: whether a third side, fthp-variant, runs (VARIANT_OPTS or VARIANT_RUN_OPTS set)
+variant_wanted() { [[ -n "${VARIANT_OPTS:-}${VARIANT_RUN_OPTS:-}" ]]; }
+
+# placement IMPL: what the side's placement is, for the reports
+placement() {
+  case "$1" in
+    binding) echo "mpirun ${BINDING_BIND:+--bind-to }${BINDING_BIND:-default placement}" ;;
+    fthp) echo "fthp-run ${FTHP_RUN_OPTS:-default placement}" ;;
+    fthp-variant) echo "fthp-run ${VARIANT_RUN_OPTS:-${FTHP_RUN_OPTS:-default placement}}" ;;
+  esac
+}
+
+# java_job IMPL NP CLASSPATH MAIN [ARGS...]: CMD=(the command line). IMPL: fthp (fthp-run -np NP FTHP_RUN_OPTS),
+# fthp-variant (fthp-run -np NP VARIANT_RUN_OPTS, else FTHP_RUN_OPTS, with the rank JVM options in VARIANT_OPTS,
+# e.g. a JIT option or a runtime switch), fthp-replicated
 # (fthp-run -np NP --replicas NP) or binding (mpirun -np NP java with the binding's classes ahead of FTHP-J's)
 java_job() {
   local impl="$1" np="$2" cp="$3"; shift 3
   case "$impl" in
-    fthp) CMD=("$ROOT/bin/fthp-run" -np "$np" -- -cp "$cp" "$@") ;;
-    fthp-variant) CMD=("$ROOT/bin/fthp-run" -np "$np" -- "${VARIANT_OPTS_ARRAY[@]}" -cp "$cp" "$@") ;;
+    fthp) CMD=("$ROOT/bin/fthp-run" -np "$np" "${FTHP_RUN_OPTS_ARRAY[@]}" -- -cp "$cp" "$@") ;;
+    fthp-variant)
+      local run=("${FTHP_RUN_OPTS_ARRAY[@]}")
+      [[ -n "${VARIANT_RUN_OPTS:-}" ]] && run=("${VARIANT_RUN_OPTS_ARRAY[@]}")
+      CMD=("$ROOT/bin/fthp-run" -np "$np" "${run[@]}" -- "${VARIANT_OPTS_ARRAY[@]}" -cp "$cp" "$@") ;;
     fthp-replicated) CMD=("$ROOT/bin/fthp-run" -np "$np" --replicas "$np" -- -cp "$cp" "$@") ;;
     binding)
       local more=()

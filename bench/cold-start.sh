@@ -8,6 +8,7 @@
 #   REPLICATED=1 bench/cold-start.sh              # also the apps replicated, 4 + 4 (reported, oversubscribed here)
 #   REPS=1 APPS=hpcg HPCG_SETS=2 ROUNDS=1000 bench/cold-start.sh      # a quick look that the pieces run
 #   VARIANT_OPTS=-XX:TieredStopAtLevel=1 bench/cold-start.sh   # also FTHP-J with these rank options
+#   VARIANT_RUN_OPTS="--bind-to none" bench/cold-start.sh    # also FTHP-J with these fthp-run options
 #
 # One repetition runs each benchmark once on FTHP-J (bin/fthp-run -np NP, no replicas) and once on the binding
 # (mpirun -np NP java, the binding's mpi classes ahead of FTHP-J's, the JVM options fthp-run gives its ranks), back
@@ -17,8 +18,10 @@
 #   pingpong    org.fthp.bench.ColdPingPong: byte[] send/recv between ranks 0 and 1, BLOCKS blocks of ROUNDS round
 #               trips of each size in SIZES from MPI_Init on, one-way time per size of the first block (the
 #               strict figure) and of the fastest block (a "best of 3, no other warm-up" figure)
-# With VARIANT_OPTS set, a third side, fthp-variant, runs FTHP-J again with those JVM options for its ranks, in the
-# same rotation (reported against fthp and against the binding).
+# With VARIANT_OPTS or VARIANT_RUN_OPTS set, a third side, fthp-variant, runs FTHP-J again with those JVM options for
+# its ranks and those fthp-run options, in the same rotation (reported against fthp and against the binding).
+# Placement: the binding as a user's plain mpirun places it (BINDING_BIND=none: unbound), FTHP-J as fthp-run does
+# (FTHP_RUN_OPTS="--bind-to none": unbound).
 # With REPLICATED=1 the apps run again as REPLICATED_NP ranks + REPLICATED_NP replicas against the binding on
 # REPLICATED_NP ranks (fthp-rep<N> against binding-np<N>).
 # The report (org.fthp.bench.ColdStartReport, also in RESULTS/report.md): per figure each side's median, range and
@@ -81,10 +84,10 @@ pingpong() {
 }
 
 echo "cold-start.sh: commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'); load $(load) on $(nproc) cores;" \
-     "$NP ranks; binding $MPI_JAR; results in $RESULTS"
+     "$NP ranks; binding $MPI_JAR by $(placement binding); FTHP-J by $(placement fthp); results in $RESULTS"
 for ((rep = 1; rep <= REPS; rep++)); do
   # alternate which side runs first, so a slow phase of the machine hits both alike
-  if [[ -n "${VARIANT_OPTS:-}" ]]; then
+  if variant_wanted; then
     # three sides: each goes first, second and last in turn
     sides=(fthp fthp-variant binding)
     order=("${sides[@]:$(( rep % 3 ))}" "${sides[@]:0:$(( rep % 3 ))}")
@@ -111,7 +114,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
 done
 
 pairs=(fthp:binding)
-[[ -n "${VARIANT_OPTS:-}" ]] && pairs+=(fthp-variant:fthp fthp-variant:binding)
+variant_wanted && pairs+=(fthp-variant:fthp fthp-variant:binding)
 [[ "$REPLICATED" == 1 ]] && pairs+=("fthp-rep$REPLICATED_NP:binding-np$REPLICATED_NP")
 {
   echo
@@ -120,7 +123,8 @@ pairs=(fthp:binding)
   echo "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), REPS=$REPS NP=$NP."
   for name in "${APPS[@]}"; do echo "- $name: $(app_unit "$name")"; done
   [[ "$PINGPONG" == 1 ]] && echo "- ping-pong: byte[], $BLOCKS blocks of $ROUNDS round trips of each of $SIZES bytes, back to back: the first block and the fastest"
-  [[ -n "${VARIANT_OPTS:-}" ]] && echo "- fthp-variant: FTHP-J with the rank options $VARIANT_OPTS"
+  variant_wanted && echo "- fthp-variant: FTHP-J with the rank options ${VARIANT_OPTS:-(none)}, placed by $(placement fthp-variant)"
+  echo "- placement: the binding by $(placement binding), FTHP-J by $(placement fthp)"
   [[ "$REPLICATED" == 1 ]] && echo "- replicated: fthp-rep$REPLICATED_NP = $REPLICATED_NP ranks + $REPLICATED_NP replicas, binding-np$REPLICATED_NP = $REPLICATED_NP ranks"
   echo
   "$JAVA_HOME/bin/java" -cp "$BENCH_JAR" org.fthp.bench.ColdStartReport "$RESULTS" "${pairs[@]}"
