@@ -22,7 +22,7 @@ final class Collectives {
     private Collectives() {}
 
     static Object await(NativeOp op) {
-        Engine.get().await(op);
+        Engine.get().awaitCollective(op);
         return null;
     }
 

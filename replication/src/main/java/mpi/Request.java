@@ -294,7 +294,7 @@ public class Request implements Freeable {
         done.all = all;
         done.one = one;
         try {
-            Engine.get().await(done);
+            Engine.get().awaitRequests(done);
         } catch (UncheckedMpi u) {
             throw u.getCause();
         } finally {

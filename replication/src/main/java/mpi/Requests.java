@@ -35,7 +35,7 @@ final class Requests {
     /** Waits on the engine's duty cycle until {@code poll} says done; its MPIException reaches the caller. */
     static void await(Poll poll) throws MPIException {
         try {
-            Engine.get().await(() -> {
+            Engine.get().awaitRequests(() -> {
                 try {
                     return poll.done();
                 } catch (MPIException e) {

@@ -159,7 +159,7 @@ public final class InlineAllreduce implements BooleanSupplier {
     /** Waits, taking turns of the engine's duty, until the {@code requests} just started on the block complete. */
     private void awaitRequests(int requests) {
         inFlight = requests;
-        duty.await(this);
+        duty.awaitCollective(this);
     }
 
     /** Tests the requests in flight once: whether they are all done. */

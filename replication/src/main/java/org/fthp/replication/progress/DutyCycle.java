@@ -39,22 +39,71 @@ public final class DutyCycle {
         return duty.getAsInt();
     }
 
-    /** Takes turns of the process's duty until {@code done} says so. */
+    /**
+     * Takes turns of the process's duty until {@code done} says so: the waits of point-to-point operations and of
+     * everything without a loop of its own.
+     */
     public void await(BooleanSupplier done) {
         if (done.getAsBoolean()) {
             return;
         }
-        IdleStrategy idle = spare;
-        if (idle == null) {
-            idle = idleStrategies.get();
-        } else {
-            spare = null;
-        }
+        IdleStrategy idle = takeIdle();
         try {
-            await(done, duty, idle);
+            idle.reset();
+            while (!done.getAsBoolean()) {
+                idle.idle(duty.getAsInt());
+            }
         } finally {
             spare = idle;
         }
+    }
+
+    /**
+     * As {@link #await(BooleanSupplier)}, in a loop of its own for the program's waits on requests
+     * ({@code waitFor}, {@code waitAll}...): see {@link #awaitCollective}.
+     */
+    public void awaitRequests(BooleanSupplier done) {
+        IdleStrategy idle = takeIdle();
+        try {
+            idle.reset();
+            while (!done.getAsBoolean()) {
+                idle.idle(duty.getAsInt());
+            }
+        } finally {
+            spare = idle;
+        }
+    }
+
+    /**
+     * As {@link #await(BooleanSupplier)}, in a loop of its own for collectives. The JIT profiles a method's
+     * bytecode, not its call sites: one loop for every wait sees the conditions of requests, collectives and
+     * point-to-point operations in turn, so its compiled code's type checks and loop predicates, made from the
+     * conditions it met first, fail when the next kind arrives, and it is compiled again (four times in an
+     * application that alternates halo exchanges with reductions). A loop per kind of wait has one kind of
+     * condition and is compiled once. Its callers have polled before waiting, so these loops test {@code done}
+     * first in the loop alone: a test of its own before it would have a branch that is almost never taken, which
+     * the compiled code leaves out and recompiles for when it is.
+     */
+    public void awaitCollective(BooleanSupplier done) {
+        IdleStrategy idle = takeIdle();
+        try {
+            idle.reset();
+            while (!done.getAsBoolean()) {
+                idle.idle(duty.getAsInt());
+            }
+        } finally {
+            spare = idle;
+        }
+    }
+
+    /** The spare idle strategy, or a fresh one when a wait inside another (from its duty) finds it taken. */
+    private IdleStrategy takeIdle() {
+        IdleStrategy idle = spare;
+        if (idle == null) {
+            return idleStrategies.get();
+        }
+        spare = null;
+        return idle;
     }
 
     /** Waits, taking turns of the duty, until every one of {@code conditions} holds, each turn polling all. */

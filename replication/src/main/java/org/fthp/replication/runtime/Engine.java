@@ -712,6 +712,16 @@ public final class Engine {
         duty.await(op);
     }
 
+    /** Waits, as {@link #await(BooleanSupplier)}, on the program's requests ({@link DutyCycle#awaitRequests}). */
+    public void awaitRequests(BooleanSupplier done) {
+        duty.awaitRequests(done);
+    }
+
+    /** Progresses a collective's {@code op} until it completes ({@link DutyCycle#awaitCollective}). */
+    public void awaitCollective(NativeOp op) {
+        duty.awaitCollective(op);
+    }
+
     /** Progresses every one of {@code ops}, each turn all of them, until all complete. */
     public void awaitAll(NativeOp... ops) {
         duty.awaitAll(ops);

@@ -5,8 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class DutyCycleTest {
 
@@ -95,6 +99,60 @@ class DutyCycleTest {
             return false;
         }));
         assertEquals(3, polls[0]);
+    }
+
+    /** The wait loop of one kind: the general one, the requests' or the collectives'. */
+    private static BiConsumer<DutyCycle, BooleanSupplier> loop(String kind) {
+        return switch (kind) {
+            case "requests" -> DutyCycle::awaitRequests;
+            case "collective" -> DutyCycle::awaitCollective;
+            default -> DutyCycle::await;
+        };
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"general", "requests", "collective"})
+    void everyKindOfWaitTakesTurnsUntilDoneWithTheSpareIdleStrategy(String kind) {
+        List<RecordingIdle> made = new ArrayList<>();
+        int[] turns = {0};
+        DutyCycle duty = new DutyCycle(() -> ++turns[0] == 2 ? 1 : 0, () -> {
+            RecordingIdle i = new RecordingIdle();
+            made.add(i);
+            return i;
+        });
+        loop(kind).accept(duty, () -> turns[0] == 3);
+        assertEquals(3, turns[0]);
+        // a fruitless turn idles, the second turn's work resets
+        assertEquals(List.of("reset", "idle", "reset", "idle"), made.get(0).calls);
+        loop(kind).accept(duty, () -> turns[0] == 4);
+        assertEquals(1, made.size(), "the next wait takes the same strategy");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"general", "requests", "collective"})
+    void aWaitOfAnyKindInsideAnotherGetsItsOwnIdleStrategyAndAThrowEndsIt(String kind) {
+        List<RecordingIdle> made = new ArrayList<>();
+        DutyCycle[] duty = {null};
+        int[] innerPolls = {0};
+        duty[0] = new DutyCycle(() -> {
+            if (innerPolls[0] == 0) {   // the inner wait's turns do not wait again
+                loop(kind).accept(duty[0], () -> {
+                    if (++innerPolls[0] == 2) {
+                        throw new IllegalStateException("rolled back");
+                    }
+                    return false;
+                });
+            }
+            return 0;
+        }, () -> {
+            RecordingIdle i = new RecordingIdle();
+            made.add(i);
+            return i;
+        });
+        assertThrows(IllegalStateException.class, () -> loop(kind).accept(duty[0], () -> false));
+        assertEquals(2, made.size());
+        loop(kind).accept(duty[0], () -> true);
+        assertEquals(2, made.size(), "the outer wait gave its strategy back");
     }
 
     @Test
