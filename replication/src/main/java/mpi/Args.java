@@ -123,30 +123,30 @@ final class Args {
     }
 
     /**
-     * Checks that {@code count} items of {@code layout} fit {@code buf}: for a whole primitive array and a datatype
-     * without holes by its length, with no wrap (the program's blocking calls run interpreted in its first
-     * seconds); otherwise as {@link #buffer(Object, long, long, TypeLayout)}. Returns the items' bytes.
+     * Checks that {@code buf} holds {@code count} items of {@code layout} from its start; returns their payload bytes
+     * when {@code buf} is a primitive array other than {@code boolean[]} that holds them densely (what the engine's
+     * shallow path takes), else -1 (a buffer, a {@code boolean[]}, a type with holes: checked by wrapping it). For a
+     * send to a process ({@code toProcess}: not PROC_NULL) the payload must also fit a native count with the FTHP
+     * header. One method: the program's every blocking send and receive runs it, interpreted at first.
      */
-    static long fits(Object buf, int count, TypeLayout layout) throws MPIException {
+    static long arrayPayload(Object buf, int count, TypeLayout layout, boolean toProcess) throws MPIException {
         long bytes = count * layout.size();
         long arrayBytes = buf instanceof byte[] a ? a.length
                 : buf instanceof double[] a ? (long) a.length << 3
                 : buf instanceof int[] a ? (long) a.length << 2
                 : buf instanceof long[] a ? (long) a.length << 3
                 : buf instanceof float[] a ? (long) a.length << 2
+                : buf instanceof char[] a ? (long) a.length << 1
+                : buf instanceof short[] a ? (long) a.length << 1
                 : -1;
-        if (arrayBytes < 0 || bytes > arrayBytes || !layout.isDense()) {
-            buffer(buf, UserBuffer.START, count, layout);   // a char[], a buffer...: wrapped and checked
+        if (arrayBytes >= 0 && bytes <= arrayBytes && bytes <= SendOp.MAX_PAYLOAD_BYTES && layout.isDense()) {
+            return bytes;
         }
-        return bytes;
-    }
-
-    /** {@link #fits}, and for a send to a process ({@code toProcess}: not PROC_NULL) its payload's size. */
-    static void sendBuffer(Object buf, int count, TypeLayout layout, boolean toProcess) throws MPIException {
-        long bytes = fits(buf, count, layout);
-        if (toProcess && bytes > SendOp.MAX_PAYLOAD_BYTES) {
+        buffer(buf, UserBuffer.START, count, layout);   // wrapped and checked
+        if (toProcess) {
             payload(bytes);
         }
+        return -1;
     }
 
     /** A byte count a native call takes as an {@code int}: larger is an error of the message's size. */

@@ -390,8 +390,8 @@ public class Comm implements Freeable, Cloneable {
         try {   // the program's own arguments to the engine's entry: nothing wrapped or described on the way
             CommStructure s = liveInCall();
             TypeLayout layout = sendArgs(s, count, type, dest, tag);
-            Args.sendBuffer(buf, count, layout, dest != MPI.PROC_NULL);
-            Engine.get().pointToPoint().send(s, buf, count, layout, dest, tag);
+            long payload = Args.arrayPayload(buf, count, layout, dest != MPI.PROC_NULL);
+            Engine.get().pointToPoint().send(s, buf, count, layout, payload, dest, tag);
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         } finally {
@@ -405,8 +405,8 @@ public class Comm implements Freeable, Cloneable {
         try {
             CommStructure s = liveInCall();
             TypeLayout layout = recvArgs(s, count, type, source, tag);
-            Args.fits(buf, count, layout);
-            return received(Engine.get().pointToPoint().receive(s, buf, count, layout, source, tag));
+            long payload = Args.arrayPayload(buf, count, layout, false);
+            return received(Engine.get().pointToPoint().receive(s, buf, count, layout, payload, source, tag));
         } catch (MPIException | RuntimeException e) {
             throw fail(e);
         } finally {

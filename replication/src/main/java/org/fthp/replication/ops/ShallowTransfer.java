@@ -128,11 +128,6 @@ public final class ShallowTransfer implements BooleanSupplier {
         return segment;
     }
 
-    /** Whether this call goes through FFM: past {@link #FFM_AFTER} calls, where its downcalls could be linked. */
-    private boolean throughFfm() {
-        return FFM_AFTER > 0 && ++calls > FFM_AFTER && ArrayCalls.AVAILABLE;
-    }
-
     private ShallowTransfer(OpContext context, MessageRecords records) {
         this.context = context;
         this.records = records;
@@ -149,17 +144,16 @@ public final class ShallowTransfer implements BooleanSupplier {
     }
 
     /**
-     * Sends {@code count} items of {@code type} from the start of {@code array} (checked: a buffer that holds them)
-     * to {@code dest} with {@code tag}, standard mode: {@link #DONE}, {@link #PENDING} (then {@link #inFlight}), or
-     * {@link #NOT_TAKEN}.
+     * Sends the first {@code payload} bytes of {@code array} (checked: a primitive array other than {@code boolean[]}
+     * holding the items densely; -1: any other buffer) to {@code dest} with {@code tag}, standard mode:
+     * {@link #DONE}, {@link #PENDING} (then {@link #inFlight}), or {@link #NOT_TAKEN}.
      */
-    public int send(CommStructure comm, Object array, int count, TypeLayout type, int dest, int tag) {
-        long payload = count * type.size();
-        boolean bytes = array instanceof byte[];
-        if (dest < 0 || payload >= Rendezvous.THRESHOLD_BYTES || !(bytes || primitive(array)) || !type.isDense()
-                || SendDigest.active() != null) {   // PROC_NULL; no eager; not one copy; a corruption to inject
+    public int send(CommStructure comm, Object array, long payload, int dest, int tag) {
+        if (dest < 0 || payload < 0 || payload >= Rendezvous.THRESHOLD_BYTES
+                || SendDigest.active() != null) {   // PROC_NULL; not one array's bytes; no eager; a corruption to inject
             return NOT_TAKEN;
         }
+        boolean bytes = array instanceof byte[];
         Endpoint to = comm.sendPrimary(dest);
         if (to == null) {
             return NOT_TAKEN;
@@ -170,7 +164,7 @@ public final class ShallowTransfer implements BooleanSupplier {
         long sendId = comm.sendIds().next(dest);
         // an error leaves the kept block free: the send was not posted, or completed with the error
         int r;
-        if (throughFfm()) {
+        if (FFM_AFTER > 0 && ++calls > FFM_AFTER && ArrayCalls.AVAILABLE) {   // FFM once C2 has this (FFM_AFTER)
             if (array != sendArray) {
                 sendArray = array;
                 sendSegment = segmentOf(array);
@@ -201,19 +195,18 @@ public final class ShallowTransfer implements BooleanSupplier {
     }
 
     /**
-     * Posts the receive of up to {@code count} items of {@code type} into the start of {@code array} (checked) from
-     * {@code source} (a rank, or {@code anySource}) with {@code tag} (or {@code anyTag}), and polls it:
-     * {@link #DONE} or {@link #PENDING} (then wait on this object), after which {@link #complete} gives the result;
-     * or {@link #NOT_TAKEN}.
+     * Posts the receive of up to {@code count} items of {@code type}, {@code payload} bytes, into the start of
+     * {@code array} (checked as for {@link #send}) from {@code source} (a rank, or {@code anySource}) with
+     * {@code tag} (or {@code anyTag}), and polls it: {@link #DONE} or {@link #PENDING} (then wait on this object),
+     * after which {@link #complete} gives the result; or {@link #NOT_TAKEN}.
      */
-    public int receive(CommStructure comm, Object array, int count, TypeLayout type, int source, int tag,
+    public int receive(CommStructure comm, Object array, int count, TypeLayout type, long payload, int source, int tag,
                        int anySource, int anyTag) {
-        long payload = count * type.size();
-        boolean bytes = array instanceof byte[];
-        if (source < 0 && source != anySource || payload >= Rendezvous.THRESHOLD_BYTES || !(bytes || primitive(array))
-                || !type.isDense() || !comm.arrived().isEmpty()) {   // a probed message may be this receive's
+        if (source < 0 && source != anySource || payload < 0 || payload >= Rendezvous.THRESHOLD_BYTES
+                || !comm.arrived().isEmpty()) {   // a probed message may be this receive's
             return NOT_TAKEN;
         }
+        boolean bytes = array instanceof byte[];
         Endpoint from = source == anySource ? comm.receiveAny() : comm.receiveFrom(source);
         if (receiveBlock == null || posted) {
             // a receive left posted (its call threw) may still be written by the native library: never reused
@@ -233,7 +226,7 @@ public final class ShallowTransfer implements BooleanSupplier {
         receivingTag = tag;
         posted = true;
         int r;
-        if (throughFfm()) {
+        if (FFM_AFTER > 0 && ++calls > FFM_AFTER && ArrayCalls.AVAILABLE) {
             if (array != receiveArray) {
                 receiveArray = array;
                 receiveSegment = segmentOf(array);
@@ -309,12 +302,6 @@ public final class ShallowTransfer implements BooleanSupplier {
         // nothing to record: without a receive log (no replicas) a consumed message leaves no trace
         result.received(source, tag, payload, false);
         return null;
-    }
-
-    /** Whether {@code array} is a primitive array but a {@code byte[]} (tested apart) or a {@code boolean[]} (converted). */
-    private static boolean primitive(Object array) {
-        return array instanceof double[] || array instanceof int[] || array instanceof long[]
-                || array instanceof float[] || array instanceof char[] || array instanceof short[];
     }
 
     private void keepSendBlock(OpBlock block) {

@@ -85,13 +85,14 @@ public final class PointToPoint {
 
     /**
      * A program's blocking standard send of {@code count} items of {@code type} from the start of {@code buf} (the
-     * facade checked that they fit) to {@code dest} with {@code tag}. The facade's PROC_NULL and ANY_SOURCE are the
-     * native library's (read from the same ABI description the engine runs on).
+     * facade checked that they fit) to {@code dest} with {@code tag}: {@code payload} bytes when {@code buf} is a
+     * primitive array (not {@code boolean[]}) holding them densely, else -1. The facade's PROC_NULL and ANY_SOURCE
+     * are the native library's (read from the same ABI description the engine runs on).
      */
-    public void send(CommStructure comm, Object buf, int count, TypeLayout type, int dest, int tag) {
+    public void send(CommStructure comm, Object buf, int count, TypeLayout type, long payload, int dest, int tag) {
         ShallowTransfer s = shallow;
         if (s != null) {
-            int r = s.send(comm, buf, count, type, dest, tag);
+            int r = s.send(comm, buf, payload, dest, tag);
             if (r != ShallowTransfer.NOT_TAKEN) {
                 shallowCalls++;
                 if (r == ShallowTransfer.PENDING) {
@@ -106,13 +107,15 @@ public final class PointToPoint {
 
     /**
      * A program's blocking receive of up to {@code count} items of {@code type} into the start of {@code buf} (the
-     * facade checked that they fit) from {@code source} with {@code tag}; returns what it received.
+     * facade checked that they fit; {@code payload} as for {@link #send(CommStructure, Object, int, TypeLayout, long,
+     * int, int)}) from {@code source} with {@code tag}; returns what it received.
      */
-    public Transfer receive(CommStructure comm, Object buf, int count, TypeLayout type, int source, int tag) {
+    public Transfer receive(CommStructure comm, Object buf, int count, TypeLayout type, long payload, int source,
+                            int tag) {
         Transfer t = receive;
         ShallowTransfer s = shallow;
         if (s != null) {
-            int r = s.receive(comm, buf, count, type, source, tag, Empi.ANY_SOURCE, Empi.ANY_TAG);
+            int r = s.receive(comm, buf, count, type, payload, source, tag, Empi.ANY_SOURCE, Empi.ANY_TAG);
             if (r != ShallowTransfer.NOT_TAKEN) {
                 shallowCalls++;
                 if (r == ShallowTransfer.PENDING) {
