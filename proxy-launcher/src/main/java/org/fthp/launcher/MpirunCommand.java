@@ -10,7 +10,7 @@ import java.util.List;
  * options are the library's ({@link NativeMpi}); on Open MPI:
  *
  * <pre>
- * mpirun [--allow-run-as-root] [--oversubscribe] [--bind-to none] -np N -x FTHP_EMPI_ABI &lt;passthrough&gt;
+ * mpirun [--allow-run-as-root] [--oversubscribe] --bind-to none -np N -x FTHP_EMPI_ABI &lt;passthrough&gt;
  *        java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC &lt;CLASS_FILE_API_LATE&gt; &lt;GENERAL_PATH_APART&gt;
  *        &lt;SHALLOW_ENTRIES_FOREGROUND&gt;
  *        -cp runtime.jar:user.cp

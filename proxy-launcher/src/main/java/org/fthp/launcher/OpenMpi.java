@@ -33,7 +33,7 @@ final class OpenMpi implements NativeMpi {
     }
 
     /**
-     * {@code [--allow-run-as-root] [--oversubscribe] [--bind-to none] -np P -x NAME... [--mca
+     * {@code [--allow-run-as-root] [--oversubscribe] --bind-to none -np P -x NAME... [--mca
      * orte_allowed_exit_without_sync 1]}: Open MPI refuses root and more processes than cores unless told.
      */
     @Override
@@ -45,7 +45,8 @@ final class OpenMpi implements NativeMpi {
         if (options.nativeProcesses() > host.availableCores() && !passthrough.contains("--oversubscribe")) {
             command.add("--oversubscribe");
         }
-        if (!passthrough.contains("--bind-to") && !placedByMpirun(options, host)) {
+        // Replicated runs oversubscribe cores; binding ranks to cores would pile them up.
+        if (!passthrough.contains("--bind-to")) {
             command.add("--bind-to");
             command.add("none");
         }
@@ -64,20 +65,6 @@ final class OpenMpi implements NativeMpi {
             command.add("1");
         }
         command.addAll(passthrough);
-    }
-
-    /**
-     * Whether the job is placed as mpirun places it unasked (Open MPI 4.1: each process bound to a core up to two
-     * processes, to a socket beyond), as a program on Open MPI's own Java binding is under a plain
-     * {@code mpirun -np N java ...}: a job whose processes each have a core and share it with nothing else of the
-     * job's. Its two ranks otherwise land on the two cores as the scheduler moves them, and a rank sharing a core
-     * with its peer's spinning wait, or its compiler thread sharing the peer's, is several times slower from one
-     * run to the next. Replicas, spares, coordinators or more processes than cores: {@code --bind-to none}, as
-     * processes bound to cores would pile up there (mpirun counts the slots, not the threads that poll them).
-     */
-    static boolean placedByMpirun(LaunchOptions options, LaunchHost host) {
-        return options.replicas() == 0 && options.spares() == 0 && !options.coordinators().wanted()
-                && options.nativeProcesses() <= host.availableCores();
     }
 
     @Override

@@ -104,36 +104,6 @@ class MpirunCommandTest {
     }
 
     @Test
-    void aJobWithACorePerProcessIsPlacedAsMpirunPlacesItUnasked() throws LaunchException {
-        List<String> command = build(ROOT_TWO_CORES, "-np", "2", "--", "Main");
-        assertFalse(command.contains("--bind-to"), "mpirun's default, as under a plain mpirun -np 2 java");
-        assertFalse(command.contains("--oversubscribe"));
-        assertFalse(build(USER_EIGHT_CORES, "-np", "8", "--", "Main").contains("--bind-to"));
-    }
-
-    @Test
-    void replicasSparesCoordinatorsOrTooFewCoresKeepTheProcessesUnbound() throws LaunchException {
-        for (String[] job : List.of(
-                new String[] {"-np", "2", "--replicas", "1", "--", "Main"},
-                new String[] {"-np", "2", "--spares", "1", "--", "Main"},
-                new String[] {"-np", "2", "--nodes", "2", "--", "Main"},
-                new String[] {"-np", "9", "--", "Main"})) {
-            List<String> command = build(USER_EIGHT_CORES, job);
-            assertEquals("none", command.get(command.indexOf("--bind-to") + 1), String.join(" ", job));
-        }
-    }
-
-    @Test
-    void theUsersPlacementWinsOverEither() throws LaunchException {
-        List<String> none = build(USER_EIGHT_CORES, "-np", "2", "--bind-to", "none", "--", "Main");
-        assertEquals(1, none.stream().filter(w -> w.equals("--bind-to")).count());
-        assertEquals("none", none.get(none.indexOf("--bind-to") + 1));
-        List<String> core = build(USER_EIGHT_CORES, "-np", "2", "--replicas", "2", "--bind-to", "core", "--", "Main");
-        assertEquals(1, core.stream().filter(w -> w.equals("--bind-to")).count());
-        assertEquals("core", core.get(core.indexOf("--bind-to") + 1));
-    }
-
-    @Test
     void userChosenFlagsAreNotDuplicated() throws LaunchException {
         List<String> command = build(ROOT_TWO_CORES,
                 "-np", "4", "--oversubscribe", "--allow-run-as-root", "--bind-to", "core", "--", "-XX:+UseG1GC", "Main");
