@@ -28,6 +28,10 @@ class RankCompileCommandsTest {
     private static final Pattern METHOD_OPTION =
             Pattern.compile("-XX:CompileCommand=(\\w+),([\\w.$]+)::(\\w+)(\\([^)]*\\)[^,]+),(\\w+)");
 
+    /** {@code -XX:CompileCommand=<option>,<class>::<method><descriptor>,<decimal value>}. */
+    private static final Pattern METHOD_SCALE =
+            Pattern.compile("-XX:CompileCommand=(\\w+),([\\w.$]+)::(\\w+)(\\([^)]*\\)[^,]+),(\\d+\\.\\d+)");
+
     @Test
     void theGeneralPathKeptApartIsTheOneTheShallowEntriesFallBackTo() throws ClassNotFoundException {
         List<String> commands = MpirunCommand.GENERAL_PATH_APART;
@@ -49,6 +53,23 @@ class RankCompileCommandsTest {
             assertTrue(m.matches(), "not an option on one method with its descriptor: " + command);
             assertEquals("BackgroundCompilation", m.group(1), command);
             assertEquals("false", m.group(5), command);
+            assertEquals("mpi.Comm", m.group(2), command);
+            assertNamesAMethod(command, m.group(2), m.group(3), m.group(4));
+        }
+        assertTrue(commands.get(0).contains("::send("), commands.get(0));
+        assertTrue(commands.get(1).contains("::recv("), commands.get(1));
+    }
+
+    @Test
+    void theShallowEntriesCompiledEarlyAreTheProgramsSendAndRecvWithAScaleBelowOne() throws ClassNotFoundException {
+        List<String> commands = MpirunCommand.SHALLOW_ENTRIES_EARLY;
+        assertEquals(2, commands.size());
+        for (String command : commands) {
+            Matcher m = METHOD_SCALE.matcher(command);
+            assertTrue(m.matches(), "not a scale on one method with its descriptor: " + command);
+            assertEquals("CompileThresholdScaling", m.group(1), command);
+            double scale = Double.parseDouble(m.group(5));
+            assertTrue(scale > 0 && scale < 1, command);
             assertEquals("mpi.Comm", m.group(2), command);
             assertNamesAMethod(command, m.group(2), m.group(3), m.group(4));
         }

@@ -12,7 +12,7 @@ import java.util.List;
  * <pre>
  * mpirun [--allow-run-as-root] [--oversubscribe] --bind-to none -np N -x FTHP_EMPI_ABI &lt;passthrough&gt;
  *        java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC &lt;CLASS_FILE_API_LATE&gt; &lt;GENERAL_PATH_APART&gt;
- *        &lt;SHALLOW_ENTRIES_FOREGROUND&gt;
+ *        &lt;SHALLOW_ENTRIES_FOREGROUND&gt; &lt;SHALLOW_ENTRIES_EARLY&gt;
  *        -cp runtime.jar:user.cp
  *        [-XX:AOTCache=fthp-mpi.aot -Xlog:aot=off]
  *        &lt;user java options&gt; MainClass args...
@@ -85,6 +85,19 @@ public final class MpirunCommand {
             "-XX:CompileCommand=BackgroundCompilation,mpi.Comm::send(Ljava/lang/Object;ILmpi/Datatype;II)V,false",
             "-XX:CompileCommand=BackgroundCompilation,mpi.Comm::recv(Ljava/lang/Object;ILmpi/Datatype;II)Lmpi/Status;,false");
 
+    /**
+     * The shallow entries C2-compiled after a fifth of the usual calls. Until C2 has them, {@code Comm.send} and
+     * {@code Comm.recv} run as C1's profiling code (tier 3), which counts every call and branch of the path inlined
+     * into them: twice what the same path costs as C1's code without profiles, and above the binding's call. A
+     * fifth of the profile is enough for a path this short (its branches are the same on every small message), so
+     * they leave that phase sooner; the rest of the engine keeps the usual thresholds, as lower ones for all of it
+     * had C2 compile more, sooner, on worse profiles (bench/README, "From the first second"). Each names a method
+     * with its descriptor (RankCompileCommandsTest checks that they resolve).
+     */
+    public static final List<String> SHALLOW_ENTRIES_EARLY = List.of(
+            "-XX:CompileCommand=CompileThresholdScaling,mpi.Comm::send(Ljava/lang/Object;ILmpi/Datatype;II)V,0.2",
+            "-XX:CompileCommand=CompileThresholdScaling,mpi.Comm::recv(Ljava/lang/Object;ILmpi/Datatype;II)Lmpi/Status;,0.2");
+
     private MpirunCommand() {}
 
     public static List<String> build(LaunchOptions options, UserProgram program, LaunchHost host) {
@@ -101,6 +114,7 @@ public final class MpirunCommand {
         command.addAll(CLASS_FILE_API_LATE);
         command.addAll(GENERAL_PATH_APART);
         command.addAll(SHALLOW_ENTRIES_FOREGROUND);
+        command.addAll(SHALLOW_ENTRIES_EARLY);
         command.add("-cp");
         command.add(classpath(host.runtimeJar(), program.classpath()));
         if (host.aotCache().isPresent() && !AotCache.userChoosesOwn(options.javaOptions())) {

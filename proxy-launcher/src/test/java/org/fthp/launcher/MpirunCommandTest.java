@@ -33,6 +33,7 @@ class MpirunCommandTest {
                 "-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0",
                 MpirunCommand.GENERAL_PATH_APART.get(0), MpirunCommand.GENERAL_PATH_APART.get(1),
                 MpirunCommand.SHALLOW_ENTRIES_FOREGROUND.get(0), MpirunCommand.SHALLOW_ENTRIES_FOREGROUND.get(1),
+                MpirunCommand.SHALLOW_ENTRIES_EARLY.get(0), MpirunCommand.SHALLOW_ENTRIES_EARLY.get(1),
                 "-cp", "/fthp/fthp-mpi.jar:app.jar", "-Xmx256m", "org.example.Main", "in.dat"), command);
     }
 
