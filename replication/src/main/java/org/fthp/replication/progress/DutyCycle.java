@@ -5,8 +5,8 @@ import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
- * The one wait loop of the engine: every blocking path of the facade and of
- * the engine waits here, taking turns of a duty (a {@code doWork()} that
+ * The engine's wait loops: every blocking path of the facade and of the
+ * engine waits here, taking turns of a duty (a {@code doWork()} that
  * returns how much it did) and idling between fruitless turns with a
  * strategy made for that wait (Agrona's {@code Agent} and
  * {@code IdleStrategy} are the model). Only the gate's holder waits here.
