@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
 # Twin comparison (docs/DESIGN.md §22), by parts (PARTS, default "pingpong"):
-# - pingpong: failure-free cost: replicated ping-pong (np 2, 2 replicas) at 8 B, 64 KiB and 4 MiB with --sdc on
-#   against --sdc off, interleaved (the order alternates every repetition), REPS times (default 5); prints each size's
-#   one-way medians and the median and spread of the on/off ratio within repetitions, of the runs' median slices and
-#   of their fastest slices (the least disturbed by other jobs' load).
+# - pingpong: failure-free cost: replicated ping-pong (np 2, 2 replicas) at PP_SIZES (default 8 B, 64 KiB and 4 MiB)
+#   with --sdc on against --sdc off, interleaved (the order alternates every repetition), REPS times (default 5);
+#   prints each size's one-way medians and the median and spread of the on/off ratio within repetitions, of the runs'
+#   median slices and of their fastest slices (the least disturbed by other jobs' load); the CPU the timed part cost
+#   the 4 processes together per round trip (waits spin and yield, so it counts them too); and each run's peak send
+#   log (a run at the log limit, 256 MiB, has its computational copies paced by their replicas' acknowledgements).
+# - allreduce: the same for a replicated allreduce (AllReduce: 1 and 1024 doubles, np 2, 2 replicas), per call.
+# PIN (pingpong and allreduce): each rank's JVM pinned to one core, the same placement for every mode, so a run's
+#   wall time does not depend on where the scheduler puts four busy-polling processes on two cores: "pairs" (the
+#   default) puts both computational copies on core 0 and both replicas on core 1, so each ping-pong runs on a core
+#   of its own and the two never compete for one; "twins" puts each rank's two copies on one core; "none" leaves it
+#   to the scheduler; or the cores of native ranks 0..3 (computational copies, then replicas), e.g. "0 1 1 0".
 # - latency: detection latency: SdcLatency (np 2, 2 replicas, checkpoints on, a ring exchange and a snapshot every
 #   LAT_MS ms, default 10); rank 0's computational copy flips its message at MPI call C, varied every repetition so
 #   the flip falls at another point of the comparison timer; --sdc abort ends the job at the detection. The time from
@@ -32,7 +40,7 @@
 # java is --sdc on hashing with the JDK's CRC32C instead of the fused kernel (FTHP_CRC_KERNEL=java), ffm is --sdc on
 # with the fused kernel called by FFM downcalls instead of JNI (FTHP_CRC_KERNEL=ffm); every mode is reported against
 # off, and on against java when both run.
-# Needs a built tree. Usage: [PARTS="pingpong latency cost cpu kernel pack apps"] [MODES="on java off"] bench/sdc.sh [REPS]
+# Needs a built tree. Usage: [PARTS="pingpong allreduce latency cost cpu kernel pack apps"] [PIN=pairs] [MODES="on java off"] bench/sdc.sh [REPS]
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 REPS="${1:-5}"
@@ -211,48 +219,106 @@ if "on" in modes and "java" in modes:
     compare("on", "java")
 PY
 fi
-part pingpong || { echo "raw outputs: $OUT"; exit 0; }
+part pingpong || part allreduce || { echo "raw outputs: $OUT"; exit 0; }
+# Each rank's JVM pinned to one core (PIN): a java wrapper that fthp-run takes as its JDK (FTHP_JAVA_HOME) runs the
+# real JVM under taskset with the core PIN gives its native rank (computational copies 0..N-1, then the replicas).
+source "$HERE/scripts/lib.sh"
+real_jdk="$(fthp_jdk_home)"
+case "${PIN:-pairs}" in
+  pairs) cores="0 0 1 1" ;;
+  twins) cores="0 1 0 1" ;;
+  none) cores="" ;;
+  *) cores="$PIN" ;;
+esac
+pin_env=()
+if [[ -n "$cores" ]]; then
+  mkdir -p "$OUT/pinned-jdk/bin"
+  cat > "$OUT/pinned-jdk/bin/java" <<WRAP
+#!/usr/bin/env bash
+read -r -a cores <<< "$cores"
+r="\${OMPI_COMM_WORLD_RANK:-\${PMI_RANK:-}}"
+[[ -n "\$r" && -n "\${cores[\$r]:-}" ]] && exec taskset -c "\${cores[\$r]}" "$real_jdk/bin/java" "\$@"
+exec "$real_jdk/bin/java" "\$@"
+WRAP
+  chmod +x "$OUT/pinned-jdk/bin/java"
+  pin_env=(FTHP_JAVA_HOME="$OUT/pinned-jdk")
+fi
+echo "native ranks pinned to cores: ${cores:-none} (cmp 0, cmp 1, rep 0, rep 1)"
 read -r -a modes <<< "$MODES"
+# job NAME MODE REP PROGRAM ARGS...: one replicated job (np 2, 2 replicas), every process's CPU into cpu-NAME-REP-MODE
+job() {
+  local name=$1 mode=$2 rep=$3 sdc=on kernel=
+  shift 3
+  [[ $mode == off ]] && sdc=off
+  [[ $mode == java || $mode == ffm ]] && kernel=$mode
+  env "${pin_env[@]}" FTHP_CRC_KERNEL="${kernel:-${FTHP_CRC_KERNEL:-}}" timeout 600 "$HERE/bin/fthp-run" -np 2 \
+    --replicas 2 --sdc "$sdc" -- -Dfthp.bench.cpuDir="$OUT/cpu-$name-$rep-$mode" -cp "$JAR" "$@" \
+    > "$OUT/$name-$rep-$mode.out" 2> "$OUT/$name-$rep-$mode.err" || echo "$name rep $rep $mode: exit $?"
+}
 for rep in $(seq 1 "$REPS"); do
   k=$(( (rep - 1) % ${#modes[@]} ))
   for mode in "${modes[@]:k}" "${modes[@]:0:k}"; do
-    sdc=on; kernel=
-    [[ $mode == off ]] && sdc=off
-    [[ $mode == java || $mode == ffm ]] && kernel=$mode
-    FTHP_CRC_KERNEL="${kernel:-${FTHP_CRC_KERNEL:-}}" timeout 600 "$HERE/bin/fthp-run" -np 2 --replicas 2 \
-      --sdc "$sdc" -- -cp "$JAR" org.fthp.bench.PingPong --sizes 8,65536,4194304 \
-      > "$OUT/pp-$rep-$mode.out" 2> "$OUT/pp-$rep-$mode.err"
+    part pingpong && job pp "$mode" "$rep" org.fthp.bench.PingPong --sizes "${PP_SIZES:-8,65536,4194304}"
+    part allreduce && job ar "$mode" "$rep" org.fthp.bench.AllReduce
   done
 done
 python3 - "$OUT" $MODES <<'PY'
-import glob, re, statistics as st, sys
+import glob, os, re, statistics as st, sys
 out, modes = sys.argv[1], sys.argv[2:]
-res, fastest = {}, {}
-for f in glob.glob(out + '/pp-*.out'):
-    rep, mode = re.search(r'pp-(\d+)-(\w+)\.out', f).groups()
-    for line in open(f):
-        p = line.split()
-        if p and p[0] == 'pingpong':
-            res.setdefault((int(rep), mode), {})[int(p[1])] = float(p[2])
-            fastest.setdefault((int(rep), mode), {})[int(p[1])] = float(p[4])
+def load(name, kind):
+    wall, fastest, cpu, logs = {}, {}, {}, {}
+    for f in glob.glob(f'{out}/{name}-*.out'):
+        rep, mode = re.search(rf'{name}-(\d+)-(\w+)\.out', f).groups()
+        key = (int(rep), mode)
+        for line in open(f):
+            p = line.split()
+            if p and p[0] == kind:
+                wall.setdefault(key, {})[int(p[1])] = float(p[2])
+                fastest.setdefault(key, {})[int(p[1])] = float(p[4] if kind == 'pingpong' else p[3])
+        # every process's CPU per call over the timed part, summed: computational copies and replicas
+        files = glob.glob(f'{out}/cpu-{name}-{rep}-{mode}/cpu-*.txt')
+        if len(files) == 4:
+            for c in files:
+                for line in open(c):
+                    p = line.split()
+                    cpu.setdefault(key, {}).setdefault(int(p[2]), 0.0)
+                    cpu[key][int(p[2])] += float(p[3])
+        m = re.search(r'peak message log ([0-9.]+) (\w+)', open(f[:-4] + '.err').read())
+        if m:
+            logs[key] = float(m.group(1)) * {'B': 2**-20, 'KiB': 2**-10, 'MiB': 1, 'GiB': 1024}.get(m.group(2), 1)
+    return wall, fastest, cpu, logs
+def spread(v):
+    return f'{st.median(v):.3f} ({min(v):.3f}-{max(v):.3f})'
 pairs = [(m, 'off') for m in modes if m != 'off' and 'off' in modes]
 if 'on' in modes and 'java' in modes:
     pairs.append(('on', 'java'))
-for a_mode, b_mode in pairs:
-    for size in (8, 65536, 4194304):
-        on, off, ratios = [], [], []
-        for rep in sorted({r for r, _ in res}):
-            a, b = res.get((rep, a_mode), {}).get(size), res.get((rep, b_mode), {}).get(size)
-            if a and b:
-                on.append(a); off.append(b); ratios.append(a / b)
-        # each run's fastest slice too: other jobs' load only ever adds time, so the fastest of a run's slices is
-        # the one it disturbed least, and their ratio spreads less than the medians' under load
-        quick = [fastest[(rep, a_mode)][size] / fastest[(rep, b_mode)][size] for rep in sorted({r for r, _ in res})
-                 if fastest.get((rep, a_mode), {}).get(size) and fastest.get((rep, b_mode), {}).get(size)]
-        if ratios:
-            print(f"{size:>8} B, {a_mode} against {b_mode}: {len(ratios)} reps; one-way us median {a_mode}"
-                  f" {st.median(on):.2f}, {b_mode} {st.median(off):.2f}; {a_mode}/{b_mode} median"
-                  f" {st.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f}); fastest slices"
-                  f" {a_mode}/{b_mode} median {st.median(quick):.3f} (min {min(quick):.3f}, max {max(quick):.3f})")
+for name, kind, unit in (('pp', 'pingpong', 'one-way us'), ('ar', 'allreduce', 'us per call')):
+    wall, fastest, cpu, logs = load(name, kind)
+    if not wall:
+        continue
+    reps = sorted({r for r, _ in wall})
+    sizes = sorted({s for v in wall.values() for s in v})
+    for a, b in pairs:
+        for size in sizes:
+            got = [(wall[(r, a)][size], wall[(r, b)][size], r) for r in reps
+                   if size in wall.get((r, a), {}) and size in wall.get((r, b), {})]
+            if not got:
+                continue
+            q = [x / y for x, y, _ in got]
+            quick = [fastest[(r, a)][size] / fastest[(r, b)][size] for _, _, r in got]
+            line = (f'{kind} {size:>8}, {a} against {b}: {len(got)} reps; {unit} median {a} {st.median(x for x, _, _ in got):.2f},'
+                    f' {b} {st.median(y for _, y, _ in got):.2f}; {a}/{b} {spread(q)}; fastest slices {a}/{b} {spread(quick)}')
+            c = [(cpu[(r, a)][size], cpu[(r, b)][size]) for _, _, r in got
+                 if size in cpu.get((r, a), {}) and size in cpu.get((r, b), {})]
+            if c:
+                line += (f'; CPU of the 4 processes per {"round trip" if kind == "pingpong" else "call"}, us: {a}'
+                         f' {st.median(x for x, _ in c):.2f}, {b} {st.median(y for _, y in c):.2f}, {a}-{b} median'
+                         f' {st.median(x - y for x, y in c):+.2f} (min {min(x - y for x, y in c):+.2f}, max'
+                         f' {max(x - y for x, y in c):+.2f}), {a}/{b} {spread([x / y for x, y in c])}')
+            print(line)
+    if logs:
+        # a run whose computational copies ran a whole send log ahead of their replicas waits for acknowledgements
+        print(f'{kind} peak send log per run, MiB: ' + ', '.join(
+            f'{m} ' + ' '.join(f'{logs[(r, m)]:.0f}' for r in reps if (r, m) in logs) for m in modes))
 PY
 echo "raw outputs: $OUT"

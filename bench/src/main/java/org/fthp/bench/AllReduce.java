@@ -14,6 +14,8 @@ import mpi.MPIException;
  * <p>Output, rank 0 only: {@code allreduce <count> <us_per_call> <min_slice_us> <max_slice_us>}:
  * per timed slice the maximum over ranks of the mean time per call, then the median of
  * {@link #SLICES} slices.
+ * With {@code -Dfthp.bench.cpuDir=DIR} every process also writes the CPU its timed part cost, per call
+ * ({@link ProcessCpu}).
  */
 public final class AllReduce {
     static final int[] COUNTS = {1, 1024};
@@ -58,16 +60,20 @@ public final class AllReduce {
         });
         // SLICES timed slices between barriers, as allreduce.c: per slice the slowest rank's
         // mean, then the median slice, with the fastest and slowest slice beside it.
+        long[] cpu = new long[COUNTS.length], calls = new long[COUNTS.length];
         for (int c = 0; c < COUNTS.length; c++) {
             int n = COUNTS[c], warm = warmupIters(n), perSlice = timedIters(n) / SLICES;
             comm.barrier();
             loop(comm, in, out, n, warm);
+            long c0 = ProcessCpu.nanos();
             for (int k = 0; k < SLICES; k++) {
                 comm.barrier();
                 double t0 = MPI.wtime();
                 loop(comm, in, out, n, perSlice);
                 mine[k] = (MPI.wtime() - t0) / perSlice * 1e6;
             }
+            cpu[c] = ProcessCpu.nanos() - c0;
+            calls[c] = (long) perSlice * SLICES;
             comm.reduce(mine, slowest[c], SLICES, MPI.DOUBLE, MPI.MAX, 0);
         }
         // Printed at the end: loading the formatting classes mid-run deoptimizes the compiled kernel.
@@ -80,6 +86,7 @@ public final class AllReduce {
             }
             System.out.flush();
         }
+        ProcessCpu.write("allreduce", COUNTS, cpu, calls);
         MPI.Finalize();
     }
 

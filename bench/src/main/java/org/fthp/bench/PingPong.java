@@ -17,6 +17,8 @@ import mpi.MPIException;
  * {@code pingpong <bytes> <oneway_us> <GBps> <min_slice_us> <max_slice_us>}, one-way time =
  * round trip / 2 in the median of {@link #SLICES} timed slices, GB/s = bytes / one-way time
  * (1 GB = 1e9 B).
+ * With {@code -Dfthp.bench.cpuDir=DIR} every process also writes the CPU its timed part cost, per call
+ * ({@link ProcessCpu}).
  *
  * <p>Default: one direct buffer from {@link MPI#newByteBuffer(int)}.
  * {@code --arrays}: a {@code byte[]} instead. {@code --sizes 65536,1048576}: only these sizes
@@ -95,16 +97,20 @@ public final class PingPong {
         // The timed part runs as SLICES slices, each timed alone between barriers; the result
         // is the median slice (as pingpong.c), with the fastest and slowest slice beside it.
         double[][] slices = new double[sizes.length][SLICES];
+        long[] cpu = new long[sizes.length], roundTrips = new long[sizes.length];
         for (int s = 0; s < sizes.length; s++) {
             int n = sizes[s], warm = warmupIters(n), perSlice = timedIters(n) / SLICES;
             comm.barrier();
             loop(comm, rank, buf, n, warm);
+            long c0 = ProcessCpu.nanos();
             for (int k = 0; k < SLICES; k++) {
                 comm.barrier();
                 double t0 = MPI.wtime();
                 loop(comm, rank, buf, n, perSlice);
                 slices[s][k] = (MPI.wtime() - t0) / perSlice / 2.0;
             }
+            cpu[s] = ProcessCpu.nanos() - c0;
+            roundTrips[s] = (long) perSlice * SLICES;
         }
         // Printed at the end: loading the formatting classes mid-run deoptimizes the compiled kernel.
         if (rank == 0) {
@@ -117,6 +123,7 @@ public final class PingPong {
             }
             System.out.flush();
         }
+        ProcessCpu.write("pingpong", sizes, cpu, roundTrips);
         MPI.Finalize();
     }
 
