@@ -59,7 +59,8 @@ final class Resilience {
                 if (TRACE) {
                     RuntimeMessages.say("fthp-rollback-trace native " + nativeRank + " generation "
                             + rollback.rollback().generation() + " announced " + rollback.announcedAtMillis()
-                            + " unwound " + unwoundAt + " rebuilt " + System.currentTimeMillis());
+                            + " unwound " + unwoundAt + " rebuilt " + System.currentTimeMillis()
+                            + " cpu " + rollback.announcedCpuMillis());
                 }
                 start = ResilientBody.Start.ROLLBACK;
             }
