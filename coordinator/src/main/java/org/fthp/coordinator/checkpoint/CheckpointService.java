@@ -188,6 +188,16 @@ public final class CheckpointService implements AutoCloseable {
         if (inbox.skips(chunk)) {
             return;
         }
+        if (!fromProcess) {
+            if (abandoned.holds(chunk.epoch())) {
+                // a partner copy nobody will use: the refusal stops its sender, which may not have heard yet
+                memory.release(inbox.abandon(chunk));
+                from.writeAndFlush(refused(chunk.epoch(), chunk.rank(), ABANDONED));
+                return;
+            }
+            // and what the senders that had heard first stopped sending midway
+            memory.release(inbox.dropIf(abandoned::holds));
+        }
         memory.release(inbox.restartIfInProgress(chunk));
         if (inbox.starts(chunk) && !reserve(chunk.pieceBytes())) {
             String why = noRoom(chunk.epoch(), chunk.rank(), chunk.pieceBytes());
@@ -370,7 +380,7 @@ public final class CheckpointService implements AutoCloseable {
             return;
         }
         copyToPartner(put.epoch(), put.rank(), stored, (int) partner.getAsLong()).ifPresent(why ->
-                LOG.log(Level.WARNING, "checkpoint: node {0}, epoch {1} rank {2}: {3} (the epoch will not commit)",
+                LOG.log(abandoned.holds(put.epoch()) ? Level.FINE : Level.WARNING, "checkpoint: node {0}, epoch {1} rank {2}: {3} (the epoch will not commit)",
                         new Object[] {nodeId, put.epoch(), put.rank(), why}));
     }
 
@@ -400,7 +410,7 @@ public final class CheckpointService implements AutoCloseable {
             return Optional.of("the piece was dropped before its copy to node " + partner);
         }
         try {
-            Message.PieceAck answer = peers.copy(partner, kept.get(), TRANSFER_TIMEOUT);
+            Message.PieceAck answer = peers.copy(partner, kept.get(), TRANSFER_TIMEOUT, () -> abandoned.holds(epoch));
             if (!answer.status().held()) {
                 throw new IOException(answer.detail());
             }
