@@ -380,7 +380,8 @@ public final class CheckpointService implements AutoCloseable {
             return;
         }
         copyToPartner(put.epoch(), put.rank(), stored, (int) partner.getAsLong()).ifPresent(why ->
-                LOG.log(abandoned.holds(put.epoch()) ? Level.FINE : Level.WARNING, "checkpoint: node {0}, epoch {1} rank {2}: {3} (the epoch will not commit)",
+                LOG.log(abandoned.holds(put.epoch()) ? Level.FINE : Level.WARNING,
+                        "checkpoint: node {0}, epoch {1} rank {2}: {3} (the epoch will not commit)",
                         new Object[] {nodeId, put.epoch(), put.rank(), why}));
     }
 
