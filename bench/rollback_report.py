@@ -16,6 +16,10 @@ import sys
 
 TRACE = re.compile(r"fthp-rollback-trace native (\d+) generation \d+ announced (\d+) unwound (\d+) rebuilt (\d+)")
 SPARE = re.compile(r"fthp-rollback-trace spare (\d+) assigned (\d+)")
+# the process's CPU time (ms) when it heard of the rollback (a survivor) or was given its role (the spare)
+TRACE_CPU = re.compile(r"fthp-rollback-trace native \d+ generation \d+ announced \d+ unwound \d+ rebuilt \d+ cpu (-?\d+)")
+SPARE_CPU = re.compile(r"fthp-rollback-trace spare \d+ assigned \d+ cpu (-?\d+)")
+RESUMED_CPU = re.compile(r"resumed \d+ start (\w+) body .* cpu (-?\d+)")
 RESUMED = re.compile(r"resumed (\d+) start (\w+) body (\d+) registered (\d+) init (\d+) main (\d+)")
 
 ROLLBACK_STEPS = ["detection", "agreement", "unwind", "rebuild", "body setup", "state load"]
@@ -69,6 +73,18 @@ def run(base, how, ranks):
         rebuilt = max([t[2] for t in traces] + spare_init)
         marks = [kill, detect, told, unwound, rebuilt, registered, back]
         n = len(resumed)
+        # the rollback's CPU (s): a survivor's from the announcement to back in its loop, the spare's from its role
+        back_cpu = RESUMED_CPU.findall(err)
+        survivors_at = [int(c) for c in TRACE_CPU.findall(err)]
+        spare_at = [int(c) for c in SPARE_CPU.findall(err)]
+        survivors_back = [int(c) for why, c in back_cpu if why == "ROLLBACK"]
+        spare_back = [int(c) for why, c in back_cpu if why == "REPLACEMENT"]
+        cpu = None
+        if (survivors_at and len(survivors_at) == len(survivors_back) and len(spare_at) == len(spare_back) == 1
+                and min(survivors_at + spare_at) >= 0):
+            cpu = {"survivor": (sum(survivors_back) - sum(survivors_at)) / len(survivors_at) / 1e3,
+                   "spare": (spare_back[0] - spare_at[0]) / 1e3,
+                   "all": (sum(survivors_back) + spare_back[0] - sum(survivors_at) - spare_at[0]) / 1e3}
     else:
         if not restarted:
             return None, "no relaunch"
@@ -78,7 +94,7 @@ def run(base, how, ranks):
         marks = [kill, detect, abort, ts(restarted[0]), inits, registered, back]
         n = len(resumed)
     steps = [b - a for a, b in zip(marks, marks[1:])]
-    return {"total": back - kill, "steps": steps, "n": n}, None
+    return {"total": back - kill, "steps": steps, "n": n, "cpu": cpu if how == "rollback" else None}, None
 
 
 def fmt(s):
@@ -89,6 +105,7 @@ def main():
     work, reps, ranks, mibs = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4].split()
     failures = []
     largest = None
+    cpu_rows = []
     print("| job | state per rank | rollback, median (range) s | relaunch, median (range) s | rollback / relaunch "
           "(median of the repetitions' ratios) | rollback split: " + ", ".join(ROLLBACK_STEPS) + " (s) "
           "| relaunch split: " + ", ".join(RELAUNCH_STEPS) + " (s) |")
@@ -119,10 +136,24 @@ def main():
             print(f"| {r} + {r} (+ 1 spare for the rollback) | {mb} MiB | {cells[0]} | {cells[1]} | {ratio} "
                   f"| {splits[0]} | {splits[1]} |")
             runs = list(got["rollback"].values())
+            cpus = [x["cpu"] for x in runs if x["cpu"] is not None]
+            if cpus:
+                cpu_rows.append(f"| {r} + {r} | {mb} MiB | " + " | ".join(
+                    f"{statistics.median(c[k] for c in cpus):.3f}" for k in ("survivor", "spare", "all"))
+                    + f" | {len(cpus)} |")
             if runs and (largest is None or (int(r), -float(mb)) > largest[0]):
                 # what the model projects from: the largest job, its smallest state (R + R + 1 processes, 2 nodes)
                 steps = ",".join(f"{statistics.median(x['steps'][i] for x in runs):.4f}" for i in range(6))
                 largest = ((int(r), -float(mb)), f"{2 * int(r) + 1} 2 {steps}")
+    if cpu_rows:
+        print()
+        print("The rollback's CPU (user + system, s; medians): a survivor's (mean over the survivors of a run) from the"
+              " announcement, the spare's from its role, to back in the loop; all: the processes' sum")
+        print()
+        print("| job | state per rank | survivor | spare | all | runs |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: |")
+        for row in cpu_rows:
+            print(row)
     if failures:
         print()
         print("Runs left out: " + "; ".join(failures))

@@ -143,8 +143,13 @@ public final class CheckpointBench {
             if (Checkpoint.isRestart()) {
                 long registeredAt = System.currentTimeMillis();
                 Checkpoint.recover();
+                // the CPU time (user + system, ms) the process has used: less what it had used when the rollback was
+                // announced (the runtime's trace), the rollback's CPU on this process
+                long cpu = ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toMillis)
+                        .orElse(-1L);
                 String line = "resumed " + System.currentTimeMillis() + " start " + start + " body " + bodyAt
-                        + " registered " + registeredAt + " init " + initAt + " main " + mainAt + "\n";
+                        + " registered " + registeredAt + " init " + initAt + " main " + mainAt + " cpu " + cpu
+                        + "\n";
                 try {
                     RAW_ERR.write(line.getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 } catch (java.io.IOException e) {

@@ -63,6 +63,9 @@ public final class CheckpointService implements AutoCloseable {
      */
     static final boolean PIECES_FROM_DISK = System.getenv("FTHP_BENCH_PIECES_FROM_DISK") != null;
 
+    /** Why a piece of an epoch a rollback in place abandoned is neither copied nor held. */
+    private static final String ABANDONED = "its epoch was abandoned by a rollback in place";
+
     /** How long a partner copy or a fetch may take before the put or get fails (a 1 GiB piece needs a few s). */
     static final Duration TRANSFER_TIMEOUT = Duration.ofSeconds(120);
 
@@ -112,6 +115,21 @@ public final class CheckpointService implements AutoCloseable {
     /** Primary only. */
     private final CommitTracker tracker;
     private volatile JobEvents events = JobEvents.NONE;
+    /**
+     * The epochs the last rollback in place abandoned: above the one it resumes from, below the first of its new
+     * numbering. None of them can be used any more, so their partner copies are not made (the copy of a checkpoint
+     * the failure interrupted would otherwise take the cores the rollback needs).
+     */
+    private volatile Abandoned abandoned = Abandoned.NONE;
+
+    /** Epochs strictly between {@code above} and {@code below}. */
+    private record Abandoned(long above, long below) {
+        static final Abandoned NONE = new Abandoned(Long.MAX_VALUE, Long.MIN_VALUE);
+
+        boolean holds(long epoch) {
+            return epoch > above && epoch < below;
+        }
+    }
     /**
      * The highest epoch any piece, copy, cost or commit this node handled was for (any thread): a relaunched job
      * numbers its checkpoints above every node's, so nothing an earlier incarnation left in flight is taken for
@@ -169,6 +187,16 @@ public final class CheckpointService implements AutoCloseable {
         saw(chunk.epoch());
         if (inbox.skips(chunk)) {
             return;
+        }
+        if (!fromProcess) {
+            if (abandoned.holds(chunk.epoch())) {
+                // a partner copy nobody will use: the refusal stops its sender, which may not have heard yet
+                memory.release(inbox.abandon(chunk));
+                from.writeAndFlush(refused(chunk.epoch(), chunk.rank(), ABANDONED));
+                return;
+            }
+            // and what the senders that had heard first stopped sending midway
+            memory.release(inbox.dropIf(abandoned::holds));
         }
         memory.release(inbox.restartIfInProgress(chunk));
         if (inbox.starts(chunk) && !reserve(chunk.pieceBytes())) {
@@ -344,8 +372,16 @@ public final class CheckpointService implements AutoCloseable {
         }
         from.writeAndFlush(new Message.PieceAck(put.epoch(), put.rank(), Message.PieceAck.Status.HELD_COPYING,
                 "held by node " + nodeId + ", copying to node " + partner.getAsLong()));
+        if (abandoned.holds(put.epoch())) {
+            // the process has its answer; the copy would only take the cores the rollback needs
+            if (stored == PieceMemory.Stored.NEW) {
+                memory.remove(put.epoch(), put.rank());
+            }
+            return;
+        }
         copyToPartner(put.epoch(), put.rank(), stored, (int) partner.getAsLong()).ifPresent(why ->
-                LOG.log(Level.WARNING, "checkpoint: node {0}, epoch {1} rank {2}: {3} (the epoch will not commit)",
+                LOG.log(abandoned.holds(put.epoch()) ? Level.FINE : Level.WARNING,
+                        "checkpoint: node {0}, epoch {1} rank {2}: {3} (the epoch will not commit)",
                         new Object[] {nodeId, put.epoch(), put.rank(), why}));
     }
 
@@ -375,7 +411,7 @@ public final class CheckpointService implements AutoCloseable {
             return Optional.of("the piece was dropped before its copy to node " + partner);
         }
         try {
-            Message.PieceAck answer = peers.copy(partner, kept.get(), TRANSFER_TIMEOUT);
+            Message.PieceAck answer = peers.copy(partner, kept.get(), TRANSFER_TIMEOUT, () -> abandoned.holds(epoch));
             if (!answer.status().held()) {
                 throw new IOException(answer.detail());
             }
@@ -392,6 +428,13 @@ public final class CheckpointService implements AutoCloseable {
     }
 
     private void hold(Channel from, ChunkAssembler.Piece piece, boolean fromProcess) {
+        if (!fromProcess && abandoned.holds(piece.epoch())) {
+            // a partner copy of an epoch nobody will use: no checksum pass, nothing held
+            memory.release(piece.bytes().size());
+            piece.bytes().release();
+            from.writeAndFlush(refused(piece.epoch(), piece.rank(), ABANDONED));
+            return;
+        }
         try {
             ChunkAssembler.verify(piece);
         } catch (ChunkAssembler.BrokenPieceException e) {
@@ -680,8 +723,9 @@ public final class CheckpointService implements AutoCloseable {
      * A rollback in place resumes from {@code epoch}: its pieces stay until the next rollback or relaunch (or until
      * their room is needed once a newer epoch committed), whatever commits meanwhile, as a relaunch's do.
      */
-    public void rollingBackTo(long epoch) {
+    public void rollingBackTo(long epoch, long firstEpoch) {
         memory.keepForRestart(epoch);
+        abandoned = new Abandoned(epoch, firstEpoch);
     }
 
     /** CHECKPOINT_COMMITTED: drop what is older, and maybe write this node's pieces to disk. */

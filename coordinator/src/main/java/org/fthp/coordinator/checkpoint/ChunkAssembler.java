@@ -171,6 +171,42 @@ public final class ChunkAssembler {
         return sum;
     }
 
+    /**
+     * The piece this chunk belongs to will not be used (a rollback in place abandoned its epoch): forgets what of it
+     * is in progress and drops its remaining chunks as they come; returns the bytes it had reserved (0 if none).
+     */
+    public long abandon(Message.PieceChunk chunk) {
+        Key key = new Key(chunk.epoch(), chunk.rank());
+        if (!chunk.isLast()) {
+            refused.add(key);
+        }
+        return forget(partial.remove(key));
+    }
+
+    /**
+     * Forgets the pieces in progress whose epoch {@code abandoned} holds (their senders stopped); returns the bytes
+     * they had reserved.
+     */
+    public long dropIf(java.util.function.LongPredicate abandoned) {
+        long bytes = 0;
+        for (java.util.Iterator<Map.Entry<Key, Partial>> it = partial.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Key, Partial> e = it.next();
+            if (abandoned.test(e.getKey().epoch())) {
+                it.remove();
+                bytes += forget(e.getValue());
+            }
+        }
+        return bytes;
+    }
+
+    private static long forget(Partial p) {
+        if (p == null) {
+            return 0;
+        }
+        p.bytes.release();
+        return p.bytes.size();
+    }
+
     /** Forgets everything in progress (and releases its bytes). */
     public void clear() {
         partial.values().forEach(p -> p.bytes.release());

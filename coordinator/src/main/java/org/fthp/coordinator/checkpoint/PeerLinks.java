@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -106,13 +107,25 @@ final class PeerLinks implements AutoCloseable {
         return epoch + "/" + rank;
     }
 
-    /** Sends a piece to {@code node} for it to hold; returns its answer. */
-    Message.PieceAck copy(int node, PieceMemory.Held piece, Duration timeout) throws IOException {
+    /**
+     * Sends a piece to {@code node} for it to hold; returns its answer. Stops sending once {@code abandoned} says
+     * nobody will use the piece (a rollback in place abandoned its epoch), or the node has answered already (a
+     * refusal); the receiver forgets what it got of it.
+     *
+     * @throws IOException abandoned before the node answered, the link lost, or no answer in time
+     */
+    Message.PieceAck copy(int node, PieceMemory.Held piece, Duration timeout, BooleanSupplier abandoned)
+            throws IOException {
         Link link = link(node);
         CompletableFuture<Message.PieceAck> ack = new CompletableFuture<>();
-        link.acks.put(key(piece.epoch(), piece.rank()), ack);
+        String key = key(piece.epoch(), piece.rank());
+        link.acks.put(key, ack);
         ChunkSender.send(link.channel, piece.epoch(), piece.rank(), piece.crc32c(), piece.bytes().view(),
-                Message.PiecePut::new, timeout);
+                Message.PiecePut::new, timeout, () -> ack.isDone() || abandoned.getAsBoolean());
+        if (!ack.isDone() && abandoned.getAsBoolean()) {
+            link.acks.remove(key, ack);
+            throw new IOException("epoch " + piece.epoch() + " was abandoned by a rollback in place");
+        }
         return await(ack, timeout, "node " + node + " to hold epoch " + piece.epoch() + " rank " + piece.rank());
     }
 

@@ -339,7 +339,7 @@ final class TreeLinks {
         state.lastRollback = r;
         // ahead of any later commit on this link: an epoch all of whose pieces were held before the decision may
         // still commit, and would otherwise drop the one every process now fetches
-        checkpoints.rollingBackTo(r.epoch());
+        checkpoints.rollingBackTo(r.epoch(), r.firstEpoch());
         state.spares.assign(r.spareNative(), r);
         sendDown(r);
     }

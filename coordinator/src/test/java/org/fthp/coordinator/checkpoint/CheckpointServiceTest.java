@@ -457,6 +457,35 @@ class CheckpointServiceTest {
                 client(0).putPiece(1, 0, 50_000, writing(piece(1, 0, 50_000)), SOON));
     }
 
+    @Test
+    void aRollbackInPlaceMakesNoPartnerCopyOfTheEpochsItAbandons() throws Exception {
+        job = new EmulatedJob(2, 2, 2, 0, Duration.ofSeconds(5));
+        int size = 100_000;
+        for (int r = 0; r < 2; r++) {
+            client(r).putPiece(1, r, size, writing(piece(1, r, size)), SOON);
+        }
+        assertTrue(client(0).awaitCommitted(1, SOON));
+        // the job resumes from epoch 1 and numbers its checkpoints from 4 on: 2 and 3 can never be used
+        for (int n = 0; n < 2; n++) {
+            job.hierarchy.node(n).checkpoints().rollingBackTo(1, 4);
+        }
+        assertEquals(Message.PieceAck.Status.HELD_COPYING,
+                client(0).putPiece(2, 0, size, writing(piece(2, 0, size)), SOON), "the process is answered as ever");
+        client(0).putPiece(4, 0, size, writing(piece(4, 0, size)), SOON);
+        // one transfer thread per node, in order: once node 1 holds epoch 4's copy, epoch 2's piece was handled
+        waitFor(() -> job.hierarchy.node(1).checkpoints().memory().get(4, 0).isPresent(), "epoch 4's partner copy");
+        for (int n = 0; n < 2; n++) {
+            assertTrue(job.hierarchy.node(n).checkpoints().memory().get(2, 0).isEmpty(),
+                    "node " + n + " holds nothing of the abandoned epoch");
+        }
+        client(1).putPiece(4, 1, size, writing(piece(4, 1, size)), SOON);
+        assertTrue(client(0).awaitCommitted(4, SOON), "the new numbering's epochs are copied and commit");
+        for (int n = 0; n < 2; n++) {
+            assertTrue(job.hierarchy.node(n).checkpoints().memory().get(1, 0).isPresent(),
+                    "node " + n + " keeps the epoch the rollback resumes from");
+        }
+    }
+
     private static void waitFor(java.util.function.BooleanSupplier condition, String what) throws Exception {
         long deadline = System.nanoTime() + SOON.toNanos();
         while (!condition.getAsBoolean()) {

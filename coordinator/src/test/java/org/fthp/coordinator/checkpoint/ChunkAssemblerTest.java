@@ -62,6 +62,26 @@ class ChunkAssemblerTest {
     }
 
     @Test
+    void anAbandonedPieceIsForgottenWithItsReservationAndItsLaterChunksAreDropped() throws Exception {
+        ChunkAssembler a = new ChunkAssembler();
+        a.accept(chunk(0, 3));
+        assertEquals(PIECE.length, a.abandon(chunk(3, 5)), "the bytes it had reserved");
+        assertEquals(0, a.pendingBytes());
+        assertTrue(a.skips(chunk(5, 7)), "the rest of it, as it comes");
+        assertEquals(0, a.abandon(chunk(0, 3)), "nothing in progress, nothing reserved");
+    }
+
+    @Test
+    void theAbandonedEpochsPiecesInProgressGoAndTheOthersStay() throws Exception {
+        ChunkAssembler a = new ChunkAssembler();
+        a.accept(chunk(0, 3));
+        a.accept(new Message.PieceChunk(5, 1, crc(PIECE), PIECE.length, 0, new byte[] {1, 2}));
+        assertEquals(PIECE.length, a.dropIf(epoch -> epoch == 3));
+        assertEquals(PIECE.length, a.pendingBytes(), "epoch 5's piece is still in progress");
+        assertEquals(0, a.dropIf(epoch -> epoch == 3));
+    }
+
+    @Test
     void aFirstChunkOfAPieceInProgressStartsItAgain() throws Exception {
         ChunkAssembler a = new ChunkAssembler();
         a.accept(chunk(0, 3));

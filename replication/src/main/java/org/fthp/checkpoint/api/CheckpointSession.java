@@ -20,7 +20,6 @@ import org.fthp.coordinator.checkpoint.PieceBytes;
 import org.fthp.coordinator.client.CheckpointTransferException;
 import org.fthp.coordinator.client.CoordinatorClient;
 import org.fthp.coordinator.event.Role;
-import org.fthp.replication.datatype.UserBuffer;
 import org.fthp.replication.failure.CallKill;
 import org.fthp.replication.failure.Fatal;
 import org.fthp.replication.output.RankOutput;
@@ -90,9 +89,10 @@ final class CheckpointSession {
     /**
      * The arrays the unwound body registered through {@link #registerArray}, kept across the rollback so the rerun
      * gets them back rather than allocating and collecting its state again; dropped once the rerun recovers or
-     * snapshots (then only a body that no longer asks for one still holds it).
+     * snapshots (then only a body that no longer asks for one still holds it). The session of a rollback's engine
+     * takes over its predecessor's.
      */
-    private final Map<String, Object> reusable = new HashMap<>();
+    private final KeptArrays kept;
     /** Null: this copy compares nothing (no twin at start, or --sdc off). */
     private final TwinComparison comparison;
     private final StateDigest stateDigest = new StateDigest();
@@ -106,8 +106,9 @@ final class CheckpointSession {
     /** The last timer sequence this process has acted on. */
     private long dueActedOn;
 
-    private CheckpointSession(Engine engine) {
+    private CheckpointSession(Engine engine, KeptArrays kept) {
         this.engine = engine;
+        this.kept = kept;
         this.incarnation = engine.incarnation();
         // numbered above whatever an earlier incarnation left in flight (fthp-run asked every coordinator)
         this.nextEpoch = incarnation.firstEpoch();
@@ -150,8 +151,9 @@ final class CheckpointSession {
                 s = current;
                 if (s == null || s.engine != engine) {
                     CheckpointSession before = s;
-                    s = new CheckpointSession(engine);
-                    if (before != null && engine.generation() > before.engine.generation()) {
+                    boolean rolledBack = before != null && engine.generation() > before.engine.generation();
+                    s = new CheckpointSession(engine, rolledBack ? before.kept : new KeptArrays());
+                    if (rolledBack) {
                         // a rollback in place: what the program registered before its resilient body stays
                         // registered (the body registering again replaces it by name)
                         before.carryOutsideBodyTo(s);
@@ -185,7 +187,7 @@ final class CheckpointSession {
                     // still registered by the body (one registered before the body stays registered anyway)
                     if (s.registered.get(e.getKey()) == e.getValue()
                             && (s.outsideBody == null || s.outsideBody.get(e.getKey()) != e.getValue())) {
-                        s.reusable.put(e.getKey(), e.getValue());
+                        s.kept.keep(e.getKey(), e.getValue());
                     }
                 }
                 s.arrays.clear();
@@ -206,8 +208,17 @@ final class CheckpointSession {
         next.uncompared.retainAll(kept.keySet());
         next.outsideBody = outsideBody == null ? null : new LinkedHashMap<>(outsideBody);
         next.outsideBodyUncompared = outsideBodyUncompared == null ? null : new HashSet<>(outsideBodyUncompared);
-        next.reusable.putAll(reusable);
-        reusable.clear();
+    }
+
+    /**
+     * The old run of the body can no longer write program memory (a rollback cancelled and completed its
+     * operations): the arrays kept for the rerun are zeroed from now on, while the process waits for the others.
+     */
+    static void oldRunSettled() {
+        CheckpointSession s = current;
+        if (s != null) {
+            s.kept.settled();
+        }
     }
 
     synchronized void register(String name, Object state) {
@@ -231,12 +242,8 @@ final class CheckpointSession {
      */
     synchronized <A> A registerArray(String name, Class<A> type, int length) {
         checkArray(name, type, length);
-        Object kept = reusable.remove(name);
-        Object array;
-        if (kept != null && kept.getClass() == type && Array.getLength(kept) == length) {
-            zero(kept);
-            array = kept;
-        } else {
+        Object array = kept.take(name, type, length);
+        if (array == null) {
             array = Array.newInstance(type.getComponentType(), length);
         }
         registered.put(name, array);
@@ -259,18 +266,9 @@ final class CheckpointSession {
         }
     }
 
-    /** An intrinsic fill, whether or not the JIT has compiled a loop over this type yet. */
-    private static void zero(Object array) {
-        MemorySegment bytes = UserBuffer.arraySegment(array);
-        if (bytes == null) {
-            throw new IllegalStateException("registered " + array.getClass());
-        }
-        bytes.fill((byte) 0);
-    }
-
     /** The rerun has recovered or gone on without asking for some kept arrays: they are garbage from now on. */
     private void dropReusable() {
-        reusable.clear();
+        kept.clear();
     }
 
     /** The program's next send or contribution to a collective differs legitimately between the twins. */

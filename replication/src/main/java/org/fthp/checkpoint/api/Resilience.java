@@ -55,11 +55,12 @@ final class Resilience {
                 long unwoundAt = System.currentTimeMillis();
                 CheckpointSession.bodyUnwound();
                 int nativeRank = engine.nativeRank();
-                engine = Engine.rollBack(rollback);
+                engine = Engine.rollBack(rollback, CheckpointSession::oldRunSettled);
                 if (TRACE) {
                     RuntimeMessages.say("fthp-rollback-trace native " + nativeRank + " generation "
                             + rollback.rollback().generation() + " announced " + rollback.announcedAtMillis()
-                            + " unwound " + unwoundAt + " rebuilt " + System.currentTimeMillis());
+                            + " unwound " + unwoundAt + " rebuilt " + System.currentTimeMillis()
+                            + " cpu " + rollback.announcedCpuMillis());
                 }
                 start = ResilientBody.Start.ROLLBACK;
             }

@@ -543,9 +543,11 @@ public final class Engine {
      * At the resilient entry, the program unwound from its body: abandons this engine (nothing of it is waited on
      * again: the old natives may wait on the dead process) and builds the next generation's, every part from its
      * start, with new native communicators that have the spare in the lost rank's place. Its run resumes from the
-     * rollback's epoch (the program recovers it), its output positions wait for that recovery.
+     * rollback's epoch (the program recovers it), its output positions wait for that recovery. {@code settled} is
+     * told as soon as no operation of the old run can write program memory any more, before this process waits for
+     * the others.
      */
-    public static synchronized Engine rollBack(RollbackSignal signal) {
+    public static synchronized Engine rollBack(RollbackSignal signal, Runnable settled) {
         Engine old = current;
         Message.Rollback r = signal.rollback();
         if (old == null || old.generation >= r.generation()) {
@@ -566,6 +568,7 @@ public final class Engine {
             ABANDONED.add(old.ops.inFlight());
         }
         trace.mark("settled");
+        settled.run();
         // the newest rollback the coordinators announced (one may have superseded the signal's meanwhile)
         RollbackSignal newest = old.gate.tripped();
         if (newest != null && newest.rollback().generation() > r.generation()) {

@@ -18,6 +18,8 @@ public final class RollbackSignal extends Error {
     private final transient Message.Rollback rollback;
     /** When this process heard of the rollback (wall clock, to set beside the coordinators' events). */
     private final long announcedAtMillis = System.currentTimeMillis();
+    /** The process's CPU time then (milliseconds; -1 unless FTHP_TRACE_ROLLBACK is set). */
+    private final transient long announcedCpuMillis = RollbackTrace.cpuMillis();
 
     RollbackSignal(Message.Rollback rollback) {
         super("the job rolls back to checkpoint epoch " + rollback.epoch() + " (generation " + rollback.generation()
@@ -31,6 +33,11 @@ public final class RollbackSignal extends Error {
     /** When this process heard of the rollback, in milliseconds since the epoch. */
     public long announcedAtMillis() {
         return announcedAtMillis;
+    }
+
+    /** The CPU time this process had used when it heard of the rollback (ms; -1 unless traced). */
+    public long announcedCpuMillis() {
+        return announcedCpuMillis;
     }
 
     /** What the coordinators announced. */

@@ -22,6 +22,16 @@ final class RollbackTrace {
         return new RollbackTrace(nativeRank);
     }
 
+    /**
+     * The CPU time (user + system, all threads, milliseconds) this process has used, with FTHP_TRACE_ROLLBACK set
+     * (-1 otherwise): set beside the program's own reading once it is back in its loop, it gives the rollback's CPU
+     * per process, which the cores' load does not blur as it blurs the wall clock.
+     */
+    static long cpuMillis() {
+        return ON ? ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toMillis).orElse(-1L)
+                : -1;
+    }
+
     void mark(String step) {
         if (line != null) {
             line.append(' ').append(step).append('=').append(System.currentTimeMillis());

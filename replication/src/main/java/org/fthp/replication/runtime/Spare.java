@@ -38,12 +38,13 @@ final class Spare {
      * FTHP_TRACE_ROLLBACK says once the spare is back in the job ({@link #traced}): the job waits for the spare until
      * then, and a JVM's first message costs it tens of milliseconds.
      */
-    record Taken(SpareLink link, long assignedAtMillis) {
+    record Taken(SpareLink link, long assignedAtMillis, long assignedCpuMillis) {
 
         /** With FTHP_TRACE_ROLLBACK, when the role came (bench/checkpoint.sh's agreement step ends there). */
         void traced(int nativeRank) {
             if (RollbackTrace.ON) {
-                RuntimeMessages.say("fthp-rollback-trace spare " + nativeRank + " assigned " + assignedAtMillis);
+                RuntimeMessages.say("fthp-rollback-trace spare " + nativeRank + " assigned " + assignedAtMillis
+                        + " cpu " + assignedCpuMillis);
             }
         }
     }
@@ -89,7 +90,7 @@ final class Spare {
             // counted as used even should it die taking the rank
             writeStatistics(nativeRank, 1, waited, cpuWaiting);
             // the caller registers it again as the rank's copy (its engine's own link), then ends this connection
-            return new Taken(link, assignedAt);
+            return new Taken(link, assignedAt, RollbackTrace.cpuMillis());
         }
         if (outcome != SpareLink.Outcome.RELEASED) {
             // the launcher is ending the native job; a Finalize now would wait for processes that are gone
