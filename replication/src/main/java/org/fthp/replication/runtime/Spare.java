@@ -83,14 +83,15 @@ final class Spare {
         } catch (InterruptedException e) {
             outcome = SpareLink.Outcome.JOB_ENDED;
         }
-        Duration cpuWaiting = processCpu().minus(cpuBefore);
+        Duration cpuAfter = processCpu();
+        Duration cpuWaiting = cpuAfter.minus(cpuBefore);
         double waited = (System.nanoTime() - startNanos) / 1e9;
         if (outcome == SpareLink.Outcome.ROLE) {
             long assignedAt = System.currentTimeMillis();
             // counted as used even should it die taking the rank
             writeStatistics(nativeRank, 1, waited, cpuWaiting);
             // the caller registers it again as the rank's copy (its engine's own link), then ends this connection
-            return new Taken(link, assignedAt, RollbackTrace.cpuMillis());
+            return new Taken(link, assignedAt, cpuAfter.toMillis());
         }
         if (outcome != SpareLink.Outcome.RELEASED) {
             // the launcher is ending the native job; a Finalize now would wait for processes that are gone
